@@ -1,0 +1,48 @@
+/**
+ * Shared vocabulary of the validation engine: rules are small pure functions registered with
+ * their official identifier and severity; running one yields findings.
+ */
+import type { Invoice } from '../model/invoice.js';
+import type { XmlDoc } from '../xml/dom.js';
+
+/** The official severities mapped to ours: fatal → error, warning → warning, information → information. */
+export type Severity = 'error' | 'warning' | 'information';
+
+export type Syntax = 'cii' | 'ubl';
+
+/** Rule set ids as in ../shared/docs/rules (en16931-cii, en16931-ubl, xrechnung-cii, fx-basic, br-fr-1.4-cii, ...). */
+export type RuleSetId = string;
+
+/** One reported violation. */
+export interface Finding {
+  /** Official rule id (e.g. "BR-CO-10", "CII-SR-001"); null for an XSD error without a stable code. */
+  ruleId: string | null;
+  severity: Severity;
+  /** Our own words. */
+  message: string;
+  /** XPath-like location of the offending element, when known. */
+  location?: string;
+  ruleSet: RuleSetId;
+}
+
+/** What a rule can look at: the model (business rules) and the parsed document (syntax rules). */
+export interface RuleContext {
+  invoice: Invoice;
+  doc: XmlDoc;
+  syntax: Syntax;
+}
+
+/** A violation found by a rule: where, and optionally a more specific message. */
+export interface Violation {
+  location?: string;
+  message?: string;
+}
+
+export interface Rule {
+  id: string;
+  severity: Severity;
+  /** Default message, in our own words. */
+  message: string;
+  /** Pure check: returns the violations (empty when the rule holds). */
+  check(ctx: RuleContext): Violation[];
+}

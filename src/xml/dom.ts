@@ -1,0 +1,232 @@
+/**
+ * Safe, namespace-aware XML parsing into a small immutable-by-convention element tree.
+ *
+ * Why saxes and a plain JS tree: saxes is a strict, conformant, pure-JS parser (no file system, no
+ * network, no entity resolution beyond the predefined ones), so hostile XML (XXE, billion laughs)
+ * cannot do harm by construction; and a plain tree needs no dispose() and can be walked fast by
+ * readers and rules. libxml2-wasm is used only where an XSD has to be checked (src/xml/xsd.ts).
+ */
+import { SaxesParser } from 'saxes';
+
+export interface XmlAttribute {
+  ns: string;
+  local: string;
+  prefix: string;
+  value: string;
+}
+
+export interface XmlElement {
+  ns: string; // namespace URI, '' when none
+  local: string;
+  prefix: string;
+  attrs: XmlAttribute[];
+  children: XmlElement[];
+  /** Direct character data (text and CDATA children, concatenated). */
+  text: string;
+  parent: XmlElement | null;
+  line: number;
+}
+
+export interface XmlDoc {
+  root: XmlElement;
+  /** Encoding the bytes were decoded with. */
+  encoding: string;
+  /** Count of elements, for size accounting. */
+  elementCount: number;
+}
+
+export interface XmlLimits {
+  maxDepth: number;
+  maxElements: number;
+}
+
+export const DEFAULT_XML_LIMITS: XmlLimits = { maxDepth: 200, maxElements: 5_000_000 };
+
+/** The input is not well-formed XML, or is refused (DTD, depth, size). `code` is stable for clients. */
+export class XmlParseError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'XML_MALFORMED' | 'XML_DTD_FORBIDDEN' | 'XML_TOO_DEEP' | 'XML_TOO_LARGE' | 'XML_ENCODING',
+    readonly line?: number,
+  ) {
+    super(message);
+    this.name = 'XmlParseError';
+  }
+}
+
+/** Decode bytes honouring a BOM or the XML declaration's encoding; strips the BOM. */
+export function decodeXmlBytes(bytes: Uint8Array): { text: string; encoding: string } {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return { text: decodeStrict(bytes.subarray(3), 'utf-8'), encoding: 'utf-8' };
+  }
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
+    return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
+  }
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
+    return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
+  }
+  // UTF-16 without BOM starts with "<\0" or "\0<".
+  if (bytes.length >= 2 && bytes[0] === 0x3c && bytes[1] === 0x00) {
+    return { text: new TextDecoder('utf-16le').decode(bytes), encoding: 'utf-16le' };
+  }
+  if (bytes.length >= 2 && bytes[0] === 0x00 && bytes[1] === 0x3c) {
+    return { text: new TextDecoder('utf-16be').decode(bytes), encoding: 'utf-16be' };
+  }
+  const head = Buffer.from(bytes.subarray(0, 256)).toString('latin1');
+  const declared = /^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']+)["']/.exec(head)?.[1];
+  if (declared) {
+    const label = declared.trim().toLowerCase();
+    let decoder: TextDecoder | undefined;
+    try {
+      decoder = new TextDecoder(label);
+    } catch {
+      decoder = undefined; // unknown label (real files carry e.g. "UTF-8_W/O_BOM"): fall back to UTF-8 below
+    }
+    if (decoder && decoder.encoding !== 'utf-8') return { text: decoder.decode(bytes), encoding: decoder.encoding };
+  }
+  return { text: decodeStrict(bytes, 'utf-8'), encoding: 'utf-8' };
+}
+
+function decodeStrict(bytes: Uint8Array, label: string): string {
+  try {
+    return new TextDecoder(label, { fatal: true }).decode(bytes);
+  } catch {
+    throw new XmlParseError(`The document is not valid ${label.toUpperCase()} text`, 'XML_ENCODING');
+  }
+}
+
+/** Cheap sniff: does this look like XML (after BOM and whitespace)? */
+export function looksLikeXml(bytes: Uint8Array): boolean {
+  let i = 0;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
+  if ((bytes[0] === 0x3c && bytes[1] === 0x00) || (bytes[0] === 0x00 && bytes[1] === 0x3c)) return true;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  return bytes[i] === 0x3c; // '<'
+}
+
+/** Parse XML bytes or text into an element tree. Throws XmlParseError. */
+export function parseXml(input: Uint8Array | string, limits: XmlLimits = DEFAULT_XML_LIMITS): XmlDoc {
+  let text: string;
+  let encoding = 'utf-16';
+  if (typeof input === 'string') {
+    text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  } else {
+    ({ text, encoding } = decodeXmlBytes(input));
+  }
+  // Real files sometimes have whitespace before the XML declaration; a strict parser refuses it.
+  text = text.replace(/^[\s\uFEFF]+/, '');
+
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  let root: XmlElement | null = null;
+  let current: XmlElement | null = null;
+  let depth = 0;
+  let elementCount = 0;
+  let failure: XmlParseError | null = null;
+
+  parser.on('error', (err) => {
+    // saxes would continue after an error; we stop at the first one.
+    failure ??= new XmlParseError(`XML is not well-formed: ${err.message}`, 'XML_MALFORMED', parser.line);
+    throw failure;
+  });
+  parser.on('doctype', () => {
+    failure = new XmlParseError('Document type declarations (DTDs) are not accepted in invoices', 'XML_DTD_FORBIDDEN', parser.line);
+    throw failure;
+  });
+  parser.on('opentag', (tag) => {
+    if (++depth > limits.maxDepth) {
+      failure = new XmlParseError(`XML nesting deeper than ${limits.maxDepth} levels`, 'XML_TOO_DEEP', parser.line);
+      throw failure;
+    }
+    if (++elementCount > limits.maxElements) {
+      failure = new XmlParseError(`XML has more than ${limits.maxElements} elements`, 'XML_TOO_LARGE', parser.line);
+      throw failure;
+    }
+    const attrs: XmlAttribute[] = [];
+    for (const key in tag.attributes) {
+      const a = tag.attributes[key];
+      if (a.prefix === 'xmlns' || (a.prefix === '' && a.local === 'xmlns')) continue; // declarations are not data
+      attrs.push({ ns: a.uri, local: a.local, prefix: a.prefix, value: a.value });
+    }
+    const el: XmlElement = {
+      ns: tag.uri,
+      local: tag.local,
+      prefix: tag.prefix,
+      attrs,
+      children: [],
+      text: '',
+      parent: current,
+      line: parser.line,
+    };
+    if (current) current.children.push(el);
+    else root = el;
+    current = el;
+  });
+  parser.on('text', (t) => {
+    if (current) current.text += t;
+  });
+  parser.on('cdata', (t) => {
+    if (current) current.text += t;
+  });
+  parser.on('closetag', () => {
+    depth--;
+    current = current?.parent ?? null;
+  });
+
+  try {
+    parser.write(text).close();
+  } catch (err) {
+    if (failure) throw failure;
+    if (err instanceof XmlParseError) throw err;
+    throw new XmlParseError(`XML is not well-formed: ${(err as Error).message}`, 'XML_MALFORMED', parser.line);
+  }
+  if (!root) throw new XmlParseError('XML has no root element', 'XML_MALFORMED');
+  return { root, encoding, elementCount };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Navigation helpers: always by namespace URI + local name, never by prefix.
+
+export function child(el: XmlElement | undefined | null, ns: string, local: string): XmlElement | undefined {
+  if (!el) return undefined;
+  for (const c of el.children) if (c.local === local && c.ns === ns) return c;
+  return undefined;
+}
+
+export function childrenNamed(el: XmlElement | undefined | null, ns: string, local: string): XmlElement[] {
+  if (!el) return [];
+  return el.children.filter((c) => c.local === local && c.ns === ns);
+}
+
+export function attr(el: XmlElement | undefined | null, local: string, ns = ''): string | undefined {
+  if (!el) return undefined;
+  for (const a of el.attrs) if (a.local === local && a.ns === ns) return a.value;
+  return undefined;
+}
+
+/** XPath string value: all descendant character data. */
+export function deepText(el: XmlElement): string {
+  if (el.children.length === 0) return el.text;
+  let out = el.text;
+  for (const c of el.children) out += deepText(c);
+  return out;
+}
+
+/**
+ * XPath-like location of an element, with the document's own prefixes and 1-based positions among
+ * same-named siblings, e.g. `/rsm:CrossIndustryInvoice[1]/rsm:ExchangedDocument[1]/ram:ID[1]`.
+ */
+export function pathOf(el: XmlElement): string {
+  const steps: string[] = [];
+  for (let e: XmlElement | null = el; e; e = e.parent) {
+    let pos = 1;
+    if (e.parent) {
+      for (const sib of e.parent.children) {
+        if (sib === e) break;
+        if (sib.local === e.local && sib.ns === e.ns) pos++;
+      }
+    }
+    steps.push(`${e.prefix ? e.prefix + ':' : ''}${e.local}[${pos}]`);
+  }
+  return '/' + steps.reverse().join('/');
+}
