@@ -1,0 +1,71 @@
+/**
+ * Configuration from environment variables, parsed and validated once at start-up.
+ * A bad value is a ConfigError naming the variable; main.ts prints it on one line and exits.
+ */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  maxUploadSizeMb: number;
+  workers: number;
+  logLevel: LogLevel;
+  licenseKey?: string;
+  licensePublicKey?: string;
+  diagnosticsToken?: string;
+  metricsEnabled: boolean;
+  metricsToken?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function text(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const v = text(env, name);
+  if (v === undefined) return fallback;
+  if (!/^\d+$/.test(v)) throw new ConfigError(name, `must be a whole number, got "${v}"`);
+  const n = Number(v);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const v = text(env, name)?.toLowerCase();
+  if (v === undefined) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(name, `must be true or false, got "${v}"`);
+}
+
+/** Parse and validate the configuration. Throws ConfigError on the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    maxUploadSizeMb: integer(env, 'MAX_UPLOAD_SIZE_MB', 10, 1, 1024),
+    workers: integer(env, 'WORKERS', 1, 0, 64),
+    logLevel: logLevel as LogLevel,
+    licenseKey: text(env, 'LICENSE_KEY'),
+    licensePublicKey: text(env, 'LICENSE_PUBLIC_KEY'),
+    diagnosticsToken: text(env, 'DIAGNOSTICS_TOKEN'),
+    metricsEnabled: boolean(env, 'METRICS_ENABLED', false),
+    metricsToken: text(env, 'METRICS_TOKEN'),
+  };
+}

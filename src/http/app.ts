@@ -1,0 +1,118 @@
+/**
+ * The fastify application: plugins with one job each, routes from routes/index.ts, one error handler.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from '../config.js';
+import { DEFAULT_LICENSE_PUBLIC_KEY, verifyLicense, type LicenseStatus } from '../license/license.js';
+import { installErrorHandling } from './errors.js';
+import { HealthRegistry } from './health.js';
+import { createMetrics, installMetricsHook, type Metrics } from './metrics.js';
+import { componentSchemas } from './schemas.js';
+import { registerCoreHealthChecks } from './readiness.js';
+import { routeModules } from './routes/index.js';
+import { SERVICE_VERSION } from '../version.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    edition: 'community' | 'pro';
+    license: LicenseStatus;
+    health: HealthRegistry;
+    metrics: Metrics;
+    startedAt: number;
+  }
+  interface FastifyContextConfig {
+    /** Multipart form fields, for the OpenAPI requestBody (see the swagger transform below). */
+    form?: Record<string, Record<string, unknown>>;
+    formRequired?: string[];
+    /** Content type of a form-encoded body, when it is not multipart. */
+    formContentType?: string;
+  }
+}
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(config: Config): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // Honour a caller's request id when it is sane, so one id follows a request across systems.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
+    },
+    bodyLimit: config.maxUploadSizeMb * 1024 * 1024,
+    return503OnClosing: true,
+    ajv: { customOptions: { allErrors: true, coerceTypes: false } },
+  });
+
+  const license = verifyLicense(config.licenseKey, config.licensePublicKey ?? DEFAULT_LICENSE_PUBLIC_KEY);
+  if (config.licenseKey && license.edition === 'community') {
+    app.log.warn({ license_problem: license.problem }, `LICENSE_KEY refused, running in community mode: ${license.problem}`);
+  } else if (license.edition === 'pro') {
+    app.log.info({ licensee: license.license?.licensee, expires_at: license.license?.expires_at }, 'pro license accepted');
+  }
+
+  app.decorate('config', config);
+  app.decorate('edition', license.edition);
+  app.decorate('license', license);
+  app.decorate('health', new HealthRegistry());
+  app.decorate('metrics', createMetrics());
+  app.decorate('startedAt', Date.now());
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  installMetricsHook(app, app.metrics);
+  installErrorHandling(app);
+  registerCoreHealthChecks(app);
+
+  for (const [name, schema] of Object.entries(componentSchemas)) app.addSchema({ $id: name, ...schema });
+
+  await app.register(multipart, { throwFileSizeLimit: true });
+  await app.register(formbody, { bodyLimit: config.maxUploadSizeMb * 1024 * 1024 });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'einvoice-service',
+        version: SERVICE_VERSION,
+        description:
+          'Builds, validates and reads electronic invoices (Factur-X 1.08 / ZUGFeRD 2.4, XRechnung 3.0) against EN 16931. Offline and stateless.',
+      },
+      tags: [
+        { name: 'invoices', description: 'Business endpoints (/v1)' },
+        { name: 'operations', description: 'Liveness, readiness, diagnostics, metrics' },
+      ],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'DIAGNOSTICS_TOKEN for /diagnostics, METRICS_TOKEN for /metrics' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    // Multipart/urlencoded routes read their bodies by hand; document their forms from route config.
+    transform: ({ schema, url, route }) => {
+      const form = route.config?.form;
+      if (!form || !schema) return { schema, url };
+      return {
+        schema: {
+          ...schema,
+          consumes: [route.config?.formContentType ?? 'multipart/form-data'],
+          body: { type: 'object', properties: form, required: route.config?.formRequired ?? [] },
+        },
+        url,
+      };
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+
+  for (const routes of routeModules) await app.register(routes);
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,6 @@
+/** Every route module of the service; app.ts registers them in this order. */
+import type { FastifyInstance } from 'fastify';
+import operations from './operations.js';
+import serialize from './serialize.js';
+
+export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [operations, serialize];

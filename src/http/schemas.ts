@@ -1,0 +1,236 @@
+/**
+ * Shared OpenAPI component schemas, under the spec's names. Registered with app.addSchema() and
+ * referenced from routes as `{ $ref: 'Name#' }`; they appear in /openapi.json under components.schemas.
+ */
+const str = { type: 'string' } as const;
+const strOrNull = { type: ['string', 'null'] } as const;
+
+export const componentSchemas: Record<string, Record<string, unknown>> = {
+  ProblemDetails: {
+    type: 'object',
+    description:
+      'RFC 9457 problem details. Extension members (e.g. `code`, `license_url`, `errors`) appear at the top level and again under `extensions`.',
+    properties: {
+      type: { type: 'string', format: 'uri-reference', default: 'about:blank' },
+      title: str,
+      status: { type: 'integer' },
+      detail: strOrNull,
+      instance: strOrNull,
+      code: { type: 'string', description: 'Stable machine-readable error code, e.g. LICENSE_REQUIRED, NOT_PDF_OR_XML, UPLOAD_TOO_LARGE' },
+      extensions: { type: ['object', 'null'], additionalProperties: true },
+    },
+    required: ['title', 'status'],
+    additionalProperties: true,
+  },
+  ValidationError: {
+    type: 'object',
+    properties: {
+      loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+      msg: str,
+      type: str,
+      input: {},
+      ctx: { type: 'object', additionalProperties: true },
+    },
+    required: ['loc', 'msg', 'type'],
+  },
+  HTTPValidationError: {
+    type: 'object',
+    properties: { detail: { type: 'array', items: { $ref: 'ValidationError#' } } },
+    required: ['detail'],
+  },
+  SkippedLayer: {
+    type: 'object',
+    properties: {
+      layer: { type: 'string', description: 'xsd, schematron, pdfa3b or br_fr_ctc' },
+      reason: { type: 'string', description: 'e.g. tool_missing:<tool_name>, license_required, not_applicable' },
+    },
+    required: ['layer', 'reason'],
+  },
+  AddressSchema: {
+    type: 'object',
+    properties: { line1: str, line2: strOrNull, city: str, postcode: str, country_code: str },
+    required: ['line1', 'city', 'postcode', 'country_code'],
+  },
+  PartySchema: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', description: 'legal company name' },
+      vat_number: strOrNull,
+      registration_id: strOrNull,
+      address: { anyOf: [{ $ref: 'AddressSchema#' }, { type: 'null' }] },
+      email: strOrNull,
+    },
+    required: ['name'],
+  },
+  LineItemSchema: {
+    type: 'object',
+    properties: {
+      name: str,
+      description: strOrNull,
+      quantity: str,
+      unit_code: str,
+      unit_label: strOrNull,
+      net_price: str,
+      line_total: str,
+      vat_rate: str,
+      vat_category: { type: 'string', default: 'S' },
+    },
+    required: ['name', 'quantity', 'unit_code', 'net_price', 'line_total', 'vat_rate'],
+  },
+  TaxBreakdownSchema: {
+    type: 'object',
+    properties: { category: str, rate: str, basis_amount: str, tax_amount: str },
+    required: ['category', 'rate', 'basis_amount', 'tax_amount'],
+  },
+  BusinessReadyInvoice: {
+    type: 'object',
+    properties: {
+      invoice_number: str,
+      invoice_date: { type: 'string', format: 'date' },
+      due_date: { type: ['string', 'null'], format: 'date' },
+      currency: { type: 'string', default: 'EUR' },
+      buyer_reference: strOrNull,
+      contract_reference: strOrNull,
+      seller: { $ref: 'PartySchema#' },
+      buyer: { $ref: 'PartySchema#' },
+      line_items: { type: 'array', items: { $ref: 'LineItemSchema#' } },
+      tax_breakdown: { type: 'array', items: { $ref: 'TaxBreakdownSchema#' } },
+      total_net_amount: str,
+      total_tax_amount: str,
+      total_gross_amount: str,
+      amount_due: str,
+      format: { type: 'string', enum: ['factur-x', 'zugferd', 'xrechnung', 'ubl'] },
+      profile: { type: 'string', enum: ['minimum', 'basic', 'en16931', 'extended', 'xrechnung_3.0'] },
+    },
+    required: [
+      'invoice_number',
+      'invoice_date',
+      'seller',
+      'buyer',
+      'line_items',
+      'tax_breakdown',
+      'total_net_amount',
+      'total_tax_amount',
+      'total_gross_amount',
+      'amount_due',
+      'format',
+      'profile',
+    ],
+  },
+  FallbackApplied: {
+    type: 'object',
+    properties: {
+      field: str,
+      fallback_type: {
+        type: 'string',
+        enum: ['default_value', 'placeholder_value', 'derived_value', 'coercion', 'xml_parser_recovery', 'line_skipped', 'line_truncated'],
+      },
+      original_state: { type: 'string', enum: ['missing', 'invalid', 'malformed', 'unparseable', 'truncated'] },
+      applied_value: { type: ['string', 'integer', 'number', 'boolean', 'null'] },
+    },
+    required: ['field', 'fallback_type', 'original_state'],
+  },
+  SerializationResponse: {
+    type: 'object',
+    properties: {
+      success: { type: 'boolean' },
+      schema_version: { type: 'string', default: '1.0.0' },
+      engine_version: { type: 'string', default: '0.0.0' },
+      invoice: { anyOf: [{ $ref: 'BusinessReadyInvoice#' }, { type: 'null' }] },
+      xml_recovery_applied: { type: 'boolean', default: false },
+      fallbacks_applied: { type: 'array', items: { $ref: 'FallbackApplied#' } },
+      errors: { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } },
+    },
+    required: ['success'],
+  },
+  DiagnosticsResponse: {
+    type: 'object',
+    description:
+      '`python_version` and `environment.python_version` carry the Node.js version: the field names are kept for client compatibility.',
+    properties: {
+      version: str,
+      git_hash: str,
+      build_date: str,
+      python_version: str,
+      dependencies: { type: 'array', items: { type: 'object', properties: { name: str, version: str }, required: ['name', 'version'] } },
+      runtime_config: {
+        type: 'object',
+        properties: {
+          mode: { type: 'string', enum: ['community', 'pro'] },
+          workers: { type: 'integer', default: 1 },
+          max_upload_size_mb: { type: 'integer', default: 10 },
+        },
+        required: ['mode'],
+        additionalProperties: true,
+      },
+      environment: {
+        type: 'object',
+        properties: { os: str, architecture: str, python_version: str, hostname: str },
+        required: ['os', 'architecture', 'python_version', 'hostname'],
+      },
+      memory_status: {
+        type: 'object',
+        properties: {
+          total_mb: { type: 'number' },
+          available_mb: { type: 'number' },
+          process_mb: { type: 'number' },
+          percent_used: { type: 'number' },
+        },
+        required: ['total_mb', 'available_mb', 'process_mb', 'percent_used'],
+      },
+      features_enabled: { type: 'array', items: str },
+      uptime_seconds: { type: 'number' },
+      license: { type: 'object', additionalProperties: true, description: 'License state: licensee and expiry, or why the key was refused.' },
+    },
+    required: [
+      'version',
+      'git_hash',
+      'build_date',
+      'python_version',
+      'dependencies',
+      'runtime_config',
+      'environment',
+      'memory_status',
+      'features_enabled',
+      'uptime_seconds',
+    ],
+  },
+  HealthResponse: {
+    type: 'object',
+    properties: { status: { type: 'string', enum: ['ok'] } },
+    required: ['status'],
+  },
+  ReadinessResponse: {
+    type: 'object',
+    description: 'Readiness: `status` is `ready` (200) or `not_ready` (503, a critical check failed); every subsystem check is listed.',
+    properties: {
+      status: { type: 'string', enum: ['ready', 'not_ready'] },
+      edition: { type: 'string', enum: ['community', 'pro'] },
+      checks: {
+        type: 'object',
+        additionalProperties: {
+          type: 'object',
+          properties: {
+            status: { type: 'string', enum: ['ok', 'unavailable'] },
+            critical: { type: 'boolean' },
+            detail: str,
+          },
+          required: ['status', 'critical'],
+        },
+      },
+    },
+    required: ['status', 'checks'],
+  },
+};
+
+/** Standard error responses for a route's OpenAPI entry. */
+export function errorResponses(...statuses: number[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const s of statuses) {
+    out[String(s)] =
+      s === 422
+        ? { description: 'Request shape failure (FastAPI HTTPValidationError)', content: { 'application/json': { schema: { $ref: 'HTTPValidationError#' } } } }
+        : { description: 'Problem details', content: { 'application/problem+json': { schema: { $ref: 'ProblemDetails#' } } } };
+  }
+  return out;
+}

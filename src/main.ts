@@ -1,0 +1,43 @@
+/**
+ * Process entry point: configuration, the app, listening, graceful shutdown.
+ * A bad configuration stops the process with one line naming the variable.
+ */
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { buildApp } from './http/app.js';
+
+let config: Config;
+try {
+  config = loadConfig(process.env);
+} catch (err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`configuration error: ${err.message}\n`);
+    process.exit(2);
+  }
+  throw err;
+}
+
+const app = await buildApp(config);
+
+let closing = false;
+async function shutdown(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+  try {
+    await app.close(); // stops accepting, waits for in-flight requests, runs onClose hooks (worker pool)
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'error during shutdown');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+try {
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ edition: app.edition, port: config.port, host: config.host }, `einvoice-service listening (${app.edition} mode)`);
+} catch (err) {
+  app.log.error({ err }, 'could not start listening');
+  process.exit(1);
+}
