@@ -1,0 +1,293 @@
+/**
+ * EN 16931 conditions and calculations (BR-CO-*), decimal precision (BR-DEC-*) and the Italian
+ * split payment rules (BR-B-*), written against the model.
+ */
+import { fractionDigits } from '../../model/decimal.js';
+import type { Invoice, Dec, Located } from '../../model/invoice.js';
+import { codeSet, CODELISTS } from '../data/codelists.js';
+import type { Violation } from '../types.js';
+import { type RuleDef, present, filled, loc, dec, sum, round2, round0, ZERO, ONE, unless, each, code } from './helpers.js';
+
+const root = (inv: Invoice) => loc(inv);
+
+function totalsPresent(inv: Invoice): boolean {
+  const t = inv.totals;
+  return t.$loc?.self !== undefined || Object.keys(t).some((k) => k !== '$loc');
+}
+
+function vatIds(inv: Invoice): { owner: Located; value: string }[] {
+  const out: { owner: Located; value: string }[] = [];
+  if (present(inv.seller.vatId)) out.push({ owner: inv.seller, value: inv.seller.vatId! });
+  if (present(inv.buyer.vatId)) out.push({ owner: inv.buyer, value: inv.buyer.vatId! });
+  if (inv.taxRepresentative && present(inv.taxRepresentative.vatId)) out.push({ owner: inv.taxRepresentative, value: inv.taxRepresentative.vatId! });
+  return out;
+}
+
+let ublCountryText: string | undefined;
+function vatPrefixOk(syntax: 'cii' | 'ubl', value: string): boolean {
+  const prefix = value.slice(0, 2);
+  if (syntax === 'cii') return prefix.length === 2 && codeSet('en16931-cii', 'BR-CO-09').has(prefix);
+  // The UBL artefact tests the prefix as a substring of the space-separated list.
+  ublCountryText ??= ' ' + CODELISTS['en16931-ubl']['BR-CO-09'].codes.join(' ') + ' ';
+  return ublCountryText.includes(prefix);
+}
+
+/** Amounts that must not carry more than two decimals. */
+function dec2(id: string, message: string, pick: (inv: Invoice) => { value: Dec | undefined; where: string | undefined }[]): RuleDef {
+  return {
+    id,
+    message,
+    check: ({ invoice }) => {
+      const out: Violation[] = [];
+      for (const { value, where } of pick(invoice)) {
+        if (value !== undefined && fractionDigits(value.trim()) > 2) out.push({ location: where });
+      }
+      return out;
+    },
+  };
+}
+
+const totalsField = (field: keyof Invoice['totals']) => (inv: Invoice) =>
+  totalsPresent(inv) ? [{ value: inv.totals[field] as Dec | undefined, where: loc(inv.totals, field) }] : [];
+
+function allCategories(inv: Invoice): string[] {
+  const out: string[] = [];
+  for (const l of inv.lines) if (l.vatCategoryCode !== undefined) out.push(code(l.vatCategoryCode)!);
+  for (const b of inv.vatBreakdown) if (b.categoryCode !== undefined) out.push(code(b.categoryCode)!);
+  for (const a of inv.allowances) if (a.vatCategoryCode !== undefined) out.push(code(a.vatCategoryCode)!);
+  for (const c of inv.charges) if (c.vatCategoryCode !== undefined) out.push(code(c.vatCategoryCode)!);
+  return out;
+}
+
+function allCountries(inv: Invoice): string[] {
+  return [inv.seller.address, inv.buyer.address, inv.taxRepresentative?.address, inv.delivery?.address]
+    .map((a) => a?.countryCode)
+    .filter((c): c is string => c !== undefined);
+}
+
+export const conditionRules: RuleDef[] = [
+  {
+    id: 'BR-CO-03',
+    message: 'The VAT point date (BT-7) and the VAT point date code (BT-8) are mutually exclusive.',
+    check: ({ invoice: i, syntax }) => {
+      if (syntax === 'cii' && i.vatBreakdown.length === 0) return [];
+      return unless(!(present(i.taxPointDate) && present(i.taxPointDateCode)), root(i));
+    },
+  },
+  { id: 'BR-CO-04', message: 'Each invoice line must be categorised with an invoiced item VAT category code (BT-151).', check: ({ invoice: i }) => each(i.lines, (l) => present(l.vatCategoryCode), (l) => loc(l)) },
+  { id: 'BR-CO-05', message: 'A document level allowance reason code (BT-98) and reason (BT-97) must describe the same allowance.', check: () => [] },
+  { id: 'BR-CO-06', message: 'A document level charge reason code (BT-105) and reason (BT-104) must describe the same charge.', check: () => [] },
+  { id: 'BR-CO-07', message: 'An invoice line allowance reason code (BT-140) and reason (BT-139) must describe the same allowance.', check: () => [] },
+  { id: 'BR-CO-08', message: 'An invoice line charge reason code (BT-145) and reason (BT-144) must describe the same charge.', check: () => [] },
+  {
+    id: 'BR-CO-09',
+    message: 'A VAT identifier (BT-31, BT-48, BT-63) must start with a country prefix (ISO 3166-1 alpha-2; EL for Greece, XI for Northern Ireland).',
+    check: ({ invoice: i, syntax }) => each(vatIds(i), (v) => vatPrefixOk(syntax, v.value), (v) => loc(v.owner, 'vatId')),
+  },
+  {
+    id: 'BR-CO-10',
+    message: 'The sum of invoice line net amounts (BT-106) must equal the sum of all line net amounts (BT-131).',
+    check: ({ invoice: i }) => {
+      if (!totalsPresent(i)) return [];
+      const t = dec(i.totals.lineNetTotal);
+      return unless(t !== undefined && t.eq(round2(sum(i.lines.map((l) => l.netAmount)))), loc(i.totals, 'lineNetTotal'));
+    },
+  },
+  {
+    id: 'BR-CO-11',
+    message: 'The sum of allowances on document level (BT-107) must equal the sum of all document level allowance amounts (BT-92).',
+    check: ({ invoice: i }) => {
+      if (!totalsPresent(i)) return [];
+      const t = i.totals.allowanceTotal;
+      if (t === undefined && i.allowances.length === 0) return [];
+      const d = dec(t);
+      return unless(d !== undefined && d.eq(round2(sum(i.allowances.map((a) => a.amount)))), loc(i.totals, 'allowanceTotal'));
+    },
+  },
+  {
+    id: 'BR-CO-12',
+    message: 'The sum of charges on document level (BT-108) must equal the sum of all document level charge amounts (BT-99).',
+    check: ({ invoice: i }) => {
+      if (!totalsPresent(i)) return [];
+      const t = i.totals.chargeTotal;
+      if (t === undefined && i.charges.length === 0) return [];
+      const d = dec(t);
+      return unless(d !== undefined && d.eq(round2(sum(i.charges.map((a) => a.amount)))), loc(i.totals, 'chargeTotal'));
+    },
+  },
+  {
+    id: 'BR-CO-13',
+    message: 'The invoice total without VAT (BT-109) must equal the line net total (BT-106) minus allowances (BT-107) plus charges (BT-108).',
+    check: ({ invoice: i }) => {
+      if (!totalsPresent(i)) return [];
+      const t = i.totals;
+      const te = dec(t.taxExclusiveAmount);
+      const ln = dec(t.lineNetTotal);
+      let ok = false;
+      if (te && ln) {
+        const allow = t.allowanceTotal !== undefined ? dec(t.allowanceTotal) : ZERO;
+        const charge = t.chargeTotal !== undefined ? dec(t.chargeTotal) : ZERO;
+        ok = allow !== undefined && charge !== undefined && te.eq(round2(ln.minus(allow).plus(charge)));
+      }
+      return unless(ok, loc(t, 'taxExclusiveAmount'));
+    },
+  },
+  {
+    id: 'BR-CO-14',
+    message: 'The invoice total VAT amount (BT-110) must equal the sum of the VAT category tax amounts (BT-117).',
+    check: ({ invoice: i, syntax }) => {
+      const total = i.totals.taxTotal;
+      if (total === undefined) return syntax === 'ubl' && i.vatBreakdown.length > 0 ? unless(false, root(i)) : [];
+      if (syntax === 'ubl' && i.vatBreakdown.length === 0) return [];
+      const d = dec(total);
+      return unless(d !== undefined && d.eq(round2(sum(i.vatBreakdown.map((b) => b.taxAmount)))), loc(i.totals, 'taxTotal'));
+    },
+  },
+  {
+    id: 'BR-CO-15',
+    message: 'The invoice total with VAT (BT-112) must equal the total without VAT (BT-109) plus the total VAT amount (BT-110).',
+    check: ({ invoice: i, syntax }) => {
+      const t = i.totals;
+      const grand = dec(t.taxInclusiveAmount);
+      const basis = dec(t.taxExclusiveAmount);
+      const tax = dec(t.taxTotal);
+      const withTax = grand !== undefined && basis !== undefined && tax !== undefined && grand.eq(round2(basis.plus(tax)));
+      if (syntax === 'cii') {
+        const noTax = grand !== undefined && basis !== undefined && grand.eq(basis);
+        return unless(withTax || noTax, root(i));
+      }
+      return unless(withTax, root(i));
+    },
+  },
+  {
+    id: 'BR-CO-16',
+    message: 'The amount due (BT-115) must equal the total with VAT (BT-112) minus the paid amount (BT-113) plus the rounding amount (BT-114).',
+    check: ({ invoice: i }) => {
+      if (!totalsPresent(i)) return [];
+      const t = i.totals;
+      const due = dec(t.amountDue);
+      const grand = dec(t.taxInclusiveAmount);
+      const paid = t.paidAmount !== undefined ? dec(t.paidAmount) : ZERO;
+      const rounding = t.roundingAmount !== undefined ? dec(t.roundingAmount) : ZERO;
+      const ok = due !== undefined && grand !== undefined && paid !== undefined && rounding !== undefined && round2(due.minus(rounding)).eq(round2(grand.minus(paid)));
+      return unless(ok, loc(t, 'amountDue'));
+    },
+  },
+  {
+    id: 'BR-CO-17',
+    message: 'The VAT category tax amount (BT-117) must equal the taxable amount (BT-116) times the VAT rate (BT-119), rounded to two decimals.',
+    check: ({ invoice: i, syntax }) =>
+      each(
+        i.vatBreakdown,
+        (b) => {
+          const tax = dec(b.taxAmount);
+          if (tax === undefined) return false;
+          const rate = dec(b.rate);
+          if (rate === undefined) return round0(tax).eq(ZERO);
+          if (round0(rate).eq(ZERO)) return round0(tax).eq(ZERO);
+          const basis = dec(b.taxableAmount);
+          if (basis === undefined) return false;
+          const expected = round2(basis.abs().times(rate).div(100));
+          const a = tax.abs();
+          return syntax === 'cii' ? a.minus(ONE).lte(expected) && a.plus(ONE).gte(expected) : a.minus(ONE).lt(expected) && a.plus(ONE).gt(expected);
+        },
+        (b) => loc(b),
+      ),
+  },
+  {
+    id: 'BR-CO-18',
+    message: 'The invoice must contain at least one VAT breakdown group (BG-23).',
+    check: ({ invoice: i, syntax }) => {
+      if (syntax === 'cii' && i.lines.length === 0) return [];
+      return unless(i.vatBreakdown.length > 0, root(i));
+    },
+  },
+  {
+    id: 'BR-CO-19',
+    message: 'An invoicing period (BG-14) must have a start date (BT-73) or an end date (BT-74).',
+    check: ({ invoice: i, syntax }) => {
+      const p = i.invoicingPeriod;
+      if (!p) return [];
+      return unless(present(p.start) || present(p.end) || (syntax === 'ubl' && present(i.taxPointDateCode)), loc(p));
+    },
+  },
+  { id: 'BR-CO-20', message: 'An invoice line period (BG-26) must have a start date (BT-134) or an end date (BT-135).', check: ({ invoice: i }) => each(i.lines, (l) => !l.period || present(l.period.start) || present(l.period.end), (l) => loc(l.period)) },
+  { id: 'BR-CO-21', message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98), or both.', check: ({ invoice: i }) => each(i.allowances, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
+  { id: 'BR-CO-22', message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105), or both.', check: ({ invoice: i }) => each(i.charges, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
+  { id: 'BR-CO-23', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140), or both.', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.allowances, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
+  { id: 'BR-CO-24', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145), or both.', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.charges, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
+  {
+    id: 'BR-CO-26',
+    message: 'The seller must be identifiable: give a seller identifier (BT-29), a legal registration identifier (BT-30) or a VAT identifier (BT-31).',
+    check: ({ invoice: i }) => {
+      const s = i.seller;
+      return unless(s.identifiers.length > 0 || present(s.legalRegistrationId) || present(s.vatId), loc(s));
+    },
+  },
+];
+
+export const decimalRules: RuleDef[] = [
+  dec2('BR-DEC-01', 'The document level allowance amount (BT-92) may have at most two decimals.', (i) => i.allowances.map((a) => ({ value: a.amount, where: loc(a, 'amount') }))),
+  dec2('BR-DEC-02', 'The document level allowance base amount (BT-93) may have at most two decimals.', (i) => i.allowances.map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') }))),
+  dec2('BR-DEC-05', 'The document level charge amount (BT-99) may have at most two decimals.', (i) => i.charges.map((a) => ({ value: a.amount, where: loc(a, 'amount') }))),
+  dec2('BR-DEC-06', 'The document level charge base amount (BT-100) may have at most two decimals.', (i) => i.charges.map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') }))),
+  dec2('BR-DEC-09', 'The sum of invoice line net amounts (BT-106) may have at most two decimals.', totalsField('lineNetTotal')),
+  dec2('BR-DEC-10', 'The sum of document level allowances (BT-107) may have at most two decimals.', totalsField('allowanceTotal')),
+  dec2('BR-DEC-11', 'The sum of document level charges (BT-108) may have at most two decimals.', totalsField('chargeTotal')),
+  dec2('BR-DEC-12', 'The invoice total without VAT (BT-109) may have at most two decimals.', totalsField('taxExclusiveAmount')),
+  {
+    id: 'BR-DEC-13',
+    message: 'The invoice total VAT amount (BT-110) may have at most two decimals.',
+    check: ({ invoice: i, syntax }) => {
+      const v = i.totals.taxTotal;
+      if (v === undefined) return [];
+      // CII compares the value with itself rounded (so "1.500" passes); UBL counts the written decimals.
+      const d = dec(v);
+      const ok = syntax === 'cii' ? d === undefined || d.eq(round2(d)) : fractionDigits(v.trim()) <= 2;
+      return unless(ok, loc(i.totals, 'taxTotal'));
+    },
+  },
+  dec2('BR-DEC-14', 'The invoice total with VAT (BT-112) may have at most two decimals.', totalsField('taxInclusiveAmount')),
+  {
+    id: 'BR-DEC-15',
+    message: 'The invoice total VAT amount in accounting currency (BT-111) may have at most two decimals.',
+    check: ({ invoice: i, syntax }) => {
+      const v = i.totals.taxTotalAccountingCurrency;
+      if (v === undefined) return [];
+      const d = dec(v);
+      const ok = syntax === 'cii' ? d === undefined || d.eq(round2(d)) : fractionDigits(v.trim()) <= 2;
+      return unless(ok, loc(i.totals, 'taxTotalAccountingCurrency'));
+    },
+  },
+  dec2('BR-DEC-16', 'The paid amount (BT-113) may have at most two decimals.', totalsField('paidAmount')),
+  dec2('BR-DEC-17', 'The rounding amount (BT-114) may have at most two decimals.', totalsField('roundingAmount')),
+  dec2('BR-DEC-18', 'The amount due for payment (BT-115) may have at most two decimals.', totalsField('amountDue')),
+  dec2('BR-DEC-19', 'The VAT category taxable amount (BT-116) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxableAmount, where: loc(b, 'taxableAmount') }))),
+  dec2('BR-DEC-20', 'The VAT category tax amount (BT-117) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxAmount, where: loc(b, 'taxAmount') }))),
+  dec2('BR-DEC-23', 'The invoice line net amount (BT-131) may have at most two decimals.', (i) => i.lines.map((l) => ({ value: l.netAmount, where: loc(l, 'netAmount') }))),
+  dec2('BR-DEC-24', 'The invoice line allowance amount (BT-136) may have at most two decimals.', (i) => i.lines.flatMap((l) => l.allowances.map((a) => ({ value: a.amount, where: loc(a, 'amount') })))),
+  dec2('BR-DEC-25', 'The invoice line allowance base amount (BT-137) may have at most two decimals.', (i) => i.lines.flatMap((l) => l.allowances.map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') })))),
+  dec2('BR-DEC-27', 'The invoice line charge amount (BT-141) may have at most two decimals.', (i) => i.lines.flatMap((l) => l.charges.map((a) => ({ value: a.amount, where: loc(a, 'amount') })))),
+  dec2('BR-DEC-28', 'The invoice line charge base amount (BT-142) may have at most two decimals.', (i) => i.lines.flatMap((l) => l.charges.map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') })))),
+];
+
+export const splitPaymentRules: RuleDef[] = [
+  {
+    id: 'BR-B-01',
+    message: 'Split payment (VAT category B) is only allowed when all countries on the invoice are Italy (IT).',
+    check: ({ invoice: i }) => {
+      if (!allCategories(i).includes('B')) return [];
+      return unless(allCountries(i).every((c) => c === 'IT'), root(i));
+    },
+  },
+  {
+    id: 'BR-B-02',
+    message: 'An invoice with split payment (VAT category B) must not also use the standard rated category (S).',
+    check: ({ invoice: i }) => {
+      const cats = allCategories(i);
+      return unless(!(cats.includes('B') && cats.includes('S')), root(i));
+    },
+  },
+];
+
+export { filled };

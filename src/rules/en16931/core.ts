@@ -1,0 +1,229 @@
+/**
+ * EN 16931 core business rules BR-01 … BR-65, written once against the model.
+ * Where the CII and UBL artefacts test a rule differently, the rule looks at ctx.syntax.
+ */
+import type { Invoice, Party } from '../../model/invoice.js';
+import { type RuleDef, filled, present, loc, dec, ZERO, unless, each, code } from './helpers.js';
+
+const root = (inv: Invoice) => loc(inv);
+
+function totalsPresent(inv: Invoice): boolean {
+  // The CII rules hang on the monetary summation element; without it they have no context.
+  const t = inv.totals;
+  return (
+    t.$loc?.self !== undefined ||
+    [t.lineNetTotal, t.taxExclusiveAmount, t.taxInclusiveAmount, t.amountDue, t.allowanceTotal, t.chargeTotal, t.taxTotal, t.paidAmount, t.roundingAmount].some(present)
+  );
+}
+
+function identifierValues(p: { identifiers: { value: string }[] } | undefined): Set<string> {
+  return new Set((p?.identifiers ?? []).map((i) => i.value));
+}
+
+function payeeDistinct(inv: Invoice, syntax: 'cii' | 'ubl'): boolean {
+  const payee = inv.payee!;
+  if (!present(payee.name)) return false;
+  const seller: Party = inv.seller;
+  // UBL compares with the seller's PartyName (its trading name), CII with the seller's name.
+  const sellerName = syntax === 'ubl' ? seller.tradingName : seller.name;
+  if (sellerName !== undefined && payee.name === sellerName) return false;
+  const sellerIds = identifierValues(seller);
+  if (payee.identifiers.some((i) => sellerIds.has(i.value))) return false;
+  if (syntax === 'cii' && payee.legalRegistrationId && seller.legalRegistrationId && payee.legalRegistrationId.value === seller.legalRegistrationId.value) return false;
+  return true;
+}
+
+export const coreRules: RuleDef[] = [
+  { id: 'BR-01', message: 'The invoice must state its specification identifier (BT-24).', check: ({ invoice: i }) => unless(filled(i.specificationId), root(i)) },
+  { id: 'BR-02', message: 'The invoice must have an invoice number (BT-1).', check: ({ invoice: i }) => unless(filled(i.number), root(i)) },
+  { id: 'BR-03', message: 'The invoice must have an issue date (BT-2).', check: ({ invoice: i }) => unless(filled(i.issueDate), root(i)) },
+  { id: 'BR-04', message: 'The invoice must have an invoice type code (BT-3).', check: ({ invoice: i }) => unless(filled(i.typeCode), root(i)) },
+  { id: 'BR-05', message: 'The invoice must state its currency (BT-5).', check: ({ invoice: i }) => unless(filled(i.currency), root(i)) },
+  { id: 'BR-06', message: 'The seller name (BT-27) is missing.', check: ({ invoice: i }) => unless(filled(i.seller.name), root(i)) },
+  { id: 'BR-07', message: 'The buyer name (BT-44) is missing.', check: ({ invoice: i }) => unless(filled(i.buyer.name), root(i)) },
+  { id: 'BR-08', message: 'The seller postal address (BG-5) is missing.', check: ({ invoice: i }) => unless(present(i.seller.address), root(i)) },
+  {
+    id: 'BR-09',
+    message: 'The seller postal address must have a country code (BT-40).',
+    check: ({ invoice: i, syntax }) => {
+      const a = i.seller.address;
+      if (!a) return syntax === 'cii' ? unless(false, root(i)) : [];
+      return unless(filled(a.countryCode), loc(a));
+    },
+  },
+  { id: 'BR-10', message: 'The buyer postal address (BG-8) is missing.', check: ({ invoice: i }) => unless(present(i.buyer.address), root(i)) },
+  {
+    id: 'BR-11',
+    message: 'The buyer postal address must have a country code (BT-55).',
+    check: ({ invoice: i, syntax }) => {
+      const a = i.buyer.address;
+      if (!a) return syntax === 'cii' ? unless(false, root(i)) : [];
+      return unless(filled(a.countryCode), loc(a));
+    },
+  },
+  { id: 'BR-12', message: 'The sum of invoice line net amounts (BT-106) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.lineNetTotal), loc(i.totals)) : []) },
+  { id: 'BR-13', message: 'The invoice total without VAT (BT-109) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxExclusiveAmount), loc(i.totals)) : []) },
+  { id: 'BR-14', message: 'The invoice total with VAT (BT-112) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxInclusiveAmount), loc(i.totals)) : []) },
+  { id: 'BR-15', message: 'The amount due for payment (BT-115) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.amountDue), loc(i.totals)) : []) },
+  { id: 'BR-16', message: 'The invoice must have at least one invoice line (BG-25).', check: ({ invoice: i }) => unless(i.lines.length > 0, root(i)) },
+  {
+    id: 'BR-17',
+    message: 'A payee (BG-10) must have a name (BT-59) and be a party other than the seller.',
+    check: ({ invoice: i, syntax }) => (i.payee ? unless(payeeDistinct(i, syntax), loc(i.payee)) : []),
+  },
+  { id: 'BR-18', message: 'The seller tax representative must have a name (BT-62).', check: ({ invoice: i }) => (i.taxRepresentative ? unless(filled(i.taxRepresentative.name), loc(i.taxRepresentative)) : []) },
+  { id: 'BR-19', message: 'The seller tax representative must have a postal address (BG-12).', check: ({ invoice: i }) => (i.taxRepresentative ? unless(present(i.taxRepresentative.address), loc(i.taxRepresentative)) : []) },
+  {
+    id: 'BR-20',
+    message: "The seller tax representative's postal address must have a country code (BT-69).",
+    check: ({ invoice: i, syntax }) => {
+      const t = i.taxRepresentative;
+      if (!t) return [];
+      if (!t.address) return syntax === 'cii' ? unless(false, loc(t)) : [];
+      return unless(filled(t.address.countryCode), loc(t.address));
+    },
+  },
+  { id: 'BR-21', message: 'Each invoice line must have an identifier (BT-126).', check: ({ invoice: i }) => each(i.lines, (l) => filled(l.id), (l) => loc(l)) },
+  { id: 'BR-22', message: 'Each invoice line must have an invoiced quantity (BT-129).', check: ({ invoice: i }) => each(i.lines, (l) => present(l.quantity), (l) => loc(l)) },
+  { id: 'BR-23', message: 'Each invoiced quantity must have a unit of measure (BT-130).', check: ({ invoice: i }) => each(i.lines, (l) => present(l.unitCode), (l) => loc(l)) },
+  { id: 'BR-24', message: 'Each invoice line must have a line net amount (BT-131).', check: ({ invoice: i }) => each(i.lines, (l) => present(l.netAmount), (l) => loc(l)) },
+  { id: 'BR-25', message: 'Each invoice line must have an item name (BT-153).', check: ({ invoice: i }) => each(i.lines, (l) => filled(l.itemName), (l) => loc(l)) },
+  { id: 'BR-26', message: 'Each invoice line must have an item net price (BT-146).', check: ({ invoice: i }) => each(i.lines, (l) => present(l.netPrice), (l) => loc(l)) },
+  {
+    id: 'BR-27',
+    message: 'The item net price (BT-146) must not be negative.',
+    check: ({ invoice: i }) => each(i.lines, (l) => (dec(l.netPrice)?.gte(ZERO) ?? false), (l) => loc(l, 'netPrice')),
+  },
+  {
+    id: 'BR-28',
+    message: 'The item gross price (BT-148) must not be negative.',
+    check: ({ invoice: i }) => each(i.lines, (l) => l.grossPrice === undefined || (dec(l.grossPrice)?.gte(ZERO) ?? false), (l) => loc(l, 'grossPrice')),
+  },
+  {
+    id: 'BR-29',
+    message: 'The invoicing period end date (BT-74) must not be before its start date (BT-73).',
+    check: ({ invoice: i }) => {
+      const p = i.invoicingPeriod;
+      if (!p || !filled(p.start) || !filled(p.end)) return [];
+      return unless(p.end >= p.start, loc(p));
+    },
+  },
+  {
+    id: 'BR-30',
+    message: 'The invoice line period end date (BT-135) must not be before its start date (BT-134).',
+    check: ({ invoice: i }) => each(i.lines, (l) => !l.period || !filled(l.period.start) || !filled(l.period.end) || l.period.end >= l.period.start, (l) => loc(l.period)),
+  },
+  { id: 'BR-31', message: 'Each document level allowance must have an amount (BT-92).', check: ({ invoice: i }) => each(i.allowances, (a) => present(a.amount), (a) => loc(a)) },
+  { id: 'BR-32', message: 'Each document level allowance must have a VAT category code (BT-95).', check: ({ invoice: i }) => each(i.allowances, (a) => present(a.vatCategoryCode), (a) => loc(a)) },
+  { id: 'BR-33', message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98).', check: ({ invoice: i }) => each(i.allowances, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
+  { id: 'BR-36', message: 'Each document level charge must have an amount (BT-99).', check: ({ invoice: i }) => each(i.charges, (a) => present(a.amount), (a) => loc(a)) },
+  { id: 'BR-37', message: 'Each document level charge must have a VAT category code (BT-102).', check: ({ invoice: i }) => each(i.charges, (a) => present(a.vatCategoryCode), (a) => loc(a)) },
+  { id: 'BR-38', message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105).', check: ({ invoice: i }) => each(i.charges, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
+  { id: 'BR-41', message: 'Each invoice line allowance must have an amount (BT-136).', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.allowances, (a) => present(a.amount), (a) => loc(a))) },
+  { id: 'BR-42', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140).', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.allowances, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
+  { id: 'BR-43', message: 'Each invoice line charge must have an amount (BT-141).', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.charges, (a) => present(a.amount), (a) => loc(a))) },
+  { id: 'BR-44', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145).', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.charges, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
+  { id: 'BR-45', message: 'Each VAT breakdown must have a VAT category taxable amount (BT-116).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.taxableAmount), (b) => loc(b)) },
+  { id: 'BR-46', message: 'Each VAT breakdown must have a VAT category tax amount (BT-117).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.taxAmount), (b) => loc(b)) },
+  { id: 'BR-47', message: 'Each VAT breakdown must have a VAT category code (BT-118).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.categoryCode), (b) => loc(b)) },
+  {
+    id: 'BR-48',
+    message: 'Each VAT breakdown must have a VAT rate (BT-119), unless the category is "Not subject to VAT" (O).',
+    check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.rate) || code(b.categoryCode) === 'O', (b) => loc(b)),
+  },
+  { id: 'BR-49', message: 'Payment instructions must have a payment means type code (BT-81).', check: ({ invoice: i }) => (i.payment ? unless(present(i.payment.meansCode), loc(i.payment)) : []) },
+  {
+    id: 'BR-50',
+    message: 'A credit transfer must give the payment account identifier (BT-84).',
+    check: ({ invoice: i, syntax }) => {
+      const p = i.payment;
+      if (!p) return [];
+      if (syntax === 'cii' && !['30', '58'].includes(code(p.meansCode) ?? '')) return [];
+      return each(p.creditTransfers, (c) => filled(c.accountId), (c) => loc(c));
+    },
+  },
+  {
+    id: 'BR-51',
+    message: 'Only the last 4 to 6 digits of the payment card primary account number (BT-87) may be shown.',
+    severity: { cii: 'error', ubl: 'warning' },
+    check: ({ invoice: i }) => {
+      const c = i.payment?.card;
+      if (!c) return [];
+      return unless((c.primaryAccountNumber ?? '').trim().length <= 10, loc(c, 'primaryAccountNumber'));
+    },
+  },
+  { id: 'BR-52', message: 'Each additional supporting document must have a reference (BT-122).', check: ({ invoice: i }) => each(i.supportingDocuments, (d) => filled(d.reference), (d) => loc(d)) },
+  {
+    id: 'BR-53',
+    message: 'When a VAT accounting currency (BT-6) is given, the total VAT amount in that currency (BT-111) must be given too.',
+    check: ({ invoice: i, syntax }) => {
+      if (!present(i.vatAccountingCurrency)) return [];
+      if (syntax === 'cii') {
+        if (!totalsPresent(i)) return [];
+        return unless(present(i.totals.taxTotalAccountingCurrency) && i.vatAccountingCurrency !== i.currency, loc(i.totals));
+      }
+      const sameAsInvoice = i.vatAccountingCurrency === i.currency && present(i.totals.taxTotal);
+      return unless(present(i.totals.taxTotalAccountingCurrency) || sameAsInvoice, root(i));
+    },
+  },
+  {
+    id: 'BR-54',
+    message: 'Each item attribute must have a name (BT-160) and a value (BT-161).',
+    check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.attributes, (a) => a.name != null && a.value != null, () => loc(l))),
+  },
+  {
+    id: 'BR-55',
+    message: 'Each preceding invoice reference must contain the preceding invoice number (BT-25).',
+    check: ({ invoice: i, syntax }) => each(i.precedingInvoices, (p) => (syntax === 'cii' ? filled(p.number) : present(p.number)), (p) => loc(p)),
+  },
+  {
+    id: 'BR-56',
+    message: "The seller tax representative must have a VAT identifier (BT-63).",
+    check: ({ invoice: i }) => (i.taxRepresentative ? unless(filled(i.taxRepresentative.vatId), loc(i.taxRepresentative)) : []),
+  },
+  {
+    id: 'BR-57',
+    message: 'A deliver-to address (BG-15) must have a country code (BT-80).',
+    check: ({ invoice: i }) => {
+      const a = i.delivery?.address;
+      if (!a) return [];
+      return unless(filled(a.countryCode), loc(a));
+    },
+  },
+  {
+    id: 'BR-61',
+    message: 'For payment by credit transfer (code 30 or 58) the payment account identifier (BT-84) is required.',
+    check: ({ invoice: i, syntax }) => {
+      const p = i.payment;
+      if (!p || !['30', '58'].includes(code(p.meansCode) ?? '')) return [];
+      if (syntax === 'cii') return each(p.creditTransfers, (c) => filled(c.accountId), (c) => loc(c));
+      return unless(p.creditTransfers.some((c) => present(c.accountId)), loc(p));
+    },
+  },
+  {
+    id: 'BR-62',
+    message: "The seller's electronic address (BT-34) must have a scheme identifier.",
+    check: ({ invoice: i }) => {
+      const e = i.seller.electronicAddress;
+      return e ? unless(filled(e.schemeId), loc(i.seller, 'electronicAddress')) : [];
+    },
+  },
+  {
+    id: 'BR-63',
+    message: "The buyer's electronic address (BT-49) must have a scheme identifier.",
+    check: ({ invoice: i }) => {
+      const e = i.buyer.electronicAddress;
+      return e ? unless(filled(e.schemeId), loc(i.buyer, 'electronicAddress')) : [];
+    },
+  },
+  {
+    id: 'BR-64',
+    message: 'An item standard identifier (BT-157) must have a scheme identifier.',
+    check: ({ invoice: i }) => each(i.lines, (l) => !l.standardItemId || filled(l.standardItemId.schemeId), (l) => loc(l, 'standardItemId')),
+  },
+  {
+    id: 'BR-65',
+    message: 'An item classification identifier (BT-158) must have a scheme identifier.',
+    check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.classifications, (c) => filled(c.schemeId), () => loc(l, 'classifications'))),
+  },
+];

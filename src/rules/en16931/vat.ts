@@ -1,0 +1,270 @@
+/**
+ * VAT category rule families (BR-S, BR-Z, BR-E, BR-AE, BR-IC, BR-G, BR-O, BR-AF, BR-AG), generated
+ * from one description per category: which VAT identifiers it needs, which rate it allows, how the
+ * taxable amount is checked, and whether an exemption reason is required or forbidden. The places
+ * where the CII and UBL artefacts test differently are spelled out with ctx.syntax.
+ */
+import type { BigValue } from '../../model/decimal.js';
+import type { Invoice, DocumentAllowanceCharge, VatBreakdown, Dec } from '../../model/invoice.js';
+import type { RuleContext, Violation } from '../types.js';
+import { type RuleDef, present, loc, dec, sum, round2, ZERO, ONE, unless, each, code, sameRate, within1 } from './helpers.js';
+
+type Syntax = 'cii' | 'ubl';
+type Party = 'sellerAny' | 'sellerVat';
+
+interface Category {
+  prefix: string; // BR-S, BR-IC, ...
+  code: string; // S, K, ...
+  name: string;
+  /** Requirements on VAT identifiers when the category is used. */
+  ids: 'seller' | 'seller+buyerAny' | 'sellerVat+buyerVat' | 'sellerVat' | 'none';
+  rate: (syntax: Syntax, which: 'line' | 'allowance' | 'charge') => 'positive' | 'nonNegative' | 'zero' | 'absent';
+  /** Shape of the -01 rule and the -08 check. */
+  kind: 'rated' | 'single' | 'outside';
+  exemption: 'forbidden' | 'required';
+}
+
+const CATEGORIES: Category[] = [
+  { prefix: 'BR-S', code: 'S', name: 'Standard rated', ids: 'seller', rate: () => 'positive', kind: 'rated', exemption: 'forbidden' },
+  { prefix: 'BR-Z', code: 'Z', name: 'Zero rated', ids: 'seller', rate: () => 'zero', kind: 'single', exemption: 'forbidden' },
+  { prefix: 'BR-E', code: 'E', name: 'Exempt from VAT', ids: 'seller', rate: () => 'zero', kind: 'single', exemption: 'required' },
+  { prefix: 'BR-AE', code: 'AE', name: 'Reverse charge', ids: 'seller+buyerAny', rate: () => 'zero', kind: 'single', exemption: 'required' },
+  { prefix: 'BR-IC', code: 'K', name: 'Intra-community supply', ids: 'sellerVat+buyerVat', rate: () => 'zero', kind: 'single', exemption: 'required' },
+  { prefix: 'BR-G', code: 'G', name: 'Export outside the EU', ids: 'sellerVat', rate: () => 'zero', kind: 'single', exemption: 'required' },
+  { prefix: 'BR-O', code: 'O', name: 'Not subject to VAT', ids: 'none', rate: () => 'absent', kind: 'outside', exemption: 'required' },
+  {
+    prefix: 'BR-AF',
+    code: 'L',
+    name: 'IGIC (Canary Islands)',
+    ids: 'seller',
+    rate: (syntax) => (syntax === 'ubl' ? 'nonNegative' : 'positive'),
+    kind: 'rated',
+    exemption: 'forbidden',
+  },
+  {
+    prefix: 'BR-AG',
+    code: 'M',
+    name: 'IPSI (Ceuta and Melilla)',
+    ids: 'seller',
+    rate: (syntax, which) => (syntax === 'ubl' || which === 'line' ? 'nonNegative' : 'positive'),
+    kind: 'rated',
+    exemption: 'forbidden',
+  },
+];
+
+const is = (c: string | undefined, want: string) => code(c) === want;
+
+function linesOf(inv: Invoice, cat: string) {
+  return inv.lines.filter((l) => is(l.vatCategoryCode, cat));
+}
+function acOf(list: DocumentAllowanceCharge[], cat: string) {
+  return list.filter((a) => is(a.vatCategoryCode, cat));
+}
+function breakdownOf(inv: Invoice, cat: string) {
+  return inv.vatBreakdown.filter((b) => is(b.categoryCode, cat));
+}
+
+function idsOk(inv: Invoice, ids: Category['ids']): boolean {
+  const s = inv.seller;
+  const repVat = present(inv.taxRepresentative?.vatId);
+  const sellerVat = present(s.vatId);
+  const sellerAny = sellerVat || present(s.taxRegistrationId) || repVat;
+  switch (ids) {
+    case 'seller':
+      return sellerAny;
+    case 'seller+buyerAny':
+      return sellerAny && (present(inv.buyer.vatId) || present(inv.buyer.legalRegistrationId));
+    case 'sellerVat+buyerVat':
+      return (sellerVat || repVat) && present(inv.buyer.vatId);
+    case 'sellerVat':
+      return sellerVat || repVat;
+    case 'none':
+      return true;
+  }
+}
+
+function rateOk(rate: Dec | undefined, want: ReturnType<Category['rate']>): boolean {
+  if (want === 'absent') return rate === undefined;
+  const r = dec(rate);
+  if (r === undefined) return false;
+  if (want === 'positive') return r.gt(ZERO);
+  if (want === 'nonNegative') return r.gte(ZERO);
+  return r.eq(ZERO);
+}
+
+/** Sum of line net amounts, charges and allowances of one category (optionally one rate). */
+function categoryBasis(inv: Invoice, cat: string, rate: BigValue | undefined, rounded: boolean): BigValue {
+  const rateMatches = (r: Dec | undefined) => rate === undefined || (dec(r)?.eq(rate) ?? false);
+  const lines = sum(inv.lines.filter((l) => is(l.vatCategoryCode, cat) && rateMatches(l.vatRate)).map((l) => l.netAmount));
+  const charges = sum(inv.charges.filter((a) => is(a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
+  const allowances = sum(inv.allowances.filter((a) => is(a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
+  return rounded ? round2(lines).plus(round2(charges)).minus(round2(allowances)) : lines.plus(charges).minus(allowances);
+}
+
+function taxableOk(inv: Invoice, c: Category, b: VatBreakdown, syntax: Syntax): boolean {
+  const basis = dec(b.taxableAmount);
+  if (c.kind === 'rated') {
+    const rate = dec(b.rate);
+    if (rate === undefined) return true; // the artefacts quantify over the rate: no rate, nothing to test
+    if (basis === undefined) return false;
+    if (syntax === 'cii') return basis.eq(categoryBasis(inv, c.code, rate, true));
+    // UBL: something must carry this category and rate, and the amounts agree within 1.
+    const used =
+      inv.lines.some((l) => is(l.vatCategoryCode, c.code) && sameRate(l.vatRate, b.rate)) ||
+      [...inv.allowances, ...inv.charges].some((a) => is(a.vatCategoryCode, c.code) && sameRate(a.vatRate, b.rate));
+    const withinOne = within1(basis, categoryBasis(inv, c.code, rate, false));
+    return c.code === 'S' ? used && withinOne : withinOne;
+  }
+  if (basis === undefined) return false;
+  if (syntax === 'ubl') return basis.eq(categoryBasis(inv, c.code, undefined, false));
+  const expected = categoryBasis(inv, c.code, undefined, true);
+  return c.kind === 'outside' ? basis.eq(expected) : within1(basis, expected);
+}
+
+function taxOk(c: Category, b: VatBreakdown, syntax: Syntax): boolean {
+  const tax = dec(b.taxAmount);
+  if (c.kind !== 'rated') return tax !== undefined && tax.eq(ZERO);
+  if (c.code !== 'S' && syntax === 'cii') return true; // CII leaves IGIC/IPSI to BR-CO-17
+  const basis = dec(b.taxableAmount);
+  const rate = dec(b.rate);
+  if (tax === undefined || basis === undefined || rate === undefined) return false;
+  const expected = round2(basis.abs().times(rate).div(100));
+  return tax.abs().minus(ONE).lt(expected) && tax.abs().plus(ONE).gt(expected);
+}
+
+function firstRule(c: Category, { invoice: inv, syntax }: RuleContext): Violation[] {
+  const lines = linesOf(inv, c.code).length;
+  const ac = acOf(inv.allowances, c.code).length + acOf(inv.charges, c.code).length;
+  const bd = breakdownOf(inv, c.code).length;
+  let ok: boolean;
+  if (c.kind === 'rated') {
+    ok = syntax === 'cii' ? (lines === 0 || lines + bd >= 2) && (ac === 0 || ac + bd >= 2) : (lines + ac > 0 && bd > 0) || (lines + ac === 0 && bd === 0);
+  } else if (syntax === 'ubl') {
+    ok = lines + ac + bd === 0 || bd === 1;
+  } else if (c.kind === 'outside') {
+    ok = bd === 0 || (bd === 1 && lines + ac > 0);
+  } else {
+    ok = (bd === 0 && lines === 0 && ac === 0) || (bd === 1 && lines + ac > 0);
+  }
+  return unless(ok, loc(inv));
+}
+
+function outsideIdsOk(inv: Invoice, syntax: Syntax): boolean {
+  // The CII artefact's buyer test never matches (its path starts at the root), so only UBL checks the buyer.
+  return !present(inv.seller.vatId) && !present(inv.taxRepresentative?.vatId) && (syntax === 'cii' || !present(inv.buyer.vatId));
+}
+
+function familyRules(c: Category): RuleDef[] {
+  const p = c.prefix;
+  const n = `"${c.name}" (${c.code})`;
+  const idRule = (which: 'line' | 'allowance' | 'charge') => ({ invoice: inv, syntax }: RuleContext): Violation[] => {
+    const items = which === 'line' ? linesOf(inv, c.code) : acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code);
+    if (items.length === 0) return [];
+    const ok = c.ids === 'none' ? outsideIdsOk(inv, syntax) : idsOk(inv, c.ids);
+    return ok ? [] : items.map((it) => ({ location: loc(it) }));
+  };
+  const rateRule = (which: 'line' | 'allowance' | 'charge') => ({ invoice: inv, syntax }: RuleContext): Violation[] => {
+    const want = c.rate(syntax, which);
+    if (which === 'line') return each(linesOf(inv, c.code), (l) => rateOk(l.vatRate, want), (l) => loc(l, 'vatRate'));
+    return each(acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code), (a) => rateOk(a.vatRate, want), (a) => loc(a, 'vatRate'));
+  };
+  const idsText =
+    c.ids === 'none'
+      ? 'must not carry a seller, tax representative or buyer VAT identifier'
+      : c.ids === 'seller+buyerAny'
+        ? "needs the seller's VAT identifier (or tax registration / tax representative VAT id) and the buyer's VAT identifier or legal registration identifier"
+        : c.ids === 'sellerVat+buyerVat'
+          ? "needs the seller's (or tax representative's) VAT identifier and the buyer's VAT identifier"
+          : c.ids === 'sellerVat'
+            ? "needs the seller's or the tax representative's VAT identifier"
+            : "needs the seller's VAT identifier, tax registration identifier or the tax representative's VAT identifier";
+  const rateText = { positive: 'greater than zero', nonNegative: 'zero or more', zero: 'zero', absent: 'absent' }[c.rate('cii', 'line')];
+  const rules: RuleDef[] = [
+    { id: `${p}-01`, message: `An invoice using VAT category ${n} must have exactly the matching VAT breakdown for it.`, check: (ctx) => firstRule(c, ctx) },
+    { id: `${p}-02`, message: `An invoice line with VAT category ${n} ${idsText}.`, check: idRule('line') },
+    { id: `${p}-03`, message: `A document level allowance with VAT category ${n} ${idsText}.`, check: idRule('allowance') },
+    { id: `${p}-04`, message: `A document level charge with VAT category ${n} ${idsText}.`, check: idRule('charge') },
+    { id: `${p}-05`, message: `The VAT rate of an invoice line with VAT category ${n} must be ${rateText}.`, check: rateRule('line') },
+    { id: `${p}-06`, message: `The VAT rate of a document level allowance with VAT category ${n} must be ${rateText}.`, check: rateRule('allowance') },
+    { id: `${p}-07`, message: `The VAT rate of a document level charge with VAT category ${n} must be ${rateText}.`, check: rateRule('charge') },
+    {
+      id: `${p}-08`,
+      message: `The taxable amount (BT-116) of the VAT breakdown for category ${n} must equal the line net amounts plus charges minus allowances of that category${c.kind === 'rated' ? ' and rate' : ''}.`,
+      check: ({ invoice: inv, syntax }) => each(breakdownOf(inv, c.code), (b) => taxableOk(inv, c, b, syntax), (b) => loc(b, 'taxableAmount')),
+    },
+    {
+      id: `${p}-09`,
+      message: c.kind === 'rated' ? `The VAT amount (BT-117) of category ${n} must equal its taxable amount times its rate.` : `The VAT amount (BT-117) of category ${n} must be zero.`,
+      check: ({ invoice: inv, syntax }) => each(breakdownOf(inv, c.code), (b) => taxOk(c, b, syntax), (b) => loc(b, 'taxAmount')),
+    },
+    {
+      id: `${p}-10`,
+      message:
+        c.exemption === 'forbidden'
+          ? `A VAT breakdown for category ${n} must not give an exemption reason (BT-120) or code (BT-121).`
+          : `A VAT breakdown for category ${n} must give an exemption reason (BT-120) or code (BT-121).`,
+      check: ({ invoice: inv }) =>
+        each(
+          breakdownOf(inv, c.code),
+          (b) => (c.exemption === 'forbidden' ? !present(b.exemptionReason) && !present(b.exemptionReasonCode) : present(b.exemptionReason) || present(b.exemptionReasonCode)),
+          (b) => loc(b),
+        ),
+    },
+  ];
+  if (c.code === 'K') {
+    rules.push(
+      {
+        id: 'BR-IC-11',
+        message: 'An intra-community supply (K) needs the actual delivery date (BT-72) or an invoicing period (BG-14).',
+        check: ({ invoice: inv, syntax }) => {
+          if (breakdownOf(inv, 'K').length === 0) return [];
+          const p = inv.invoicingPeriod;
+          const delivered = syntax === 'ubl' ? (inv.delivery?.actualDeliveryDate ?? '').length > 1 : present(inv.delivery?.actualDeliveryDate);
+          const period = present(p?.start) || present(p?.end) || (syntax === 'ubl' && present(p) && present(inv.taxPointDateCode));
+          return unless(delivered || period, loc(inv));
+        },
+      },
+      {
+        id: 'BR-IC-12',
+        message: 'An intra-community supply (K) needs the deliver-to country code (BT-80).',
+        check: ({ invoice: inv, syntax }) => {
+          if (breakdownOf(inv, 'K').length === 0) return [];
+          const country = inv.delivery?.address?.countryCode;
+          return unless(syntax === 'ubl' ? (country ?? '').length > 1 : present(country), loc(inv));
+        },
+      },
+    );
+  }
+  if (c.code === 'O') {
+    const hasO = (inv: Invoice) => breakdownOf(inv, 'O').length > 0;
+    const otherBreakdown = (inv: Invoice) => inv.vatBreakdown.some((b) => present(b.categoryCode) && !is(b.categoryCode, 'O'));
+    const otherLine = (inv: Invoice) => inv.lines.some((l) => present(l.vatCategoryCode) && !is(l.vatCategoryCode, 'O'));
+    const otherAc = (list: DocumentAllowanceCharge[]) => list.some((a) => present(a.vatCategoryCode) && !is(a.vatCategoryCode, 'O'));
+    rules.push(
+      {
+        id: 'BR-O-11',
+        message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have breakdowns of other VAT categories.',
+        // The CII artefact looks at every trade tax, lines included.
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherBreakdown(inv) || (syntax === 'cii' && otherLine(inv))), loc(inv)) : []),
+      },
+      {
+        id: 'BR-O-12',
+        message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have invoice lines of other VAT categories.',
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherLine(inv) || (syntax === 'cii' && otherBreakdown(inv))), loc(inv)) : []),
+      },
+      {
+        id: 'BR-O-13',
+        message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have document level allowances of other VAT categories.',
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.allowances) || (syntax === 'cii' && otherAc(inv.charges))), loc(inv)) : []),
+      },
+      {
+        id: 'BR-O-14',
+        message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have document level charges of other VAT categories.',
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.charges) || (syntax === 'cii' && otherAc(inv.allowances))), loc(inv)) : []),
+      },
+    );
+  }
+  return rules;
+}
+
+export const vatCategoryRules: RuleDef[] = CATEGORIES.flatMap(familyRules);

@@ -1,0 +1,65 @@
+/**
+ * The rule engine: rule sets are plain tables of Rule, registered under their official rule set
+ * id (en16931-cii, en16931-ubl, later xrechnung-*, fx-*, br-fr-*). Running a set is one loop over
+ * its table; every rule reads the already-parsed model/document, nothing is re-parsed per rule.
+ */
+import type { Finding, Rule, RuleContext, RuleSetId } from './types.js';
+
+const registry = new Map<RuleSetId, readonly Rule[]>();
+
+/** Register (or replace) a rule set. Adding a rule set is a matter of calling this with a table. */
+export function registerRuleSet(id: RuleSetId, rules: readonly Rule[]): void {
+  const seen = new Set<string>();
+  for (const r of rules) {
+    if (seen.has(r.id)) throw new Error(`rule set ${id}: duplicate rule id ${r.id}`);
+    seen.add(r.id);
+  }
+  registry.set(id, rules);
+}
+
+export function getRuleSet(id: RuleSetId): readonly Rule[] | undefined {
+  return registry.get(id);
+}
+
+export function ruleSetIds(): RuleSetId[] {
+  return [...registry.keys()];
+}
+
+/** Id given to findings of a rule that threw: the finding says which rule could not be evaluated. */
+export const INTERNAL_RULE_ERROR = 'INTERNAL-RULE-ERROR';
+
+/** Run a table of rules; a rule that throws becomes a warning-level internal finding, never a crash. */
+export function runRules(ruleSet: RuleSetId, rules: readonly Rule[], ctx: RuleContext): Finding[] {
+  const findings: Finding[] = [];
+  for (const rule of rules) {
+    let violations;
+    try {
+      violations = rule.check(ctx);
+    } catch (err) {
+      findings.push({
+        ruleId: INTERNAL_RULE_ERROR,
+        severity: 'warning',
+        message: `Rule ${rule.id} could not be evaluated on this document (${(err as Error).message}); it was skipped.`,
+        ruleSet,
+      });
+      continue;
+    }
+    for (const v of violations) {
+      findings.push({
+        ruleId: rule.id,
+        severity: rule.severity,
+        message: v.message ?? rule.message,
+        ...(v.location ? { location: v.location } : {}),
+        ruleSet,
+      });
+    }
+  }
+  return findings;
+}
+
+/** Run a registered rule set by id. Throws for an unknown id (a programming error, not a document error). */
+export function runRuleSet(id: RuleSetId, ctx: RuleContext): Finding[] {
+  const rules = registry.get(id);
+  if (!rules) throw new Error(`unknown rule set ${id}`);
+  return runRules(id, rules, ctx);
+}
