@@ -215,18 +215,28 @@ export function deepText(el: XmlElement): string {
 /**
  * XPath-like location of an element, with the document's own prefixes and 1-based positions among
  * same-named siblings, e.g. `/rsm:CrossIndustryInvoice[1]/rsm:ExchangedDocument[1]/ram:ID[1]`.
+ *
+ * Paths are cached per element and computed for all siblings at once: readers ask for the location of
+ * every value, and counting siblings afresh each time made a 10,000-line invoice quadratic.
  */
+const pathCache = new WeakMap<XmlElement, string>();
+
 export function pathOf(el: XmlElement): string {
-  const steps: string[] = [];
-  for (let e: XmlElement | null = el; e; e = e.parent) {
-    let pos = 1;
-    if (e.parent) {
-      for (const sib of e.parent.children) {
-        if (sib === e) break;
-        if (sib.local === e.local && sib.ns === e.ns) pos++;
-      }
-    }
-    steps.push(`${e.prefix ? e.prefix + ':' : ''}${e.local}[${pos}]`);
+  const cached = pathCache.get(el);
+  if (cached !== undefined) return cached;
+  const parent = el.parent;
+  if (!parent) {
+    const p = `/${el.prefix ? el.prefix + ':' : ''}${el.local}[1]`;
+    pathCache.set(el, p);
+    return p;
   }
-  return '/' + steps.reverse().join('/');
+  const base = pathOf(parent);
+  const counts = new Map<string, number>();
+  for (const sib of parent.children) {
+    const key = `${sib.ns}\u0000${sib.local}`;
+    const pos = (counts.get(key) ?? 0) + 1;
+    counts.set(key, pos);
+    pathCache.set(sib, `${base}/${sib.prefix ? sib.prefix + ':' : ''}${sib.local}[${pos}]`);
+  }
+  return pathCache.get(el)!;
 }

@@ -1,0 +1,120 @@
+/**
+ * The one entry point for uploaded invoices (extract, validate, serialize, merge): sniff PDF vs XML,
+ * take the invoice XML out of a PDF, parse it safely, detect syntax / format / profile, read the model.
+ *
+ * Fatal input problems throw IngestError (→ 400); anything that still lets us answer (a PDF without
+ * invoice XML, embedded XML that is not well-formed, an XML that is not an invoice) is reported in
+ * `problems` with a stable code.
+ */
+import { findInvoiceAttachment, isPdf, PdfReadError, readPdf } from '../pdf/extract.js';
+import type { Invoice } from '../model/invoice.js';
+import { readCii } from '../syntax/cii/reader.js';
+import { detectFormat, detectSyntax, profileFromConformanceLevel, profileFromGuideline, readGuideline } from '../syntax/detect.js';
+import { readUbl } from '../syntax/ubl/reader.js';
+import { looksLikeXml, parseXml, XmlParseError, type XmlDoc } from '../xml/dom.js';
+import { IngestError, type IngestResult, type InvoiceSyntax } from './types.js';
+
+export { IngestError } from './types.js';
+export type { IngestProblem, IngestResult, InvoiceFormat, InvoiceSyntax } from './types.js';
+
+/** Read an uploaded file. `filename` is only a hint for messages; the bytes decide what the file is. */
+export async function ingest(bytes: Uint8Array, filename?: string): Promise<IngestResult> {
+  if (bytes.length === 0) throw new IngestError('EMPTY_FILE', 'The uploaded file is empty');
+  if (isPdf(bytes)) return ingestPdf(bytes);
+  if (looksLikeXml(bytes)) return ingestXml(bytes);
+  const what = filename ? `"${filename}"` : 'The uploaded file';
+  throw new IngestError('UNSUPPORTED_FILE_TYPE', `${what} is neither a PDF nor an XML document`);
+}
+
+async function ingestPdf(bytes: Uint8Array): Promise<IngestResult> {
+  let contents;
+  try {
+    contents = await readPdf(bytes);
+  } catch (err) {
+    if (err instanceof PdfReadError) throw new IngestError(err.code, err.message);
+    throw new IngestError('PDF_UNREADABLE', `The PDF could not be read: ${(err as Error).message}`);
+  }
+  const { attachments, xmp } = contents;
+  const result: IngestResult = {
+    container: 'pdf',
+    format: null,
+    profile: null,
+    guideline: null,
+    attachmentNames: attachments.map((a) => a.name),
+    problems: [],
+  };
+  if (xmp) result.xmp = xmp;
+  const invoiceAttachment = findInvoiceAttachment(attachments);
+  if (!invoiceAttachment) {
+    result.problems.push({ code: 'NO_XML', message: 'The PDF carries no embedded invoice XML (no factur-x.xml, zugferd-invoice.xml, xrechnung.xml or other CII/UBL attachment)' });
+    return result;
+  }
+  result.attachmentName = invoiceAttachment.name;
+  const otherXml = attachments.filter((a) => a !== invoiceAttachment && /\.xml$/i.test(a.filename || a.name));
+  if (otherXml.length > 0) {
+    result.problems.push({
+      code: 'MULTIPLE_XML_ATTACHMENTS',
+      message: `The PDF has more than one XML attachment; read "${invoiceAttachment.name}", ignored ${otherXml.map((a) => `"${a.name}"`).join(', ')}`,
+    });
+  }
+  try {
+    result.xmlBytes = invoiceAttachment.content();
+  } catch (err) {
+    result.problems.push({ code: 'PDF_ATTACHMENT_UNREADABLE', message: (err as Error).message });
+    return result;
+  }
+  let doc: XmlDoc;
+  try {
+    doc = parseXml(result.xmlBytes);
+  } catch (err) {
+    if (!(err instanceof XmlParseError)) throw err;
+    result.problems.push({ code: err.code, message: `The embedded "${invoiceAttachment.name}": ${err.message}` });
+    result.format = detectFormat({ attachmentName: invoiceAttachment.name, xmp });
+    result.profile = profileFromConformanceLevel(xmp?.conformanceLevel);
+    return result;
+  }
+  return describe(result, doc);
+}
+
+function ingestXml(bytes: Uint8Array): IngestResult {
+  let doc: XmlDoc;
+  try {
+    doc = parseXml(bytes);
+  } catch (err) {
+    if (err instanceof XmlParseError) throw new IngestError(err.code, err.message);
+    throw err;
+  }
+  return describe({ container: 'xml', xmlBytes: bytes, format: null, profile: null, guideline: null, problems: [] }, doc);
+}
+
+/** Fill syntax, guideline, format, profile and the model from a parsed document. */
+function describe(result: IngestResult, doc: XmlDoc): IngestResult {
+  result.doc = doc;
+  const syntax = detectSyntax(doc.root);
+  if (!syntax) {
+    result.problems.push({
+      code: 'UNKNOWN_XML',
+      message: `The XML is not a CII or UBL invoice (root element {${doc.root.ns}}${doc.root.local})`,
+    });
+    if (result.container === 'pdf') result.format = detectFormat({ attachmentName: result.attachmentName, xmp: result.xmp });
+    return result;
+  }
+  result.syntax = syntax;
+  result.guideline = readGuideline(doc.root, syntax);
+  result.format = detectFormat({ syntax, guideline: result.guideline, attachmentName: result.attachmentName, xmp: result.xmp });
+  result.profile = profileFromGuideline(result.guideline) ?? (syntax === 'zugferd1' ? null : profileFromConformanceLevel(result.xmp?.conformanceLevel));
+  if (syntax === 'zugferd1') {
+    result.problems.push({
+      code: 'ZUGFERD_1_LEGACY',
+      message: 'ZUGFeRD 1.0 (CrossIndustryDocument) predates EN 16931: read best-effort, not validated against EN 16931',
+    });
+  }
+  result.invoice = readInvoice(doc, syntax);
+  return result;
+}
+
+/** The model for a parsed document of a known syntax. */
+export function readInvoice(doc: XmlDoc, syntax: InvoiceSyntax): Invoice {
+  return syntax === 'ubl' ? readUbl(doc.root) : readCii(doc.root);
+}
+

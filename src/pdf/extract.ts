@@ -1,0 +1,348 @@
+/**
+ * Finding the invoice XML inside a PDF (Factur-X, ZUGFeRD 1/2, XRechnung-in-PDF).
+ *
+ * Why @cantoo/pdf-lib: its parser reads every object in file order (object streams included), so
+ * incremental updates resolve to the newest object and a broken cross-reference table does not matter;
+ * measured on the corpus it opened every invoice PDF (see docs in the report). When it still fails
+ * (e.g. a truncated file), a raw scan of the bytes for embedded-file streams is the fallback.
+ *
+ * Attachments are looked up in both places a PDF can list them: the /Names /EmbeddedFiles name tree
+ * (with /Kids) and the catalog's /AF array (PDF/A-3 associated files).
+ */
+import { inflateSync, constants as zlibConstants } from 'node:zlib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+  PDFString,
+  decodePDFRawStream,
+  type PDFObject,
+} from '@cantoo/pdf-lib';
+import { readXmp, type XmpInfo } from './xmp.js';
+
+/** The PDF cannot be used: encrypted, or not readable as a PDF at all. */
+export class PdfReadError extends Error {
+  constructor(
+    readonly code: 'PDF_ENCRYPTED' | 'PDF_UNREADABLE',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PdfReadError';
+  }
+}
+
+export interface PdfAttachment {
+  /** Key in the name tree, else the file specification's /UF or /F. */
+  name: string;
+  /** /UF (Unicode file name) or /F of the file specification. */
+  filename: string;
+  /** /Subtype of the embedded file stream, e.g. "text/xml" (the name's #2F decoded). */
+  mimeType?: string;
+  /** /AFRelationship of the file specification, e.g. "Alternative", "Data", "Source". */
+  afRelationship?: string;
+  description?: string;
+  /** Listed in the /EmbeddedFiles name tree. */
+  inNameTree: boolean;
+  /** Listed in the catalog's /AF array. */
+  inAssociatedFiles: boolean;
+  /** The decoded file content (filters applied). Throws PdfReadError when a filter cannot be decoded. */
+  content(): Uint8Array;
+}
+
+export interface PdfContents {
+  attachments: PdfAttachment[];
+  /** The catalog's XMP metadata, when present and well-formed. */
+  xmp?: XmpInfo;
+  /** True when the PDF could only be read by scanning raw objects (the structured parse failed). */
+  recovered: boolean;
+}
+
+export function isPdf(bytes: Uint8Array): boolean {
+  // The header may be preceded by junk; readers accept it within the first 1024 bytes.
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
+  return head.includes('%PDF-');
+}
+
+/** Open a PDF and list its embedded files and XMP. Throws PdfReadError for encrypted or unreadable files. */
+export async function readPdf(bytes: Uint8Array): Promise<PdfContents> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, {
+      ignoreEncryption: true, // so that we, not the library, decide what an encrypted file means
+      updateMetadata: false,
+      parseSpeed: Infinity, // never yield to the event loop mid-parse: a request is small and short
+      throwOnInvalidObject: false,
+    });
+  } catch (err) {
+    if (looksEncrypted(bytes)) throw encryptedError();
+    return recoverByScanning(bytes, err as Error);
+  }
+  if (doc.isEncrypted) throw encryptedError();
+  try {
+    return { attachments: listAttachments(doc), xmp: readCatalogXmp(doc), recovered: false };
+  } catch (err) {
+    if (err instanceof PdfReadError) throw err;
+    return recoverByScanning(bytes, err as Error);
+  }
+}
+
+function encryptedError(): PdfReadError {
+  return new PdfReadError('PDF_ENCRYPTED', 'The PDF is encrypted; invoice PDFs (PDF/A-3) must not be encrypted');
+}
+
+/** Embedded files of a loaded document: the name tree first (in tree order), then /AF entries not already listed. */
+export function listAttachments(doc: PDFDocument): PdfAttachment[] {
+  const ctx = doc.context;
+  const seen = new Map<PDFDict, PdfAttachment>();
+  const out: PdfAttachment[] = [];
+
+  const add = (spec: PDFDict, key: string | undefined, from: 'tree' | 'af'): void => {
+    const existing = seen.get(spec);
+    if (existing) {
+      if (from === 'tree') existing.inNameTree = true;
+      else existing.inAssociatedFiles = true;
+      return;
+    }
+    const att = describeFileSpec(doc, spec, key, from);
+    if (!att) return;
+    seen.set(spec, att);
+    out.push(att);
+  };
+
+  const names = lookupDict(doc, doc.catalog.get(PDFName.of('Names')));
+  const tree = names && lookupDict(doc, names.get(PDFName.of('EmbeddedFiles')));
+  if (tree) walkNameTree(doc, tree, add, new Set(), 0);
+
+  const af = ctx.lookup(doc.catalog.get(PDFName.of('AF')));
+  if (af instanceof PDFArray) {
+    for (let i = 0; i < af.size(); i++) {
+      const spec = lookupDict(doc, af.get(i));
+      if (spec) add(spec, undefined, 'af');
+    }
+  }
+  return out;
+}
+
+function walkNameTree(
+  doc: PDFDocument,
+  node: PDFDict,
+  add: (spec: PDFDict, key: string | undefined, from: 'tree') => void,
+  visited: Set<PDFDict>,
+  depth: number,
+): void {
+  if (visited.has(node) || depth > 32) return; // cyclic or absurdly deep trees in hostile files
+  visited.add(node);
+  const names = doc.context.lookup(node.get(PDFName.of('Names')));
+  if (names instanceof PDFArray) {
+    for (let i = 0; i + 1 < names.size(); i += 2) {
+      const key = textOf(doc.context.lookup(names.get(i)));
+      const spec = lookupDict(doc, names.get(i + 1));
+      if (spec) add(spec, key, 'tree');
+    }
+  }
+  const kids = doc.context.lookup(node.get(PDFName.of('Kids')));
+  if (kids instanceof PDFArray) {
+    for (let i = 0; i < kids.size(); i++) {
+      const kid = lookupDict(doc, kids.get(i));
+      if (kid) walkNameTree(doc, kid, add, visited, depth + 1);
+    }
+  }
+}
+
+function describeFileSpec(doc: PDFDocument, spec: PDFDict, key: string | undefined, from: 'tree' | 'af'): PdfAttachment | undefined {
+  const ctx = doc.context;
+  const ef = lookupDict(doc, spec.get(PDFName.of('EF')));
+  if (!ef) return undefined;
+  const streamObj = ctx.lookup(ef.get(PDFName.of('UF')) ?? ef.get(PDFName.of('F')));
+  if (!(streamObj instanceof PDFStream)) return undefined;
+  const filename = textOf(ctx.lookup(spec.get(PDFName.of('UF')))) ?? textOf(ctx.lookup(spec.get(PDFName.of('F')))) ?? key ?? '';
+  const subtype = ctx.lookup(streamObj.dict.get(PDFName.of('Subtype')));
+  const rel = ctx.lookup(spec.get(PDFName.of('AFRelationship')));
+  let cached: Uint8Array | undefined;
+  return {
+    name: key ?? filename,
+    filename,
+    mimeType: subtype instanceof PDFName ? subtype.decodeText() : undefined,
+    afRelationship: rel instanceof PDFName ? rel.decodeText() : undefined,
+    description: textOf(ctx.lookup(spec.get(PDFName.of('Desc')))),
+    inNameTree: from === 'tree',
+    inAssociatedFiles: from === 'af',
+    content() {
+      cached ??= decodeStream(streamObj);
+      return cached;
+    },
+  };
+}
+
+function decodeStream(stream: PDFStream): Uint8Array {
+  try {
+    if (stream instanceof PDFRawStream) return decodePDFRawStream(stream).decode();
+    return stream.getContents();
+  } catch (err) {
+    throw new PdfReadError('PDF_UNREADABLE', `An embedded file could not be decoded: ${(err as Error).message}`);
+  }
+}
+
+function readCatalogXmp(doc: PDFDocument): XmpInfo | undefined {
+  const meta = doc.context.lookup(doc.catalog.get(PDFName.of('Metadata')));
+  if (!(meta instanceof PDFStream)) return undefined;
+  try {
+    return readXmp(decodeStream(meta));
+  } catch {
+    return undefined; // XMP is advisory: a broken packet must not hide the invoice
+  }
+}
+
+function lookupDict(doc: PDFDocument, obj: PDFObject | undefined): PDFDict | undefined {
+  const v = obj instanceof PDFRef ? doc.context.lookup(obj) : obj;
+  return v instanceof PDFDict ? v : undefined;
+}
+
+function textOf(obj: PDFObject | undefined): string | undefined {
+  if (obj instanceof PDFString || obj instanceof PDFHexString) return obj.decodeText();
+  if (obj instanceof PDFName) return obj.decodeText();
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Choosing the invoice among the attachments.
+
+/** File names used by Factur-X / ZUGFeRD / XRechnung, best first (ZUGFeRD 1.0's name last: a 2.x sibling wins). */
+export const INVOICE_FILE_NAMES = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'ZUGFeRD-invoice.xml'] as const;
+
+const INVOICE_ROOT_HINT = /CrossIndustryInvoice|CrossIndustryDocument|ubl:schema:xsd:(Invoice|CreditNote)-2/;
+
+/**
+ * The attachment that carries the invoice: a standard name (exact, then case-insensitive), else an XML
+ * attachment whose root is a CII/UBL invoice (associated-file relationship Alternative/Data first).
+ */
+export function findInvoiceAttachment(attachments: PdfAttachment[]): PdfAttachment | undefined {
+  const byName = (a: PdfAttachment): string[] => [a.name, a.filename];
+  for (const wanted of INVOICE_FILE_NAMES) {
+    const hit = attachments.find((a) => byName(a).includes(wanted));
+    if (hit) return hit;
+  }
+  for (const wanted of INVOICE_FILE_NAMES) {
+    const lower = wanted.toLowerCase();
+    const hit = attachments.find((a) => byName(a).some((n) => n.toLowerCase() === lower));
+    if (hit) return hit;
+  }
+  const rank = (a: PdfAttachment): number => (a.afRelationship === 'Alternative' ? 0 : a.afRelationship === 'Data' ? 1 : 2);
+  const candidates = attachments
+    .filter((a) => /\.xml$/i.test(a.filename) || /xml/i.test(a.mimeType ?? ''))
+    .sort((a, b) => rank(a) - rank(b));
+  for (const a of candidates) {
+    try {
+      const head = Buffer.from(a.content().subarray(0, 4096)).toString('latin1');
+      if (INVOICE_ROOT_HINT.test(head)) return a;
+    } catch {
+      // an undecodable candidate is simply not the invoice
+    }
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fallback for files the structured parser cannot open: scan "n g obj … stream … endstream".
+
+function looksEncrypted(bytes: Uint8Array): boolean {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+  return /\/Encrypt\s*\d+\s+\d+\s+R/.test(text) || /\/Encrypt\s*<</.test(text);
+}
+
+const OBJ_RE = /(\d+)\s+(\d+)\s+obj\b/g;
+
+function recoverByScanning(bytes: Uint8Array, cause: Error): PdfContents {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+  if (!isPdf(bytes)) throw new PdfReadError('PDF_UNREADABLE', 'The file is not a PDF');
+  // Last definition wins, as with incremental updates.
+  const objects = new Map<string, { dict: string; streamStart?: number; streamEnd?: number }>();
+  for (const m of text.matchAll(OBJ_RE)) {
+    const start = m.index! + m[0].length;
+    const endObj = text.indexOf('endobj', start);
+    const streamKw = text.indexOf('stream', start);
+    const hasStream = streamKw >= 0 && (endObj < 0 || streamKw < endObj);
+    const dict = text.slice(start, hasStream ? streamKw : endObj < 0 ? Math.min(text.length, start + 4096) : endObj);
+    let streamStart: number | undefined;
+    let streamEnd: number | undefined;
+    if (hasStream) {
+      streamStart = streamKw + 6;
+      if (text[streamStart] === '\r') streamStart++;
+      if (text[streamStart] === '\n') streamStart++;
+      const e = text.indexOf('endstream', streamStart);
+      streamEnd = e < 0 ? text.length : e;
+    }
+    objects.set(`${m[1]} ${m[2]}`, { dict, streamStart, streamEnd });
+  }
+  const attachments: PdfAttachment[] = [];
+  for (const [, obj] of objects) {
+    const ef = /\/EF\s*<<[^>]*?\/(?:UF|F)\s+(\d+)\s+(\d+)\s+R/.exec(obj.dict);
+    if (!ef) continue;
+    const target = objects.get(`${ef[1]} ${ef[2]}`);
+    if (!target || target.streamStart === undefined) continue;
+    const filename = literalString(/\/UF\s*(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>)/.exec(obj.dict)?.[1])
+      ?? literalString(/\/F\s*(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>)/.exec(obj.dict)?.[1])
+      ?? '';
+    const raw = bytes.subarray(target.streamStart, target.streamEnd);
+    const flate = /\/FlateDecode/.test(target.dict);
+    const other = /\/Filter/.test(target.dict) && !flate;
+    if (other) continue; // only Flate (what every producer uses for attachments) is recovered here
+    let cached: Uint8Array | undefined;
+    attachments.push({
+      name: filename,
+      filename,
+      mimeType: /\/Subtype\s*\/([^\s/<>[\]]+)/.exec(target.dict)?.[1]?.replace(/#2F/gi, '/'),
+      afRelationship: /\/AFRelationship\s*\/(\w+)/.exec(obj.dict)?.[1],
+      inNameTree: false,
+      inAssociatedFiles: false,
+      content() {
+        if (!cached) {
+          try {
+            cached = flate ? inflateSync(raw, { finishFlush: zlibConstants.Z_SYNC_FLUSH }) : raw;
+          } catch (err) {
+            throw new PdfReadError('PDF_UNREADABLE', `An embedded file could not be decoded: ${(err as Error).message}`);
+          }
+        }
+        return cached;
+      },
+    });
+  }
+  if (attachments.length === 0 && objects.size === 0) {
+    throw new PdfReadError('PDF_UNREADABLE', `The PDF could not be read: ${cause.message}`);
+  }
+  return { attachments, recovered: true };
+}
+
+/** Decode a PDF string token: (literal) with escapes, or <hex>; UTF-16BE when it starts with a BOM. */
+function literalString(token: string | undefined): string | undefined {
+  if (!token) return undefined;
+  const bytes: number[] = [];
+  if (token.startsWith('<')) {
+    const hex = token.slice(1, -1).replace(/\s+/g, '');
+    for (let i = 0; i + 1 < hex.length; i += 2) bytes.push(parseInt(hex.slice(i, i + 2), 16));
+  } else {
+    const body = token.slice(1, -1);
+    for (let i = 0; i < body.length; i++) {
+      const c = body[i];
+      if (c !== '\\') {
+        bytes.push(c.charCodeAt(0));
+        continue;
+      }
+      const n = body[++i];
+      const map: Record<string, number> = { n: 10, r: 13, t: 9, b: 8, f: 12, '(': 40, ')': 41, '\\': 92 };
+      if (n in map) bytes.push(map[n]);
+      else if (/[0-7]/.test(n)) {
+        const oct = /^[0-7]{1,3}/.exec(body.slice(i))![0];
+        bytes.push(parseInt(oct, 8));
+        i += oct.length - 1;
+      }
+    }
+  }
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(new Uint8Array(bytes.slice(2)));
+  return String.fromCharCode(...bytes);
+}
