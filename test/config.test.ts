@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+test('defaults: 0.0.0.0:8080, 10 MB uploads, 1 worker, community', () => {
+  const c = loadConfig({});
+  assert.equal(c.port, 8080);
+  assert.equal(c.host, '0.0.0.0');
+  assert.equal(c.maxUploadSizeMb, 10);
+  assert.equal(c.workers, 1);
+  assert.equal(c.logLevel, 'info');
+  assert.equal(c.metricsEnabled, false);
+  assert.equal(c.licenseKey, undefined);
+});
+
+test('bad values name the variable', () => {
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ MAX_UPLOAD_SIZE_MB: '0' }, 'MAX_UPLOAD_SIZE_MB'],
+    [{ WORKERS: '-1' }, 'WORKERS'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ METRICS_ENABLED: 'maybe' }, 'METRICS_ENABLED'],
+  ];
+  for (const [env, variable] of cases) {
+    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(variable));
+  }
+});
+
+test('a bad value stops the process with one line naming the variable', () => {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(run.status, 2);
+  const lines = run.stderr.trim().split('\n').filter((l) => !/nodedir|ExperimentalWarning/.test(l));
+  assert.equal(lines.length, 1, run.stderr);
+  assert.match(lines[0], /^configuration error: PORT: must be a whole number/);
+});

@@ -1,0 +1,55 @@
+/** Shared test helpers: app builders, test licenses, multipart bodies, corpus paths. */
+import { resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../src/config.js';
+import { buildApp } from '../src/http/app.js';
+import { generateLicenseKeyPair, issueLicense, type LicensePayload } from '../src/license/license.js';
+
+/** ../shared/corpus beside the repository root (tests run with cwd = repository root). */
+export const CORPUS = resolve(process.cwd(), '../shared/corpus');
+
+export function corpusPath(relative: string): string {
+  return resolve(CORPUS, relative);
+}
+
+/** A throwaway vendor key pair for the whole test run. */
+export const testKeys = generateLicenseKeyPair();
+
+export function testLicense(overrides: Partial<LicensePayload> = {}, privateKeyPem = testKeys.privateKeyPem): string {
+  return issueLicense(privateKeyPem, {
+    licensee: 'Test GmbH',
+    issued_at: new Date().toISOString(),
+    expires_at: new Date(Date.now() + 86_400_000 * 365).toISOString().slice(0, 10),
+    ...overrides,
+  });
+}
+
+/** Build the real app with LOG_LEVEL=silent and the given environment. */
+export async function communityApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
+  return buildApp(loadConfig({ LOG_LEVEL: 'silent', ...env }));
+}
+
+/** The real app in pro mode, licensed with the throwaway test key. */
+export async function proApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
+  return buildApp(loadConfig({ LOG_LEVEL: 'silent', LICENSE_KEY: testLicense(), LICENSE_PUBLIC_KEY: testKeys.publicKeyPem, ...env }));
+}
+
+export interface Part {
+  name: string;
+  value: string | Buffer;
+  filename?: string;
+  contentType?: string;
+}
+
+/** Encode multipart/form-data by hand, so tests exercise the real parser. */
+export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----einvoice-test-${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
+    if (p.filename !== undefined) head += `; filename="${p.filename}"\r\nContent-Type: ${p.contentType ?? 'application/octet-stream'}`;
+    chunks.push(Buffer.from(`${head}\r\n\r\n`), Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
