@@ -5,7 +5,7 @@
 import BigModule from 'big.js';
 
 // Strict mode: constructing from a JS number throws, so a float can never sneak in.
-export const Big = BigModule.Big();
+export const Big = BigModule(); // a private copy: Big() without arguments returns a new constructor (works for both the ESM and CJS builds)
 Big.strict = true;
 Big.RM = Big.roundHalfUp;
 Big.DP = 20;
