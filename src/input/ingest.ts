@@ -23,7 +23,7 @@ export async function ingest(bytes: Uint8Array, filename?: string): Promise<Inge
   if (isPdf(bytes)) return ingestPdf(bytes);
   if (looksLikeXml(bytes)) return ingestXml(bytes);
   const what = filename ? `"${filename}"` : 'The uploaded file';
-  throw new IngestError('UNSUPPORTED_FILE_TYPE', `${what} is neither a PDF nor an XML document`);
+  throw new IngestError('NOT_PDF_OR_XML', `${what} is neither a PDF nor an XML document`);
 }
 
 async function ingestPdf(bytes: Uint8Array): Promise<IngestResult> {

@@ -55,7 +55,7 @@ export class IngestError extends Error {
   constructor(
     readonly code:
       | 'EMPTY_FILE'
-      | 'UNSUPPORTED_FILE_TYPE'
+      | 'NOT_PDF_OR_XML'
       | 'PDF_ENCRYPTED'
       | 'PDF_UNREADABLE'
       | 'XML_MALFORMED'

@@ -1,6 +1,7 @@
 /** Every route module of the service; app.ts registers them in this order. */
 import type { FastifyInstance } from 'fastify';
+import extract from './extract.js';
 import operations from './operations.js';
 import serialize from './serialize.js';
 
-export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [operations, serialize];
+export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [operations, extract, serialize];

@@ -1,0 +1,107 @@
+/**
+ * POST /v1/extract: a Factur-X/ZUGFeRD/XRechnung PDF or a CII/UBL XML in, ExtractionResult out
+ * (detected format and profile, the invoice XML found, best-effort invoice JSON, findings).
+ */
+import type { FastifyInstance } from 'fastify';
+import { ingest, IngestError } from '../../input/ingest.js';
+import { toExtractionResult } from '../../extract/result.js';
+import { ProblemError } from '../errors.js';
+import { readForm } from '../multipart.js';
+import { errorResponses } from '../schemas.js';
+
+const strOrNull = { type: ['string', 'null'] } as const;
+const obj = (props: string[]) => ({
+  type: ['object', 'null'],
+  properties: Object.fromEntries(props.map((p) => [p, strOrNull])),
+  additionalProperties: true,
+});
+
+/** ExtractionResult, inline: InvoiceJson's fields are all string-or-null; `_meta` is an extra property. */
+const extractionResultSchema = {
+  type: 'object',
+  properties: {
+    format_detected: { ...strOrNull, description: 'factur-x, zugferd, xrechnung or ubl; null when no invoice XML was found' },
+    profile_detected: { ...strOrNull, description: 'minimum, basic_wl, basic, en16931, extended or xrechnung (from BT-24, else the PDF XMP)' },
+    xml_extracted: { type: 'boolean' },
+    invoice_json: {
+      type: ['object', 'null'],
+      properties: {
+        invoice_number: strOrNull,
+        invoice_date: strOrNull,
+        due_date: strOrNull,
+        document_type_code: strOrNull,
+        currency: strOrNull,
+        buyer_reference: strOrNull,
+        contract_reference: strOrNull,
+        seller: obj(['name', 'registration_id', 'email', 'line1', 'city', 'postcode', 'country', 'vat_number']),
+        buyer: obj(['name', 'registration_id', 'email', 'line1', 'city', 'postcode', 'country', 'vat_number']),
+        totals: obj(['net_amount', 'tax_amount', 'gross_amount', 'payable_amount']),
+        tax_breakdown: { type: 'array', items: obj(['category', 'vat_rate', 'basis_amount', 'tax_amount']) },
+        line_items: { type: 'array', items: obj(['description', 'quantity', 'unit_code', 'unit_price', 'vat_rate', 'line_total']) },
+        _meta: {
+          type: 'object',
+          properties: {
+            limitations: { type: 'array', items: { type: 'string', enum: ['heuristic_mapping', 'fallback_values_used'] } },
+            fallbacks: {
+              type: 'array',
+              items: { type: 'object', properties: { field: { type: 'string' }, source: { type: 'string' }, kind: { type: 'string' } } },
+            },
+          },
+        },
+      },
+      additionalProperties: true,
+    },
+    errors: {
+      type: 'array',
+      items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] },
+    },
+  },
+  required: ['xml_extracted'],
+} as const;
+
+const DESCRIPTION = `Extracts the embedded invoice XML from a PDF (the /EmbeddedFiles name tree and the catalog /AF;
+factur-x.xml, zugferd-invoice.xml, xrechnung.xml, ZUGFeRD-invoice.xml preferred, else any CII/UBL attachment), or reads
+the uploaded XML, and returns best-effort invoice JSON. Amounts are strings exactly as written in the XML.
+
+**200, codes in \`errors\`** (the request succeeded; these describe the document):
+- \`NO_XML\`: the PDF has no invoice XML (\`xml_extracted\` false, \`format_detected\` null, \`invoice_json\` null).
+- \`XML_MALFORMED\`, \`XML_DTD_FORBIDDEN\`, \`XML_TOO_DEEP\`, \`XML_TOO_LARGE\`, \`XML_ENCODING\`: the XML embedded in the PDF could not be parsed (\`invoice_json\` null).
+- \`PDF_ATTACHMENT_UNREADABLE\`: the invoice attachment's stream could not be decoded.
+- \`UNKNOWN_XML\`: the XML is well-formed but neither CII nor UBL (e.g. FatturaPA); \`invoice_json\` null.
+- \`ZUGFERD_1_LEGACY\`: ZUGFeRD 1.0, read best-effort (\`_meta.limitations\` has \`heuristic_mapping\`).
+- \`MULTIPLE_XML_ATTACHMENTS\`: more than one XML attachment; the message names the one read.
+
+**400 ProblemDetails, \`code\`**: \`EMPTY_FILE\`, \`NOT_PDF_OR_XML\` (neither a PDF nor XML), \`PDF_ENCRYPTED\`,
+\`PDF_UNREADABLE\`, and for an uploaded XML \`XML_MALFORMED\`, \`XML_DTD_FORBIDDEN\` (any DOCTYPE, so no external entity is
+ever resolved), \`XML_TOO_DEEP\`, \`XML_TOO_LARGE\`, \`XML_ENCODING\`; a multipart body that cannot be read is 400 without a code.
+**413** \`UPLOAD_TOO_LARGE\` past MAX_UPLOAD_SIZE_MB. **422** HTTPValidationError when the \`file\` part is missing.`;
+
+export default async function extract(app: FastifyInstance): Promise<void> {
+  app.post(
+    '/v1/extract',
+    {
+      schema: {
+        summary: 'Extract invoice data from a PDF or XML',
+        description: DESCRIPTION,
+        tags: ['invoices'],
+        consumes: ['multipart/form-data'],
+        response: { 200: extractionResultSchema, ...errorResponses(400, 413, 422, 500) },
+      },
+      config: {
+        form: { file: { type: 'string', format: 'binary', description: 'Factur-X/ZUGFeRD/XRechnung PDF, or CII/UBL XML' } },
+        formRequired: ['file'],
+      },
+    },
+    async (req) => {
+      const form = await readForm(req, { files: { file: { required: true } } });
+      const upload = form.files.file;
+      try {
+        const result = await ingest(new Uint8Array(upload.data.buffer, upload.data.byteOffset, upload.data.length), upload.filename);
+        return toExtractionResult(result);
+      } catch (err) {
+        if (err instanceof IngestError) throw new ProblemError(400, 'Bad Request', err.message, { code: err.code });
+        throw err;
+      }
+    },
+  );
+}
