@@ -1,0 +1,37 @@
+/**
+ * Metadata JSON → CII XML in one call, for POST /v1/xml and POST /v1/convert.
+ *
+ * Throws MetadataNotJsonError (→ 400), MetadataShapeError (→ 422) or MetadataContentError (→ 400) from ./errors.js.
+ */
+import type { Invoice } from '../model/invoice.js';
+import type { ProfileId } from '../model/profiles.js';
+import { writeCii } from '../syntax/cii/writer.js';
+import { completeInvoice } from './compute.js';
+import { MetadataContentError } from './errors.js';
+import { droppedFields } from './profile-fit.js';
+import type { InvoiceMetadata } from './schema.js';
+import { metadataToModel } from './to-model.js';
+import { parseMetadata } from './validate.js';
+
+export interface BuiltInvoice {
+  /** Complete, computed EN 16931 model. */
+  invoice: Invoice;
+  profile: ProfileId;
+  /** Metadata paths the profile cannot carry (left out of the XML), e.g. `seller.contact`. */
+  droppedFields: string[];
+}
+
+/** Validated metadata → computed model, checked for consistency. */
+export function buildInvoice(meta: InvoiceMetadata): BuiltInvoice {
+  const { invoice, profile, given } = metadataToModel(meta);
+  const issues = completeInvoice(invoice, given, { hasLines: invoice.lines.length > 0 });
+  if (issues.length) throw new MetadataContentError('The given amounts do not match the invoice content', issues);
+  return { invoice, profile, droppedFields: droppedFields(meta, profile) };
+}
+
+/** Metadata (JSON text or parsed value) → CII D22B XML for the metadata's profile. */
+export function buildInvoiceXml(metadataJson: string | unknown): BuiltInvoice & { xml: string } {
+  const meta = parseMetadata(metadataJson);
+  const built = buildInvoice(meta);
+  return { ...built, xml: writeCii(built.invoice, built.profile) };
+}

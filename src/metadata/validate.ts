@@ -1,0 +1,395 @@
+/**
+ * Shape validation of the invoice metadata: JSON Schema first (TypeBox, every error at once), then the
+ * conditional requirements of EN 16931 and of the chosen profile (XRechnung's BR-DE-*, VAT category rules).
+ * Every problem becomes a FastAPI-style item whose `loc` starts with ['body', 'metadata'].
+ */
+import { Compile } from 'typebox/compile';
+import { Big, parseDec } from '../model/decimal.js';
+
+const ZERO = new Big('0');
+import { MetadataNotJsonError, MetadataShapeError, type ShapeErrorItem } from './errors.js';
+import { InvoiceMetadataSchema, type InvoiceMetadata, type MetadataProfile } from './schema.js';
+
+const checker = Compile(InvoiceMetadataSchema);
+const ROOT = ['body', 'metadata'] as const;
+
+/** Parse the `metadata` form field: JSON text → validated metadata object. */
+export function parseMetadata(textOrValue: string | unknown): InvoiceMetadata {
+  let value: unknown = textOrValue;
+  if (typeof textOrValue === 'string') {
+    try {
+      value = JSON.parse(textOrValue);
+    } catch (err) {
+      throw new MetadataNotJsonError(`metadata is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  return validateMetadata(value);
+}
+
+/** Validate an already parsed value; throws MetadataShapeError listing every problem. */
+export function validateMetadata(value: unknown): InvoiceMetadata {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new MetadataShapeError([
+      { loc: [...ROOT], msg: 'Input should be a JSON object with the invoice metadata', type: 'model_type', input: value },
+    ]);
+  }
+  const cleaned = dropNulls(value) as Record<string, unknown>;
+  if (!checker.Check(cleaned)) {
+    throw new MetadataShapeError(schemaErrors(cleaned));
+  }
+  const meta = cleaned as InvoiceMetadata;
+  const items = semanticErrors(meta);
+  if (items.length) throw new MetadataShapeError(items);
+  return meta;
+}
+
+/** Null members count as absent (the API's BusinessReadyInvoice writes null for absent values). */
+function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v);
+    return out;
+  }
+  return value;
+}
+
+// ---- JSON Schema errors → FastAPI items ----------------------------------------------------------------------
+
+interface TypeBoxError {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, unknown>;
+  message: string;
+}
+
+const PATTERN_MESSAGES: Record<string, string> = {
+  '^[+-]?[0-9]+(\\.[0-9]{1,2})?$': 'Input should be a decimal string with at most 2 decimals, e.g. "119.00"',
+  '^[0-9]+(\\.[0-9]+)?$': 'Input should be a non-negative decimal string, e.g. "12.50"',
+  '^[+-]?[0-9]+(\\.[0-9]+)?$': 'Input should be a decimal string, e.g. "2" or "-1.5"',
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}$': 'Input should be a date YYYY-MM-DD',
+  '^[A-Z]{2}$': 'Input should be an ISO 3166-1 alpha-2 country code, e.g. "DE"',
+  '^[A-Z]{3}$': 'Input should be an ISO 4217 currency code, e.g. "EUR"',
+  '^[A-Z0-9]{1,3}$': 'Input should be a UN/ECE Rec 20 unit code, e.g. "C62" or "HUR"',
+};
+
+function pointerToLoc(pointer: string): (string | number)[] {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((seg) => (/^(0|[1-9][0-9]*)$/.test(seg) ? Number(seg) : seg));
+}
+
+function valueAt(root: unknown, loc: (string | number)[]): unknown {
+  let cur: unknown = root;
+  for (const key of loc) {
+    if (cur == null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string | number, unknown>)[key];
+  }
+  return cur;
+}
+
+function schemaErrors(value: unknown): ShapeErrorItem[] {
+  const items: ShapeErrorItem[] = [];
+  const seen = new Set<string>();
+  const push = (item: ShapeErrorItem) => {
+    const key = `${item.loc.join('\u0000')}|${item.type}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    items.push(item);
+  };
+  for (const raw of checker.Errors(value) as Iterable<TypeBoxError>) {
+    const base = pointerToLoc(raw.instancePath);
+    const input = valueAt(value, base);
+    switch (raw.keyword) {
+      case 'required':
+        for (const prop of (raw.params.requiredProperties as string[]) ?? []) {
+          push({ loc: [...ROOT, ...base, prop], msg: 'Field required', type: 'missing' });
+        }
+        break;
+      case 'additionalProperties':
+        for (const prop of (raw.params.additionalProperties as string[]) ?? []) {
+          push({ loc: [...ROOT, ...base, prop], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: valueAt(value, [...base, prop]) });
+        }
+        break;
+      case 'boolean': // the `false` schema behind additionalProperties: reported above
+        break;
+      case 'type': {
+        const t = String(raw.params.type);
+        const [type, msg] =
+          t === 'string'
+            ? ['string_type', 'Input should be a valid string']
+            : t === 'object'
+              ? ['model_type', 'Input should be an object']
+              : t === 'array'
+                ? ['list_type', 'Input should be a valid list']
+                : [`${t}_type`, `Input should be of type ${t}`];
+        push({ loc: [...ROOT, ...base], msg, type, input });
+        break;
+      }
+      case 'pattern': {
+        const pattern = String(raw.params.pattern);
+        push({
+          loc: [...ROOT, ...base],
+          msg: PATTERN_MESSAGES[pattern] ?? `String should match pattern '${pattern}'`,
+          type: 'string_pattern_mismatch',
+          input,
+          ctx: { pattern },
+        });
+        break;
+      }
+      case 'minLength':
+        push({ loc: [...ROOT, ...base], msg: 'String should have at least 1 character', type: 'string_too_short', input, ctx: { min_length: 1 } });
+        break;
+      case 'enum': {
+        const allowed = (raw.params.allowedValues as unknown[]) ?? [];
+        const shown = allowed.length > 12 ? `${allowed.slice(0, 12).map((a) => `'${a}'`).join(', ')}, ...` : allowed.map((a) => `'${a}'`).join(', ');
+        push({ loc: [...ROOT, ...base], msg: `Input should be one of ${shown}`, type: 'enum', input, ctx: { expected: allowed } });
+        break;
+      }
+      case 'format':
+        // `date` format: the pattern error already covers the lexical form; calendar validity is checked below.
+        break;
+      default:
+        push({ loc: [...ROOT, ...base], msg: raw.message, type: raw.keyword, input });
+    }
+  }
+  if (items.length === 0) items.push({ loc: [...ROOT], msg: 'Invalid invoice metadata', type: 'value_error' });
+  return items;
+}
+
+// ---- conditional requirements ----------------------------------------------------------------------------
+
+type Loc = (string | number)[];
+
+const ZERO_RATE_CATEGORIES = new Set(['Z', 'E', 'AE', 'K', 'G']);
+/** Categories whose VAT breakdown needs an exemption reason (text or VATEX code). */
+export const EXEMPT_CATEGORIES = new Set(['E', 'AE', 'K', 'G', 'O']);
+
+function isRealDate(iso: string): boolean {
+  const [y, m, d] = iso.split('-').map(Number);
+  if (m < 1 || m > 12 || d < 1) return false;
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return d <= days;
+}
+
+/** Paths of all date strings in the metadata (for the calendar check). */
+function* dateFields(meta: InvoiceMetadata): Generator<[Loc, string]> {
+  yield [['invoice_date'], meta.invoice_date];
+  if (meta.due_date) yield [['due_date'], meta.due_date];
+  if (meta.tax_point_date) yield [['tax_point_date'], meta.tax_point_date];
+  if (meta.delivery?.date) yield [['delivery', 'date'], meta.delivery.date];
+  if (meta.invoice_period?.start) yield [['invoice_period', 'start'], meta.invoice_period.start];
+  if (meta.invoice_period?.end) yield [['invoice_period', 'end'], meta.invoice_period.end];
+  for (const [i, p] of (meta.preceding_invoices ?? []).entries()) if (p.date) yield [['preceding_invoices', i, 'date'], p.date];
+  for (const [i, l] of (meta.line_items ?? []).entries()) {
+    if (l.period?.start) yield [['line_items', i, 'period', 'start'], l.period.start];
+    if (l.period?.end) yield [['line_items', i, 'period', 'end'], l.period.end];
+  }
+}
+
+export function profileOf(meta: InvoiceMetadata): MetadataProfile {
+  return meta.profile ?? 'en16931';
+}
+
+/** Categories used anywhere in the invoice (lines, document allowances/charges, given breakdown). */
+export function usedCategories(meta: InvoiceMetadata): Set<string> {
+  const cats = new Set<string>();
+  for (const l of meta.line_items ?? []) cats.add(l.vat_category ?? 'S');
+  for (const ac of [...(meta.allowances ?? []), ...(meta.charges ?? [])]) if (ac.vat_category) cats.add(ac.vat_category);
+  for (const t of meta.tax_breakdown ?? []) cats.add(t.category);
+  return cats;
+}
+
+function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
+  const items: ShapeErrorItem[] = [];
+  const add = (loc: Loc, msg: string, type = 'value_error', input?: unknown) =>
+    items.push({ loc: [...ROOT, ...loc], msg, type, ...(input !== undefined ? { input } : {}) });
+  const missing = (loc: Loc, why: string) => add(loc, `Field required: ${why}`, 'missing');
+
+  for (const [loc, value] of dateFields(meta)) if (!isRealDate(value)) add(loc, 'Input should be a valid calendar date', 'date_parsing', value);
+
+  const profile = profileOf(meta);
+  const lines = meta.line_items ?? [];
+  const en16931Family = profile !== 'minimum' && profile !== 'basic_wl';
+
+  // Lines: basic and above must carry them (BR-16); minimum / basic_wl may give totals instead.
+  if (lines.length === 0) {
+    if (en16931Family) {
+      missing(['line_items'], `profile ${profile} needs at least one invoice line (BR-16)`);
+    } else {
+      const breakdownHasAmounts = (meta.tax_breakdown ?? []).length > 0 && (meta.tax_breakdown ?? []).every((t) => t.basis_amount && t.tax_amount);
+      if (profile === 'basic_wl' && !breakdownHasAmounts) {
+        missing(['tax_breakdown'], 'without line_items, basic_wl needs the VAT breakdown with basis_amount and tax_amount');
+      }
+      if (profile === 'minimum' && !breakdownHasAmounts) {
+        if (!meta.total_net_amount) missing(['total_net_amount'], 'without line_items, give the totals');
+        if (!meta.total_tax_amount) missing(['total_tax_amount'], 'without line_items, give the totals');
+      }
+    }
+  }
+
+  // Addresses: BG-5 seller address with country (BR-08/BR-09); BG-8 buyer address (BR-10) except in MINIMUM.
+  if (!meta.seller.address) missing(['seller', 'address'], 'the seller postal address with country_code (BR-08)');
+  if (!meta.buyer.address && profile !== 'minimum') missing(['buyer', 'address'], 'the buyer postal address with country_code (BR-10)');
+
+  // Lines: price, rate by category.
+  for (const [i, l] of lines.entries()) {
+    const cat = l.vat_category ?? 'S';
+    if (l.net_price === undefined && l.gross_price === undefined) missing(['line_items', i, 'net_price'], 'net_price or gross_price');
+    checkRate(['line_items', i], cat, l.vat_rate, add, missing);
+    if (l.price_base_quantity !== undefined && !(parseDec(l.price_base_quantity)?.gt(ZERO) ?? false)) {
+      add(['line_items', i, 'price_base_quantity'], 'price_base_quantity must be greater than zero', 'greater_than', l.price_base_quantity);
+    }
+    for (const kind of ['allowances', 'charges'] as const) {
+      for (const [j, ac] of (l[kind] ?? []).entries()) checkAllowanceCharge(['line_items', i, kind, j], ac, add, missing);
+    }
+  }
+
+  // Document allowances/charges: amount or base × percentage; category defaults only when the lines use exactly one.
+  const lineCatRates = new Set(lines.map((l) => `${l.vat_category ?? 'S'}|${l.vat_rate ?? ''}`));
+  for (const kind of ['allowances', 'charges'] as const) {
+    for (const [j, ac] of (meta[kind] ?? []).entries()) {
+      checkAllowanceCharge([kind, j], ac, add, missing);
+      if (!ac.vat_category && lineCatRates.size !== 1) {
+        missing([kind, j, 'vat_category'], 'the invoice lines use several VAT categories/rates, so say which one this applies to');
+      } else if (ac.vat_category) {
+        checkRate([kind, j], ac.vat_category, ac.vat_rate, add, missing, 'vat_rate');
+      }
+    }
+  }
+
+  // Breakdown entries given by the caller.
+  for (const [k, t] of (meta.tax_breakdown ?? []).entries()) {
+    checkRate(['tax_breakdown', k], t.category, t.rate, add, missing, 'rate');
+    if (!EXEMPT_CATEGORIES.has(t.category) && (t.exemption_reason || t.exemption_reason_code)) {
+      add(['tax_breakdown', k, t.exemption_reason ? 'exemption_reason' : 'exemption_reason_code'], `VAT category ${t.category} takes no exemption reason (BR-${t.category}-10)`);
+    }
+  }
+
+  // VAT categories: party VAT ids and exemption reasons (EN 16931 BR-<cat>-*).
+  const cats = usedCategories(meta);
+  const sellerVat = !!meta.seller.vat_number || !!meta.tax_representative?.vat_number;
+  if (profile !== 'minimum') {
+    for (const cat of cats) {
+      if (['S', 'Z', 'E', 'L', 'M'].includes(cat) && !sellerVat && !meta.seller.tax_number) {
+        missing(['seller', 'vat_number'], `VAT category ${cat} needs the seller VAT id, tax number or a tax representative (BR-${cat === 'L' ? 'AF' : cat === 'M' ? 'AG' : cat}-02)`);
+      }
+      if (['AE', 'K', 'G'].includes(cat) && !sellerVat) {
+        missing(['seller', 'vat_number'], `VAT category ${cat} needs the seller VAT id or a tax representative (BR-${cat === 'K' ? 'IC' : cat}-02)`);
+      }
+      if (cat === 'K' && !meta.buyer.vat_number) missing(['buyer', 'vat_number'], 'intra-community supply (K) needs the buyer VAT id (BR-IC-02)');
+      if (cat === 'AE' && !meta.buyer.vat_number && !meta.buyer.registration_id) {
+        missing(['buyer', 'vat_number'], 'reverse charge (AE) needs the buyer VAT id or legal registration id (BR-AE-02)');
+      }
+      if (cat === 'K' && !meta.delivery?.date && !meta.invoice_period?.start && !meta.invoice_period?.end) {
+        missing(['delivery', 'date'], 'intra-community supply (K) needs the delivery date or the invoicing period (BR-IC-11)');
+      }
+      if (cat === 'K' && !meta.delivery?.address?.country_code) {
+        missing(['delivery', 'address'], 'intra-community supply (K) needs the deliver-to address with country_code (BR-IC-12)');
+      }
+      if (cat === 'E' && !(meta.tax_breakdown ?? []).some((t) => t.category === 'E' && (t.exemption_reason || t.exemption_reason_code))) {
+        missing(['tax_breakdown'], 'VAT category E needs an exemption reason: add {"category":"E","rate":"0","exemption_reason":"..."} (BR-E-10)');
+      }
+    }
+    if (cats.has('O')) {
+      if (cats.size > 1) add(['line_items'], 'VAT category O (not subject to VAT) cannot be mixed with other categories (BR-O-11..14)');
+      if (meta.seller.vat_number) add(['seller', 'vat_number'], 'an invoice with VAT category O must not carry the seller VAT id (BR-O-02)', 'value_error', meta.seller.vat_number);
+      if (meta.buyer.vat_number) add(['buyer', 'vat_number'], 'an invoice with VAT category O must not carry the buyer VAT id (BR-O-02)', 'value_error', meta.buyer.vat_number);
+      if (meta.tax_representative) add(['tax_representative'], 'an invoice with VAT category O must not carry a tax representative (BR-O-02)');
+    }
+  }
+
+  // Payment instructions: the account, card or mandate that the means code implies (BR-50, BR-61, BR-DE-23..25, BR-DE-30/31).
+  const pay = meta.payment;
+  if (pay) {
+    for (const [i, ct] of (pay.credit_transfers ?? []).entries()) {
+      if (!ct.iban && !ct.account_id) missing(['payment', 'credit_transfers', i, 'iban'], 'an account (iban or account_id) for each credit transfer (BR-50)');
+      if (ct.iban && ct.account_id) add(['payment', 'credit_transfers', i, 'account_id'], 'give either iban or account_id, not both');
+    }
+    if ((pay.means_code === '30' || pay.means_code === '58') && !(pay.credit_transfers ?? []).length && profile !== 'minimum') {
+      missing(['payment', 'credit_transfers'], `payment means ${pay.means_code} (credit transfer) needs the account to pay to (BR-61)`);
+    }
+    if (pay.means_code === '59' && !pay.direct_debit && profile !== 'minimum') {
+      missing(['payment', 'direct_debit'], 'payment means 59 (SEPA direct debit) needs mandate_reference, creditor_id and debited_account');
+    }
+  }
+  if (meta.tax_currency && !meta.tax_total_in_tax_currency) missing(['tax_total_in_tax_currency'], 'tax_currency is given, so give the VAT total in that currency (BR-53)');
+  if (meta.tax_currency && meta.tax_currency === (meta.currency ?? 'EUR')) add(['tax_currency'], 'tax_currency must differ from the invoice currency', 'value_error', meta.tax_currency);
+
+  if (profile === 'xrechnung') xrechnungErrors(meta, add, missing);
+  return items;
+}
+
+function checkRate(
+  at: Loc,
+  cat: string,
+  rate: string | undefined,
+  add: (loc: Loc, msg: string, type?: string, input?: unknown) => void,
+  missing: (loc: Loc, why: string) => void,
+  field = 'vat_rate',
+): void {
+  const value = parseDec(rate);
+  if (cat === 'O') {
+    if (rate !== undefined) add([...at, field], 'VAT category O (not subject to VAT) takes no rate (BR-O-05)', 'value_error', rate);
+  } else if (cat === 'S') {
+    if (rate === undefined) missing([...at, field], 'standard rated (S) needs a VAT rate (BR-S-05)');
+    else if (value && value.eq(ZERO)) add([...at, field], 'standard rated (S) needs a rate above zero; use category Z for zero rated (BR-S-05)', 'value_error', rate);
+  } else if (ZERO_RATE_CATEGORIES.has(cat)) {
+    if (value && !value.eq(ZERO)) add([...at, field], `VAT category ${cat} has rate 0 (BR-${cat === 'K' ? 'IC' : cat}-05)`, 'value_error', rate);
+  } else if (rate === undefined) {
+    missing([...at, field], `VAT category ${cat} needs a VAT rate`);
+  }
+}
+
+function checkAllowanceCharge(
+  at: Loc,
+  ac: { amount?: string; base_amount?: string; percentage?: string; reason?: string; reason_code?: string },
+  add: (loc: Loc, msg: string, type?: string, input?: unknown) => void,
+  missing: (loc: Loc, why: string) => void,
+): void {
+  if (!ac.amount && !(ac.percentage && ac.base_amount) && !ac.percentage) missing([...at, 'amount'], 'amount, or percentage (with base_amount)');
+  if (!ac.reason && !ac.reason_code) missing([...at, 'reason'], 'a reason or reason_code (BR-33/BR-38, BR-42/BR-44)');
+  if (ac.base_amount && !ac.percentage) missing([...at, 'percentage'], 'base_amount is given, so give the percentage too');
+}
+
+function xrechnungErrors(
+  meta: InvoiceMetadata,
+  add: (loc: Loc, msg: string, type?: string, input?: unknown) => void,
+  missing: (loc: Loc, why: string) => void,
+): void {
+  if (!meta.buyer_reference) missing(['buyer_reference'], 'XRechnung needs the buyer reference, e.g. the Leitweg-ID (BR-DE-15)');
+  if (!meta.seller.electronic_address) missing(['seller', 'electronic_address'], 'XRechnung needs the seller electronic address (PEPPOL-EN16931-R020)');
+  if (!meta.buyer.electronic_address) missing(['buyer', 'electronic_address'], 'XRechnung needs the buyer electronic address (PEPPOL-EN16931-R010)');
+  const c = meta.seller.contact;
+  if (!c && !meta.seller.email) missing(['seller', 'contact'], 'XRechnung needs the seller contact with name, phone and email (BR-DE-2)');
+  else {
+    if (!c?.name && !c?.department) missing(['seller', 'contact', 'name'], 'XRechnung needs the seller contact name (BR-DE-5)');
+    if (!c?.phone) missing(['seller', 'contact', 'phone'], 'XRechnung needs the seller contact telephone (BR-DE-6)');
+    if (!c?.email && !meta.seller.email) missing(['seller', 'contact', 'email'], 'XRechnung needs the seller contact e-mail (BR-DE-7)');
+  }
+  for (const who of ['seller', 'buyer'] as const) {
+    const a = meta[who].address;
+    if (!a) continue;
+    if (!a.city) missing([who, 'address', 'city'], `XRechnung needs the ${who} city (BR-DE-${who === 'seller' ? 3 : 8})`);
+    if (!a.postcode) missing([who, 'address', 'postcode'], `XRechnung needs the ${who} post code (BR-DE-${who === 'seller' ? 4 : 9})`);
+  }
+  const da = meta.delivery?.address;
+  if (da) {
+    if (!da.city) missing(['delivery', 'address', 'city'], 'XRechnung needs the deliver-to city (BR-DE-10)');
+    if (!da.postcode) missing(['delivery', 'address', 'postcode'], 'XRechnung needs the deliver-to post code (BR-DE-11)');
+  }
+  if (!meta.payment) missing(['payment'], 'XRechnung needs payment instructions with means_code (BR-DE-1)');
+  else {
+    const code = meta.payment.means_code;
+    if (['48', '54', '55'].includes(code) && !meta.payment.card) missing(['payment', 'card'], `payment means ${code} needs the card (BR-DE-24-a)`);
+    const groups = [meta.payment.credit_transfers?.length ? 'credit_transfers' : '', meta.payment.card ? 'card' : '', meta.payment.direct_debit ? 'direct_debit' : ''].filter(Boolean);
+    const expected = code === '30' || code === '58' ? 'credit_transfers' : ['48', '54', '55'].includes(code) ? 'card' : code === '59' ? 'direct_debit' : '';
+    for (const g of groups) {
+      if (expected && g !== expected) add(['payment', g], `payment means ${code} allows only ${expected} in XRechnung (BR-DE-23..25)`);
+    }
+  }
+}
