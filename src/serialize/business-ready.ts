@@ -1,0 +1,286 @@
+/**
+ * Model → BusinessReadyInvoice (the pro ERP JSON, schema 1.0.0), with every fallback listed.
+ *
+ * Normalized: money has two decimals ("473" → "473.00") unless that would lose precision; quantities,
+ * prices and rates are canonical decimals without trailing zeros ("20.0000" → "20").
+ *
+ * Nothing is invented silently: each value that is not read as-is from the invoice (a default, a
+ * placeholder, a value derived from other values, a coerced value) is reported in `fallbacks` with
+ * the stable dot-path of the field, what was wrong with the source, and the value applied.
+ */
+import type { Address, Invoice, InvoiceLine, Party } from '../model/invoice.js';
+import { Big, parseDec, sumDec, toFixedHalfUp, type BigValue } from '../model/decimal.js';
+import type { ProfileId } from '../model/profiles.js';
+import type { InvoiceFormat } from '../input/types.js';
+import { unitLabel } from './unit-labels.js';
+
+export const SCHEMA_VERSION = '1.0.0';
+
+export type FallbackType =
+  | 'default_value'
+  | 'placeholder_value'
+  | 'derived_value'
+  | 'coercion'
+  | 'xml_parser_recovery'
+  | 'line_skipped'
+  | 'line_truncated';
+export type OriginalState = 'missing' | 'invalid' | 'malformed' | 'unparseable' | 'truncated';
+
+export interface FallbackApplied {
+  field: string;
+  fallback_type: FallbackType;
+  original_state: OriginalState;
+  applied_value: string | number | boolean | null;
+}
+
+export interface BusinessAddress {
+  line1: string;
+  line2: string | null;
+  city: string;
+  postcode: string;
+  country_code: string;
+}
+
+export interface BusinessParty {
+  name: string;
+  vat_number: string | null;
+  registration_id: string | null;
+  address: BusinessAddress | null;
+  email: string | null;
+}
+
+export interface BusinessLineItem {
+  name: string;
+  description: string | null;
+  quantity: string;
+  unit_code: string;
+  unit_label: string | null;
+  net_price: string;
+  line_total: string;
+  vat_rate: string;
+  vat_category: string;
+}
+
+export interface BusinessTaxBreakdown {
+  category: string;
+  rate: string;
+  basis_amount: string;
+  tax_amount: string;
+}
+
+export interface BusinessReadyInvoice {
+  invoice_number: string;
+  invoice_date: string;
+  due_date: string | null;
+  currency: string;
+  buyer_reference: string | null;
+  contract_reference: string | null;
+  seller: BusinessParty;
+  buyer: BusinessParty;
+  line_items: BusinessLineItem[];
+  tax_breakdown: BusinessTaxBreakdown[];
+  total_net_amount: string;
+  total_tax_amount: string;
+  total_gross_amount: string;
+  amount_due: string;
+  format: InvoiceFormat;
+  profile: 'minimum' | 'basic' | 'en16931' | 'extended' | 'xrechnung_3.0';
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** Categories whose rate is zero by definition (EN 16931 BR-Z/E/AE/K/G/O). */
+const ZERO_RATE_CATEGORIES = new Set(['Z', 'E', 'AE', 'K', 'G', 'O']);
+
+class Recorder {
+  readonly fallbacks: FallbackApplied[] = [];
+
+  /** Take `value` when usable; otherwise apply `fallback` and record it. */
+  use<T extends string | null>(field: string, value: string | undefined, fallback: T, type: FallbackType, state?: OriginalState): string | T {
+    if (value !== undefined && value.trim() !== '') return value.trim();
+    this.fallbacks.push({ field, fallback_type: type, original_state: state ?? 'missing', applied_value: fallback });
+    return fallback;
+  }
+
+  record(field: string, type: FallbackType, state: OriginalState, applied: string | null): void {
+    this.fallbacks.push({ field, fallback_type: type, original_state: state, applied_value: applied });
+  }
+}
+
+/** Money normalized to two decimals when that loses nothing ("473" → "473.00"), else kept exact. */
+function normalMoney(text: string): string {
+  const v = new Big(text);
+  return v.round(2).eq(v) ? v.toFixed(2) : v.toFixed();
+}
+
+/** Quantities, prices and rates in canonical form, trailing zeros dropped ("20.0000" → "20"). */
+function canonical(text: string): string {
+  return new Big(text).toFixed();
+}
+
+function optional(value: string | undefined): string | null {
+  return value !== undefined && value.trim() !== '' ? value.trim() : null;
+}
+
+function address(r: Recorder, path: string, a: Address | undefined): BusinessAddress | null {
+  if (!a || [a.line1, a.line2, a.city, a.postcode, a.countryCode].every((v) => !v || !v.trim())) return null;
+  return {
+    line1: r.use(`${path}.line1`, a.line1, '', 'placeholder_value'),
+    line2: optional(a.line2),
+    city: r.use(`${path}.city`, a.city, '', 'placeholder_value'),
+    postcode: r.use(`${path}.postcode`, a.postcode, '', 'placeholder_value'),
+    country_code: r.use(`${path}.country_code`, a.countryCode, '', 'placeholder_value'),
+  };
+}
+
+function party(r: Recorder, path: string, p: Party): BusinessParty {
+  return {
+    name: r.use(`${path}.name`, p.name, 'UNKNOWN', 'placeholder_value'),
+    vat_number: optional(p.vatId),
+    registration_id: optional(p.legalRegistrationId?.value) ?? optional(p.identifiers[0]?.value),
+    address: address(r, `${path}.address`, p.address),
+    email: optional(p.contacts[0]?.email) ?? null,
+  };
+}
+
+/** A decimal field: as given when it parses, else derived (when a derivation exists) or a default. */
+function amount(r: Recorder, field: string, given: string | undefined, derive: () => BigValue | undefined, fallback = '0.00'): string {
+  const parsed = parseDec(given?.trim());
+  if (parsed) return normalMoney(given!.trim());
+  const state: OriginalState = given !== undefined && given.trim() !== '' ? 'unparseable' : 'missing';
+  const derived = derive();
+  if (derived) {
+    const value = toFixedHalfUp(derived);
+    r.record(field, 'derived_value', state, value);
+    return value;
+  }
+  r.record(field, 'default_value', state, fallback);
+  return fallback;
+}
+
+function lineItem(r: Recorder, line: InvoiceLine, index: number): BusinessLineItem {
+  const path = `invoice.line_items[${index}]`;
+  const category = r.use(`${path}.vat_category`, line.vatCategoryCode, 'S', 'default_value');
+  const quantityText = parseDec(line.quantity?.trim()) ? line.quantity!.trim() : undefined;
+  const quantity = r.use(`${path}.quantity`, quantityText, '1', 'default_value', line.quantity ? 'unparseable' : 'missing');
+  const net = parseDec(line.netAmount?.trim());
+  const price = parseDec(line.netPrice?.trim());
+  const baseQty = parseDec(line.priceBaseQuantity?.trim());
+  const qty = new Big(quantity);
+  const netPrice = amount(r, `${path}.net_price`, line.netPrice, () => {
+    if (!net || qty.eq(0)) return undefined;
+    return net.div(qty);
+  });
+  const lineTotal = amount(r, `${path}.line_total`, line.netAmount, () => {
+    if (!price) return undefined;
+    return qty.times(price).div(baseQty && !baseQty.eq(0) ? baseQty : new Big('1'));
+  });
+  const rate = parseDec(line.vatRate?.trim())
+    ? line.vatRate!.trim()
+    : ZERO_RATE_CATEGORIES.has(category)
+      ? (r.record(`${path}.vat_rate`, 'derived_value', line.vatRate ? 'unparseable' : 'missing', '0'), '0')
+      : r.use(`${path}.vat_rate`, undefined, '0', 'default_value', line.vatRate ? 'unparseable' : 'missing');
+  const unitCode = r.use(`${path}.unit_code`, line.unitCode, 'C62', 'default_value');
+  return {
+    name: r.use(`${path}.name`, line.itemName, 'UNKNOWN', 'placeholder_value'),
+    description: optional(line.itemDescription),
+    quantity: canonical(quantity),
+    unit_code: unitCode,
+    unit_label: unitLabel(unitCode),
+    net_price: canonical(netPrice),
+    line_total: lineTotal,
+    vat_rate: canonical(rate),
+    vat_category: category,
+  };
+}
+
+function serializedProfile(r: Recorder, profile: ProfileId | null): BusinessReadyInvoice['profile'] {
+  switch (profile) {
+    case 'minimum':
+    case 'basic':
+    case 'en16931':
+    case 'extended':
+      return profile;
+    case 'xrechnung':
+      return 'xrechnung_3.0';
+    case 'basic_wl':
+      // BASIC WL is not in the schema's enumeration: the nearest profile is BASIC (same header data, no lines).
+      r.record('invoice.profile', 'coercion', 'invalid', 'basic');
+      return 'basic';
+    default:
+      r.record('invoice.profile', 'default_value', 'missing', 'en16931');
+      return 'en16931';
+  }
+}
+
+export function toBusinessReady(
+  invoice: Invoice,
+  format: InvoiceFormat | null,
+  profile: ProfileId | null,
+): { invoice: BusinessReadyInvoice; fallbacks: FallbackApplied[] } {
+  const r = new Recorder();
+  const dateOk = (d: string | undefined) => (d && ISO_DATE.test(d.trim()) ? d.trim() : undefined);
+  const lines = invoice.lines.map((l, i) => lineItem(r, l, i));
+
+  const breakdown: BusinessTaxBreakdown[] = invoice.vatBreakdown.map((b, i) => ({
+    category: r.use(`invoice.tax_breakdown[${i}].category`, b.categoryCode, 'S', 'default_value'),
+    rate: canonical(r.use(`invoice.tax_breakdown[${i}].rate`, parseDec(b.rate?.trim()) ? b.rate : undefined, '0', 'default_value', b.rate ? 'unparseable' : 'missing')),
+    basis_amount: amount(r, `invoice.tax_breakdown[${i}].basis_amount`, b.taxableAmount, () => undefined),
+    tax_amount: amount(r, `invoice.tax_breakdown[${i}].tax_amount`, b.taxAmount, () => {
+      const base = parseDec(b.taxableAmount?.trim());
+      const rate = parseDec(b.rate?.trim());
+      return base && rate ? base.times(rate).div(new Big('100')) : undefined;
+    }),
+  }));
+  if (breakdown.length === 0 && lines.length > 0) {
+    // Derive the breakdown from the lines, grouped by category and rate.
+    const groups = new Map<string, { category: string; rate: string; base: BigValue }>();
+    for (const l of lines) {
+      const key = `${l.vat_category}|${new Big(l.vat_rate).toString()}`;
+      const g = groups.get(key) ?? { category: l.vat_category, rate: l.vat_rate, base: new Big('0') };
+      g.base = g.base.plus(new Big(l.line_total));
+      groups.set(key, g);
+    }
+    [...groups.values()].forEach((g, i) => {
+      const entry = {
+        category: g.category,
+        rate: g.rate,
+        basis_amount: toFixedHalfUp(g.base),
+        tax_amount: toFixedHalfUp(g.base.times(new Big(g.rate)).div(new Big('100'))),
+      };
+      breakdown.push(entry);
+      r.record(`invoice.tax_breakdown[${i}]`, 'derived_value', 'missing', `${entry.category} ${entry.rate}%`);
+    });
+  }
+
+  const t = invoice.totals;
+  const net = amount(r, 'invoice.total_net_amount', t.taxExclusiveAmount, () =>
+    lines.length > 0 ? sumDec(lines.map((l) => l.line_total)).minus(sumDec(invoice.allowances.map((a) => a.amount))).plus(sumDec(invoice.charges.map((c) => c.amount))) : undefined,
+  );
+  const tax = amount(r, 'invoice.total_tax_amount', t.taxTotal, () => (breakdown.length > 0 ? sumDec(breakdown.map((b) => b.tax_amount)) : undefined));
+  const gross = amount(r, 'invoice.total_gross_amount', t.taxInclusiveAmount, () => new Big(net).plus(new Big(tax)));
+  const due = amount(r, 'invoice.amount_due', t.amountDue, () =>
+    new Big(gross).minus(parseDec(t.paidAmount) ?? new Big('0')).plus(parseDec(t.roundingAmount) ?? new Big('0')),
+  );
+
+  const invoiceDate = dateOk(invoice.issueDate);
+  const result: BusinessReadyInvoice = {
+    invoice_number: r.use('invoice.invoice_number', invoice.number, 'UNKNOWN', 'placeholder_value'),
+    invoice_date: invoiceDate ?? r.use('invoice.invoice_date', undefined, '1970-01-01', 'placeholder_value', invoice.issueDate ? 'invalid' : 'missing'),
+    due_date: dateOk(invoice.dueDate) ?? null,
+    currency: r.use('invoice.currency', invoice.currency, 'EUR', 'default_value'),
+    buyer_reference: optional(invoice.buyerReference),
+    contract_reference: optional(invoice.contractReference),
+    seller: party(r, 'invoice.seller', invoice.seller),
+    buyer: party(r, 'invoice.buyer', invoice.buyer),
+    line_items: lines,
+    tax_breakdown: breakdown,
+    total_net_amount: net,
+    total_tax_amount: tax,
+    total_gross_amount: gross,
+    amount_due: due,
+    format: format ?? (r.record('invoice.format', 'default_value', 'missing', 'factur-x'), 'factur-x'),
+    profile: serializedProfile(r, profile),
+  };
+  if (invoice.dueDate && !result.due_date) r.record('invoice.due_date', 'coercion', 'invalid', null);
+  return { invoice: result, fallbacks: r.fallbacks };
+}

@@ -1,0 +1,155 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { communityApp, corpusPath, multipart, proApp, testKeys, testLicense } from './helpers.js';
+import { buildApp } from '../src/http/app.js';
+import { loadConfig } from '../src/config.js';
+import { toBusinessReady } from '../src/serialize/business-ready.js';
+import { emptyInvoice, emptyLine } from '../src/model/invoice.js';
+
+function upload(bytes: Buffer, filename: string) {
+  return multipart([{ name: 'file', value: bytes, filename, contentType: 'application/octet-stream' }]);
+}
+
+test('serialize a Factur-X PDF: normalized BusinessReadyInvoice, no fallbacks', async () => {
+  const app = await proApp();
+  const res = await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFileSync(corpusPath('zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf')), 'a.pdf') });
+  assert.equal(res.statusCode, 200);
+  const body = res.json();
+  assert.equal(body.success, true);
+  assert.equal(body.schema_version, '1.0.0');
+  assert.equal(body.engine_version, '1.7.0');
+  assert.equal(body.xml_recovery_applied, false);
+  assert.deepEqual(body.fallbacks_applied, []);
+  const inv = body.invoice;
+  assert.equal(inv.invoice_number, '471102');
+  assert.equal(inv.invoice_date, '2018-03-05');
+  assert.equal(inv.currency, 'EUR');
+  assert.equal(inv.seller.name, 'Lieferant GmbH');
+  assert.equal(inv.seller.vat_number, 'DE123456789');
+  assert.equal(inv.buyer.address.city, 'Frankfurt');
+  assert.equal(inv.format, 'factur-x');
+  assert.equal(inv.profile, 'en16931');
+  assert.equal(inv.line_items.length, 2);
+  assert.deepEqual(inv.line_items[0], {
+    name: 'Trennblätter A4',
+    description: null,
+    quantity: '20',
+    unit_code: 'H87',
+    unit_label: 'piece',
+    net_price: '9.9',
+    line_total: '198.00',
+    vat_rate: '19',
+    vat_category: 'S',
+  });
+  assert.deepEqual(
+    inv.tax_breakdown.map((t: { rate: string; tax_amount: string }) => [t.rate, t.tax_amount]).sort(),
+    [['19', '37.62'], ['7', '19.25']],
+  );
+  assert.equal(inv.total_net_amount, '473.00');
+  assert.equal(inv.total_tax_amount, '56.87');
+  assert.equal(inv.total_gross_amount, '529.87');
+  assert.equal(inv.amount_due, '529.87');
+  await app.close();
+});
+
+test('serialize a UBL invoice: the same business content gives the same normalized JSON as its CII twin', async () => {
+  const app = await proApp();
+  const ubl = (await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFileSync(corpusPath('zugferd/XML-Rechnung/UBL/EN16931_Einfach.ubl.xml')), 'a.xml') })).json();
+  const cii = (await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFileSync(corpusPath('zugferd/XML-Rechnung/CII/EN16931_Einfach.cii.xml')), 'a.xml') })).json();
+  assert.equal(ubl.success, true);
+  assert.equal(ubl.invoice.format, 'ubl');
+  for (const key of ['invoice_number', 'invoice_date', 'currency', 'line_items', 'total_net_amount', 'total_tax_amount', 'total_gross_amount', 'amount_due']) {
+    assert.deepEqual(ubl.invoice[key], cii.invoice[key], key);
+  }
+  await app.close();
+});
+
+test('BASIC WL is reported as a coercion to basic, the nearest profile of the schema', async () => {
+  const app = await proApp();
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/serialize',
+    ...upload(readFileSync(corpusPath('zugferd/ZUGFeRDv2/correct/FNFE-factur-x-examples/Facture_FR_BASICWL.pdf')), 'wl.pdf'),
+  });
+  const body = res.json();
+  assert.equal(body.invoice.profile, 'basic');
+  assert.deepEqual(body.fallbacks_applied, [{ field: 'invoice.profile', fallback_type: 'coercion', original_state: 'invalid', applied_value: 'basic' }]);
+  await app.close();
+});
+
+test('missing values are filled transparently and listed as fallbacks', () => {
+  const inv = emptyInvoice();
+  inv.number = 'X-1';
+  inv.issueDate = '2026-01-15';
+  inv.seller.name = 'Seller';
+  const line = emptyLine('1');
+  line.itemName = 'Work';
+  line.quantity = '3';
+  line.netPrice = '10';
+  line.vatCategoryCode = 'S';
+  line.vatRate = '19';
+  inv.lines.push(line);
+  const { invoice, fallbacks } = toBusinessReady(inv, 'factur-x', 'en16931');
+  const byField = Object.fromEntries(fallbacks.map((f) => [f.field, f]));
+  assert.equal(invoice.currency, 'EUR');
+  assert.deepEqual(byField['invoice.currency'], { field: 'invoice.currency', fallback_type: 'default_value', original_state: 'missing', applied_value: 'EUR' });
+  assert.equal(invoice.buyer.name, 'UNKNOWN');
+  assert.equal(byField['invoice.buyer.name'].fallback_type, 'placeholder_value');
+  assert.equal(invoice.line_items[0].unit_code, 'C62');
+  assert.equal(byField['invoice.line_items[0].unit_code'].fallback_type, 'default_value');
+  assert.equal(invoice.line_items[0].line_total, '30.00');
+  assert.equal(byField['invoice.line_items[0].line_total'].fallback_type, 'derived_value');
+  assert.deepEqual(invoice.tax_breakdown, [{ category: 'S', rate: '19', basis_amount: '30.00', tax_amount: '5.70' }]);
+  assert.equal(invoice.total_net_amount, '30.00');
+  assert.equal(invoice.total_tax_amount, '5.70');
+  assert.equal(invoice.total_gross_amount, '35.70');
+  assert.equal(invoice.amount_due, '35.70');
+  for (const f of ['invoice.total_net_amount', 'invoice.total_tax_amount', 'invoice.total_gross_amount', 'invoice.amount_due']) {
+    assert.equal(byField[f].fallback_type, 'derived_value', f);
+  }
+});
+
+test('a PDF without invoice XML: 200, success false, NO_XML', async () => {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.addPage([200, 200]);
+  const pdf = Buffer.from(await doc.save());
+  const app = await proApp();
+  const res = await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(pdf, 'plain.pdf') });
+  assert.equal(res.statusCode, 200);
+  const body = res.json();
+  assert.equal(body.success, false);
+  assert.equal(body.invoice, null);
+  assert.equal(body.errors[0].code, 'NO_XML');
+  await app.close();
+});
+
+test('neither PDF nor XML, or malformed XML: 400 ProblemDetails with a code', async () => {
+  const app = await proApp();
+  const notPdf = await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(Buffer.from('hello world'), 'a.txt') });
+  assert.equal(notPdf.statusCode, 400);
+  assert.equal(notPdf.json().code, 'NOT_PDF_OR_XML');
+  const malformed = await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(Buffer.from('<a><b></a>'), 'a.xml') });
+  assert.equal(malformed.statusCode, 400);
+  assert.equal(malformed.json().code, 'XML_MALFORMED');
+  await app.close();
+});
+
+test('a pro license that does not grant serialize answers 403 LICENSE_REQUIRED', async () => {
+  const app = await buildApp(
+    loadConfig({ LOG_LEVEL: 'silent', LICENSE_KEY: testLicense({ features: ['metrics'] }), LICENSE_PUBLIC_KEY: testKeys.publicKeyPem }),
+  );
+  assert.equal(app.edition, 'pro');
+  const res = await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(Buffer.from('<a/>'), 'a.xml') });
+  assert.equal(res.statusCode, 403);
+  assert.equal(res.json().code, 'LICENSE_REQUIRED');
+  await app.close();
+});
+
+test('community mode: 403 before the upload is read', async () => {
+  const app = await communityApp();
+  const res = await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(Buffer.from('<a/>'), 'a.xml') });
+  assert.equal(res.statusCode, 403);
+  await app.close();
+});
