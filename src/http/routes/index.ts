@@ -3,5 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import extract from './extract.js';
 import operations from './operations.js';
 import serialize from './serialize.js';
+import xml from './xml.js';
 
-export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [operations, extract, serialize];
+export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [operations, extract, serialize, xml];

@@ -1,0 +1,110 @@
+/**
+ * POST /v1/xml: invoice metadata JSON (form field `metadata`) → Factur-X / ZUGFeRD / XRechnung CII D22B XML.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { METADATA_EXAMPLES } from '../../metadata/examples.js';
+import { buildInvoiceXml, InvoiceMetadataSchema, MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../../metadata/index.js';
+import { ProblemError, RequestShapeError } from '../errors.js';
+import { readForm } from '../multipart.js';
+import { errorResponses } from '../schemas.js';
+
+/** Response header listing the metadata fields the chosen profile cannot carry (comma-separated paths). */
+export const DROPPED_FIELDS_HEADER = 'x-dropped-fields';
+
+/** The metadata pipeline's errors as HTTP errors (400 not JSON / inconsistent, 422 shape); other errors pass through. */
+export function toHttpError(err: unknown): unknown {
+  if (err instanceof MetadataNotJsonError) {
+    return new ProblemError(400, 'Bad Request', err.message, { code: 'METADATA_NOT_JSON' });
+  }
+  if (err instanceof MetadataShapeError) return new RequestShapeError(err.items);
+  if (err instanceof MetadataContentError) {
+    return new ProblemError(
+      400,
+      'Bad Request',
+      `The invoice metadata is inconsistent: ${err.issues.map((i) => `${i.field}: ${i.message}${i.expected !== undefined ? ` (given ${i.given}, expected ${i.expected})` : ''}`).join('; ')}`,
+      { code: 'METADATA_INCONSISTENT', errors: err.issues },
+    );
+  }
+  return err;
+}
+
+const DESCRIPTION = `Generates Cross Industry Invoice (D22B) XML from invoice metadata JSON, for the Factur-X/ZUGFeRD profiles
+\`minimum\`, \`basic_wl\`, \`basic\`, \`en16931\` (default) and \`extended\`, and for \`xrechnung\` (XRechnung 3.0 CII).
+The metadata is the JSON schema \`InvoiceMetadata\`, sent as the form field \`metadata\`
+(\`application/x-www-form-urlencoded\`; \`multipart/form-data\` is accepted too).
+
+- Line totals, the VAT breakdown and the document totals are computed with EN 16931 rounding (half-up, 2 decimals)
+  when absent; given values that disagree with the lines answer **400** (\`code\` \`METADATA_INCONSISTENT\`, \`errors\`
+  lists each field with the given and the expected value).
+- \`minimum\` and \`basic_wl\` carry no invoice lines: the line items only compute the totals (and for \`basic_wl\` the
+  VAT breakdown).
+- Fields the chosen profile cannot carry are left out of the XML and listed in the response header
+  \`X-Dropped-Fields\` (comma-separated paths such as \`seller.contact, line_items[].description\`).
+- Metadata that is not JSON: **400** (\`METADATA_NOT_JSON\`). A missing field, a wrong type or a value out of its format,
+  or a field the profile requires (e.g. \`buyer_reference\` and the electronic addresses for \`xrechnung\`):
+  **422** HTTPValidationError with \`loc\` pointing into the metadata, e.g. \`["body","metadata","seller","name"]\`.`;
+
+/** The `metadata` field: urlencoded (the contract), multipart, or a JSON body carrying it. */
+async function readMetadataField(req: FastifyRequest): Promise<unknown> {
+  if (req.isMultipart()) {
+    const form = await readForm(req, { fields: { metadata: { required: true } } });
+    return form.fields.metadata;
+  }
+  const body = req.body;
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>).metadata : undefined;
+  if (value === undefined || value === null) {
+    throw new RequestShapeError([{ loc: ['body', 'metadata'], msg: 'Field required', type: 'missing' }]);
+  }
+  if (Array.isArray(value)) {
+    throw new RequestShapeError([{ loc: ['body', 'metadata'], msg: 'Send the metadata field once', type: 'string_type' }]);
+  }
+  return value;
+}
+
+export default async function xml(app: FastifyInstance): Promise<void> {
+  // Publish the metadata schema (components.schemas.InvoiceMetadata) unless the app already did.
+  if (!app.getSchema('InvoiceMetadata')) app.addSchema({ ...InvoiceMetadataSchema, examples: Object.values(METADATA_EXAMPLES) });
+  app.post(
+    '/v1/xml',
+    {
+      schema: {
+        summary: 'Generate invoice XML (CII D22B) from metadata',
+        description: DESCRIPTION,
+        tags: ['invoices'],
+        response: {
+          200: {
+            description: 'The invoice XML. Header X-Dropped-Fields lists the metadata fields the profile could not carry.',
+            headers: {
+              'X-Dropped-Fields': { type: 'string', description: 'Comma-separated metadata paths left out of the XML' },
+            },
+            content: { 'application/xml': { schema: { type: 'string' } } },
+          },
+          ...errorResponses(400, 413, 422, 500),
+        },
+      },
+      config: {
+        formContentType: 'application/x-www-form-urlencoded',
+        form: {
+          metadata: {
+            type: 'string',
+            contentMediaType: 'application/json',
+            contentSchema: { $ref: 'InvoiceMetadata#' },
+            description: 'Invoice metadata as JSON text (schema InvoiceMetadata in components.schemas).',
+          },
+        },
+        formRequired: ['metadata'],
+      },
+    },
+    async (req, reply) => {
+      const metadata = await readMetadataField(req);
+      let built: ReturnType<typeof buildInvoiceXml>;
+      try {
+        built = buildInvoiceXml(metadata);
+      } catch (err) {
+        throw toHttpError(err);
+      }
+      if (built.droppedFields.length) reply.header(DROPPED_FIELDS_HEADER, built.droppedFields.join(', '));
+      return reply.type('application/xml; charset=utf-8').send(built.xml);
+    },
+  );
+}
