@@ -102,7 +102,8 @@ test('GET /metrics is 403 LICENSE_REQUIRED in community mode, even with a token'
 });
 
 test('GET /metrics in pro mode is 403 unless enabled with a token', async () => {
-  for (const env of [{}, { METRICS_ENABLED: 'true' }, { METRICS_TOKEN: 'm' }]) {
+  const envs: Record<string, string>[] = [{}, { METRICS_ENABLED: 'true' }, { METRICS_TOKEN: 'm' }];
+  for (const env of envs) {
     const app = await proApp(env);
     const res = await app.inject({ url: '/metrics', headers: { authorization: 'Bearer m' } });
     assert.equal(res.statusCode, 403, JSON.stringify(env));

@@ -1,0 +1,53 @@
+/**
+ * Start-up benchmark: time from process start to the first 200 on /health, for the compiled service
+ * (`node dist/src/main.js`, what `npm start` runs after building). Target: under 1 s.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+const RUNS = Number(process.env.RUNS ?? 10);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startOnce(): Promise<number> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  try {
+    for (;;) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/health`);
+        if (res.status === 200) return performance.now() - t0;
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() - t0 > 15_000) throw new Error('service did not answer within 15 s');
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+if (!existsSync('dist/src/main.js')) {
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+const times: number[] = [];
+for (let i = 0; i < RUNS; i++) times.push(await startOnce());
+times.sort((a, b) => a - b);
+const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
+console.log(`startup (process start → first 200 on /health), ${RUNS} runs: median ${pct(50).toFixed(0)} ms, p90 ${pct(90).toFixed(0)} ms, max ${times[times.length - 1].toFixed(0)} ms (target < 1000 ms: ${pct(50) < 1000 ? 'met' : 'NOT met'})`);
