@@ -1,0 +1,100 @@
+/**
+ * Agreement of our syntax rules (CII-SR/CII-DT, UBL-SR/UBL-CR/UBL-DT) with the official verdicts
+ * of ../shared/corpus/verdicts.jsonl, for the en16931-cii / en16931-ubl rule sets.
+ *
+ *   node --import tsx scripts/syntax-agreement.ts [--diff]
+ *
+ * Prints file-level and rule-level figures per rule set, errors and warnings separately; with
+ * --diff also every file whose syntax-rule ids differ.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseXml, type XmlDoc } from '../src/xml/dom.js';
+import { findInvoiceAttachment, isPdf, readPdf } from '../src/pdf/extract.js';
+import { evaluateCiiSyntax, ciiSyntaxSeverity } from '../src/syntax/cii/rules.js';
+import { evaluateUblSyntax, ublSyntaxSeverity } from '../src/syntax/ubl/rules.js';
+
+const corpus = path.resolve(process.cwd(), '../shared/corpus');
+const showDiff = process.argv.includes('--diff');
+const SYNTAX_ID = /^(CII-SR|CII-DT|UBL-SR|UBL-CR|UBL-DT)-/;
+
+interface Verdict {
+  file: string;
+  syntax: string;
+  rulesets: string[];
+  errors: { id: string; ruleset: string }[];
+  warnings: { id: string; ruleset: string }[];
+}
+
+async function xmlOf(file: string): Promise<Uint8Array | undefined> {
+  const bytes = new Uint8Array(readFileSync(path.join(corpus, file)));
+  if (!isPdf(bytes)) return bytes;
+  try {
+    const pdf = await readPdf(bytes);
+    return findInvoiceAttachment(pdf.attachments)?.content();
+  } catch {
+    return undefined;
+  }
+}
+
+type Tally = { files: number; filesAgree: number; expected: number; found: number; matched: number };
+const newTally = (): Tally => ({ files: 0, filesAgree: 0, expected: 0, found: 0, matched: 0 });
+
+function compare(t: Tally, expected: Set<string>, found: Set<string>): boolean {
+  t.files++;
+  t.expected += expected.size;
+  t.found += found.size;
+  let same = expected.size === found.size;
+  for (const id of expected) if (found.has(id)) t.matched++; else same = false;
+  if (same) t.filesAgree++;
+  return same;
+}
+
+const tallies = new Map<string, { errors: Tally; warnings: Tally }>();
+const lines = readFileSync(path.join(corpus, 'verdicts.jsonl'), 'utf8').split('\n').filter(Boolean);
+let skipped = 0;
+const diffs: string[] = [];
+for (const line of lines) {
+  const v = JSON.parse(line) as Verdict;
+  const ruleSet = v.rulesets.find((r) => r === 'en16931-cii' || r === 'en16931-ubl');
+  if (!ruleSet) continue;
+  const xml = await xmlOf(v.file);
+  let doc: XmlDoc;
+  try {
+    if (!xml) throw new Error('no xml');
+    doc = parseXml(xml);
+  } catch {
+    skipped++;
+    continue;
+  }
+  const isCii = ruleSet === 'en16931-cii';
+  const result = isCii ? evaluateCiiSyntax(doc) : evaluateUblSyntax(doc);
+  const severity = isCii ? ciiSyntaxSeverity : ublSyntaxSeverity;
+  const foundErr = new Set<string>();
+  const foundWarn = new Set<string>();
+  for (const [id] of result) (severity(id) === 'error' ? foundErr : foundWarn).add(id);
+  const pick = (list: { id: string; ruleset: string }[]) =>
+    new Set(list.filter((f) => f.ruleset === ruleSet && SYNTAX_ID.test(f.id)).map((f) => f.id));
+  const expErr = pick(v.errors);
+  const expWarn = pick(v.warnings);
+  let t = tallies.get(ruleSet);
+  if (!t) tallies.set(ruleSet, (t = { errors: newTally(), warnings: newTally() }));
+  const a = compare(t.errors, expErr, foundErr);
+  const b = compare(t.warnings, expWarn, foundWarn);
+  if (!a || !b) {
+    const fmt = (e: Set<string>, f: Set<string>) =>
+      `missing [${[...e].filter((x) => !f.has(x)).join(' ')}] extra [${[...f].filter((x) => !e.has(x)).join(' ')}]`;
+    diffs.push(`${v.file}\n   errors ${fmt(expErr, foundErr)}\n   warnings ${fmt(expWarn, foundWarn)}`);
+  }
+}
+
+for (const [rs, t] of tallies) {
+  for (const [kind, x] of Object.entries(t)) {
+    console.log(
+      `${rs} ${kind.padEnd(8)} files ${x.filesAgree}/${x.files} agree; rule ids: ${x.matched}/${x.expected} expected found, ${x.found - x.matched} extra`,
+    );
+  }
+}
+console.log(`skipped (no readable XML): ${skipped}`);
+if (showDiff) for (const d of diffs) console.log(d);
+else console.log(`${diffs.length} files differ (run with --diff to list them)`);

@@ -1,0 +1,652 @@
+/**
+ * The CII syntax binding rules of EN 16931 (CII-SR-*, CII-DT-*) that are plain element/attribute
+ * checks, as data. Facts from the CEN/TC 434 validation artefacts 1.3.16 (which CII elements and
+ * attributes the EN 16931 binding does not use, or bounds to one occurrence), in our own notation;
+ * the format is described in ../syntax-table.ts. Ids: `s` = CII-SR-, `d` = CII-DT-.
+ * Paths without prefix are in the `ram` namespace.
+ */
+export const CII_RULE_TABLE = `
+ctx DC
+s001 SpecifiedTransactionID
+s002 TestIndicator
+s003 <=1 BusinessProcessSpecifiedDocumentContextParameter
+s006 BIMSpecifiedDocumentContextParameter
+s007 ScenarioSpecifiedDocumentContextParameter
+s008 ApplicationSpecifiedDocumentContextParameter
+s009 =1 GuidelineSpecifiedDocumentContextParameter
+s010 =1 GuidelineSpecifiedDocumentContextParameter/ID
+s011 SubsetSpecifiedDocumentContextParameter
+s012 MessageStandardSpecifiedDocumentContextParameter
+
+ctx DCP
+s04 Value
+s05 SpecifiedDocumentVersion
+
+ctx ED
+s013 Name
+s014 =1 TypeCode
+s015 IssueDateTime/udt:DateTime
+s016 CopyIndicator
+s017 Purpose
+s018 ControlRequirementIndicator
+s019 LanguageID
+s020 PurposeCode
+s021 RevisionDateTime
+s022 VersionID
+s023 GlobalID
+s024 RevisionID
+s025 PreviousRevisionID
+s026 CategoryCode
+s027 IncludedNote/Subject
+s028 IncludedNote/ContentCode
+s032 IncludedNote/ID
+s033 EffectiveSpecifiedPeriod
+s034 IssuerTradeParty
+
+ctx EDN
+s030 <=1 Content
+
+ctx LI
+s035 DescriptionCode
+s036 ParentLineID
+s037 LineStatusCode
+s038 LineStatusReasonCode
+s221 IncludedSubordinateTradeLineItem
+
+ctx LDOC
+s039 <=1 IncludedNote
+s040 <=1 IncludedNote/Content
+s041 IncludedNote/SubjectCode
+s042 IncludedNote/ID
+s043 IncludedNote/Subject
+s044 IncludedNote/ContentCode
+
+ctx PROD
+s045 ID
+s048 ManufacturerAssignedID
+s049 TradeName
+s050 TypeCode
+s051 NetWeightMeasure
+s052 GrossWeightMeasure
+s053 ProductGroupID
+s054 EndItemTypeCode
+s055 EndItemName
+s056 AreaDensityMeasure
+s057 UseDescription
+s058 BrandName
+s059 SubBrandName
+s060 DrainedNetWeightMeasure
+s061 VariableMeasureIndicator
+s062 ColourCode
+s063 ColourDescription
+s064 Designation
+s065 FormattedCancellationAnnouncedLaunchDateTime
+s066 FormattedLatestProductDataChangeDateTime
+in ApplicableProductCharacteristic
+s067 ID
+s068 TypeCode
+s070 ValueMeasure
+s071 MeasurementMethodCode
+s073 ValueCode
+s074 ValueDateTime
+s075 ValueIndicator
+s076 ContentTypeCode
+s077 ValueSpecifiedBinaryFile
+s078 ApplicableProductCharacteristicCondition
+s079 ApplicableReferencedStandard
+in .
+s080 ApplicableMaterialGoodsCharacteristic
+in DesignatedProductClassification
+s081 SystemID
+s082 SystemName
+s083 ClassName
+s084 SubClassCode
+s085 ClassProductCharacteristic
+s086 ApplicableReferencedStandard
+in .
+s087 IndividualTradeProductInstance
+s088 CertificationEvidenceReferenceReferencedDocument
+s089 InspectionReferenceReferencedDocument
+s091 OriginTradeCountry/Name
+s092 OriginTradeCountry/SubordinateTradeCountrySubDivision
+s093 LinearSpatialDimension
+s094 MinimumLinearSpatialDimension
+s095 MaximumLinearSpatialDimension
+s096 ManufacturerTradeParty
+s097 PresentationSpecifiedBinaryFile
+s098 MSDSReferenceReferencedDocument
+s099 AdditionalReferenceReferencedDocument
+s100 LegalRightsOwnerTradeParty
+s101 BrandOwnerTradeParty
+s102 IncludedReferencedProduct
+s103 InformationNote
+
+ctx PCHAR
+s069 =1 Description
+s072 =1 Value
+
+ctx LAGR
+s104 BuyerReference
+s105 BuyerRequisitionerTradeParty
+s106 ApplicableTradeDeliveryTerms
+s107 SellerOrderReferencedDocument
+s108 BuyerOrderReferencedDocument/IssuerAssignedID
+s109 QuotationReferencedDocument
+s110 ContractReferencedDocument
+s111 DemandForecastReferencedDocument
+s112 PromotionalDealReferencedDocument
+s113 AdditionalReferencedDocument
+in GrossPriceProductTradePrice
+s114 TypeCode
+s115 MinimumQuantity
+s116 MaximumQuantity
+s117 ChangeReason
+s118 OrderUnitConversionFactorNumeric
+s120 AppliedTradeAllowanceCharge/ID
+s121 AppliedTradeAllowanceCharge/SequenceNumeric
+s122 AppliedTradeAllowanceCharge/CalculationPercent
+s123 AppliedTradeAllowanceCharge/BasisAmount
+s124 AppliedTradeAllowanceCharge/BasisQuantity
+s125 AppliedTradeAllowanceCharge/PrepaidIndicator
+s126 AppliedTradeAllowanceCharge/UnitBasisAmount
+s127 AppliedTradeAllowanceCharge/ReasonCode
+s128 AppliedTradeAllowanceCharge/Reason
+s129 AppliedTradeAllowanceCharge/TypeCode
+s130 AppliedTradeAllowanceCharge/CategoryTradeTax
+s131 AppliedTradeAllowanceCharge/ActualTradeCurrencyExchange
+s445 IncludedTradeTax
+s132 ValiditySpecifiedPeriod
+s133 DeliveryTradeLocation
+s134 TradeComparisonReferencePrice
+s135 AssociatedReferencedDocument
+in NetPriceProductTradePrice
+s136 TypeCode
+s138 MinimumQuantity
+s139 MaximumQuantity
+s140 ChangeReason
+s141 OrderUnitConversionFactorNumeric
+s142 AppliedTradeAllowanceCharge
+s446 IncludedTradeTax
+s143 ValiditySpecifiedPeriod
+s144 DeliveryTradeLocation
+s145 TradeComparisonReferencePrice
+s146 AssociatedReferencedDocument
+in .
+s439 =1 NetPriceProductTradePrice/ChargeAmount
+s441 <=1 NetPriceProductTradePrice/ChargeAmount
+s147 RequisitionerReferencedDocument
+s148 ItemSellerTradeParty
+s149 ItemBuyerTradeParty
+s150 IncludedSpecifiedMarketplace
+s447 UltimateCustomerOrderReferencedDocument
+
+ctx GPAC
+s440 <=1 ActualAmount
+
+ctx LDEL
+s151 RequestedQuantity
+s152 ReceivedQuantity
+s153 ChargeFreeQuantity
+s154 PackageQuantity
+s155 ProductUnitQuantity
+s156 PerPackageUnitQuantity
+s157 NetWeightMeasure
+s158 GrossWeightMeasure
+s159 TheoreticalWeightMeasure
+s160 DespatchedQuantity
+s161 SpecifiedDeliveryAdjustment
+s162 IncludedSupplyChainPackaging
+s163 RelatedSupplyChainConsignment
+s164 ShipToTradeParty
+s165 UltimateShipToTradeParty
+s166 ShipFromTradeParty
+s167 ActualDespatchSupplyChainEvent
+s168 ActualPickUpSupplyChainEvent
+s169 RequestedDeliverySupplyChainEvent
+s170 ActualDeliverySupplyChainEvent
+s171 ActualReceiptSupplyChainEvent
+s172 AdditionalReferencedDocument
+s173 DespatchAdviceReferencedDocument
+s174 ReceivingAdviceReferencedDocument
+s175 DeliveryNoteReferencedDocument
+s176 ConsumptionReportReferencedDocument
+s177 PackingListReferencedDocument
+
+ctx LSET
+s178 PaymentReference
+s179 InvoiceIssuerReference
+s180 TotalAdjustmentAmount
+s181 DiscountIndicator
+s182 ApplicableTradeTax/CalculatedAmount
+in SpecifiedTradeAllowanceCharge
+s183 ChargeIndicator/udt:IndicatorString
+s184 ID
+s185 SequenceNumeric
+s186 CalculationPercent/@format
+s187 BasisQuantity
+s188 PrepaidIndicator
+s189 UnitBasisAmount
+s190 TypeCode
+s191 CategoryTradeTax
+s192 ActualTradeCurrencyExchange
+s193 ID
+in .
+s194 SubtotalCalculatedTradeTax
+s195 SpecifiedLogisticsServiceCharge
+s196 SpecifiedTradePaymentTerms
+in SpecifiedTradeSettlementLineMonetarySummation
+s197 ChargeTotalAmount
+s198 AllowanceTotalAmount
+s199 TaxBasisTotalAmount
+s200 TaxTotalAmount
+s201 GrandTotalAmount
+s202 InformationAmount
+s203 TotalAllowanceChargeAmount
+s204 TotalRetailValueInformationAmount
+s205 GrossLineTotalAmount
+s206 NetLineTotalAmount
+s207 NetIncludingTaxesLineTotalAmount
+s208 ProductWeightLossInformationAmount
+in .
+s209 SpecifiedFinancialAdjustment
+s210 InvoiceReferencedDocument
+s212 PayableSpecifiedTradeAccountingAccount
+in ReceivableSpecifiedTradeAccountingAccount
+s213 SetTriggerCode
+s214 TypeCode
+s215 AmountTypeCode
+s216 Name
+s217 CostReferenceDimensionPattern
+in .
+s218 PurchaseSpecifiedTradeAccountingAccount
+s219 SalesSpecifiedTradeAccountingAccount
+s220 SpecifiedTradeSettlementFinancialCard
+s454 =1 ApplicableTradeTax
+
+ctx HAGR
+s442 Reference
+in SellerTradeParty
+s222 RoleCode
+s223 SpecifiedLegalOrganization/LegalClassificationCode
+s224 SpecifiedLegalOrganization/Name
+s225 SpecifiedLegalOrganization/PostalTradeAddress
+s226 SpecifiedLegalOrganization/AuthorizedLegalRegistration
+s227 DefinedTradeContact/ID
+s228 DefinedTradeContact/TypeCode
+s229 DefinedTradeContact/JobTitle
+s230 DefinedTradeContact/Responsibility
+s231 DefinedTradeContact/PersonID
+s232 DefinedTradeContact/TelephoneUniversalCommunication/URIID
+s233 DefinedTradeContact/TelephoneUniversalCommunication/ChannelCode
+s234 DefinedTradeContact/DirectTelephoneUniversalCommunication
+s235 DefinedTradeContact/MobileTelephoneUniversalCommunication
+s236 DefinedTradeContact/FaxUniversalCommunication
+s237 DefinedTradeContact/EmailURIUniversalCommunication/ChannelCode
+s238 DefinedTradeContact/EmailURIUniversalCommunication/CompleteNumber
+s239 DefinedTradeContact/TelexUniversalCommunication
+s240 DefinedTradeContact/VOIPUniversalCommunication
+s241 DefinedTradeContact/InstantMessagingUniversalCommunication
+s242 DefinedTradeContact/SpecifiedNote
+s243 DefinedTradeContact/SpecifiedContactPerson
+s244 URIUniversalCommunication/ChannelCode
+s245 URIUniversalCommunication/CompleteNumber
+s246 SpecifiedTaxRegistration/AssociatedRegisteredTax
+s247 EndPointURIUniversalCommunication
+s248 LogoAssociatedSpecifiedBinaryFile
+in BuyerTradeParty
+s249 RoleCode
+s250 Description
+s251 SpecifiedLegalOrganization/LegalClassificationCode
+s252 SpecifiedLegalOrganization/Name
+s254 SpecifiedLegalOrganization/PostalTradeAddress
+s255 SpecifiedLegalOrganization/AuthorizedLegalRegistration
+s256 DefinedTradeContact/ID
+s257 DefinedTradeContact/TypeCode
+s258 DefinedTradeContact/JobTitle
+s259 DefinedTradeContact/Responsibility
+s260 DefinedTradeContact/PersonID
+s261 DefinedTradeContact/TelephoneUniversalCommunication/URIID
+s262 DefinedTradeContact/TelephoneUniversalCommunication/ChannelCode
+s263 DefinedTradeContact/DirectTelephoneUniversalCommunication
+s264 DefinedTradeContact/MobileTelephoneUniversalCommunication
+s265 DefinedTradeContact/FaxUniversalCommunication
+s266 DefinedTradeContact/EmailURIUniversalCommunication/ChannelCode
+s267 DefinedTradeContact/EmailURIUniversalCommunication/CompleteNumber
+s268 DefinedTradeContact/TelexUniversalCommunication
+s269 DefinedTradeContact/VOIPUniversalCommunication
+s270 DefinedTradeContact/InstantMessagingUniversalCommunication
+s271 DefinedTradeContact/SpecifiedNote
+s272 DefinedTradeContact/SpecifiedContactPerson
+s273 URIUniversalCommunication/ChannelCode
+s274 URIUniversalCommunication/CompleteNumber
+s275 SpecifiedTaxRegistration/AssociatedRegisteredTax
+s276 EndPointURIUniversalCommunication
+s277 LogoAssociatedSpecifiedBinaryFile
+in .
+s278 SalesAgentTradeParty
+s279 BuyerRequisitionerTradeParty
+s280 BuyerAssignedAccountantTradeParty
+s281 SellerAssignedAccountantTradeParty
+# CII-SR-282 is bound twice in the artefact's source; the first binding is the one instantiated.
+s282 BuyerTaxRepresentativeTradeParty
+in SellerTaxRepresentativeTradeParty
+s283 GlobalID
+s284 RoleCode
+s285 Description
+s286 SpecifiedLegalOrganization
+s287 DefinedTradeContact
+s288 URIUniversalCommunication
+s289 SpecifiedTaxRegistration/AssociatedRegisteredTax
+s290 EndPointURIUniversalCommunication
+s291 LogoAssociatedSpecifiedBinaryFile
+in .
+s292 ProductEndUserTradeParty
+s293 ApplicableTradeDeliveryTerms
+s294 SellerOrderReferencedDocument/LineID
+s295 BuyerOrderReferencedDocument/LineID
+s296 QuotationReferencedDocument
+s297 OrderResponseReferencedDocument
+s298 ContractReferencedDocument/LineID
+s299 DemandForecastReferencedDocument
+s300 SupplyInstructionReferencedDocument
+s301 PromotionalDealReferencedDocument
+s302 PriceListReferencedDocument
+s303 AdditionalReferencedDocument/LineID
+s304 RequisitionerReferencedDocument
+s305 BuyerAgentTradeParty
+s306 PurchaseConditionsReferencedDocument
+s307 SpecifiedProcuringProject/Description
+s448 UltimateCustomerOrderReferencedDocument
+s455 <=1 SellerTradeParty/DefinedTradeContact
+s456 <=1 BuyerTradeParty/DefinedTradeContact
+s459 <=1 SellerTradeParty/URIUniversalCommunication
+s460 <=1 BuyerTradeParty/URIUniversalCommunication
+
+ctx HDEL
+s308 RelatedSupplyChainConsignment
+in ShipToTradeParty
+s309 RoleCode
+s310 Description
+s311 SpecifiedLegalOrganization
+s312 DefinedTradeContact
+s313 URIUniversalCommunication
+s314 SpecifiedTaxRegistration
+s315 EndPointURIUniversalCommunication
+s316 LogoAssociatedSpecifiedBinaryFile
+in .
+s317 UltimateShipToTradeParty
+s318 ShipFromTradeParty
+s319 ActualDespatchSupplyChainEvent
+s320 ActualPickUpSupplyChainEvent
+in ActualDeliverySupplyChainEvent
+s321 ID
+s322 OccurrenceDateTime/udt:DateTime
+s323 TypeCode
+s324 Description
+s325 DescriptionBinaryObject
+s326 UnitQuantity
+s327 LatestOccurrenceDateTime
+s328 EarliestOccurrenceDateTime
+s329 OccurrenceSpecifiedPeriod
+s330 OccurrenceLogisticsLocation
+in .
+s331 ActualReceiptSupplyChainEvent
+s332 AdditionalReferencedDocument
+s333 DespatchAdviceReferencedDocument/LineID
+s334 DespatchAdviceReferencedDocument/LineID
+s335 DeliveryNoteReferencedDocument
+s336 ConsumptionReportReferencedDocument
+s337 PreviousDeliverySupplyChainEvent
+s338 PackingListReferencedDocument
+
+ctx HSET
+s339 DuePayableAmount
+s340 CreditorReferenceTypeCode
+s341 CreditorReferenceType
+s342 CreditorReferenceIssuerID
+s344 PaymentCurrencyCode
+s345 InvoiceIssuerReference
+s346 InvoiceDateTime
+s347 NextInvoiceDateTime
+s348 CreditReasonCode
+s349 CreditReason
+s350 InvoicerTradeParty
+s351 InvoiceeTradeParty
+in PayeeTradeParty
+s352 RoleCode
+s353 Description
+s354 SpecifiedLegalOrganization/LegalClassificationCode
+s355 SpecifiedLegalOrganization/Name
+s356 SpecifiedLegalOrganization/TradingBusinessName
+s357 SpecifiedLegalOrganization/PostalTradeAddress
+s358 SpecifiedLegalOrganization/AuthorizedLegalRegistration
+s359 DefinedTradeContact
+s360 PostalTradeAddress
+s361 URIUniversalCommunication
+s362 SpecifiedTaxRegistration
+s363 EndPointURIUniversalCommunication
+s364 LogoAssociatedSpecifiedBinaryFile
+in .
+s365 PayerTradeParty
+s366 TaxApplicableTradeCurrencyExchange
+s367 InvoiceApplicableTradeCurrencyExchange
+s368 PaymentApplicableTradeCurrencyExchange
+in SpecifiedTradeSettlementPaymentMeans
+s369 PaymentChannelCode
+s370 GuaranteeMethodCode
+s371 PaymentMethodCode
+s443 ID
+s372 ApplicableTradeSettlementFinancialCard/MicrochipIndicator
+s373 ApplicableTradeSettlementFinancialCard/TypeCode
+s375 ApplicableTradeSettlementFinancialCard/ExpiryDate
+s376 ApplicableTradeSettlementFinancialCard/VerificationNumeric
+s377 ApplicableTradeSettlementFinancialCard/ValidFromDateTime
+s378 ApplicableTradeSettlementFinancialCard/CreditLimitAmount
+s379 ApplicableTradeSettlementFinancialCard/CreditAvailableAmount
+s380 ApplicableTradeSettlementFinancialCard/InterestRatePercent
+s381 ApplicableTradeSettlementFinancialCard/Description
+s382 PayerPartyDebtorFinancialAccount/AccountName
+s444 PayerPartyDebtorFinancialAccount/ProprietaryID
+s384 PayerSpecifiedDebtorFinancialInstitution/ClearingSystemName
+s385 PayerSpecifiedDebtorFinancialInstitution/Name
+s386 PayerSpecifiedDebtorFinancialInstitution/LocationFinancialInstitutionAddress
+in SpecifiedTradeAllowanceCharge
+s388 ID
+s389 SequenceNumeric
+s390 BasisQuantity
+s391 PrepaidIndicator
+s392 UnitBasisAmount
+s393 TypeCode
+s394 ActualTradeCurrencyExchange
+in .
+s395 SubtotalCalculatedTradeTax
+s396 SpecifiedLogisticsServiceCharge
+in SpecifiedTradePaymentTerms
+s397 ID
+s398 FromEventCode
+s399 SettlementPeriodMeasure
+s400 DueDateDateTime/udt:DateTime
+s401 TypeCode
+s402 InstructionTypeCode
+s404 PartialPaymentPercent
+s405 PaymentMeansID
+s406 PartialPaymentAmount
+s407 ApplicableTradePaymentPenaltyTerms
+s408 ApplicableTradePaymentDiscountTerms
+s409 PayeeTradeParty
+in .
+s421 SpecifiedFinancialAdjustment
+s422 InvoiceReferencedDocument/LineID
+s423 ProFormaInvoiceReferencedDocument
+s424 LetterOfCreditReferencedDocument
+s425 FactoringAgreementReferencedDocument
+s426 FactoringListReferencedDocument
+s427 PayableSpecifiedTradeAccountingAccount
+in ReceivableSpecifiedTradeAccountingAccount
+s428 SetTriggerCode
+s429 TypeCode
+s430 AmountTypeCode
+s431 Name
+s432 CostReferenceDimensionPattern
+in .
+s433 PurchaseSpecifiedTradeAccountingAccount
+s434 SalesSpecifiedTradeAccountingAccount
+s435 SpecifiedTradeSettlementFinancialCard
+s436 SpecifiedAdvancePayment
+s437 UltimatePayeeTradeParty
+s452 <=1 SpecifiedTradePaymentTerms
+s453 <=1 SpecifiedTradePaymentTerms/Description
+s461 <=1 ApplicableTradeTax/TaxPointDate
+
+ctx SUM
+s411 InformationAmount
+s412 TotalDiscountAmount
+s413 TotalAllowanceChargeAmount
+s414 RetailValueExcludingTaxInformationAmount
+s415 TotalDepositFeeInformationAmount
+s416 ProductValueExcludingTobaccoTaxInformationAmount
+s417 TotalRetailValueInformationAmount
+s418 GrossLineTotalAmount
+s419 NetLineTotalAmount
+s420 NetIncludingTaxesLineTotalAmount
+s477 <=1 LineTotalAmount
+s478 <=1 ChargeTotalAmount
+s479 <=1 AllowanceTotalAmount
+s480 <=1 TaxBasisTotalAmount
+s481 <=1 RoundingAmount
+s482 <=1 GrandTotalAmount
+s483 <=1 InformationAmount
+s484 <=1 TotalPrepaidAmount
+s485 <=1 TotalDiscountAmount
+s486 <=1 TotalAllowanceChargeAmount
+s487 <=1 DuePayableAmount
+s488 <=1 RetailValueExcludingTaxInformationAmount
+s489 <=1 TotalDepositFeeInformationAmount
+s490 <=1 ProductValueExcludingTobaccoTaxInformationAmount
+s491 <=1 TotalRetailValueInformationAmount
+s492 <=1 GrossLineTotalAmount
+s493 <=1 NetLineTotalAmount
+s494 <=1 NetIncludingTaxesLineTotalAmount
+
+ctx ROOT
+d013 @languageID
+d014 @languageLocaleID
+s438 ValuationBreakdownStatement
+
+ctx STAC
+s471 <=1 RateApplicablePercent
+s472 <=1 CategoryTradeTax
+s473 <=1 ActualAmount
+
+ctx PM
+s464 PayerSpecifiedDebtorFinancialInstitution
+
+ctx IDX
+d001 @schemeName
+d002 @schemeAgencyName
+d003 @schemeDataURI
+d004 @schemeURI
+d005 @schemeID
+d006 @schemeAgencyID
+d007 @schemeVersionID
+
+ctx IDANY
+d101 @schemeName
+d102 @schemeAgencyName
+d103 @schemeDataURI
+d104 @schemeURI
+
+ctx TCANY
+d008 @name
+d009 @listURI
+
+# Bound to the invoice type code, which the //ram:TypeCode rule above already claims: under
+# Schematron's first-match semantics these three never fire, in the official artefact as here.
+ctx TCED
+d010 @listID
+d011 @listAgencyID
+d012 @listVersionID
+
+ctx CATC
+d045 @listID
+d046 @listAgencyID
+d047 @listVersionID
+d048 @listURI
+
+ctx REFDOC
+d016 StatusCode
+d017 CopyIndicator
+d019 GlobalID
+d020 RevisionID
+d023 Information
+d025 SectionName
+d026 PreviousRevisionID
+d028 EffectiveSpecifiedPeriod
+d029 IssuerTradeParty
+d030 AttachedSpecifiedBinaryFile
+
+ctx AMT
+d031 @currencyID
+d032 @currencyCodeListVersionID
+
+ctx QTY
+d034 @unitCodeListID
+d035 @unitCodeListAgencyID
+d036 @unitCodeListAgencyName
+
+ctx TT
+d038 CalculatedRate
+d039 CalculationSequenceNumeric
+d040 BasisQuantity
+d042 UnitBasisAmount
+d043 LineTotalBasisAmount
+d044 AllowanceChargeBasisAmount
+d049 CurrencyCode
+d050 Jurisdiction
+d051 CustomsDutyIndicator
+d053 TaxBasisAllowanceRate
+d055 Type
+d056 InformationAmount
+d057 CategoryName
+d059 RateApplicablePercent/@format
+d060 SpecifiedTradeAccountingAccount
+d061 ServiceSupplyTradeCountry
+d062 BuyerRepayableTaxSpecifiedTradeAccountingAccount
+d063 SellerPayableTaxSpecifiedTradeAccountingAccount
+d064 SellerRefundableTaxSpecifiedTradeAccountingAccount
+d065 BuyerDeductibleTaxSpecifiedTradeAccountingAccount
+d066 BuyerNonDeductibleTaxSpecifiedTradeAccountingAccount
+d067 PlaceApplicableTradeLocation
+
+ctx BSP
+d068 StartDateTime/udt:DateTime
+d069 DurationMeasure
+d070 InclusiveIndicator
+d071 Description
+d072 EndDateTime/udt:DateTime
+d073 CompleteDateTime
+d074 OpenIndicator
+d075 SeasonCode
+d076 ID
+d077 Name
+d078 SequenceNumeric
+d079 StartDateFlexibilityCode
+d080 ContinuousIndicator
+d081 PurposeCode
+
+ctx PTA
+d082 ID
+d083 PostOfficeBox
+d084 BuildingName
+d086 LineFour
+d087 LineFive
+d088 StreetName
+d089 CitySubDivisionName
+d090 CountryName
+d091 CountrySubDivisionID
+d092 AttentionOf
+d093 CareOf
+d094 BuildingNumber
+d095 DepartmentName
+d096 AdditionalStreetName
+`;
