@@ -73,7 +73,8 @@ const specs: CodeRuleSpec[] = [
     id: 'BR-CL-03',
     message: 'The currency identifier of an amount must be an ISO 4217 code.',
     cii: (el) => (el.local === 'TaxTotalAmount' ? attr(el, 'currencyID') : undefined),
-    ubl: (el) => (UBL_AMOUNTS.has(el.local) ? attr(el, 'currencyID') : undefined),
+    // UBL tests every amount element, so a missing currencyID fails too.
+    ubl: (el) => (UBL_AMOUNTS.has(el.local) ? (attr(el, 'currencyID') ?? '') : undefined),
   },
   { id: 'BR-CL-04', message: 'The invoice currency code (BT-5) must be an ISO 4217 code.', cii: (el) => (el.local === 'InvoiceCurrencyCode' ? text(el) : undefined), ubl: (el) => (el.local === 'DocumentCurrencyCode' ? text(el) : undefined) },
   { id: 'BR-CL-05', message: 'The VAT accounting currency code (BT-6) must be an ISO 4217 code.', cii: (el) => (el.local === 'TaxCurrencyCode' ? text(el) : undefined), ubl: (el) => (el.local === 'TaxCurrencyCode' ? text(el) : undefined) },

@@ -6,14 +6,11 @@ import { fractionDigits } from '../../model/decimal.js';
 import type { Invoice, Dec, Located } from '../../model/invoice.js';
 import { codeSet, CODELISTS } from '../data/codelists.js';
 import type { Violation } from '../types.js';
-import { type RuleDef, present, filled, loc, dec, sum, round2, round0, ZERO, ONE, unless, each, code } from './helpers.js';
+import { type RuleDef, nonVatScope, present, exists, filled, loc, dec, sum, round2, round0, ZERO, ONE, unless, each, code } from './helpers.js';
 
 const root = (inv: Invoice) => loc(inv);
 
-function totalsPresent(inv: Invoice): boolean {
-  const t = inv.totals;
-  return t.$loc?.self !== undefined || Object.keys(t).some((k) => k !== '$loc');
-}
+const totalsPresent = (inv: Invoice) => exists(inv.totals);
 
 function vatIds(inv: Invoice): { owner: Located; value: string }[] {
   const out: { owner: Located; value: string }[] = [];
@@ -74,7 +71,7 @@ export const conditionRules: RuleDef[] = [
       return unless(!(present(i.taxPointDate) && present(i.taxPointDateCode)), root(i));
     },
   },
-  { id: 'BR-CO-04', message: 'Each invoice line must be categorised with an invoiced item VAT category code (BT-151).', check: ({ invoice: i }) => each(i.lines, (l) => present(l.vatCategoryCode), (l) => loc(l)) },
+  { id: 'BR-CO-04', message: 'Each invoice line must be categorised with an invoiced item VAT category code (BT-151).', check: (ctx) => each(ctx.invoice.lines, (l) => present(l.vatCategoryCode) && !nonVatScope(ctx).has(l), (l) => loc(l)) },
   { id: 'BR-CO-05', message: 'A document level allowance reason code (BT-98) and reason (BT-97) must describe the same allowance.', check: () => [] },
   { id: 'BR-CO-06', message: 'A document level charge reason code (BT-105) and reason (BT-104) must describe the same charge.', check: () => [] },
   { id: 'BR-CO-07', message: 'An invoice line allowance reason code (BT-140) and reason (BT-139) must describe the same allowance.', check: () => [] },
@@ -147,6 +144,7 @@ export const conditionRules: RuleDef[] = [
     id: 'BR-CO-15',
     message: 'The invoice total with VAT (BT-112) must equal the total without VAT (BT-109) plus the total VAT amount (BT-110).',
     check: ({ invoice: i, syntax }) => {
+      if (!present(i.currency)) return []; // the artefacts quantify over the invoice currency
       const t = i.totals;
       const grand = dec(t.taxInclusiveAmount);
       const basis = dec(t.taxExclusiveAmount);
@@ -176,13 +174,15 @@ export const conditionRules: RuleDef[] = [
   {
     id: 'BR-CO-17',
     message: 'The VAT category tax amount (BT-117) must equal the taxable amount (BT-116) times the VAT rate (BT-119), rounded to two decimals.',
-    check: ({ invoice: i, syntax }) =>
+    check: (ctx) =>
       each(
-        i.vatBreakdown,
+        ctx.invoice.vatBreakdown,
         (b) => {
+          const syntax = ctx.syntax;
           const tax = dec(b.taxAmount);
           if (tax === undefined) return false;
-          const rate = dec(b.rate);
+          // A rate not declared for VAT counts as no rate.
+          const rate = nonVatScope(ctx).has(b) ? undefined : dec(b.rate);
           if (rate === undefined) return round0(tax).eq(ZERO);
           if (round0(rate).eq(ZERO)) return round0(tax).eq(ZERO);
           const basis = dec(b.taxableAmount);
@@ -221,6 +221,7 @@ export const conditionRules: RuleDef[] = [
     message: 'The seller must be identifiable: give a seller identifier (BT-29), a legal registration identifier (BT-30) or a VAT identifier (BT-31).',
     check: ({ invoice: i }) => {
       const s = i.seller;
+      if (!exists(s)) return [];
       return unless(s.identifiers.length > 0 || present(s.legalRegistrationId) || present(s.vatId), loc(s));
     },
   },

@@ -3,18 +3,12 @@
  * Where the CII and UBL artefacts test a rule differently, the rule looks at ctx.syntax.
  */
 import type { Invoice, Party } from '../../model/invoice.js';
-import { type RuleDef, filled, present, loc, dec, ZERO, unless, each, code } from './helpers.js';
+import { type RuleDef, nonVatScope, filled, present, exists, loc, dec, ZERO, unless, each, code } from './helpers.js';
 
 const root = (inv: Invoice) => loc(inv);
 
-function totalsPresent(inv: Invoice): boolean {
-  // The CII rules hang on the monetary summation element; without it they have no context.
-  const t = inv.totals;
-  return (
-    t.$loc?.self !== undefined ||
-    [t.lineNetTotal, t.taxExclusiveAmount, t.taxInclusiveAmount, t.amountDue, t.allowanceTotal, t.chargeTotal, t.taxTotal, t.paidAmount, t.roundingAmount].some(present)
-  );
-}
+// The totals rules hang on the monetary summation element (CII) / LegalMonetaryTotal (UBL).
+const totalsPresent = (inv: Invoice) => exists(inv.totals);
 
 function identifierValues(p: { identifiers: { value: string }[] } | undefined): Set<string> {
   return new Set((p?.identifiers ?? []).map((i) => i.value));
@@ -114,10 +108,10 @@ export const coreRules: RuleDef[] = [
     check: ({ invoice: i }) => each(i.lines, (l) => !l.period || !filled(l.period.start) || !filled(l.period.end) || l.period.end >= l.period.start, (l) => loc(l.period)),
   },
   { id: 'BR-31', message: 'Each document level allowance must have an amount (BT-92).', check: ({ invoice: i }) => each(i.allowances, (a) => present(a.amount), (a) => loc(a)) },
-  { id: 'BR-32', message: 'Each document level allowance must have a VAT category code (BT-95).', check: ({ invoice: i }) => each(i.allowances, (a) => present(a.vatCategoryCode), (a) => loc(a)) },
+  { id: 'BR-32', message: 'Each document level allowance must have a VAT category code (BT-95).', check: (ctx) => each(ctx.invoice.allowances, (a) => present(a.vatCategoryCode) && !nonVatScope(ctx).has(a), (a) => loc(a)) },
   { id: 'BR-33', message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98).', check: ({ invoice: i }) => each(i.allowances, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
   { id: 'BR-36', message: 'Each document level charge must have an amount (BT-99).', check: ({ invoice: i }) => each(i.charges, (a) => present(a.amount), (a) => loc(a)) },
-  { id: 'BR-37', message: 'Each document level charge must have a VAT category code (BT-102).', check: ({ invoice: i }) => each(i.charges, (a) => present(a.vatCategoryCode), (a) => loc(a)) },
+  { id: 'BR-37', message: 'Each document level charge must have a VAT category code (BT-102).', check: (ctx) => each(ctx.invoice.charges, (a) => present(a.vatCategoryCode) && !nonVatScope(ctx).has(a), (a) => loc(a)) },
   { id: 'BR-38', message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105).', check: ({ invoice: i }) => each(i.charges, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
   { id: 'BR-41', message: 'Each invoice line allowance must have an amount (BT-136).', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.allowances, (a) => present(a.amount), (a) => loc(a))) },
   { id: 'BR-42', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140).', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.allowances, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
@@ -125,20 +119,19 @@ export const coreRules: RuleDef[] = [
   { id: 'BR-44', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145).', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.charges, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
   { id: 'BR-45', message: 'Each VAT breakdown must have a VAT category taxable amount (BT-116).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.taxableAmount), (b) => loc(b)) },
   { id: 'BR-46', message: 'Each VAT breakdown must have a VAT category tax amount (BT-117).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.taxAmount), (b) => loc(b)) },
-  { id: 'BR-47', message: 'Each VAT breakdown must have a VAT category code (BT-118).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.categoryCode), (b) => loc(b)) },
+  { id: 'BR-47', message: 'Each VAT breakdown must have a VAT category code (BT-118).', check: (ctx) => each(ctx.invoice.vatBreakdown, (b) => present(b.categoryCode) && !nonVatScope(ctx).has(b), (b) => loc(b)) },
   {
     id: 'BR-48',
     message: 'Each VAT breakdown must have a VAT rate (BT-119), unless the category is "Not subject to VAT" (O).',
-    check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.rate) || code(b.categoryCode) === 'O', (b) => loc(b)),
+    check: (ctx) => each(ctx.invoice.vatBreakdown, (b) => !nonVatScope(ctx).has(b) && (present(b.rate) || code(b.categoryCode) === 'O'), (b) => loc(b)),
   },
   { id: 'BR-49', message: 'Payment instructions must have a payment means type code (BT-81).', check: ({ invoice: i }) => (i.payment ? unless(present(i.payment.meansCode), loc(i.payment)) : []) },
   {
     id: 'BR-50',
     message: 'A credit transfer must give the payment account identifier (BT-84).',
-    check: ({ invoice: i, syntax }) => {
+    check: ({ invoice: i }) => {
       const p = i.payment;
-      if (!p) return [];
-      if (syntax === 'cii' && !['30', '58'].includes(code(p.meansCode) ?? '')) return [];
+      if (!p || !['30', '58'].includes(code(p.meansCode) ?? '')) return [];
       return each(p.creditTransfers, (c) => filled(c.accountId), (c) => loc(c));
     },
   },

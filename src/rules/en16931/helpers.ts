@@ -5,6 +5,7 @@
 import { Big, parseDec, type BigValue } from '../../model/decimal.js';
 import type { Located, Dec } from '../../model/invoice.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
+import { pathOf, type XmlElement } from '../../xml/dom.js';
 
 /** Present and not only whitespace (XPath `normalize-space(x) != ''`). */
 export function filled(v: string | undefined | null): v is string {
@@ -14,6 +15,11 @@ export function filled(v: string | undefined | null): v is string {
 /** Present at all, even empty (XPath `exists(x)`). */
 export function present(v: unknown): boolean {
   return v !== undefined && v !== null;
+}
+
+/** The model object was read from an element that exists in the source (its `$loc.self` is set). */
+export function exists(obj: Located | undefined): boolean {
+  return obj?.$loc?.self !== undefined;
 }
 
 /** Where a field of a model object sits in the source; falls back to the object's own element. */
@@ -111,4 +117,52 @@ export function each<T>(items: readonly T[] | undefined, test: (item: T) => bool
   if (!items) return out;
   for (const it of items) if (!test(it)) out.push({ location: where(it) });
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// VAT scope. The artefacts count a VAT category only when it is declared for VAT (UBL: the
+// category's TaxScheme/ID is "VAT"; CII: the trade tax's TypeCode is "VAT"). The model keeps the
+// category code either way, so the rules ask the parsed document, once per invoice.
+
+const scopes = new WeakMap<object, WeakSet<object>>();
+
+function isVatDeclared(category: XmlElement, syntax: 'cii' | 'ubl'): boolean {
+  const holder = category.parent;
+  if (!holder) return false;
+  if (syntax === 'cii') {
+    const type = holder.children.find((c) => c.local === 'TypeCode');
+    return type !== undefined && type.text.trim().toUpperCase() === 'VAT';
+  }
+  const scheme = holder.children.find((c) => c.local === 'TaxScheme');
+  const id = scheme?.children.find((c) => c.local === 'ID');
+  return id !== undefined && id.text.trim().toUpperCase() === 'VAT';
+}
+
+/** Model objects (lines, allowances, charges, VAT breakdowns) whose VAT category is not declared for VAT. */
+export function nonVatScope(ctx: RuleContext): WeakSet<object> {
+  let set = scopes.get(ctx.invoice);
+  if (set) return set;
+  set = new WeakSet();
+  scopes.set(ctx.invoice, set);
+  if (!ctx.doc) return set;
+  const categoryElements = new Map<string, XmlElement>();
+  const holders = ctx.syntax === 'cii' ? ['ApplicableTradeTax', 'CategoryTradeTax'] : ['TaxCategory', 'ClassifiedTaxCategory'];
+  const codeName = ctx.syntax === 'cii' ? 'CategoryCode' : 'ID';
+  const stack: XmlElement[] = [ctx.doc.root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el.local === codeName && el.parent && holders.includes(el.parent.local)) categoryElements.set(pathOf(el), el);
+    for (const c of el.children) stack.push(c);
+  }
+  const mark = (obj: Located, field: string) => {
+    const where = obj.$loc?.[field];
+    const el = where ? categoryElements.get(where) : undefined;
+    if (el && !isVatDeclared(el, ctx.syntax)) set!.add(obj);
+  };
+  const inv = ctx.invoice;
+  for (const l of inv.lines) mark(l, 'vatCategoryCode');
+  for (const a of inv.allowances) mark(a, 'vatCategoryCode');
+  for (const c of inv.charges) mark(c, 'vatCategoryCode');
+  for (const b of inv.vatBreakdown) mark(b, 'categoryCode');
+  return set;
 }

@@ -7,7 +7,7 @@
 import type { BigValue } from '../../model/decimal.js';
 import type { Invoice, DocumentAllowanceCharge, VatBreakdown, Dec } from '../../model/invoice.js';
 import type { RuleContext, Violation } from '../types.js';
-import { type RuleDef, present, loc, dec, sum, round2, ZERO, ONE, unless, each, code, sameRate, within1 } from './helpers.js';
+import { type RuleDef, nonVatScope, present, loc, dec, sum, round2, ZERO, ONE, unless, each, code, sameRate, within1 } from './helpers.js';
 
 type Syntax = 'cii' | 'ubl';
 type Party = 'sellerAny' | 'sellerVat';
@@ -52,16 +52,34 @@ const CATEGORIES: Category[] = [
   },
 ];
 
+/**
+ * Objects whose category is not declared for VAT, for the rule being evaluated. Set on entry of
+ * every check of this module (checks are synchronous, so it cannot leak between documents).
+ */
+let notVat: WeakSet<object> = new WeakSet();
+const NONE: WeakSet<object> = new WeakSet();
+
 const is = (c: string | undefined, want: string) => code(c) === want;
+const vatCat = (obj: object, c: string | undefined, want: string) => !notVat.has(obj) && is(c, want);
 
 function linesOf(inv: Invoice, cat: string) {
-  return inv.lines.filter((l) => is(l.vatCategoryCode, cat));
+  return inv.lines.filter((l) => vatCat(l, l.vatCategoryCode, cat));
 }
 function acOf(list: DocumentAllowanceCharge[], cat: string) {
-  return list.filter((a) => is(a.vatCategoryCode, cat));
+  return list.filter((a) => vatCat(a, a.vatCategoryCode, cat));
 }
 function breakdownOf(inv: Invoice, cat: string) {
-  return inv.vatBreakdown.filter((b) => is(b.categoryCode, cat));
+  return inv.vatBreakdown.filter((b) => vatCat(b, b.categoryCode, cat));
+}
+/** Evaluate with every category counted, declared for VAT or not (BR-S-01 does not look at the scheme). */
+function unscoped<T>(fn: () => T): T {
+  const saved = notVat;
+  notVat = NONE;
+  try {
+    return fn();
+  } finally {
+    notVat = saved;
+  }
 }
 
 function idsOk(inv: Invoice, ids: Category['ids']): boolean {
@@ -95,9 +113,9 @@ function rateOk(rate: Dec | undefined, want: ReturnType<Category['rate']>): bool
 /** Sum of line net amounts, charges and allowances of one category (optionally one rate). */
 function categoryBasis(inv: Invoice, cat: string, rate: BigValue | undefined, rounded: boolean): BigValue {
   const rateMatches = (r: Dec | undefined) => rate === undefined || (dec(r)?.eq(rate) ?? false);
-  const lines = sum(inv.lines.filter((l) => is(l.vatCategoryCode, cat) && rateMatches(l.vatRate)).map((l) => l.netAmount));
-  const charges = sum(inv.charges.filter((a) => is(a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
-  const allowances = sum(inv.allowances.filter((a) => is(a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
+  const lines = sum(inv.lines.filter((l) => vatCat(l, l.vatCategoryCode, cat) && rateMatches(l.vatRate)).map((l) => l.netAmount));
+  const charges = sum(inv.charges.filter((a) => vatCat(a, a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
+  const allowances = sum(inv.allowances.filter((a) => vatCat(a, a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
   return rounded ? round2(lines).plus(round2(charges)).minus(round2(allowances)) : lines.plus(charges).minus(allowances);
 }
 
@@ -110,8 +128,8 @@ function taxableOk(inv: Invoice, c: Category, b: VatBreakdown, syntax: Syntax): 
     if (syntax === 'cii') return basis.eq(categoryBasis(inv, c.code, rate, true));
     // UBL: something must carry this category and rate, and the amounts agree within 1.
     const used =
-      inv.lines.some((l) => is(l.vatCategoryCode, c.code) && sameRate(l.vatRate, b.rate)) ||
-      [...inv.allowances, ...inv.charges].some((a) => is(a.vatCategoryCode, c.code) && sameRate(a.vatRate, b.rate));
+      inv.lines.some((l) => vatCat(l, l.vatCategoryCode, c.code) && sameRate(l.vatRate, b.rate)) ||
+      [...inv.allowances, ...inv.charges].some((a) => vatCat(a, a.vatCategoryCode, c.code) && sameRate(a.vatRate, b.rate));
     const withinOne = within1(basis, categoryBasis(inv, c.code, rate, false));
     return c.code === 'S' ? used && withinOne : withinOne;
   }
@@ -180,7 +198,11 @@ function familyRules(c: Category): RuleDef[] {
             : "needs the seller's VAT identifier, tax registration identifier or the tax representative's VAT identifier";
   const rateText = { positive: 'greater than zero', nonNegative: 'zero or more', zero: 'zero', absent: 'absent' }[c.rate('cii', 'line')];
   const rules: RuleDef[] = [
-    { id: `${p}-01`, message: `An invoice using VAT category ${n} must have exactly the matching VAT breakdown for it.`, check: (ctx) => firstRule(c, ctx) },
+    {
+      id: `${p}-01`,
+      message: `An invoice using VAT category ${n} must have exactly the matching VAT breakdown for it.`,
+      check: (ctx) => (c.code === 'S' ? unscoped(() => firstRule(c, ctx)) : firstRule(c, ctx)),
+    },
     { id: `${p}-02`, message: `An invoice line with VAT category ${n} ${idsText}.`, check: idRule('line') },
     { id: `${p}-03`, message: `A document level allowance with VAT category ${n} ${idsText}.`, check: idRule('allowance') },
     { id: `${p}-04`, message: `A document level charge with VAT category ${n} ${idsText}.`, check: idRule('charge') },
@@ -237,9 +259,9 @@ function familyRules(c: Category): RuleDef[] {
   }
   if (c.code === 'O') {
     const hasO = (inv: Invoice) => breakdownOf(inv, 'O').length > 0;
-    const otherBreakdown = (inv: Invoice) => inv.vatBreakdown.some((b) => present(b.categoryCode) && !is(b.categoryCode, 'O'));
-    const otherLine = (inv: Invoice) => inv.lines.some((l) => present(l.vatCategoryCode) && !is(l.vatCategoryCode, 'O'));
-    const otherAc = (list: DocumentAllowanceCharge[]) => list.some((a) => present(a.vatCategoryCode) && !is(a.vatCategoryCode, 'O'));
+    const otherBreakdown = (inv: Invoice) => inv.vatBreakdown.some((b) => !notVat.has(b) && present(b.categoryCode) && !is(b.categoryCode, 'O'));
+    const otherLine = (inv: Invoice) => inv.lines.some((l) => !notVat.has(l) && present(l.vatCategoryCode) && !is(l.vatCategoryCode, 'O'));
+    const otherAc = (list: DocumentAllowanceCharge[]) => list.some((a) => !notVat.has(a) && present(a.vatCategoryCode) && !is(a.vatCategoryCode, 'O'));
     rules.push(
       {
         id: 'BR-O-11',
@@ -264,7 +286,14 @@ function familyRules(c: Category): RuleDef[] {
       },
     );
   }
-  return rules;
+  // Every check sees the VAT scope of its own document.
+  return rules.map((r) => ({
+    ...r,
+    check: (ctx: RuleContext) => {
+      notVat = nonVatScope(ctx);
+      return r.check(ctx);
+    },
+  }));
 }
 
 export const vatCategoryRules: RuleDef[] = CATEGORIES.flatMap(familyRules);

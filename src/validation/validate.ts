@@ -1,0 +1,190 @@
+/**
+ * The validation pipeline: ingest (PDF → XML → model) → XSD layer → syntax rules → business rules
+ * → the API's ValidationResult. Pure CPU work on bytes in memory: nothing touches disk or network.
+ *
+ * Which rule sets apply follows the guideline identifier (BT-24), the way the reference validators
+ * choose (see ../shared/corpus/README.md); only the EN 16931 sets are registered today, the others
+ * (XRechnung, Factur-X profiles, BR-FR) are reported as a skipped layer until they are.
+ */
+import { ingest, IngestError, type IngestResult } from '../input/ingest.js';
+import type { Invoice } from '../model/invoice.js';
+import { getRuleSet, registerRuleSet, runRules } from '../rules/engine.js';
+import { EN16931_CII, EN16931_UBL, en16931CiiBusinessRules, en16931UblBusinessRules } from '../rules/en16931/index.js';
+import type { Finding, Rule, RuleSetId, Syntax } from '../rules/types.js';
+import type { XmlDoc } from '../xml/dom.js';
+
+export interface ValidationErrorDetail {
+  rule_id: string | null;
+  message: string;
+  severity: 'error' | 'warning' | 'information';
+  /** XPath-like location of the offending element, when known. */
+  location?: string;
+  /** Rule set the finding comes from (en16931-cii, en16931-ubl, xsd, ...). */
+  rule_set?: string;
+}
+
+export interface SkippedLayer {
+  layer: string;
+  reason: string;
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  format: string | null;
+  flavor: string | null;
+  errors: ValidationErrorDetail[];
+  validation_mode: string | null;
+  pdfa_valid: boolean | null;
+  validation_completeness: 'full' | 'partial';
+  layers_executed: string[];
+  layers_skipped: SkippedLayer[];
+  /** Rule sets that ran (not part of the contract's required fields; useful to clients and tests). */
+  rule_sets: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Optional layers of the other half of the engine (syntax rules, XSD): loaded once if present.
+
+type XsdLayer = (input: { xmlBytes: Uint8Array; syntax: Syntax; profile: string | null; doc?: XmlDoc }) =>
+  | { findings: Finding[]; skipped?: string }
+  | Promise<{ findings: Finding[]; skipped?: string }>;
+
+async function optionalImport(specifier: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    return (await import(specifier)) as Record<string, unknown>;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return undefined;
+    throw err;
+  }
+}
+
+// Specifiers in variables so the type checker does not require the modules to exist yet.
+const CII_SYNTAX_MODULE = '../syntax/cii/rules.js';
+const UBL_SYNTAX_MODULE = '../syntax/ubl/rules.js';
+const XSD_LAYER_MODULE = './xsd-layer.js';
+
+const ciiSyntax = (await optionalImport(CII_SYNTAX_MODULE))?.ciiSyntaxRules as Rule[] | undefined;
+const ublSyntax = (await optionalImport(UBL_SYNTAX_MODULE))?.ublSyntaxRules as Rule[] | undefined;
+const xsdModule = await optionalImport(XSD_LAYER_MODULE);
+const xsdLayer = (xsdModule?.runXsdLayer ?? xsdModule?.validateXsdLayer) as XsdLayer | undefined;
+
+/** Whether part B's syntax rules are wired in (reported by tests and the benchmark). */
+export const syntaxRulesLoaded = { cii: ciiSyntax !== undefined, ubl: ublSyntax !== undefined };
+
+registerRuleSet(EN16931_CII, [...(ciiSyntax ?? []), ...en16931CiiBusinessRules]);
+registerRuleSet(EN16931_UBL, [...(ublSyntax ?? []), ...en16931UblBusinessRules]);
+
+// ---------------------------------------------------------------------------------------------
+
+/** The rule sets the reference validators apply to an invoice of this syntax and guideline (BT-24). */
+export function applicableRuleSets(syntax: Syntax, guideline: string | null | undefined): RuleSetId[] {
+  const g = (guideline ?? '').toLowerCase();
+  const en = syntax === 'cii' ? EN16931_CII : EN16931_UBL;
+  if (g.includes('xrechnung')) return [en, `xrechnung-${syntax}`];
+  if (syntax === 'cii') {
+    if (g.includes('minimum')) return ['fx-minimum'];
+    if (g.includes('basicwl')) return ['fx-basicwl'];
+    if (g.includes('extended')) return ['fx-extended'];
+    if (g.includes('basic')) return [en, 'fx-basic'];
+    if (g === 'urn:cen.eu:en16931:2017' || g.startsWith('urn:cen.eu:en16931:2017#')) return [en, 'fx-en16931'];
+  }
+  return [en];
+}
+
+/** Run the applicable rule sets that are registered; report the others. */
+export function runBusinessValidation(
+  doc: XmlDoc,
+  invoice: Invoice,
+  syntax: Syntax,
+  ruleSets: readonly RuleSetId[],
+): { findings: Finding[]; ran: RuleSetId[]; missing: RuleSetId[] } {
+  const findings: Finding[] = [];
+  const ran: RuleSetId[] = [];
+  const missing: RuleSetId[] = [];
+  for (const id of ruleSets) {
+    const rules = getRuleSet(id);
+    if (!rules) {
+      missing.push(id);
+      continue;
+    }
+    ran.push(id);
+    for (const f of runRules(id, rules, { doc, invoice, syntax })) findings.push(f);
+  }
+  return { findings, ran, missing };
+}
+
+function toDetail(f: Finding): ValidationErrorDetail {
+  return { rule_id: f.ruleId, message: f.message, severity: f.severity, ...(f.location ? { location: f.location } : {}), rule_set: f.ruleSet };
+}
+
+function emptyResult(format: string | null, flavor: string | null): ValidationResult {
+  return {
+    valid: false,
+    format,
+    flavor,
+    errors: [],
+    validation_mode: 'community',
+    pdfa_valid: null,
+    validation_completeness: 'full',
+    layers_executed: [],
+    layers_skipped: [],
+    rule_sets: [],
+  };
+}
+
+/** Validate what ingest() read. */
+export async function validateIngested(ing: IngestResult): Promise<ValidationResult> {
+  const result = emptyResult(ing.format, ing.profile);
+  const { doc, invoice, syntax } = ing;
+  if (!doc || !invoice || (syntax !== 'cii' && syntax !== 'ubl')) {
+    // Nothing EN 16931 can be checked: say why, as findings of the document itself.
+    for (const p of ing.problems) result.errors.push({ rule_id: p.code, message: p.message, severity: 'error' });
+    if (result.errors.length === 0) result.errors.push({ rule_id: 'NO_INVOICE', message: 'No EN 16931 invoice could be read from the upload.', severity: 'error' });
+    result.validation_completeness = 'partial';
+    result.layers_skipped.push({ layer: 'xsd', reason: 'no_invoice_xml' }, { layer: 'schematron', reason: 'no_invoice_xml' });
+    return result;
+  }
+
+  const findings: Finding[] = [];
+  if (xsdLayer && ing.xmlBytes) {
+    const xsd = await xsdLayer({ xmlBytes: ing.xmlBytes, syntax, profile: ing.profile, doc });
+    if (xsd.skipped) result.layers_skipped.push({ layer: 'xsd', reason: xsd.skipped });
+    else result.layers_executed.push('xsd');
+    findings.push(...xsd.findings);
+  } else {
+    result.layers_skipped.push({ layer: 'xsd', reason: 'tool_missing:xsd_validator' });
+  }
+
+  const { findings: ruleFindings, ran, missing } = runBusinessValidation(doc, invoice, syntax, applicableRuleSets(syntax, ing.guideline));
+  findings.push(...ruleFindings);
+  result.rule_sets = ran;
+  if (ran.length > 0) result.layers_executed.push('schematron');
+  for (const id of missing) result.layers_skipped.push({ layer: id.startsWith('br-fr') ? 'br_fr_ctc' : 'schematron', reason: `ruleset_unavailable:${id}` });
+
+  result.errors = findings.map(toDetail);
+  result.valid = !findings.some((f) => f.severity === 'error');
+  result.validation_completeness = result.layers_skipped.length === 0 ? 'full' : 'partial';
+  return result;
+}
+
+/**
+ * Validate uploaded bytes (PDF or XML). Throws IngestError (→ 400) for a file that is neither;
+ * XML that is not well-formed is a 200 answer with valid=false.
+ */
+export async function validateBytes(bytes: Uint8Array, filename?: string): Promise<ValidationResult> {
+  let ing: IngestResult;
+  try {
+    ing = await ingest(bytes, filename);
+  } catch (err) {
+    if (err instanceof IngestError && err.code.startsWith('XML_')) {
+      const result = emptyResult(null, null);
+      result.errors.push({ rule_id: err.code, message: err.message, severity: 'error' });
+      result.validation_completeness = 'partial';
+      result.layers_skipped.push({ layer: 'xsd', reason: 'xml_not_well_formed' }, { layer: 'schematron', reason: 'xml_not_well_formed' });
+      return result;
+    }
+    throw err;
+  }
+  return validateIngested(ing);
+}
