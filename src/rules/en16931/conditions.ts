@@ -5,8 +5,9 @@
 import { fractionDigits } from '../../model/decimal.js';
 import type { Invoice, Dec, Located } from '../../model/invoice.js';
 import { codeSet, CODELISTS } from '../data/codelists.js';
-import type { Violation } from '../types.js';
-import { type RuleDef, nonVatScope, present, exists, filled, loc, dec, sum, round2, round0, ZERO, ONE, unless, each, code } from './helpers.js';
+import { attr, pathOf } from '../../xml/dom.js';
+import type { RuleContext, Violation } from '../types.js';
+import { type RuleDef, acList, nonVatScope, descendants, kid, rootChildren, present, exists, filled, loc, dec, sum, round2, round0, ZERO, ONE, HUNDRED, unless, each, code } from './helpers.js';
 
 const root = (inv: Invoice) => loc(inv);
 
@@ -30,13 +31,13 @@ function vatPrefixOk(syntax: 'cii' | 'ubl', value: string): boolean {
 }
 
 /** Amounts that must not carry more than two decimals. */
-function dec2(id: string, message: string, pick: (inv: Invoice) => { value: Dec | undefined; where: string | undefined }[]): RuleDef {
+function dec2(id: string, message: string, pick: (inv: Invoice, ctx: RuleContext) => { value: Dec | undefined; where: string | undefined }[]): RuleDef {
   return {
     id,
     message,
-    check: ({ invoice }) => {
+    check: (ctx) => {
       const out: Violation[] = [];
-      for (const { value, where } of pick(invoice)) {
+      for (const { value, where } of pick(ctx.invoice, ctx)) {
         if (value !== undefined && fractionDigits(value.trim()) > 2) out.push({ location: where });
       }
       return out;
@@ -79,7 +80,18 @@ export const conditionRules: RuleDef[] = [
   {
     id: 'BR-CO-09',
     message: 'A VAT identifier (BT-31, BT-48, BT-63) must start with a country prefix (ISO 3166-1 alpha-2; EL for Greece, XI for Northern Ireland).',
-    check: ({ invoice: i, syntax }) => each(vatIds(i), (v) => vatPrefixOk(syntax, v.value), (v) => loc(v.owner, 'vatId')),
+    // Every VAT identifier element of the document counts, also repeated ones the model keeps only once.
+    check: (ctx) => {
+      const ids =
+        ctx.syntax === 'ubl'
+          ? descendants(ctx, 'PartyTaxScheme')
+              .filter((pts) => (kid(kid(pts, 'TaxScheme'), 'ID')?.text ?? '').trim().toUpperCase() === 'VAT')
+              .map((pts) => kid(pts, 'CompanyID'))
+          : descendants(ctx, 'SpecifiedTaxRegistration')
+              .flatMap((r) => r.children)
+              .filter((c) => c.local === 'ID' && attr(c, 'schemeID') === 'VA');
+      return ids.filter((el) => el && !vatPrefixOk(ctx.syntax, el.text)).map((el) => ({ location: el ? pathOf(el) : undefined }));
+    },
   },
   {
     id: 'BR-CO-10',
@@ -143,12 +155,20 @@ export const conditionRules: RuleDef[] = [
   {
     id: 'BR-CO-15',
     message: 'The invoice total with VAT (BT-112) must equal the total without VAT (BT-109) plus the total VAT amount (BT-110).',
-    check: ({ invoice: i, syntax }) => {
+    check: (ctx) => {
+      const { invoice: i, syntax } = ctx;
       if (!present(i.currency)) return []; // the artefacts quantify over the invoice currency
       const t = i.totals;
       const grand = dec(t.taxInclusiveAmount);
       const basis = dec(t.taxExclusiveAmount);
       const tax = dec(t.taxTotal);
+      if (syntax === 'ubl') {
+        // Exactly one tax total in the invoice currency is required.
+        const amounts = rootChildren(ctx, 'TaxTotal').flatMap((tt) => tt.children.filter((c) => c.local === 'TaxAmount' && attr(c, 'currencyID') === i.currency));
+        if (amounts.length !== 1) return unless(false, root(i));
+        const only = dec(amounts[0].text);
+        return unless(grand !== undefined && basis !== undefined && only !== undefined && grand.eq(round2(basis.plus(only))), root(i));
+      }
       const withTax = grand !== undefined && basis !== undefined && tax !== undefined && grand.eq(round2(basis.plus(tax)));
       if (syntax === 'cii') {
         const noTax = grand !== undefined && basis !== undefined && grand.eq(basis);
@@ -187,7 +207,7 @@ export const conditionRules: RuleDef[] = [
           if (round0(rate).eq(ZERO)) return round0(tax).eq(ZERO);
           const basis = dec(b.taxableAmount);
           if (basis === undefined) return false;
-          const expected = round2(basis.abs().times(rate).div(100));
+          const expected = round2(basis.abs().times(rate).div(HUNDRED));
           const a = tax.abs();
           return syntax === 'cii' ? a.minus(ONE).lte(expected) && a.plus(ONE).gte(expected) : a.minus(ONE).lt(expected) && a.plus(ONE).gt(expected);
         },
@@ -212,26 +232,28 @@ export const conditionRules: RuleDef[] = [
     },
   },
   { id: 'BR-CO-20', message: 'An invoice line period (BG-26) must have a start date (BT-134) or an end date (BT-135).', check: ({ invoice: i }) => each(i.lines, (l) => !l.period || present(l.period.start) || present(l.period.end), (l) => loc(l.period)) },
-  { id: 'BR-CO-21', message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98), or both.', check: ({ invoice: i }) => each(i.allowances, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-CO-22', message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105), or both.', check: ({ invoice: i }) => each(i.charges, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-CO-23', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140), or both.', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.allowances, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
-  { id: 'BR-CO-24', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145), or both.', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.charges, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
+  { id: 'BR-CO-21', message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98), or both.', check: (ctx) => each(acList(ctx, ctx.invoice.allowances, false), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
+  { id: 'BR-CO-22', message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105), or both.', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
+  { id: 'BR-CO-23', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140), or both.', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.allowances, false), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
+  { id: 'BR-CO-24', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145), or both.', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.charges, true), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
   {
     id: 'BR-CO-26',
     message: 'The seller must be identifiable: give a seller identifier (BT-29), a legal registration identifier (BT-30) or a VAT identifier (BT-31).',
-    check: ({ invoice: i }) => {
+    check: (ctx) => {
+      const i = ctx.invoice;
       const s = i.seller;
-      if (!exists(s)) return [];
+      // Context: the seller element (UBL: AccountingSupplierParty, even without a Party inside).
+      if (ctx.syntax === 'ubl' ? rootChildren(ctx, 'AccountingSupplierParty').length === 0 : !exists(s)) return [];
       return unless(s.identifiers.length > 0 || present(s.legalRegistrationId) || present(s.vatId), loc(s));
     },
   },
 ];
 
 export const decimalRules: RuleDef[] = [
-  dec2('BR-DEC-01', 'The document level allowance amount (BT-92) may have at most two decimals.', (i) => i.allowances.map((a) => ({ value: a.amount, where: loc(a, 'amount') }))),
-  dec2('BR-DEC-02', 'The document level allowance base amount (BT-93) may have at most two decimals.', (i) => i.allowances.map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') }))),
-  dec2('BR-DEC-05', 'The document level charge amount (BT-99) may have at most two decimals.', (i) => i.charges.map((a) => ({ value: a.amount, where: loc(a, 'amount') }))),
-  dec2('BR-DEC-06', 'The document level charge base amount (BT-100) may have at most two decimals.', (i) => i.charges.map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') }))),
+  dec2('BR-DEC-01', 'The document level allowance amount (BT-92) may have at most two decimals.', (i, ctx) => acList(ctx, i.allowances, false).map((a) => ({ value: a.amount, where: loc(a, 'amount') }))),
+  dec2('BR-DEC-02', 'The document level allowance base amount (BT-93) may have at most two decimals.', (i, ctx) => acList(ctx, i.allowances, false).map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') }))),
+  dec2('BR-DEC-05', 'The document level charge amount (BT-99) may have at most two decimals.', (i, ctx) => acList(ctx, i.charges, true).map((a) => ({ value: a.amount, where: loc(a, 'amount') }))),
+  dec2('BR-DEC-06', 'The document level charge base amount (BT-100) may have at most two decimals.', (i, ctx) => acList(ctx, i.charges, true).map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') }))),
   dec2('BR-DEC-09', 'The sum of invoice line net amounts (BT-106) may have at most two decimals.', totalsField('lineNetTotal')),
   dec2('BR-DEC-10', 'The sum of document level allowances (BT-107) may have at most two decimals.', totalsField('allowanceTotal')),
   dec2('BR-DEC-11', 'The sum of document level charges (BT-108) may have at most two decimals.', totalsField('chargeTotal')),
@@ -266,10 +288,10 @@ export const decimalRules: RuleDef[] = [
   dec2('BR-DEC-19', 'The VAT category taxable amount (BT-116) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxableAmount, where: loc(b, 'taxableAmount') }))),
   dec2('BR-DEC-20', 'The VAT category tax amount (BT-117) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxAmount, where: loc(b, 'taxAmount') }))),
   dec2('BR-DEC-23', 'The invoice line net amount (BT-131) may have at most two decimals.', (i) => i.lines.map((l) => ({ value: l.netAmount, where: loc(l, 'netAmount') }))),
-  dec2('BR-DEC-24', 'The invoice line allowance amount (BT-136) may have at most two decimals.', (i) => i.lines.flatMap((l) => l.allowances.map((a) => ({ value: a.amount, where: loc(a, 'amount') })))),
-  dec2('BR-DEC-25', 'The invoice line allowance base amount (BT-137) may have at most two decimals.', (i) => i.lines.flatMap((l) => l.allowances.map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') })))),
-  dec2('BR-DEC-27', 'The invoice line charge amount (BT-141) may have at most two decimals.', (i) => i.lines.flatMap((l) => l.charges.map((a) => ({ value: a.amount, where: loc(a, 'amount') })))),
-  dec2('BR-DEC-28', 'The invoice line charge base amount (BT-142) may have at most two decimals.', (i) => i.lines.flatMap((l) => l.charges.map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') })))),
+  dec2('BR-DEC-24', 'The invoice line allowance amount (BT-136) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.allowances, false).map((a) => ({ value: a.amount, where: loc(a, 'amount') })))),
+  dec2('BR-DEC-25', 'The invoice line allowance base amount (BT-137) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.allowances, false).map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') })))),
+  dec2('BR-DEC-27', 'The invoice line charge amount (BT-141) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.charges, true).map((a) => ({ value: a.amount, where: loc(a, 'amount') })))),
+  dec2('BR-DEC-28', 'The invoice line charge base amount (BT-142) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.charges, true).map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') })))),
 ];
 
 export const splitPaymentRules: RuleDef[] = [

@@ -3,7 +3,8 @@
  * Where the CII and UBL artefacts test a rule differently, the rule looks at ctx.syntax.
  */
 import type { Invoice, Party } from '../../model/invoice.js';
-import { type RuleDef, nonVatScope, filled, present, exists, loc, dec, ZERO, unless, each, code } from './helpers.js';
+import { pathOf } from '../../xml/dom.js';
+import { type RuleDef, acList, nonVatScope, descendants, kid, rootChildren, filled, present, exists, loc, dec, ZERO, unless, each, code } from './helpers.js';
 
 const root = (inv: Invoice) => loc(inv);
 
@@ -107,16 +108,16 @@ export const coreRules: RuleDef[] = [
     message: 'The invoice line period end date (BT-135) must not be before its start date (BT-134).',
     check: ({ invoice: i }) => each(i.lines, (l) => !l.period || !filled(l.period.start) || !filled(l.period.end) || l.period.end >= l.period.start, (l) => loc(l.period)),
   },
-  { id: 'BR-31', message: 'Each document level allowance must have an amount (BT-92).', check: ({ invoice: i }) => each(i.allowances, (a) => present(a.amount), (a) => loc(a)) },
-  { id: 'BR-32', message: 'Each document level allowance must have a VAT category code (BT-95).', check: (ctx) => each(ctx.invoice.allowances, (a) => present(a.vatCategoryCode) && !nonVatScope(ctx).has(a), (a) => loc(a)) },
-  { id: 'BR-33', message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98).', check: ({ invoice: i }) => each(i.allowances, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-36', message: 'Each document level charge must have an amount (BT-99).', check: ({ invoice: i }) => each(i.charges, (a) => present(a.amount), (a) => loc(a)) },
-  { id: 'BR-37', message: 'Each document level charge must have a VAT category code (BT-102).', check: (ctx) => each(ctx.invoice.charges, (a) => present(a.vatCategoryCode) && !nonVatScope(ctx).has(a), (a) => loc(a)) },
-  { id: 'BR-38', message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105).', check: ({ invoice: i }) => each(i.charges, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-41', message: 'Each invoice line allowance must have an amount (BT-136).', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.allowances, (a) => present(a.amount), (a) => loc(a))) },
-  { id: 'BR-42', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140).', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.allowances, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
-  { id: 'BR-43', message: 'Each invoice line charge must have an amount (BT-141).', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.charges, (a) => present(a.amount), (a) => loc(a))) },
-  { id: 'BR-44', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145).', check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.charges, (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
+  { id: 'BR-31', message: 'Each document level allowance must have an amount (BT-92).', check: (ctx) => each(acList(ctx, ctx.invoice.allowances, false), (a) => present(a.amount), (a) => loc(a)) },
+  { id: 'BR-32', message: 'Each document level allowance must have a VAT category code (BT-95).', check: (ctx) => each(acList(ctx, ctx.invoice.allowances, false), (a) => present(a.vatCategoryCode) && !nonVatScope(ctx).has(a), (a) => loc(a)) },
+  { id: 'BR-33', message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98).', check: (ctx) => each(acList(ctx, ctx.invoice.allowances, false), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
+  { id: 'BR-36', message: 'Each document level charge must have an amount (BT-99).', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.amount), (a) => loc(a)) },
+  { id: 'BR-37', message: 'Each document level charge must have a VAT category code (BT-102).', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.vatCategoryCode) && !nonVatScope(ctx).has(a), (a) => loc(a)) },
+  { id: 'BR-38', message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105).', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
+  { id: 'BR-41', message: 'Each invoice line allowance must have an amount (BT-136).', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.allowances, false), (a) => present(a.amount), (a) => loc(a))) },
+  { id: 'BR-42', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140).', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.allowances, false), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
+  { id: 'BR-43', message: 'Each invoice line charge must have an amount (BT-141).', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.charges, true), (a) => present(a.amount), (a) => loc(a))) },
+  { id: 'BR-44', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145).', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.charges, true), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
   { id: 'BR-45', message: 'Each VAT breakdown must have a VAT category taxable amount (BT-116).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.taxableAmount), (b) => loc(b)) },
   { id: 'BR-46', message: 'Each VAT breakdown must have a VAT category tax amount (BT-117).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.taxAmount), (b) => loc(b)) },
   { id: 'BR-47', message: 'Each VAT breakdown must have a VAT category code (BT-118).', check: (ctx) => each(ctx.invoice.vatBreakdown, (b) => present(b.categoryCode) && !nonVatScope(ctx).has(b), (b) => loc(b)) },
@@ -125,7 +126,15 @@ export const coreRules: RuleDef[] = [
     message: 'Each VAT breakdown must have a VAT rate (BT-119), unless the category is "Not subject to VAT" (O).',
     check: (ctx) => each(ctx.invoice.vatBreakdown, (b) => !nonVatScope(ctx).has(b) && (present(b.rate) || code(b.categoryCode) === 'O'), (b) => loc(b)),
   },
-  { id: 'BR-49', message: 'Payment instructions must have a payment means type code (BT-81).', check: ({ invoice: i }) => (i.payment ? unless(present(i.payment.meansCode), loc(i.payment)) : []) },
+  {
+    id: 'BR-49',
+    message: 'Payment instructions must have a payment means type code (BT-81).',
+    // Context: each payment means element of the document (the model merges them).
+    check: (ctx) =>
+      (ctx.syntax === 'ubl' ? rootChildren(ctx, 'PaymentMeans') : descendants(ctx, 'SpecifiedTradeSettlementPaymentMeans'))
+        .filter((pm) => kid(pm, ctx.syntax === 'ubl' ? 'PaymentMeansCode' : 'TypeCode') === undefined)
+        .map((pm) => ({ location: pathOf(pm) })),
+  },
   {
     id: 'BR-50',
     message: 'A credit transfer must give the payment account identifier (BT-84).',
@@ -162,12 +171,25 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-54',
     message: 'Each item attribute must have a name (BT-160) and a value (BT-161).',
-    check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.attributes, (a) => a.name != null && a.value != null, () => loc(l))),
+    // The model cannot tell a missing name from an empty one: look at the elements.
+    check: (ctx) =>
+      (ctx.syntax === 'ubl' ? descendants(ctx, 'AdditionalItemProperty') : descendants(ctx, 'ApplicableProductCharacteristic'))
+        .filter((el) => kid(el, ctx.syntax === 'ubl' ? 'Name' : 'Description') === undefined || kid(el, 'Value') === undefined)
+        .map((el) => ({ location: pathOf(el) })),
   },
   {
     id: 'BR-55',
     message: 'Each preceding invoice reference must contain the preceding invoice number (BT-25).',
-    check: ({ invoice: i, syntax }) => each(i.precedingInvoices, (p) => (syntax === 'cii' ? filled(p.number) : present(p.number)), (p) => loc(p)),
+    check: (ctx) => {
+      if (ctx.syntax === 'ubl') {
+        return rootChildren(ctx, 'BillingReference')
+          .filter((br) => kid(kid(br, 'InvoiceDocumentReference'), 'ID') === undefined)
+          .map((br) => ({ location: pathOf(br) }));
+      }
+      return descendants(ctx, 'InvoiceReferencedDocument')
+        .filter((el) => el.parent?.local === 'ApplicableHeaderTradeSettlement' && !filled(kid(el, 'IssuerAssignedID')?.text))
+        .map((el) => ({ location: pathOf(el) }));
+    },
   },
   {
     id: 'BR-56',
@@ -177,10 +199,11 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-57',
     message: 'A deliver-to address (BG-15) must have a country code (BT-80).',
-    check: ({ invoice: i }) => {
+    check: ({ invoice: i, syntax }) => {
       const a = i.delivery?.address;
       if (!a) return [];
-      return unless(filled(a.countryCode), loc(a));
+      // UBL only asks for the element; CII wants a value.
+      return unless(syntax === 'ubl' ? present(a.countryCode) : filled(a.countryCode), loc(a));
     },
   },
   {

@@ -34,13 +34,13 @@ export function dec(v: Dec | undefined): BigValue | undefined {
 
 export const ZERO = new Big('0');
 export const ONE = new Big('1');
-const HUNDRED = new Big('100');
+export const HUNDRED = new Big('100');
 const HALF = new Big('0.5');
 
 /** floor() for big decimals. */
 function floor(v: BigValue): BigValue {
   const t = v.round(0, Big.roundDown);
-  return t.gt(v) ? t.minus(1) : t;
+  return t.gt(v) ? t.minus(ONE) : t;
 }
 
 /**
@@ -165,4 +165,77 @@ export function nonVatScope(ctx: RuleContext): WeakSet<object> {
   for (const c of inv.charges) mark(c, 'vatCategoryCode');
   for (const b of inv.vatBreakdown) mark(b, 'categoryCode');
   return set;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Document index: element by location (same format as pathOf and the readers' `$loc`), built once
+// per document in one pass, for the few rules whose context the model cannot express.
+
+const indexes = new WeakMap<object, Map<string, XmlElement>>();
+
+export function elementByPath(ctx: RuleContext): Map<string, XmlElement> {
+  let map = indexes.get(ctx.doc);
+  if (map) return map;
+  map = new Map();
+  indexes.set(ctx.doc, map);
+  const visit = (el: XmlElement, path: string) => {
+    map!.set(path, el);
+    const counts = new Map<string, number>();
+    for (const c of el.children) {
+      const key = c.ns + ' ' + c.local;
+      const pos = (counts.get(key) ?? 0) + 1;
+      counts.set(key, pos);
+      visit(c, `${path}/${c.prefix ? c.prefix + ':' : ''}${c.local}[${pos}]`);
+    }
+  };
+  const r = ctx.doc.root;
+  visit(r, `/${r.prefix ? r.prefix + ':' : ''}${r.local}[1]`);
+  return map;
+}
+
+/** The source element a model object was read from, when the reader recorded it. */
+export function elementOf(ctx: RuleContext, obj: Located | undefined, field = 'self'): XmlElement | undefined {
+  const where = obj?.$loc?.[field];
+  return where ? elementByPath(ctx).get(where) : undefined;
+}
+
+/** Children of the document root with this local name (UBL top-level aggregates). */
+export function rootChildren(ctx: RuleContext, local: string): XmlElement[] {
+  return ctx.doc.root.children.filter((c) => c.local === local);
+}
+
+/** All elements with this local name, anywhere. */
+export function descendants(ctx: RuleContext, local: string): XmlElement[] {
+  const out: XmlElement[] = [];
+  const stack: XmlElement[] = [ctx.doc.root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el.local === local) out.push(el);
+    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
+  }
+  return out;
+}
+
+export const kid = (el: XmlElement | undefined, local: string) => el?.children.find((c) => c.local === local);
+
+/**
+ * The charge indicator as the artefacts read it ("true"/"1" or "false"/"0"); undefined when missing
+ * or not a boolean: then the allowance/charge matches neither the allowance nor the charge rules.
+ */
+export function chargeIndicator(ctx: RuleContext, obj: Located): boolean | undefined {
+  const el = elementOf(ctx, obj);
+  if (!el) return obj === undefined ? undefined : undefined;
+  const ind = kid(el, 'ChargeIndicator');
+  const t = (ctx.syntax === 'cii' ? kid(ind, 'Indicator') : ind)?.text.trim();
+  if (t === 'true' || t === '1') return true;
+  if (t === 'false' || t === '0') return false;
+  return undefined;
+}
+
+/** The model's allowances (charge=false) or charges (charge=true) whose indicator really says so. */
+export function acList<T extends Located>(ctx: RuleContext, list: readonly T[], charge: boolean): T[] {
+  return list.filter((a) => {
+    if (!a.$loc?.self) return true; // no location recorded: trust the reader
+    return chargeIndicator(ctx, a) === charge;
+  });
 }

@@ -7,7 +7,7 @@
 import type { BigValue } from '../../model/decimal.js';
 import type { Invoice, DocumentAllowanceCharge, VatBreakdown, Dec } from '../../model/invoice.js';
 import type { RuleContext, Violation } from '../types.js';
-import { type RuleDef, nonVatScope, present, loc, dec, sum, round2, ZERO, ONE, unless, each, code, sameRate, within1 } from './helpers.js';
+import { type RuleDef, nonVatScope, present, loc, dec, sum, round2, ZERO, ONE, HUNDRED, unless, each, code, sameRate, within1 } from './helpers.js';
 
 type Syntax = 'cii' | 'ubl';
 type Party = 'sellerAny' | 'sellerVat';
@@ -146,7 +146,7 @@ function taxOk(c: Category, b: VatBreakdown, syntax: Syntax): boolean {
   const basis = dec(b.taxableAmount);
   const rate = dec(b.rate);
   if (tax === undefined || basis === undefined || rate === undefined) return false;
-  const expected = round2(basis.abs().times(rate).div(100));
+  const expected = round2(basis.abs().times(rate).div(HUNDRED));
   return tax.abs().minus(ONE).lt(expected) && tax.abs().plus(ONE).gt(expected);
 }
 
@@ -176,9 +176,16 @@ function familyRules(c: Category): RuleDef[] {
   const p = c.prefix;
   const n = `"${c.name}" (${c.code})`;
   const idRule = (which: 'line' | 'allowance' | 'charge') => ({ invoice: inv, syntax }: RuleContext): Violation[] => {
-    const items = which === 'line' ? linesOf(inv, c.code) : acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code);
+    let items = which === 'line' ? linesOf(inv, c.code) : acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code);
+    let declared = true;
+    if (c.code === 'S' && which === 'line') {
+      // BR-S-02 triggers on any S line but is only satisfied by one declared for VAT.
+      const any = inv.lines.filter((l) => is(l.vatCategoryCode, 'S'));
+      declared = items.length > 0;
+      items = any;
+    }
     if (items.length === 0) return [];
-    const ok = c.ids === 'none' ? outsideIdsOk(inv, syntax) : idsOk(inv, c.ids);
+    const ok = declared && (c.ids === 'none' ? outsideIdsOk(inv, syntax) : idsOk(inv, c.ids));
     return ok ? [] : items.map((it) => ({ location: loc(it) }));
   };
   const rateRule = (which: 'line' | 'allowance' | 'charge') => ({ invoice: inv, syntax }: RuleContext): Violation[] => {
