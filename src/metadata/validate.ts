@@ -151,14 +151,17 @@ function schemaErrors(value: unknown): ShapeErrorItem[] {
         break;
       }
       case 'format':
-        // `date` format: the pattern error already covers the lexical form; calendar validity is checked below.
+        // `date`: a valid lexical form (else the pattern reports it) but no such calendar day.
+        push({ loc: [...ROOT, ...base], msg: 'Input should be a valid calendar date', type: 'date_parsing', input });
         break;
       default:
         push({ loc: [...ROOT, ...base], msg: raw.message, type: raw.keyword, input });
     }
   }
-  if (items.length === 0) items.push({ loc: [...ROOT], msg: 'Invalid invoice metadata', type: 'value_error' });
-  return items;
+  const patternAt = new Set(items.filter((i) => i.type === 'string_pattern_mismatch').map((i) => i.loc.join('\u0000')));
+  const out = items.filter((i) => i.type !== 'date_parsing' || !patternAt.has(i.loc.join('\u0000')));
+  if (out.length === 0) out.push({ loc: [...ROOT], msg: 'Invalid invoice metadata', type: 'value_error' });
+  return out;
 }
 
 // ---- conditional requirements ----------------------------------------------------------------------------
