@@ -175,7 +175,8 @@ const specs: CodeRuleSpec[] = [
   {
     id: 'BR-CL-22',
     message: 'A VAT exemption reason code (BT-121) must be a VATEX code.',
-    cii: (el) => (el.local === 'ExemptionReasonCode' ? text(el) : undefined),
+    // The CII artefact compares VATEX codes case-insensitively (seen on the CEN examples).
+    cii: (el) => (el.local === 'ExemptionReasonCode' ? text(el).toUpperCase() : undefined),
     ubl: (el) => (el.local === 'TaxExemptionReasonCode' ? text(el) : undefined),
   },
   {

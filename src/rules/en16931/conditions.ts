@@ -45,6 +45,15 @@ function dec2(id: string, message: string, pick: (inv: Invoice, ctx: RuleContext
   };
 }
 
+/** UBL: tax total amounts written in the given currency may have at most two decimals. */
+function ublTaxAmountDecimals(ctx: RuleContext, currency: string | undefined): Violation[] {
+  if (currency === undefined) return [];
+  return rootChildren(ctx, 'TaxTotal')
+    .flatMap((tt) => tt.children.filter((c) => c.local === 'TaxAmount' && attr(c, 'currencyID') === currency))
+    .filter((el) => fractionDigits(el.text.trim()) > 2)
+    .map((el) => ({ location: pathOf(el) }));
+}
+
 const totalsField = (field: keyof Invoice['totals']) => (inv: Invoice) =>
   totalsPresent(inv) ? [{ value: inv.totals[field] as Dec | undefined, where: loc(inv.totals, field) }] : [];
 
@@ -144,10 +153,21 @@ export const conditionRules: RuleDef[] = [
   {
     id: 'BR-CO-14',
     message: 'The invoice total VAT amount (BT-110) must equal the sum of the VAT category tax amounts (BT-117).',
-    check: ({ invoice: i, syntax }) => {
+    check: (ctx) => {
+      const { invoice: i, syntax } = ctx;
+      if (syntax === 'ubl') {
+        // Each TaxTotal with subtotals must add up on its own.
+        return rootChildren(ctx, 'TaxTotal')
+          .filter((tt) => tt.children.some((c) => c.local === 'TaxSubtotal'))
+          .filter((tt) => {
+            const amount = dec(kid(tt, 'TaxAmount')?.text);
+            const subtotal = sum(tt.children.filter((c) => c.local === 'TaxSubtotal').map((st) => kid(st, 'TaxAmount')?.text));
+            return amount === undefined || !amount.eq(round2(subtotal));
+          })
+          .map((tt) => ({ location: pathOf(tt) }));
+      }
       const total = i.totals.taxTotal;
-      if (total === undefined) return syntax === 'ubl' && i.vatBreakdown.length > 0 ? unless(false, root(i)) : [];
-      if (syntax === 'ubl' && i.vatBreakdown.length === 0) return [];
+      if (total === undefined) return [];
       const d = dec(total);
       return unless(d !== undefined && d.eq(round2(sum(i.vatBreakdown.map((b) => b.taxAmount)))), loc(i.totals, 'taxTotal'));
     },
@@ -172,7 +192,8 @@ export const conditionRules: RuleDef[] = [
       const withTax = grand !== undefined && basis !== undefined && tax !== undefined && grand.eq(round2(basis.plus(tax)));
       if (syntax === 'cii') {
         const noTax = grand !== undefined && basis !== undefined && grand.eq(basis);
-        return unless(withTax || noTax, root(i));
+        const inCurrency = descendants(ctx, 'TaxTotalAmount').filter((el) => attr(el, 'currencyID') === i.currency).length;
+        return unless((withTax && inCurrency === 1) || noTax, root(i));
       }
       return unless(withTax, root(i));
     },
@@ -261,7 +282,9 @@ export const decimalRules: RuleDef[] = [
   {
     id: 'BR-DEC-13',
     message: 'The invoice total VAT amount (BT-110) may have at most two decimals.',
-    check: ({ invoice: i, syntax }) => {
+    check: (ctx) => {
+      const { invoice: i, syntax } = ctx;
+      if (syntax === 'ubl') return ublTaxAmountDecimals(ctx, i.currency);
       const v = i.totals.taxTotal;
       if (v === undefined) return [];
       // CII compares the value with itself rounded (so "1.500" passes); UBL counts the written decimals.
@@ -274,7 +297,9 @@ export const decimalRules: RuleDef[] = [
   {
     id: 'BR-DEC-15',
     message: 'The invoice total VAT amount in accounting currency (BT-111) may have at most two decimals.',
-    check: ({ invoice: i, syntax }) => {
+    check: (ctx) => {
+      const { invoice: i, syntax } = ctx;
+      if (syntax === 'ubl') return ublTaxAmountDecimals(ctx, i.vatAccountingCurrency);
       const v = i.totals.taxTotalAccountingCurrency;
       if (v === undefined) return [];
       const d = dec(v);

@@ -154,7 +154,15 @@ export const coreRules: RuleDef[] = [
       return unless((c.primaryAccountNumber ?? '').trim().length <= 10, loc(c, 'primaryAccountNumber'));
     },
   },
-  { id: 'BR-52', message: 'Each additional supporting document must have a reference (BT-122).', check: ({ invoice: i }) => each(i.supportingDocuments, (d) => filled(d.reference), (d) => loc(d)) },
+  {
+    id: 'BR-52',
+    message: 'Each additional supporting document must have a reference (BT-122).',
+    // Every document reference element counts, also the invoiced-object one (type 130) the model files elsewhere.
+    check: (ctx) =>
+      (ctx.syntax === 'ubl' ? rootChildren(ctx, 'AdditionalDocumentReference') : descendants(ctx, 'AdditionalReferencedDocument'))
+        .filter((el) => !filled(kid(el, ctx.syntax === 'ubl' ? 'ID' : 'IssuerAssignedID')?.text))
+        .map((el) => ({ location: pathOf(el) })),
+  },
   {
     id: 'BR-53',
     message: 'When a VAT accounting currency (BT-6) is given, the total VAT amount in that currency (BT-111) must be given too.',
@@ -193,8 +201,19 @@ export const coreRules: RuleDef[] = [
   },
   {
     id: 'BR-56',
-    message: "The seller tax representative must have a VAT identifier (BT-63).",
-    check: ({ invoice: i }) => (i.taxRepresentative ? unless(filled(i.taxRepresentative.vatId), loc(i.taxRepresentative)) : []),
+    message: 'The seller tax representative must have a VAT identifier (BT-63).',
+    check: (ctx) => {
+      const t = ctx.invoice.taxRepresentative;
+      if (!t) return [];
+      if (ctx.syntax === 'ubl') {
+        // Only a tax scheme declared as VAT counts.
+        const ok = rootChildren(ctx, 'TaxRepresentativeParty').some((p) =>
+          p.children.some((c) => c.local === 'PartyTaxScheme' && kid(c, 'CompanyID') !== undefined && (kid(kid(c, 'TaxScheme'), 'ID')?.text ?? '').trim().toUpperCase() === 'VAT'),
+        );
+        return unless(ok, loc(t));
+      }
+      return unless(filled(t.vatId), loc(t));
+    },
   },
   {
     id: 'BR-57',

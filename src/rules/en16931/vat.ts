@@ -5,9 +5,9 @@
  * where the CII and UBL artefacts test differently are spelled out with ctx.syntax.
  */
 import type { BigValue } from '../../model/decimal.js';
-import type { Invoice, DocumentAllowanceCharge, VatBreakdown, Dec } from '../../model/invoice.js';
+import type { Invoice, DocumentAllowanceCharge, VatBreakdown, Dec, Located } from '../../model/invoice.js';
 import type { RuleContext, Violation } from '../types.js';
-import { type RuleDef, nonVatScope, present, loc, dec, sum, round2, ZERO, ONE, HUNDRED, unless, each, code, sameRate, within1 } from './helpers.js';
+import { type RuleDef, elementOf, nonVatScope, present, loc, dec, sum, round2, ZERO, ONE, HUNDRED, unless, each, code, sameRate, within1 } from './helpers.js';
 
 type Syntax = 'cii' | 'ubl';
 type Party = 'sellerAny' | 'sellerVat';
@@ -110,12 +110,12 @@ function rateOk(rate: Dec | undefined, want: ReturnType<Category['rate']>): bool
   return r.eq(ZERO);
 }
 
-/** Sum of line net amounts, charges and allowances of one category (optionally one rate). */
+/** Sum of line net amounts, charges and allowances of one category (optionally one rate); the artefacts' sums do not look at the tax scheme. */
 function categoryBasis(inv: Invoice, cat: string, rate: BigValue | undefined, rounded: boolean): BigValue {
   const rateMatches = (r: Dec | undefined) => rate === undefined || (dec(r)?.eq(rate) ?? false);
-  const lines = sum(inv.lines.filter((l) => vatCat(l, l.vatCategoryCode, cat) && rateMatches(l.vatRate)).map((l) => l.netAmount));
-  const charges = sum(inv.charges.filter((a) => vatCat(a, a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
-  const allowances = sum(inv.allowances.filter((a) => vatCat(a, a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
+  const lines = sum(inv.lines.filter((l) => is(l.vatCategoryCode, cat) && rateMatches(l.vatRate)).map((l) => l.netAmount));
+  const charges = sum(inv.charges.filter((a) => is(a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
+  const allowances = sum(inv.allowances.filter((a) => is(a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
   return rounded ? round2(lines).plus(round2(charges)).minus(round2(allowances)) : lines.plus(charges).minus(allowances);
 }
 
@@ -128,8 +128,8 @@ function taxableOk(inv: Invoice, c: Category, b: VatBreakdown, syntax: Syntax): 
     if (syntax === 'cii') return basis.eq(categoryBasis(inv, c.code, rate, true));
     // UBL: something must carry this category and rate, and the amounts agree within 1.
     const used =
-      inv.lines.some((l) => vatCat(l, l.vatCategoryCode, c.code) && sameRate(l.vatRate, b.rate)) ||
-      [...inv.allowances, ...inv.charges].some((a) => vatCat(a, a.vatCategoryCode, c.code) && sameRate(a.vatRate, b.rate));
+      inv.lines.some((l) => is(l.vatCategoryCode, c.code) && sameRate(l.vatRate, b.rate)) ||
+      [...inv.allowances, ...inv.charges].some((a) => is(a.vatCategoryCode, c.code) && sameRate(a.vatRate, b.rate));
     const withinOne = within1(basis, categoryBasis(inv, c.code, rate, false));
     return c.code === 'S' ? used && withinOne : withinOne;
   }
@@ -175,8 +175,13 @@ function outsideIdsOk(inv: Invoice, syntax: Syntax): boolean {
 function familyRules(c: Category): RuleDef[] {
   const p = c.prefix;
   const n = `"${c.name}" (${c.code})`;
-  const idRule = (which: 'line' | 'allowance' | 'charge') => ({ invoice: inv, syntax }: RuleContext): Violation[] => {
-    let items = which === 'line' ? linesOf(inv, c.code) : acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code);
+  const idRule = (which: 'line' | 'allowance' | 'charge') => (ctx: RuleContext): Violation[] => {
+    const { invoice: inv, syntax } = ctx;
+    let items: Located[] = which === 'line' ? linesOf(inv, c.code) : acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code);
+    if (c.code === 'L' && which === 'charge' && syntax === 'ubl') {
+      // The UBL BR-AF-04 trigger compares the category code without trimming it.
+      items = items.filter((a) => elementOf(ctx, a, 'vatCategoryCode')?.text === 'L');
+    }
     let declared = true;
     if (c.code === 'S' && which === 'line') {
       // BR-S-02 triggers on any S line but is only satisfied by one declared for VAT.
