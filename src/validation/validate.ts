@@ -12,6 +12,7 @@ import { getRuleSet, registerRuleSet, runRules } from '../rules/engine.js';
 import { EN16931_CII, EN16931_UBL, en16931CiiBusinessRules, en16931UblBusinessRules } from '../rules/en16931/index.js';
 import type { Finding, Rule, RuleSetId, Syntax } from '../rules/types.js';
 import type { XmlDoc } from '../xml/dom.js';
+import { flavorOf, selectRuleSets } from './rulesets.js';
 
 export interface ValidationErrorDetail {
   rule_id: string | null;
@@ -75,21 +76,17 @@ export const syntaxRulesLoaded = { cii: ciiSyntax !== undefined, ubl: ublSyntax 
 registerRuleSet(EN16931_CII, [...(ciiSyntax ?? []), ...en16931CiiBusinessRules]);
 registerRuleSet(EN16931_UBL, [...(ublSyntax ?? []), ...en16931UblBusinessRules]);
 
+// Further rule sets (XRechnung, Factur-X profiles) register themselves when their modules exist.
+const XRECHNUNG_MODULE = '../rules/xrechnung/index.js';
+const FACTURX_MODULE = '../rules/facturx/index.js';
+await optionalImport(XRECHNUNG_MODULE);
+await optionalImport(FACTURX_MODULE);
+
 // ---------------------------------------------------------------------------------------------
 
 /** The rule sets the reference validators apply to an invoice of this syntax and guideline (BT-24). */
 export function applicableRuleSets(syntax: Syntax, guideline: string | null | undefined): RuleSetId[] {
-  const g = (guideline ?? '').toLowerCase();
-  const en = syntax === 'cii' ? EN16931_CII : EN16931_UBL;
-  if (g.includes('xrechnung')) return [en, `xrechnung-${syntax}`];
-  if (syntax === 'cii') {
-    if (g.includes('minimum')) return ['fx-minimum'];
-    if (g.includes('basicwl')) return ['fx-basicwl'];
-    if (g.includes('extended')) return ['fx-extended'];
-    if (g.includes('basic')) return [en, 'fx-basic'];
-    if (g === 'urn:cen.eu:en16931:2017' || g.startsWith('urn:cen.eu:en16931:2017#')) return [en, 'fx-en16931'];
-  }
-  return [en];
+  return selectRuleSets({ syntax, guideline: guideline ?? null });
 }
 
 /** Run the applicable rule sets that are registered; report the others. */
@@ -135,8 +132,9 @@ function emptyResult(format: string | null, flavor: string | null): ValidationRe
 
 /** Validate what ingest() read. */
 export async function validateIngested(ing: IngestResult): Promise<ValidationResult> {
-  const result = emptyResult(ing.format, ing.profile);
   const { doc, invoice, syntax } = ing;
+  const flavor = syntax === 'cii' || syntax === 'ubl' ? flavorOf({ syntax, guideline: ing.guideline, fallback: ing.profile }) : ing.profile;
+  const result = emptyResult(ing.format, flavor);
   if (!doc || !invoice || (syntax !== 'cii' && syntax !== 'ubl')) {
     // Nothing EN 16931 can be checked: say why, as findings of the document itself.
     for (const p of ing.problems) result.errors.push({ rule_id: p.code, message: p.message, severity: 'error' });
