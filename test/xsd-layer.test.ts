@@ -1,0 +1,66 @@
+/**
+ * The XSD layer: CII against its Factur-X profile's schema, UBL reported as skipped (no schema package).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MAX_XSD_FINDINGS, UBL_XSD_MISSING, XSD_RULE_ID, ciiSchemaFor, runXsdLayer, validateXsdLayer } from '../src/validation/xsd-layer.js';
+
+const corpus = path.resolve(process.cwd(), '../shared/corpus');
+const read = (rel: string) => new Uint8Array(readFileSync(path.join(corpus, rel)));
+const CII = 'en16931/examples/cii/CII_example1.xml';
+
+test('a CEN CII example is valid against the Factur-X EN16931 schema', () => {
+  const r = runXsdLayer(read(CII), 'cii', 'en16931');
+  assert.equal(r.executed, true);
+  assert.equal(r.schema, 'Factur-X 1.07.3 EN16931');
+  assert.deepEqual(r.findings, []);
+});
+
+test('an element the schema does not know is an XSD error with its line, and the layer still ran', () => {
+  const text = new TextDecoder().decode(read(CII)).replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode><ram:NotInTheSchema>1</ram:NotInTheSchema>');
+  const r = runXsdLayer(new TextEncoder().encode(text), 'cii', 'en16931');
+  assert.equal(r.executed, true);
+  assert.ok(r.findings.length >= 1);
+  const f = r.findings[0];
+  assert.equal(f.ruleId, XSD_RULE_ID);
+  assert.equal(f.severity, 'error');
+  assert.equal(f.ruleSet, 'xsd');
+  assert.match(f.message, /NotInTheSchema/);
+  assert.match(f.location ?? '', /^line \d+$/);
+});
+
+test('the schema follows the profile: a full EN 16931 invoice is not a MINIMUM one', () => {
+  assert.equal(ciiSchemaFor('minimum'), 'MINIMUM');
+  assert.equal(ciiSchemaFor('xrechnung'), 'EN16931');
+  assert.equal(ciiSchemaFor(null), 'EN16931');
+  const asMinimum = runXsdLayer(read(CII), 'cii', 'minimum');
+  assert.equal(asMinimum.schema, 'Factur-X 1.07.3 MINIMUM');
+  assert.ok(asMinimum.findings.length > 0, 'line items are not part of the MINIMUM schema');
+});
+
+test('UBL is reported as a skipped layer with a stable reason', () => {
+  const r = runXsdLayer(read('en16931/examples/ubl/ubl-tc434-example1.xml'), 'ubl', null);
+  assert.equal(r.executed, false);
+  assert.equal(r.skippedReason, UBL_XSD_MISSING);
+  assert.equal(r.skipped, UBL_XSD_MISSING);
+  assert.deepEqual(r.findings, []);
+});
+
+test('the pipeline call shape gives the same answer; a flood of errors is summarised', () => {
+  const text = new TextDecoder().decode(read(CII));
+  const line = /<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>/.exec(text)![0];
+  const badLine = line.replace('<ram:IncludedSupplyChainTradeLineItem>', '<ram:IncludedSupplyChainTradeLineItem><ram:Bogus/>');
+  const flooded = text.replace(line, line + badLine.repeat(MAX_XSD_FINDINGS + 10));
+  const r = validateXsdLayer({ xmlBytes: new TextEncoder().encode(flooded), syntax: 'cii', profile: 'en16931' });
+  assert.equal(r.executed, true);
+  assert.equal(r.findings.length, MAX_XSD_FINDINGS + 1);
+  assert.match(r.findings[MAX_XSD_FINDINGS].message, /10 further schema errors/);
+});
+
+test('XML that is not well-formed is answered with findings, not an exception', () => {
+  const r = runXsdLayer(new TextEncoder().encode('<rsm:CrossIndustryInvoice xmlns:rsm="x"><a></rsm:CrossIndustryInvoice>'), 'cii', 'en16931');
+  assert.equal(r.executed, true);
+  assert.ok(r.findings.length >= 1);
+});
