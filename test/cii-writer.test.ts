@@ -225,7 +225,7 @@ function readCorpusInvoice(file: string, mode: 'price' | 'amount', givenVat = fa
     const lines = doc.find('//ram:IncludedSupplyChainTradeLineItem', NS).map((l) => {
       const lineTotal = plain(s(l, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'))!;
       lineTotals.push(lineTotal);
-      const category = s(l, 'ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax/ram:CategoryCode') as 'S';
+      const category = s(l, 'ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax/ram:CategoryCode') as 'S' | 'O';
       const vat = { vat_category: category, vat_rate: category === 'O' ? undefined : plain(s(l, 'ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax/ram:RateApplicablePercent')) };
       if (mode === 'amount') {
         const negative = lineTotal.startsWith('-');
