@@ -1,0 +1,437 @@
+/**
+ * Making a hybrid invoice: a PDF plus invoice XML → one PDF with the XML embedded the way Factur-X 1.08 /
+ * ZUGFeRD 2.4 / XRechnung prescribe (see ../shared/docs/pdfa.md §b).
+ *
+ * Division of labour:
+ * - @cantoo/pdf-lib's convertToPDFA writes what it does right: the pdfaid XMP kept equal to the Info
+ *   dictionary on save, the sRGB OutputIntent with its bundled ICC profile (a maintained dependency),
+ *   the PDF 1.7 header and a trailer /ID; we hand it the fx: properties and their extension schema.
+ * - The attachment is written here, not with doc.attach(): the library writes the name-tree key as
+ *   UTF-16, no /EF /UF, no checksum, and leaves /Kids name trees without the entry.
+ * - After saving, the result is read back with our own reader (src/pdf/extract.ts) and checked: the
+ *   attachment is reachable from the name tree and /AF with the right relationship and identical bytes,
+ *   and the XMP declares PDF/A-3 and the right fx: values. A failed check throws instead of answering.
+ *
+ * The page tree and content streams are carried over as they are; form appearances are not regenerated.
+ */
+import { createHash } from 'node:crypto';
+import {
+  decodePDFRawStream,
+  getDefaultSRGBProfile,
+  extractForeignXmpDescriptions,
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  PDFString,
+  type PDFAConformanceLevel,
+  type PDFObject,
+} from '@cantoo/pdf-lib';
+import type { ProfileId } from '../model/profiles.js';
+import { INVOICE_FILE_NAMES, isPdf, readPdf } from './extract.js';
+import { readXmp } from './xmp.js';
+import { extensionSchemaBlock, fxDescription } from './xmp-write.js';
+
+export type HybridFormat = 'factur-x' | 'zugferd' | 'xrechnung';
+export const HYBRID_FORMATS: readonly HybridFormat[] = ['factur-x', 'zugferd', 'xrechnung'];
+
+/** How the XML is presented in the PDF: attachment name, XMP values, associated-file relationship. */
+export interface HybridFlavour {
+  fileName: 'factur-x.xml' | 'xrechnung.xml';
+  /** fx:ConformanceLevel */
+  conformanceLevel: string;
+  /** fx:Version */
+  version: string;
+  /** /AFRelationship of the file specification. */
+  afRelationship: 'Data' | 'Alternative';
+  description: string;
+}
+
+const CONFORMANCE_LEVEL: Record<ProfileId, string> = {
+  minimum: 'MINIMUM',
+  basic_wl: 'BASIC WL',
+  basic: 'BASIC',
+  en16931: 'EN 16931',
+  extended: 'EXTENDED',
+  // XRechnung CII presented as Factur-X: it is a CIUS of EN 16931.
+  xrechnung: 'EN 16931',
+};
+
+/**
+ * The container flavour for an invoice profile, or for an explicit format. ZUGFeRD 2.4 and Factur-X 1.08
+ * are one standard (factur-x.xml, fx version 1.0); XRechnung uses xrechnung.xml and level XRECHNUNG.
+ * MINIMUM and BASIC WL are not full invoices, so their XML is /Data, the others /Alternative
+ * (Factur-X 1.08 / ZUGFeRD 2.4 technical appendix on the data relationship).
+ */
+export function hybridFlavour(profile: ProfileId | null, format?: HybridFormat): HybridFlavour {
+  const asXRechnung = format === 'xrechnung' || (format === undefined && profile === 'xrechnung');
+  if (asXRechnung) {
+    return { fileName: 'xrechnung.xml', conformanceLevel: 'XRECHNUNG', version: '3.0', afRelationship: 'Alternative', description: 'XRechnung invoice data' };
+  }
+  const level = CONFORMANCE_LEVEL[profile ?? 'en16931'];
+  const partial = profile === 'minimum' || profile === 'basic_wl';
+  return {
+    fileName: 'factur-x.xml',
+    conformanceLevel: level,
+    version: '1.0',
+    afRelationship: partial ? 'Data' : 'Alternative',
+    description: format === 'zugferd' ? 'ZUGFeRD invoice data' : 'Factur-X invoice data',
+  };
+}
+
+export class EmbedError extends Error {
+  constructor(
+    readonly code: 'NOT_PDF' | 'PDF_ENCRYPTED' | 'PDF_UNREADABLE' | 'EMBED_CHECK_FAILED',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EmbedError';
+  }
+}
+
+export interface EmbedOptions {
+  xml: Uint8Array;
+  flavour: HybridFlavour;
+  /** Document title (Info /Title, dc:title) when the PDF has none, e.g. "Invoice RE-2026-0042". */
+  title?: string;
+  /** Producer written to Info and XMP. */
+  producer?: string;
+  /** Remove invoice XMLs already attached (factur-x.xml, zugferd-invoice.xml, ...) first. */
+  replaceInvoiceAttachments?: boolean;
+  /** Clock, for tests. */
+  now?: Date;
+}
+
+export interface EmbedResult {
+  pdf: Uint8Array;
+  /** PDF/A declaration written to the XMP, e.g. { part: 3, conformance: 'B' }. */
+  pdfa: { part: number; conformance: string };
+  pageCount: number;
+}
+
+export const DEFAULT_PRODUCER = 'einvoice-service';
+
+/** Embed invoice XML into a PDF. Throws EmbedError for input that cannot be used. */
+export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions): Promise<EmbedResult> {
+  const doc = await loadPdf(pdfBytes);
+  // Dates have second precision in both Info and XMP; drop milliseconds so the two stay equal.
+  const now = new Date(Math.floor((opts.now ?? new Date()).getTime() / 1000) * 1000);
+  const { flavour } = opts;
+
+  const removeNames = new Set<string>([flavour.fileName, ...(opts.replaceInvoiceAttachments ? INVOICE_FILE_NAMES : [])]);
+  removeAttachments(doc, removeNames);
+
+  updateInfo(doc, opts, now);
+
+  const existingXmp = readCatalogXmpText(doc);
+  const conformance = targetConformance(existingXmp);
+  const extensions = [
+    fxDescription({ documentType: 'INVOICE', documentFileName: flavour.fileName, version: flavour.version, conformanceLevel: flavour.conformanceLevel }),
+    extensionSchemaBlock(existingXmp ? extractForeignXmpDescriptions(existingXmp) : []),
+  ];
+  doc.convertToPDFA({ conformance, extensions });
+  completeOutputIntent(doc);
+  setFileId(doc, pdfBytes, opts.xml, now);
+
+  attachXml(doc, opts.xml, flavour, now);
+
+  const pdf = await doc.save({ addDefaultPage: false, updateFieldAppearances: false, useObjectStreams: true });
+  await selfCheck(pdf, opts.xml, flavour);
+  return { pdf, pdfa: { part: 3, conformance: conformance.slice(1) }, pageCount: doc.getPageCount() };
+}
+
+async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
+  if (!isPdf(bytes)) throw new EmbedError('NOT_PDF', 'The uploaded file is not a PDF');
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, parseSpeed: Infinity });
+  } catch (err) {
+    throw new EmbedError('PDF_UNREADABLE', `The PDF could not be read: ${(err as Error).message}`);
+  }
+  if (doc.isEncrypted) {
+    throw new EmbedError('PDF_ENCRYPTED', 'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again');
+  }
+  if (doc.getPageCount() === 0) throw new EmbedError('PDF_UNREADABLE', 'The PDF has no pages');
+  return doc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metadata
+
+function updateInfo(doc: PDFDocument, opts: EmbedOptions, now: Date): void {
+  const producer = opts.producer ?? DEFAULT_PRODUCER;
+  doc.setProducer(producer);
+  doc.setModificationDate(now);
+  if (!safe(() => doc.getCreationDate())) doc.setCreationDate(now);
+  if (!safe(() => doc.getCreator())) doc.setCreator(producer);
+  if (opts.title && !safe(() => doc.getTitle())) doc.setTitle(opts.title);
+}
+
+function safe<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined; // an Info value of an unexpected type counts as absent
+  }
+}
+
+function readCatalogXmpText(doc: PDFDocument): string | undefined {
+  const meta = doc.catalog.lookup(PDFName.of('Metadata'));
+  if (!(meta instanceof PDFRawStream)) return undefined;
+  try {
+    return new TextDecoder().decode(decodePDFRawStream(meta).decode());
+  } catch {
+    return undefined; // an undecodable packet is replaced like a missing one
+  }
+}
+
+/**
+ * Keep a PDF/A-3 declaration the input already has (3B or 3U); everything else is declared 3B.
+ * A 3A input is declared 3B: the library cannot write level A, and level A implies B.
+ */
+function targetConformance(existingXmp: string | undefined): PDFAConformanceLevel {
+  const info = existingXmp ? readXmp(new TextEncoder().encode(existingXmp)) : undefined;
+  return info?.pdfaPart?.trim() === '3' && info.pdfaConformance?.trim().toUpperCase() === 'U' ? '3U' : '3B';
+}
+
+const SRGB_CONDITION = 'sRGB IEC61966-2.1';
+
+/** The library's OutputIntent lacks /Info and /RegistryName (pdfa.md §b); an input's own intent stays. */
+function completeOutputIntent(doc: PDFDocument): void {
+  const ctx = doc.context;
+  const intents = doc.catalog.lookup(PDFName.of('OutputIntents'));
+  if (intents instanceof PDFArray) {
+    for (let i = 0; i < intents.size(); i++) {
+      const intent = intents.lookup(i);
+      if (!(intent instanceof PDFDict)) continue;
+      if (intent.get(PDFName.of('S')) !== PDFName.of('GTS_PDFA1')) continue;
+      const id = intent.lookup(PDFName.of('OutputConditionIdentifier'));
+      if (id instanceof PDFString && id.decodeText() === SRGB_CONDITION && !intent.has(PDFName.of('Info'))) {
+        intent.set(PDFName.of('Info'), PDFString.of(SRGB_CONDITION));
+        intent.set(PDFName.of('RegistryName'), PDFString.of('http://www.color.org'));
+      }
+      return; // a PDF/A OutputIntent exists
+    }
+  }
+  // A PDF that declared PDF/A without an OutputIntent: add the sRGB one.
+  const profile = ctx.register(ctx.flateStream(getDefaultSRGBProfile(), { N: 3 }));
+  const intent = ctx.register(
+    ctx.obj({
+      Type: 'OutputIntent',
+      S: 'GTS_PDFA1',
+      OutputConditionIdentifier: PDFString.of(SRGB_CONDITION),
+      Info: PDFString.of(SRGB_CONDITION),
+      RegistryName: PDFString.of('http://www.color.org'),
+      DestOutputProfile: profile,
+    }),
+  );
+  if (intents instanceof PDFArray) intents.push(intent);
+  else doc.catalog.set(PDFName.of('OutputIntents'), ctx.obj([intent]));
+}
+
+/** Trailer /ID: keep the document's permanent identifier (first element), give this version a new one. */
+function setFileId(doc: PDFDocument, input: Uint8Array, xml: Uint8Array, now: Date): void {
+  const ctx = doc.context;
+  const existing = ctx.lookup(ctx.trailerInfo.ID);
+  const md5 = (...parts: (Uint8Array | string)[]): string => {
+    const h = createHash('md5');
+    for (const p of parts) h.update(p);
+    return h.digest('hex');
+  };
+  let permanent: PDFObject | undefined;
+  if (existing instanceof PDFArray && existing.size() === 2) permanent = existing.get(0);
+  const changing = PDFHexString.of(md5(input, xml, now.toISOString()));
+  ctx.trailerInfo.ID = ctx.obj([permanent ?? PDFHexString.of(md5(input)), changing]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The attachment
+
+function pdfDate(date: Date): PDFString {
+  return PDFString.fromDate(date);
+}
+
+function attachXml(doc: PDFDocument, xml: Uint8Array, flavour: HybridFlavour, now: Date): void {
+  const ctx = doc.context;
+  const stream = ctx.flateStream(xml, {
+    Type: 'EmbeddedFile',
+    Subtype: 'text/xml', // written as the name /text#2Fxml
+    Params: {
+      Size: xml.length,
+      CreationDate: pdfDate(now),
+      ModDate: pdfDate(now),
+      CheckSum: PDFHexString.of(createHash('md5').update(xml).digest('hex')),
+    },
+  });
+  const streamRef = ctx.register(stream);
+  const fileSpec = ctx.register(
+    ctx.obj({
+      Type: 'Filespec',
+      F: PDFString.of(flavour.fileName),
+      UF: PDFString.of(flavour.fileName),
+      EF: { F: streamRef, UF: streamRef },
+      Desc: PDFString.of(flavour.description),
+      AFRelationship: flavour.afRelationship,
+    }),
+  );
+
+  const names = dictAt(doc, doc.catalog, 'Names');
+  const tree = dictAt(doc, names, 'EmbeddedFiles');
+  insertNameTreeEntry(doc, tree, PDFString.of(flavour.fileName), fileSpec);
+
+  const af = doc.catalog.lookup(PDFName.of('AF'));
+  if (af instanceof PDFArray) af.push(fileSpec);
+  else doc.catalog.set(PDFName.of('AF'), ctx.obj([fileSpec]));
+}
+
+/** parent[key] as a dictionary, created (direct) when absent. */
+function dictAt(doc: PDFDocument, parent: PDFDict, key: string): PDFDict {
+  const found = parent.lookup(PDFName.of(key));
+  if (found instanceof PDFDict) return found;
+  const created = doc.context.obj({});
+  parent.set(PDFName.of(key), created);
+  return created;
+}
+
+type NameKey = PDFString | PDFHexString;
+
+function keyBytes(key: PDFObject | undefined): Uint8Array {
+  if (key instanceof PDFString || key instanceof PDFHexString) return key.asBytes();
+  return new Uint8Array();
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+/** Insert into a name tree in key order (ISO 32000-1 §7.9.6), descending into /Kids; /Limits kept right. */
+function insertNameTreeEntry(doc: PDFDocument, node: PDFDict, key: NameKey, value: PDFRef): void {
+  const kb = key.asBytes();
+  const kids = node.lookup(PDFName.of('Kids'));
+  if (kids instanceof PDFArray && kids.size() > 0) {
+    let target: PDFDict | undefined;
+    let insertAt = kids.size();
+    for (let i = 0; i < kids.size(); i++) {
+      const kid = kids.lookup(i);
+      if (!(kid instanceof PDFDict)) continue;
+      const limits = kid.lookup(PDFName.of('Limits'));
+      if (!(limits instanceof PDFArray) || limits.size() < 2) continue;
+      if (compareBytes(kb, keyBytes(limits.lookup(0))) < 0) {
+        insertAt = i;
+        break;
+      }
+      if (compareBytes(kb, keyBytes(limits.lookup(1))) <= 0) {
+        target = kid;
+        break;
+      }
+    }
+    if (target) {
+      insertNameTreeEntry(doc, target, key, value);
+    } else {
+      const leaf = doc.context.obj({ Names: [key, value], Limits: [key, key] });
+      kids.insert(insertAt, doc.context.register(leaf));
+    }
+    widenLimits(node, key);
+    return;
+  }
+  let names = node.lookup(PDFName.of('Names'));
+  if (!(names instanceof PDFArray)) {
+    names = doc.context.obj([]);
+    node.set(PDFName.of('Names'), names);
+  }
+  const arr = names as PDFArray;
+  let at = arr.size();
+  for (let i = 0; i + 1 < arr.size(); i += 2) {
+    if (compareBytes(kb, keyBytes(arr.lookup(i))) < 0) {
+      at = i;
+      break;
+    }
+  }
+  arr.insert(at, value);
+  arr.insert(at, key);
+  widenLimits(node, key);
+}
+
+function widenLimits(node: PDFDict, key: NameKey): void {
+  const limits = node.lookup(PDFName.of('Limits'));
+  if (!(limits instanceof PDFArray) || limits.size() < 2) return;
+  const kb = key.asBytes();
+  if (compareBytes(kb, keyBytes(limits.lookup(0))) < 0) limits.set(0, key);
+  if (compareBytes(kb, keyBytes(limits.lookup(1))) > 0) limits.set(1, key);
+}
+
+/** Remove attachments with these names from the name tree (flat or /Kids) and the catalog /AF array. */
+function removeAttachments(doc: PDFDocument, names: Set<string>): void {
+  const removed = new Set<PDFObject>();
+  const namesDict = doc.catalog.lookup(PDFName.of('Names'));
+  const tree = namesDict instanceof PDFDict ? namesDict.lookup(PDFName.of('EmbeddedFiles')) : undefined;
+  if (tree instanceof PDFDict) pruneNameTree(doc, tree, names, removed, 0);
+
+  const af = doc.catalog.lookup(PDFName.of('AF'));
+  if (!(af instanceof PDFArray)) return;
+  for (let i = af.size() - 1; i >= 0; i--) {
+    const ref = af.get(i);
+    const spec = af.lookup(i);
+    if (removed.has(ref) || (spec instanceof PDFDict && names.has(fileSpecName(spec) ?? ''))) af.remove(i);
+  }
+}
+
+function pruneNameTree(doc: PDFDocument, node: PDFDict, names: Set<string>, removed: Set<PDFObject>, depth: number): void {
+  if (depth > 32) return; // a cyclic or absurd tree: leave the rest alone
+  const kids = node.lookup(PDFName.of('Kids'));
+  if (kids instanceof PDFArray) {
+    for (let i = 0; i < kids.size(); i++) {
+      const kid = kids.lookup(i);
+      if (kid instanceof PDFDict) pruneNameTree(doc, kid, names, removed, depth + 1);
+    }
+  }
+  const arr = node.lookup(PDFName.of('Names'));
+  if (!(arr instanceof PDFArray)) return;
+  for (let i = arr.size() - 2; i >= 0; i -= 2) {
+    const key = arr.lookup(i);
+    const keyText = key instanceof PDFString || key instanceof PDFHexString ? key.decodeText() : '';
+    const spec = arr.lookup(i + 1);
+    const specName = spec instanceof PDFDict ? fileSpecName(spec) : undefined;
+    if (names.has(keyText) || (specName !== undefined && names.has(specName))) {
+      removed.add(arr.get(i + 1));
+      arr.remove(i + 1);
+      arr.remove(i);
+    }
+  }
+}
+
+function fileSpecName(spec: PDFDict): string | undefined {
+  for (const k of ['UF', 'F']) {
+    const v = spec.lookup(PDFName.of(k));
+    if (v instanceof PDFString || v instanceof PDFHexString) return v.decodeText();
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the result back
+
+async function selfCheck(pdf: Uint8Array, xml: Uint8Array, flavour: HybridFlavour): Promise<void> {
+  const fail = (why: string): never => {
+    throw new EmbedError('EMBED_CHECK_FAILED', `The written PDF failed its own check: ${why}`);
+  };
+  const contents = await readPdf(pdf);
+  const hits = contents.attachments.filter((a) => a.name === flavour.fileName || a.filename === flavour.fileName);
+  if (hits.length !== 1) fail(`expected one ${flavour.fileName} attachment, found ${hits.length}`);
+  const a = hits[0];
+  if (!a.inNameTree) fail('the attachment is not in the EmbeddedFiles name tree');
+  if (!a.inAssociatedFiles) fail('the attachment is not in the catalog /AF array');
+  if (a.afRelationship !== flavour.afRelationship) fail(`AFRelationship is ${a.afRelationship}`);
+  if (a.mimeType !== 'text/xml') fail(`the attachment subtype is ${a.mimeType}`);
+  if (Buffer.compare(Buffer.from(a.content()), Buffer.from(xml)) !== 0) fail('the embedded bytes differ from the XML');
+  const xmp = contents.xmp;
+  if (!xmp) fail('the XMP metadata is missing or not well-formed');
+  if (xmp!.pdfaPart !== '3') fail(`pdfaid:part is ${xmp!.pdfaPart}`);
+  if (xmp!.documentFileName !== flavour.fileName) fail(`fx:DocumentFileName is ${xmp!.documentFileName}`);
+  if (xmp!.conformanceLevel !== flavour.conformanceLevel) fail(`fx:ConformanceLevel is ${xmp!.conformanceLevel}`);
+}
