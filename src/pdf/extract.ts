@@ -83,12 +83,23 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfContents> {
     return recoverByScanning(bytes, err as Error);
   }
   if (doc.isEncrypted) throw encryptedError();
+  let contents: PdfContents;
   try {
-    return { attachments: listAttachments(doc), xmp: readCatalogXmp(doc), recovered: false };
+    contents = { attachments: listAttachments(doc), xmp: readCatalogXmp(doc), recovered: false };
   } catch (err) {
     if (err instanceof PdfReadError) throw err;
     return recoverByScanning(bytes, err as Error);
   }
+  // A truncated file may parse, yet have lost its catalog or name tree while the file streams survive.
+  if (contents.attachments.length === 0 && hasEmbeddedFileStreams(bytes)) {
+    try {
+      const scanned = recoverByScanning(bytes, new Error('no attachments reachable from the catalog'));
+      if (scanned.attachments.length > 0) return { ...scanned, xmp: contents.xmp };
+    } catch {
+      // keep the structured result
+    }
+  }
+  return contents;
 }
 
 function encryptedError(): PdfReadError {
@@ -249,6 +260,10 @@ export function findInvoiceAttachment(attachments: PdfAttachment[]): PdfAttachme
 
 // ---------------------------------------------------------------------------------------------
 // Fallback for files the structured parser cannot open: scan "n g obj … stream … endstream".
+
+function hasEmbeddedFileStreams(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).includes('/EmbeddedFile', 0, 'latin1');
+}
 
 function looksEncrypted(bytes: Uint8Array): boolean {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
