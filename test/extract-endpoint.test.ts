@@ -1,0 +1,182 @@
+/**
+ * POST /v1/extract over real HTTP handling (app.inject with hand-made multipart bodies).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { communityApp, corpusPath, multipart } from './helpers.js';
+
+let app: FastifyInstance;
+before(async () => {
+  app = await communityApp();
+});
+after(async () => {
+  await app.close();
+});
+
+async function extract(data: Buffer | Uint8Array, filename = 'upload.bin') {
+  const { payload, headers } = multipart([{ name: 'file', value: Buffer.from(data), filename }]);
+  const res = await app.inject({ method: 'POST', url: '/v1/extract', payload, headers });
+  return { status: res.statusCode, type: String(res.headers['content-type']), body: res.json() };
+}
+
+const corpus = (rel: string) => readFileSync(corpusPath(rel));
+
+test('Factur-X PDF: format, profile, parties, totals, VAT breakdown and lines', async () => {
+  const { status, body } = await extract(corpus('zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf'), 'EN16931_Einfach.pdf');
+  assert.equal(status, 200);
+  assert.equal(body.xml_extracted, true);
+  assert.equal(body.format_detected, 'factur-x');
+  assert.equal(body.profile_detected, 'en16931');
+  assert.deepEqual(body.errors, []);
+  const j = body.invoice_json;
+  assert.equal(j.invoice_number, '471102');
+  assert.equal(j.invoice_date, '2018-03-05');
+  assert.equal(j.document_type_code, '380');
+  assert.equal(j.currency, 'EUR');
+  assert.deepEqual(j.seller, {
+    name: 'Lieferant GmbH',
+    registration_id: '549910',
+    email: null,
+    line1: 'Lieferantenstraße 20',
+    city: 'München',
+    postcode: '80333',
+    country: 'DE',
+    vat_number: 'DE123456789',
+  });
+  assert.equal(j.buyer.name, 'Kunden AG Mitte');
+  assert.deepEqual(j.totals, { net_amount: '473.00', tax_amount: '56.87', gross_amount: '529.87', payable_amount: '529.87' });
+  assert.deepEqual(j.tax_breakdown, [
+    { category: 'S', vat_rate: '7.00', basis_amount: '275.00', tax_amount: '19.25' },
+    { category: 'S', vat_rate: '19.00', basis_amount: '198.00', tax_amount: '37.62' },
+  ]);
+  assert.equal(j.line_items.length, 2);
+  assert.deepEqual(j.line_items[0], {
+    description: 'Trennblätter A4',
+    quantity: '20.0000',
+    unit_code: 'H87',
+    unit_price: '9.9000',
+    vat_rate: '19.00',
+    line_total: '198.00',
+  });
+  // registration_id came from BT-29 (no BT-30 in this invoice): flagged as heuristic.
+  assert.deepEqual(j._meta.limitations, ['heuristic_mapping']);
+  assert.ok(j._meta.fallbacks.some((f: { field: string }) => f.field === 'seller.registration_id'));
+});
+
+test('UBL XML (XRechnung): read directly, format xrechnung', async () => {
+  const { status, body } = await extract(corpus('xrechnung/instances/ubl-inv/' + firstFile('xrechnung/instances/ubl-inv')), 'x.xml');
+  assert.equal(status, 200);
+  assert.equal(body.xml_extracted, true);
+  assert.equal(body.format_detected, 'xrechnung');
+  assert.equal(body.profile_detected, 'xrechnung');
+  assert.ok(body.invoice_json.invoice_number);
+});
+
+function firstFile(dir: string): string {
+  return readdirSync(corpusPath(dir)).filter((f) => f.endsWith('.xml')).sort()[0];
+}
+
+test('a PDF without invoice XML: 200, xml_extracted false, format null, NO_XML', async () => {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.addPage([200, 200]);
+  const pdf = await doc.save();
+  const { status, body } = await extract(Buffer.from(pdf), 'plain.pdf');
+  assert.equal(status, 200);
+  assert.deepEqual(
+    { xml_extracted: body.xml_extracted, format_detected: body.format_detected, invoice_json: body.invoice_json },
+    { xml_extracted: false, format_detected: null, invoice_json: null },
+  );
+  assert.deepEqual(body.errors.map((e: { code: string }) => e.code), ['NO_XML']);
+  assert.equal(typeof body.errors[0].message, 'string');
+});
+
+test('neither PDF nor XML: 400 ProblemDetails NOT_PDF_OR_XML', async () => {
+  const { status, type, body } = await extract(Buffer.from('PK\u0003\u0004 this is a zip, not an invoice'), 'invoice.zip');
+  assert.equal(status, 400);
+  assert.match(type, /application\/problem\+json/);
+  assert.equal(body.code, 'NOT_PDF_OR_XML');
+  assert.equal(body.status, 400);
+  assert.equal(body.title, 'Bad Request');
+});
+
+test('an empty upload: 400 EMPTY_FILE', async () => {
+  const { status, body } = await extract(Buffer.alloc(0), 'empty.xml');
+  assert.equal(status, 400);
+  assert.equal(body.code, 'EMPTY_FILE');
+});
+
+test('malformed XML: 400 XML_MALFORMED with the line', async () => {
+  const { status, body } = await extract(Buffer.from('<?xml version="1.0"?>\n<Invoice>\n  <ID>1</Invoice>'), 'bad.xml');
+  assert.equal(status, 400);
+  assert.equal(body.code, 'XML_MALFORMED');
+  assert.match(body.detail, /not well-formed/);
+});
+
+test('XML external entity attack: answered 400, the entity is never resolved', async () => {
+  const xxe = `<?xml version="1.0"?>
+<!DOCTYPE Invoice [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+  xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"><cbc:ID>&xxe;</cbc:ID></Invoice>`;
+  const { status, body } = await extract(Buffer.from(xxe), 'xxe.xml');
+  assert.equal(status, 400);
+  assert.equal(body.code, 'XML_DTD_FORBIDDEN');
+  assert.doesNotMatch(JSON.stringify(body), /root:/); // nothing of /etc/passwd leaks into the answer
+});
+
+test('an encrypted PDF: 400 PDF_ENCRYPTED', async () => {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.addPage([200, 200]);
+  doc.encrypt({ userPassword: 'u', ownerPassword: 'o' });
+  const { status, body } = await extract(Buffer.from(await doc.save()), 'locked.pdf');
+  assert.equal(status, 400);
+  assert.equal(body.code, 'PDF_ENCRYPTED');
+});
+
+test('ZUGFeRD 1.0 PDF: read best-effort, flagged ZUGFERD_1_LEGACY and heuristic_mapping', async () => {
+  const { status, body } = await extract(corpus('zugferd/ZUGFeRDv1/correct/Intarsys/ZUGFeRD_1p0_COMFORT_Rabatte.pdf'), 'zf1.pdf');
+  assert.equal(status, 200);
+  assert.equal(body.xml_extracted, true);
+  assert.equal(body.format_detected, 'zugferd');
+  assert.equal(body.profile_detected, null);
+  assert.deepEqual(body.errors.map((e: { code: string }) => e.code), ['ZUGFERD_1_LEGACY']);
+  const j = body.invoice_json;
+  assert.ok(j.invoice_number && j.seller.name && j.buyer.name && j.totals.gross_amount, JSON.stringify(j));
+  assert.ok(j.line_items.length > 0);
+  assert.ok(j._meta.limitations.includes('heuristic_mapping'));
+});
+
+test('a PDF whose embedded XML is not well-formed: 200 with xml_extracted true and the XML error code', async () => {
+  const { status, body } = await extract(corpus('zugferd/ZUGFeRDv2/fail/Mustangproject/factur-x-invalid-xml-encoding-attribute.pdf'));
+  assert.equal(status, 200);
+  assert.equal(body.xml_extracted, true);
+  assert.equal(body.invoice_json, null);
+  assert.equal(body.format_detected, 'factur-x');
+  assert.ok(body.errors.some((e: { code: string }) => e.code.startsWith('XML_')), JSON.stringify(body.errors));
+});
+
+test('XML that is not an invoice (FatturaPA): 200 with UNKNOWN_XML, no invoice_json', async () => {
+  const { status, body } = await extract(corpus('zugferd/fatturaPA/official/valid/IT01234567890_FPA02.xml'));
+  assert.equal(status, 200);
+  assert.equal(body.format_detected, null);
+  assert.equal(body.invoice_json, null);
+  assert.deepEqual(body.errors.map((e: { code: string }) => e.code), ['UNKNOWN_XML']);
+});
+
+test('missing file part: 422 in FastAPI shape', async () => {
+  const { payload, headers } = multipart([{ name: 'other', value: 'x' }]);
+  const res = await app.inject({ method: 'POST', url: '/v1/extract', payload, headers });
+  assert.equal(res.statusCode, 422);
+  assert.deepEqual(res.json().detail[0].loc, ['body', 'file']);
+});
+
+test('the OpenAPI description documents the error codes', async () => {
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const op = doc.paths['/v1/extract'].post;
+  for (const code of ['NO_XML', 'NOT_PDF_OR_XML', 'PDF_ENCRYPTED', 'PDF_UNREADABLE', 'XML_MALFORMED', 'XML_DTD_FORBIDDEN', 'EMPTY_FILE', 'UNKNOWN_XML', 'ZUGFERD_1_LEGACY']) {
+    assert.ok(op.description.includes(code), code);
+  }
+  assert.ok(op.requestBody, 'multipart body documented');
+});
