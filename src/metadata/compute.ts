@@ -9,6 +9,7 @@ import type { ContentIssue } from './errors.js';
 
 const ZERO = new Big('0');
 const HUNDRED = new Big('100');
+const ONE = new Big('1');
 
 /** Categories whose VAT amount is always zero. */
 const NO_VAT_CATEGORIES = new Set(['Z', 'E', 'AE', 'K', 'G', 'O']);
@@ -48,8 +49,10 @@ function settleAllowanceCharge(
 export function computeLine(line: InvoiceLine, field: string, issues: ContentIssue[]): BigValue {
   const qty = decOrZero(line.quantity);
   const net = decOrZero(line.netPrice);
-  const baseQty = parseDec(line.priceBaseQuantity) ?? new Big('1');
-  const gross = qty.times(net).div(baseQty).round(2, Big.roundHalfUp);
+  const baseQty = parseDec(line.priceBaseQuantity);
+  // Division is big.js's slow path (20 decimal places): skip it for the usual base quantity of 1.
+  const priced = baseQty && !baseQty.eq(ONE) ? qty.times(net).div(baseQty) : qty.times(net);
+  const gross = priced.round(2, Big.roundHalfUp);
   let total = gross;
   for (const [j, a] of line.allowances.entries()) total = total.minus(settleAllowanceCharge(a, gross, `${field}.allowances[${j}]`, issues));
   for (const [j, c] of line.charges.entries()) total = total.plus(settleAllowanceCharge(c, gross, `${field}.charges[${j}]`, issues));

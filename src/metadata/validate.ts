@@ -15,25 +15,25 @@ const ROOT = ['body', 'metadata'] as const;
 
 /** Parse the `metadata` form field: JSON text → validated metadata object. */
 export function parseMetadata(textOrValue: string | unknown): InvoiceMetadata {
-  let value: unknown = textOrValue;
-  if (typeof textOrValue === 'string') {
-    try {
-      value = JSON.parse(textOrValue);
-    } catch (err) {
-      throw new MetadataNotJsonError(`metadata is not valid JSON: ${(err as Error).message}`);
-    }
+  if (typeof textOrValue !== 'string') return validateMetadata(textOrValue);
+  let value: unknown;
+  try {
+    value = JSON.parse(textOrValue);
+  } catch (err) {
+    throw new MetadataNotJsonError(`metadata is not valid JSON: ${(err as Error).message}`);
   }
-  return validateMetadata(value);
+  // Freshly parsed, so ours to clean in place.
+  return validateMetadata(value, true);
 }
 
-/** Validate an already parsed value; throws MetadataShapeError listing every problem. */
-export function validateMetadata(value: unknown): InvoiceMetadata {
+/** Validate an already parsed value; throws MetadataShapeError listing every problem. The value is not changed unless `owned`. */
+export function validateMetadata(value: unknown, owned = false): InvoiceMetadata {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new MetadataShapeError([
       { loc: [...ROOT], msg: 'Input should be a JSON object with the invoice metadata', type: 'model_type', input: value },
     ]);
   }
-  const cleaned = dropNulls(value) as Record<string, unknown>;
+  const cleaned = (owned ? dropNullsInPlace(value) : dropNulls(value)) as Record<string, unknown>;
   if (!checker.Check(cleaned)) {
     throw new MetadataShapeError(schemaErrors(cleaned));
   }
@@ -50,6 +50,20 @@ function dropNulls(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v);
     return out;
+  }
+  return value;
+}
+
+function dropNullsInPlace(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = dropNullsInPlace(value[i]);
+  } else if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    for (const k in obj) {
+      const v = obj[k];
+      if (v === null) delete obj[k];
+      else if (typeof v === 'object') dropNullsInPlace(v);
+    }
   }
   return value;
 }

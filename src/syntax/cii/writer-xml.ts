@@ -6,24 +6,22 @@
 
 // Control characters, lone surrogates and U+FFFE/U+FFFF cannot appear in XML 1.0 at all.
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const TEXT_SPECIAL = /[&<>\r]/;
-const ATTR_SPECIAL = /[&<>"\r\n\t]/;
+/** One cheap scan: does the value need any work at all? (Most values do not.) */
+const NEEDS_TEXT_WORK = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const NEEDS_ATTR_WORK = /[&<>"\r\n\t\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 function stripInvalid(value: string): string {
-  INVALID_XML_CHARS.lastIndex = 0;
-  return INVALID_XML_CHARS.test(value) ? value.replace(INVALID_XML_CHARS, '') : value;
+  return value.replace(INVALID_XML_CHARS, '');
 }
 
 export function escapeText(value: string): string {
-  const v = stripInvalid(value);
-  if (!TEXT_SPECIAL.test(v)) return v;
-  return v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
+  if (!NEEDS_TEXT_WORK.test(value)) return value;
+  return stripInvalid(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
 }
 
 export function escapeAttr(value: string): string {
-  const v = stripInvalid(value);
-  if (!ATTR_SPECIAL.test(v)) return v;
-  return v
+  if (!NEEDS_ATTR_WORK.test(value)) return value;
+  return stripInvalid(value)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -49,14 +47,15 @@ function renderAttrs(attrs: Attrs | undefined): string {
 }
 
 export class XmlBuilder {
-  private out = '<?xml version="1.0" encoding="UTF-8"?>';
+  /** Output chunks, joined once at the end (cheaper than growing one string and slicing it). */
+  private parts: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   private depth = 0;
-  /** True right after open(): close() then writes `<x/>` (an empty content model allows no whitespace). */
+  /** True right after open(): close() then turns the open tag into `<x/>` (an empty content model allows no whitespace). */
   private openEmpty = false;
 
-  /** Open an element; every open() needs its close(). */
+  /** Open an element; every open() needs its close(). `name` may carry namespace declarations after a space. */
   open(name: string, attrs?: Attrs): this {
-    this.out += `${INDENTS[this.depth] ?? '\n'}<${name}${renderAttrs(attrs)}>`;
+    this.parts.push(`${INDENTS[this.depth] ?? '\n'}<${name}${renderAttrs(attrs)}>`);
     this.depth++;
     this.openEmpty = true;
     return this;
@@ -65,10 +64,11 @@ export class XmlBuilder {
   close(name: string): this {
     this.depth--;
     if (this.openEmpty) {
-      this.out = this.out.slice(0, -1) + '/>';
+      const last = this.parts.length - 1;
+      this.parts[last] = `${this.parts[last].slice(0, -1)}/>`;
       this.openEmpty = false;
     } else {
-      this.out += `${INDENTS[this.depth] ?? '\n'}</${name.split(' ', 1)[0]}>`;
+      this.parts.push(`${INDENTS[this.depth] ?? '\n'}</${name}>`);
     }
     return this;
   }
@@ -76,7 +76,7 @@ export class XmlBuilder {
   /** A text element; skipped when the value is absent or empty. */
   leaf(name: string, value: string | undefined, attrs?: Attrs): this {
     if (value === undefined || value === '') return this;
-    this.out += `${INDENTS[this.depth] ?? '\n'}<${name}${renderAttrs(attrs)}>${escapeText(value)}</${name}>`;
+    this.parts.push(`${INDENTS[this.depth] ?? '\n'}<${name}${attrs ? renderAttrs(attrs) : ''}>${escapeText(value)}</${name}>`);
     this.openEmpty = false;
     return this;
   }
@@ -88,6 +88,6 @@ export class XmlBuilder {
   }
 
   toString(): string {
-    return this.out + '\n';
+    return this.parts.join('') + '\n';
   }
 }

@@ -1,0 +1,103 @@
+/**
+ * XML generation throughput: metadata JSON → validated → computed → CII XML.
+ *
+ * 1. In process, buildInvoiceXml() for a 10-line and a 1,000-line invoice (target: 1,000 lines ≤ 50 ms).
+ * 2. Over HTTP, POST /v1/xml with autocannon at concurrency 8 against a server started here on 127.0.0.1
+ *    and an ephemeral port (target: ≥ 3,000 requests/s for 10 lines on 2 cores). Bounded duration.
+ *
+ * Run: node --import tsx bench/xml.ts [seconds per HTTP run, default 10]
+ */
+import { createRequire } from 'node:module';
+import { buildApp } from '../src/http/app.js';
+import { loadConfig } from '../src/config.js';
+import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
+import { buildInvoiceXml } from '../src/metadata/build.js';
+import type { InvoiceMetadata } from '../src/metadata/schema.js';
+
+/** The part of autocannon's API used here (the package ships no type declarations). */
+interface AutocannonResult {
+  requests: { average: number; min: number; p50: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const seconds = Math.max(1, Math.min(60, Number(process.argv[2] ?? 10)));
+
+function invoiceWithLines(n: number): InvoiceMetadata {
+  const rates = ['19', '7'];
+  return {
+    ...DOMESTIC_EXAMPLE,
+    invoice_number: `BENCH-${n}`,
+    line_items: Array.from({ length: n }, (_, i) => ({
+      name: `Article ${i + 1}`,
+      description: `Description of article ${i + 1}`,
+      seller_item_id: `ART-${String(i + 1).padStart(5, '0')}`,
+      quantity: String((i % 7) + 1),
+      unit_code: 'C62',
+      net_price: `${(i % 50) + 1}.${String(i % 100).padStart(2, '0')}`,
+      vat_rate: rates[i % 2],
+    })),
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function inProcess(label: string, meta: InvoiceMetadata, minIterations: number, budgetMs: number): void {
+  const json = JSON.stringify(meta);
+  for (let i = 0; i < 5; i++) buildInvoiceXml(json); // warm-up
+  const times: number[] = [];
+  const start = performance.now();
+  let bytes = 0;
+  while (times.length < minIterations || performance.now() - start < budgetMs) {
+    const t0 = performance.now();
+    bytes = buildInvoiceXml(json).xml.length;
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const total = times.reduce((a, b) => a + b, 0);
+  console.log(
+    `${label.padEnd(22)} runs ${String(times.length).padStart(6)}  median ${percentile(times, 50).toFixed(3)} ms  p95 ${percentile(times, 95).toFixed(3)} ms  ` +
+      `p99 ${percentile(times, 99).toFixed(3)} ms  ${((times.length * 1000) / total).toFixed(0)} invoices/s  (${(bytes / 1024).toFixed(1)} KiB XML)`,
+  );
+}
+
+async function overHttp(label: string, meta: InvoiceMetadata, duration: number): Promise<void> {
+  const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent' }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const body = new URLSearchParams({ metadata: JSON.stringify(meta) }).toString();
+  try {
+    // Short warm-up so that JIT and the XML path are hot before measuring.
+    await autocannon({ url: `http://127.0.0.1:${port}/v1/xml`, method: 'POST', connections: 8, duration: 1, body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}/v1/xml`,
+      method: 'POST',
+      connections: 8,
+      duration,
+      body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    const non2xx = result.non2xx + result.errors + result.timeouts;
+    console.log(
+      `${label.padEnd(22)} ${result.requests.average.toFixed(0)} req/s (mean; min ${result.requests.min}, p50 ${result.requests.p50})  ` +
+        `latency p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  requests ${result.requests.total}  non-2xx/errors ${non2xx}`,
+    );
+  } finally {
+    await app.close();
+  }
+}
+
+console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`);
+console.log('-- in process: buildInvoiceXml (parse + validate + compute + write)');
+inProcess('10 lines', invoiceWithLines(10), 2000, 3000);
+inProcess('1,000 lines', invoiceWithLines(1000), 30, 5000);
+console.log(`-- over HTTP: POST /v1/xml, autocannon, 8 connections, ${seconds} s`);
+await overHttp('10 lines', invoiceWithLines(10), seconds);
+await overHttp('1,000 lines', invoiceWithLines(1000), Math.min(seconds, 5));
