@@ -1,0 +1,123 @@
+/**
+ * Small, namespace-aware path helpers for the BR-FR rules. The French rules constrain elements the
+ * EN 16931 model does not carry (EXT-FR-FE-* extension terms, agents, sub-lines), so they are
+ * written against the parsed document. Paths use fixed prefixes (rsm/ram/udt/qdt for CII,
+ * cbc/cac/ubl/cn for UBL), resolved to namespace URIs here, never to the document's own prefixes.
+ */
+import { deepText, type XmlElement } from '../../xml/dom.js';
+
+export const NS: Record<string, string> = {
+  rsm: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
+  ram: 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100',
+  udt: 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
+  qdt: 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100',
+  ubl: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  cn: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+};
+
+interface Step {
+  ns: string;
+  local: string;
+}
+
+const parsed = new Map<string, Step[]>();
+
+function steps(path: string): Step[] {
+  let s = parsed.get(path);
+  if (!s) {
+    s = path.split('/').map((part) => {
+      const [prefix, local] = part.split(':');
+      const ns = NS[prefix];
+      if (ns === undefined || !local) throw new Error(`bad path step ${part} in ${path}`);
+      return { ns, local };
+    });
+    parsed.set(path, s);
+  }
+  return s;
+}
+
+/** Is the element named `prefix:local`? */
+export function is(el: XmlElement | undefined, name: string): boolean {
+  if (!el) return false;
+  const [step] = steps(name);
+  return el.ns === step.ns && el.local === step.local;
+}
+
+/** All elements reached from `el` by the child steps of `path` ('ram:A/ram:B'), in document order. */
+export function sel(el: XmlElement | undefined, path: string): XmlElement[] {
+  if (!el) return [];
+  let current: XmlElement[] = [el];
+  for (const step of steps(path)) {
+    const next: XmlElement[] = [];
+    for (const c of current) for (const k of c.children) if (k.local === step.local && k.ns === step.ns) next.push(k);
+    if (next.length === 0) return next;
+    current = next;
+  }
+  return current;
+}
+
+/** The first element reached by `path`, if any. */
+export function first(el: XmlElement | undefined, path: string): XmlElement | undefined {
+  return sel(el, path)[0];
+}
+
+/** Elements matched by an absolute path whose first step names the root element. */
+export function fromRoot(root: XmlElement, path: string): XmlElement[] {
+  const slash = path.indexOf('/');
+  const head = slash < 0 ? path : path.slice(0, slash);
+  if (!is(root, head)) return [];
+  return slash < 0 ? [root] : sel(root, path.slice(slash + 1));
+}
+
+/** Every element named `name` anywhere in the tree (descendant-or-self), in document order. */
+export function descendants(el: XmlElement, name: string): XmlElement[] {
+  const [step] = steps(name);
+  const out: XmlElement[] = [];
+  const walk = (e: XmlElement) => {
+    if (e.local === step.local && e.ns === step.ns) out.push(e);
+    for (const c of e.children) walk(c);
+  };
+  walk(el);
+  return out;
+}
+
+/** XPath string value of an element; '' when absent. */
+export function text(el: XmlElement | undefined): string {
+  return el ? deepText(el) : '';
+}
+
+/** XPath string value of the first element reached by `path`; '' when there is none. */
+export function textAt(el: XmlElement | undefined, path: string): string {
+  return text(first(el, path));
+}
+
+/** Unqualified attribute value, or undefined when absent. */
+export function attribute(el: XmlElement | undefined, local: string): string | undefined {
+  if (!el) return undefined;
+  for (const a of el.attrs) if (a.local === local && a.ns === '') return a.value;
+  return undefined;
+}
+
+/** XPath normalize-space(). */
+export function norm(s: string): string {
+  return s.replace(/[ \t\r\n]+/g, ' ').trim();
+}
+
+/** XPath string-length(): counts characters (code points), not UTF-16 units. */
+export function length(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** Elements of `list` whose attribute `local` equals `value`. */
+export function withAttr(list: XmlElement[], local: string, value: string): XmlElement[] {
+  return list.filter((e) => attribute(e, local) === value);
+}
+
+/** Any element of `list` whose string value equals one of `values` (XPath general comparison). */
+export function anyEquals(list: XmlElement[], ...values: string[]): boolean {
+  return list.some((e) => values.includes(text(e)));
+}
