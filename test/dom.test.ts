@@ -1,0 +1,127 @@
+/**
+ * The safe XML parser (src/xml/dom.ts) against hostile and unusual input: XXE, entity expansion, deep
+ * nesting, element bombs, byte-order marks, UTF-16, declared single-byte encodings, leading whitespace;
+ * and namespace resolution by URI, never by prefix.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { attr, child, childrenNamed, deepText, looksLikeXml, parseXml, pathOf, XmlParseError } from '../src/xml/dom.js';
+
+const code = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+    return undefined;
+  } catch (e) {
+    assert.ok(e instanceof XmlParseError, `expected XmlParseError, got ${e}`);
+    return e.code;
+  }
+};
+
+test('XXE: an external entity is refused with the DTD, never resolved', () => {
+  const xml = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>';
+  assert.equal(code(() => parseXml(xml)), 'XML_DTD_FORBIDDEN');
+  const viaParam = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY % p SYSTEM "http://127.0.0.1:1/evil.dtd"> %p;]><r/>';
+  assert.equal(code(() => parseXml(viaParam)), 'XML_DTD_FORBIDDEN');
+  const externalDtd = '<?xml version="1.0"?><!DOCTYPE r SYSTEM "file:///etc/passwd"><r/>';
+  assert.equal(code(() => parseXml(externalDtd)), 'XML_DTD_FORBIDDEN');
+});
+
+test('billion laughs: refused before any expansion', () => {
+  let dtd = '<!ENTITY l0 "lol">';
+  for (let i = 1; i < 10; i++) dtd += `<!ENTITY l${i} "${`&l${i - 1};`.repeat(10)}">`;
+  const xml = `<?xml version="1.0"?><!DOCTYPE r [${dtd}]><r>&l9;</r>`;
+  const started = process.memoryUsage().heapUsed;
+  assert.equal(code(() => parseXml(xml)), 'XML_DTD_FORBIDDEN');
+  assert.ok(process.memoryUsage().heapUsed - started < 50 * 1024 * 1024);
+});
+
+test('an entity reference without a DTD is a well-formedness error (only the five predefined ones exist)', () => {
+  assert.equal(code(() => parseXml('<r>&nbsp;</r>')), 'XML_MALFORMED');
+  assert.equal(parseXml('<r>&lt;&amp;&gt;&quot;&apos;&#233;&#x41;</r>').root.text, '<&>"\'éA');
+});
+
+test('deep nesting is bounded', () => {
+  const deep = '<a>'.repeat(1000) + '</a>'.repeat(1000);
+  assert.equal(code(() => parseXml(deep)), 'XML_TOO_DEEP');
+  const ok = '<a>'.repeat(100) + '</a>'.repeat(100);
+  assert.equal(parseXml(ok).elementCount, 100);
+});
+
+test('element count is bounded', () => {
+  const many = `<r>${'<x/>'.repeat(50)}</r>`;
+  assert.equal(code(() => parseXml(many, { maxDepth: 10, maxElements: 20 })), 'XML_TOO_LARGE');
+});
+
+test('malformed documents are rejected with a line number', () => {
+  let err: unknown;
+  try {
+    parseXml('<?xml version="1.0"?>\n<a>\n<b>x</a>');
+  } catch (e) {
+    err = e;
+  }
+  assert.ok(err instanceof XmlParseError && err.code === 'XML_MALFORMED' && err.line === 3, String(err));
+  for (const bad of ['<a/>trailing', '<a/><b/>', '<a', '', 'just text', '<a x="1" x="2"/>', '<p:a xmlns:q="u"/>']) {
+    assert.equal(code(() => parseXml(bad)), 'XML_MALFORMED', bad);
+  }
+});
+
+test('UTF-8 byte-order mark, leading whitespace and a BOM followed by whitespace', () => {
+  const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+  const a = parseXml(Buffer.concat([bom, Buffer.from('<?xml version="1.0" encoding="UTF-8"?><r>ä</r>')]));
+  assert.deepEqual([a.encoding, a.root.text], ['utf-8', 'ä']);
+  assert.equal(parseXml(Buffer.from('\n\r\n  \t<?xml version="1.0"?><r>x</r>')).root.text, 'x');
+  assert.equal(parseXml(Buffer.concat([bom, Buffer.from(' \n<?xml version="1.0"?><r>y</r>')])).root.text, 'y');
+  assert.ok(looksLikeXml(Buffer.concat([bom, Buffer.from('  <r/>')])));
+  assert.ok(!looksLikeXml(Buffer.from('%PDF-1.7')));
+});
+
+test('UTF-16 little and big endian, with and without a byte-order mark', () => {
+  const body = '<?xml version="1.0" encoding="UTF-16"?><r>Straße €</r>';
+  const le = Buffer.from(body, 'utf16le');
+  const be = Buffer.from(le).swap16();
+  const cases: [string, Buffer][] = [
+    ['le+bom', Buffer.concat([Buffer.from([0xff, 0xfe]), le])],
+    ['be+bom', Buffer.concat([Buffer.from([0xfe, 0xff]), be])],
+    ['le', le],
+    ['be', be],
+  ];
+  for (const [label, bytes] of cases) {
+    assert.ok(looksLikeXml(bytes), label);
+    assert.equal(parseXml(bytes).root.text, 'Straße €', label);
+  }
+});
+
+test('a declared single-byte encoding is honoured; invalid UTF-8 is XML_ENCODING', () => {
+  const latin1 = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><r>'), Buffer.from([0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72]), Buffer.from('</r>')]);
+  assert.equal(parseXml(latin1).root.text, 'Müller');
+  assert.equal(code(() => parseXml(Buffer.from([0x3c, 0x72, 0x3e, 0xff, 0xfe, 0x3c, 0x2f, 0x72, 0x3e]))), 'XML_ENCODING');
+});
+
+test('namespaces resolve by URI whatever the prefix; pathOf keeps the document prefixes and positions', () => {
+  const NS = 'urn:example:ns';
+  const docs = [
+    `<p:r xmlns:p="${NS}"><p:x>1</p:x><p:y/><p:x a="b">2</p:x></p:r>`,
+    `<r xmlns="${NS}"><x>1</x><y/><x a="b">2</x></r>`,
+    `<zz:r xmlns:zz="${NS}"><zz:x>1</zz:x><zz:y/><x xmlns="${NS}" a="b">2</x></zz:r>`,
+  ];
+  for (const xml of docs) {
+    const { root } = parseXml(xml);
+    assert.equal(root.ns, NS);
+    assert.deepEqual(childrenNamed(root, NS, 'x').map((e) => e.text), ['1', '2']);
+    assert.equal(attr(childrenNamed(root, NS, 'x')[1], 'a'), 'b');
+    assert.equal(child(root, 'urn:other', 'x'), undefined);
+  }
+  const { root } = parseXml(docs[0]);
+  assert.equal(pathOf(childrenNamed(root, NS, 'x')[1]), '/p:r[1]/p:x[2]');
+  assert.equal(pathOf(child(root, NS, 'y')!), '/p:r[1]/p:y[1]');
+  // A same-named element in another namespace does not count towards the position.
+  const mixed = parseXml(`<r xmlns:a="urn:a" xmlns:b="urn:b"><a:x/><b:x/><a:x/></r>`).root;
+  assert.equal(pathOf(childrenNamed(mixed, 'urn:a', 'x')[1]), '/r[1]/a:x[2]');
+  assert.equal(pathOf(child(mixed, 'urn:b', 'x')!), '/r[1]/b:x[1]');
+});
+
+test('CDATA and character data are text; deepText joins descendants', () => {
+  const { root } = parseXml('<r><a><![CDATA[<not markup> & ok]]></a><b>x<c>y</c></b></r>');
+  assert.equal(root.children[0].text, '<not markup> & ok');
+  assert.equal(deepText(root.children[1]), 'xy');
+});
