@@ -1,0 +1,187 @@
+/**
+ * Independent readers for the hybrid PDFs we write: Debian's qpdf (JSON view of every object, installed by
+ * scripts/install-system-deps.sh) and pdfjs-dist (attachments, /ID fingerprints, page text). Neither shares
+ * code with @cantoo/pdf-lib, the library that wrote the files. XMP is parsed back as XML (src/xml/dom.ts).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseXml, type XmlElement } from '../src/xml/dom.js';
+
+export function hasQpdf(): boolean {
+  return spawnSync('qpdf', ['--version']).status === 0;
+}
+
+function withTempPdf<T>(pdf: Uint8Array, run: (path: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'hybrid-test-'));
+  const path = join(dir, 'in.pdf');
+  try {
+    writeFileSync(path, pdf);
+    return run(path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `qpdf --check`: exit status 0 means no syntax or stream encoding errors. */
+export function qpdfCheck(pdf: Uint8Array): { status: number | null; output: string } {
+  return withTempPdf(pdf, (path) => {
+    const r = spawnSync('qpdf', ['--check', path], { encoding: 'utf8' });
+    return { status: r.status, output: `${r.stdout}${r.stderr}` };
+  });
+}
+
+type Json = any; // qpdf's JSON: names "/X", references "n g R", strings "u:text" or "b:hex"
+
+export interface QpdfView {
+  trailer: Json;
+  catalog: Json;
+  /** Resolve a reference ("12 0 R") or return a direct value; streams resolve to their dictionary. */
+  get(value: Json): Json;
+  /** A stream's data (decoded by qpdf unless raw was asked for). */
+  data(ref: string): Buffer;
+  pages: { object: string; contents: string[] }[];
+}
+
+/** The whole object graph as qpdf sees it, stream data inline. */
+export function qpdfView(pdf: Uint8Array, opts: { raw?: boolean } = {}): QpdfView {
+  const out = withTempPdf(pdf, (path) => {
+    const args = ['--json=2', '--json-key=qpdf', '--json-key=pages', '--json-stream-data=inline', `--decode-level=${opts.raw ? 'none' : 'generalized'}`, path];
+    const r = spawnSync('qpdf', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    if (r.status !== 0 && r.status !== 3) throw new Error(`qpdf --json failed (${r.status}): ${r.stderr}`);
+    return r.stdout;
+  });
+  const json = JSON.parse(out);
+  const objects = json.qpdf[1] as Record<string, Json>;
+  const entry = (ref: string) => objects[`obj:${ref}`];
+  const get = (value: Json): Json => {
+    if (typeof value === 'string' && /^\d+ \d+ R$/.test(value)) {
+      const e = entry(value);
+      if (!e) return undefined;
+      return 'value' in e ? e.value : e.stream.dict;
+    }
+    return value;
+  };
+  const trailer = objects.trailer.value;
+  return {
+    trailer,
+    catalog: get(trailer['/Root']),
+    get,
+    data: (ref) => Buffer.from(entry(ref).stream.data ?? '', 'base64'),
+    pages: json.pages.map((p: Json) => ({ object: p.object, contents: p.contents })),
+  };
+}
+
+/** qpdf's text string "u:…" (or byte string "b:hex") as text. */
+export function qpdfText(value: Json): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (value.startsWith('u:')) return value.slice(2);
+  if (value.startsWith('b:')) return Buffer.from(value.slice(2), 'hex').toString('latin1');
+  return undefined;
+}
+
+/** Entries of the catalog's /Names /EmbeddedFiles tree (references resolved on the way). */
+export function embeddedFileEntries(view: QpdfView): [string, string][] {
+  const names = view.get(view.catalog['/Names']);
+  return names ? nameTreeEntries(view, names['/EmbeddedFiles']) : [];
+}
+
+/** The flat /EmbeddedFiles name tree (what we write), as [key, filespec ref] pairs, Kids followed. */
+export function nameTreeEntries(view: QpdfView, node: Json): [string, string][] {
+  const n = view.get(node);
+  if (!n) return [];
+  const out: [string, string][] = [];
+  for (const kid of n['/Kids'] ?? []) out.push(...nameTreeEntries(view, kid));
+  const names = view.get(n['/Names']) ?? [];
+  for (let i = 0; i + 1 < names.length; i += 2) out.push([qpdfText(names[i]) ?? '', names[i + 1]]);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+const PDFA_SCHEMA = 'http://www.aiim.org/pdfa/ns/schema#';
+const PDFA_PROPERTY = 'http://www.aiim.org/pdfa/ns/property#';
+
+export interface XmpView {
+  /** Simple properties of the top-level rdf:Description elements, keyed "namespace|localName". */
+  props: Map<string, string>;
+  /** pdfaExtension schemas declared: namespace URI, prefix and property names. */
+  schemas: { namespaceURI: string; prefix: string; properties: string[] }[];
+  /** The prefix each property element was written with, keyed like props. */
+  prefixes: Map<string, string>;
+}
+
+function deepFind(el: XmlElement, ns: string, local: string, out: XmlElement[] = []): XmlElement[] {
+  if (el.ns === ns && el.local === local) out.push(el);
+  for (const c of el.children) deepFind(c, ns, local, out);
+  return out;
+}
+
+/** Parse an XMP packet as XML (not string matching). */
+export function parseXmpPacket(bytes: Uint8Array): XmpView {
+  const root = parseXml(bytes).root;
+  const props = new Map<string, string>();
+  const prefixes = new Map<string, string>();
+  const rdf = deepFind(root, RDF, 'RDF')[0];
+  if (!rdf) throw new Error('no rdf:RDF in the XMP packet');
+  for (const d of rdf.children.filter((c) => c.ns === RDF && c.local === 'Description')) {
+    for (const a of d.attrs) if (a.ns && a.ns !== RDF && a.ns !== 'http://www.w3.org/2000/xmlns/') props.set(`${a.ns}|${a.local}`, a.value);
+    for (const p of d.children) {
+      if (p.children.length === 0) props.set(`${p.ns}|${p.local}`, p.text.trim());
+      else {
+        // Alt/Seq/Bag with rdf:li: take the first item (enough for dc:title, dc:creator).
+        const li = deepFind(p, RDF, 'li')[0];
+        if (li && li.children.length === 0) props.set(`${p.ns}|${p.local}`, li.text.trim());
+        else props.set(`${p.ns}|${p.local}`, '');
+      }
+      prefixes.set(`${p.ns}|${p.local}`, p.prefix);
+    }
+  }
+  const schemas = deepFind(rdf, PDFA_SCHEMA, 'namespaceURI').map((nsEl) => {
+    const schema = nsEl.parent!;
+    const prefix = schema.children.find((c) => c.ns === PDFA_SCHEMA && c.local === 'prefix')?.text.trim() ?? '';
+    const properties = deepFind(schema, PDFA_PROPERTY, 'name').map((e) => e.text.trim());
+    return { namespaceURI: nsEl.text.trim(), prefix, properties };
+  });
+  return { props, schemas, prefixes };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjsModule: PdfJs | undefined;
+
+export interface PdfJsView {
+  numPages: number;
+  attachments: Record<string, Uint8Array>;
+  /** From the trailer /ID (pdf.js exposes both elements as hex). */
+  fingerprints: (string | null)[];
+  /** Text of every page, in order. */
+  pageTexts: string[];
+}
+
+export async function pdfjsRead(pdf: Uint8Array): Promise<PdfJsView> {
+  pdfjsModule ??= await import('pdfjs-dist/legacy/build/pdf.mjs');
+  // pdf.js detaches the buffer it is given: pass a copy.
+  const task = pdfjsModule.getDocument({ data: pdf.slice(), isEvalSupported: false, useSystemFonts: false, verbosity: 0 });
+  const doc = await task.promise;
+  try {
+    const atts = ((await doc.getAttachments()) ?? {}) as Record<string, { filename: string; content: Uint8Array }>;
+    const pageTexts: string[] = [];
+    for (let i = 1; i <= doc.numPages; i++) {
+      const page = await doc.getPage(i);
+      const text = await page.getTextContent();
+      pageTexts.push(text.items.map((it) => ('str' in it ? it.str : '')).join(''));
+    }
+    return {
+      numPages: doc.numPages,
+      attachments: Object.fromEntries(Object.values(atts).map((a) => [a.filename, a.content])),
+      fingerprints: doc.fingerprints,
+      pageTexts,
+    };
+  } finally {
+    await task.destroy();
+  }
+}
