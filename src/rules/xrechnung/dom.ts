@@ -1,0 +1,154 @@
+/**
+ * A few XPath-like helpers over the parsed document, for the rule sets whose official tests are
+ * written against the syntax (XRechnung, Factur-X profiles): child paths with namespace prefixes,
+ * XPath string values, normalize-space and "anywhere" searches. Paths are parsed once and cached.
+ */
+import { pathOf, type XmlDoc, type XmlElement } from '../../xml/dom.js';
+
+export const NS: Record<string, string> = {
+  rsm: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
+  ram: 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100',
+  udt: 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
+  qdt: 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100',
+  ubl: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  cn: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+};
+
+type Step = { kind: 'child'; ns: string; local: string } | { kind: 'parent' } | { kind: 'attr'; local: string };
+
+const parsed = new Map<string, Step[]>();
+
+function parse(path: string): Step[] {
+  let steps = parsed.get(path);
+  if (steps) return steps;
+  steps = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') steps.push({ kind: 'parent' });
+    else if (part.startsWith('@')) steps.push({ kind: 'attr', local: part.slice(1) });
+    else {
+      const colon = part.indexOf(':');
+      if (colon < 0) throw new Error(`path step without prefix: ${part} in ${path}`);
+      const ns = NS[part.slice(0, colon)];
+      if (ns === undefined) throw new Error(`unknown prefix in ${path}`);
+      steps.push({ kind: 'child', ns, local: part.slice(colon + 1) });
+    }
+  }
+  parsed.set(path, steps);
+  return steps;
+}
+
+/** Elements selected by a relative path (`ram:A/ram:B`, `..` allowed), in document order per step. */
+export function sel(el: XmlElement | null | undefined, path: string): XmlElement[] {
+  if (!el) return [];
+  let current: XmlElement[] = [el];
+  for (const s of parse(path)) {
+    if (s.kind === 'attr') throw new Error(`sel() on an attribute path: ${path}; use attrs()`);
+    const next: XmlElement[] = [];
+    for (const n of current) {
+      if (s.kind === 'parent') {
+        if (n.parent && !next.includes(n.parent)) next.push(n.parent);
+      } else for (const c of n.children) if (c.local === s.local && c.ns === s.ns) next.push(c);
+    }
+    if (next.length === 0) return next;
+    current = next;
+  }
+  return current;
+}
+
+/** The first element a path selects. */
+export function first(el: XmlElement | null | undefined, path: string): XmlElement | undefined {
+  return sel(el, path)[0];
+}
+
+/** Does the path select anything (elements, or an attribute when it ends on `@name`)? */
+export function has(el: XmlElement | null | undefined, path: string): boolean {
+  return values(el, path).length > 0;
+}
+
+/** String values of what a path selects: element string values, or attribute values for `.../@x`. */
+export function values(el: XmlElement | null | undefined, path: string): string[] {
+  const steps = parse(path);
+  const last = steps[steps.length - 1];
+  if (last?.kind === 'attr') {
+    const base = path.slice(0, path.lastIndexOf('@'));
+    const holders = base.replace(/\/$/, '') === '' ? (el ? [el] : []) : sel(el, base.replace(/\/$/, ''));
+    const out: string[] = [];
+    for (const h of holders) {
+      const v = attr(h, last.local);
+      if (v !== undefined) out.push(v);
+    }
+    return out;
+  }
+  return sel(el, path).map(text);
+}
+
+/** The first value a path selects (XPath string() of the first node), or undefined. */
+export function value(el: XmlElement | null | undefined, path: string): string | undefined {
+  return values(el, path)[0];
+}
+
+export function attr(el: XmlElement, local: string): string | undefined {
+  for (const a of el.attrs) if (a.local === local && a.ns === '') return a.value;
+  return undefined;
+}
+
+/** XPath string value: all descendant text. */
+export function text(el: XmlElement): string {
+  if (el.children.length === 0) return el.text;
+  let out = el.text;
+  for (const c of el.children) out += text(c);
+  return out;
+}
+
+/** XPath normalize-space(). */
+export function norm(s: string | undefined): string {
+  return (s ?? '').replace(/[ \t\r\n]+/g, ' ').trim();
+}
+
+/** `path[boolean(normalize-space(.))]` exists: some selected node has non-blank content. */
+export function hasFilled(el: XmlElement | null | undefined, path: string): boolean {
+  return values(el, path).some((v) => norm(v) !== '');
+}
+
+/** XPath general comparison `path = (v1, v2, ...)`: some selected value equals one of the values. */
+export function anyIn(el: XmlElement | null | undefined, path: string, accepted: readonly string[]): boolean {
+  return values(el, path).some((v) => accepted.includes(v));
+}
+
+export function is(el: XmlElement | null | undefined, qname: string): boolean {
+  if (!el) return false;
+  const colon = qname.indexOf(':');
+  return el.local === qname.slice(colon + 1) && el.ns === NS[qname.slice(0, colon)];
+}
+
+/** Every element of the document in document order (cached per document). */
+const allCache = new WeakMap<XmlDoc, XmlElement[]>();
+export function allElements(doc: XmlDoc): XmlElement[] {
+  let all = allCache.get(doc);
+  if (all) return all;
+  all = [];
+  const stack: XmlElement[] = [doc.root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    all.push(el);
+    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
+  }
+  allCache.set(doc, all);
+  return all;
+}
+
+/** Elements with this qualified name anywhere in the document (XPath `//p:name`). */
+export function anywhere(doc: XmlDoc, qname: string): XmlElement[] {
+  return allElements(doc).filter((e) => is(e, qname));
+}
+
+export function hasAncestor(el: XmlElement, qname: string): boolean {
+  for (let p = el.parent; p; p = p.parent) if (is(p, qname)) return true;
+  return false;
+}
+
+/** XPath-like location of an element, in the readers' format. */
+export const where = (el: XmlElement): string => pathOf(el);

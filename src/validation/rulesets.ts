@@ -1,0 +1,75 @@
+/**
+ * Which rule sets apply to an invoice, chosen the way the reference validators choose them: from
+ * the guideline identifier (CII BT-24) or CustomizationID (UBL) the invoice declares. The table is
+ * the one behind the corpus verdicts (../shared/corpus/README.md, "Which rule sets are official").
+ *
+ * The French CTC layer (BR-FR) is opt-in and chosen elsewhere; this module only names the
+ * EN 16931 / XRechnung / Factur-X sets.
+ */
+import type { RuleSetId, Syntax } from '../rules/types.js';
+
+export interface RuleSetSelectionInput {
+  syntax: Syntax;
+  /** BT-24 exactly as in the document; null when absent. */
+  guideline: string | null;
+}
+
+/** The profile / CIUS a guideline names, in the order the selection tests them. */
+export type Flavor = 'xrechnung' | 'xrechnung_extension' | 'minimum' | 'basic_wl' | 'basic' | 'extended' | 'en16931';
+
+function classify(guideline: string | null): Flavor | null {
+  const g = (guideline ?? '').trim().toLowerCase();
+  if (g === '') return null;
+  if (g.includes('xrechnung')) return g.includes('#conformant#urn:xeinkauf.de:kosit:extension:xrechnung') ? 'xrechnung_extension' : 'xrechnung';
+  if (g.includes('minimum')) return 'minimum';
+  if (g.includes('basicwl')) return 'basic_wl';
+  // "extended" is tested before "basic": no EXTENDED guideline contains "basic", but the order
+  // keeps the two unambiguous should one ever do.
+  if (g.includes('extended')) return 'extended';
+  if (g.includes('basic')) return 'basic';
+  if (g === 'urn:cen.eu:en16931:2017' || g.startsWith('urn:cen.eu:en16931:2017#')) return 'en16931';
+  return null;
+}
+
+/**
+ * The rule sets the official verdicts apply to an invoice of this syntax and guideline:
+ * - guideline contains "xrechnung" → en16931-<syntax> + xrechnung-<syntax>;
+ * - CII "minimum" / "basicwl" → fx-minimum / fx-basicwl only (not EN 16931 invoices);
+ * - CII "extended" → fx-extended only (it carries the EN 16931 rules adapted to EXTENDED);
+ * - CII "basic" → en16931-cii + fx-basic;
+ * - CII urn:cen.eu:en16931:2017 (exactly, or followed by "#…" not matched above) → en16931-cii + fx-en16931;
+ * - anything else → en16931-<syntax>.
+ * The Factur-X sets are CII-only: a UBL document naming a Factur-X profile gets the UBL EN 16931 rules.
+ */
+export function selectRuleSets(input: RuleSetSelectionInput): RuleSetId[] {
+  const en = input.syntax === 'cii' ? 'en16931-cii' : 'en16931-ubl';
+  const flavor = classify(input.guideline);
+  if (flavor === 'xrechnung' || flavor === 'xrechnung_extension') return [en, `xrechnung-${input.syntax}`];
+  if (input.syntax !== 'cii') return [en];
+  switch (flavor) {
+    case 'minimum':
+      return ['fx-minimum'];
+    case 'basic_wl':
+      return ['fx-basicwl'];
+    case 'extended':
+      return ['fx-extended'];
+    case 'basic':
+      return [en, 'fx-basic'];
+    case 'en16931':
+      return [en, 'fx-en16931'];
+    default:
+      return [en];
+  }
+}
+
+/**
+ * The result's `flavor`: the profile or CIUS the invoice declares (xrechnung, xrechnung_extension,
+ * minimum, basic_wl, basic, en16931, extended), matching what selectRuleSets chose. When BT-24 names
+ * none of them, `fallback` (e.g. the profile ingest read from the PDF's XMP) is returned, else null.
+ */
+export function flavorOf(input: RuleSetSelectionInput & { fallback?: string | null }): string | null {
+  const flavor = classify(input.guideline);
+  if (flavor === 'xrechnung' || flavor === 'xrechnung_extension') return flavor;
+  if (flavor !== null && input.syntax === 'cii') return flavor;
+  return input.fallback ?? null;
+}
