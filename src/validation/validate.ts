@@ -10,9 +10,12 @@ import { ingest, IngestError, type IngestResult } from '../input/ingest.js';
 import type { Invoice } from '../model/invoice.js';
 import { getRuleSet, registerRuleSet, runRules } from '../rules/engine.js';
 import { EN16931_CII, EN16931_UBL, en16931CiiBusinessRules, en16931UblBusinessRules } from '../rules/en16931/index.js';
-import type { Finding, Rule, RuleSetId, Syntax } from '../rules/types.js';
+import type { Finding, RuleSetId, Syntax } from '../rules/types.js';
 import type { XmlDoc } from '../xml/dom.js';
+import { ciiSyntaxRules } from '../syntax/cii/rules.js';
+import { ublSyntaxRules } from '../syntax/ubl/rules.js';
 import { flavorOf, selectRuleSets } from './rulesets.js';
+import { runXsdLayer } from './xsd-layer.js';
 
 export interface ValidationErrorDetail {
   rule_id: string | null;
@@ -44,37 +47,24 @@ export interface ValidationResult {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Optional layers of the other half of the engine (syntax rules, XSD): loaded once if present.
+// Rule sets. The EN 16931 sets combine the syntax binding rules (CII-SR/CII-DT, UBL-SR/CR/DT, on
+// the document) with the business rules (BR-*, on the model). Later rule sets (XRechnung, Factur-X
+// profiles) register themselves from their own modules, loaded here when they exist.
 
-type XsdLayer = (input: { xmlBytes: Uint8Array; syntax: Syntax; profile: string | null; doc?: XmlDoc }) =>
-  | { findings: Finding[]; skipped?: string }
-  | Promise<{ findings: Finding[]; skipped?: string }>;
-
+/** Load a module that may not exist yet; only its own absence is tolerated, never a broken import inside it. */
 async function optionalImport(specifier: string): Promise<Record<string, unknown> | undefined> {
   try {
     return (await import(specifier)) as Record<string, unknown>;
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return undefined;
+    const e = err as { code?: string; message?: string };
+    const target = specifier.replace(/^[./]+/, '').replace(/\.js$/, '');
+    if ((e.code === 'ERR_MODULE_NOT_FOUND' || e.code === 'MODULE_NOT_FOUND') && (e.message ?? '').includes(target)) return undefined;
     throw err;
   }
 }
 
-// Specifiers in variables so the type checker does not require the modules to exist yet.
-const CII_SYNTAX_MODULE = '../syntax/cii/rules.js';
-const UBL_SYNTAX_MODULE = '../syntax/ubl/rules.js';
-const XSD_LAYER_MODULE = './xsd-layer.js';
-
-const ciiSyntax = (await optionalImport(CII_SYNTAX_MODULE))?.ciiSyntaxRules as Rule[] | undefined;
-const ublSyntax = (await optionalImport(UBL_SYNTAX_MODULE))?.ublSyntaxRules as Rule[] | undefined;
-const xsdModule = await optionalImport(XSD_LAYER_MODULE);
-const xsdLayer = (xsdModule?.runXsdLayer ?? xsdModule?.validateXsdLayer) as XsdLayer | undefined;
-
-/** Whether part B's syntax rules are wired in (reported by tests and the benchmark). */
-export const syntaxRulesLoaded = { cii: ciiSyntax !== undefined, ubl: ublSyntax !== undefined };
-
-registerRuleSet(EN16931_CII, [...(ciiSyntax ?? []), ...en16931CiiBusinessRules]);
-registerRuleSet(EN16931_UBL, [...(ublSyntax ?? []), ...en16931UblBusinessRules]);
+registerRuleSet(EN16931_CII, [...ciiSyntaxRules, ...en16931CiiBusinessRules]);
+registerRuleSet(EN16931_UBL, [...ublSyntaxRules, ...en16931UblBusinessRules]);
 
 // Further rule sets (XRechnung, Factur-X profiles) register themselves when their modules exist.
 const XRECHNUNG_MODULE = '../rules/xrechnung/index.js';
@@ -145,8 +135,8 @@ export async function validateIngested(ing: IngestResult): Promise<ValidationRes
   }
 
   const findings: Finding[] = [];
-  if (xsdLayer && ing.xmlBytes) {
-    const xsd = await xsdLayer({ xmlBytes: ing.xmlBytes, syntax, profile: ing.profile, doc });
+  if (ing.xmlBytes) {
+    const xsd = runXsdLayer({ xmlBytes: ing.xmlBytes, syntax, profile: ing.profile, doc });
     if (xsd.skipped) result.layers_skipped.push({ layer: 'xsd', reason: xsd.skipped });
     else result.layers_executed.push('xsd');
     findings.push(...xsd.findings);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import extract from './extract.js';
 import operations from './operations.js';
 import serialize from './serialize.js';
+import validate from './validate.js';
 import xml from './xml.js';
 
-export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [operations, extract, serialize, xml];
+export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [operations, extract, serialize, xml, validate];

@@ -1,0 +1,179 @@
+/**
+ * POST /v1/validate over real HTTP requests (app.inject) with real corpus invoices: valid and
+ * invalid XML (CII and UBL), PDF input, a PDF without invoice XML, unusable uploads, the pro result.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { communityApp, corpusPath, multipart, proApp } from './helpers.js';
+
+const CII_VALID = corpusPath('en16931/examples/cii/CII_business_example_02.xml');
+const UBL_VALID = corpusPath('en16931/examples/ubl/ubl-tc434-example1.xml');
+const PDF_VALID = corpusPath('zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf');
+
+function post(app: FastifyInstance, file: Buffer, filename: string, fields: Record<string, string> = {}) {
+  const parts = [{ name: 'file', value: file, filename }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))];
+  const { payload, headers } = multipart(parts);
+  return app.inject({ method: 'POST', url: '/v1/validate', payload, headers });
+}
+
+const ids = (body: { errors: { rule_id: string | null; severity: string }[] }, severity = 'error') =>
+  new Set(body.errors.filter((e) => e.severity === severity).map((e) => e.rule_id));
+
+describe('POST /v1/validate (community, worker pool)', () => {
+  let app: FastifyInstance;
+  before(async () => {
+    app = await communityApp();
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  test('a valid CII invoice: 200, valid, EN 16931 CII rules and the XSD layer ran', async () => {
+    const res = await post(app, readFileSync(CII_VALID), 'invoice.xml');
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.equal(body.valid, true);
+    assert.deepEqual(ids(body), new Set());
+    assert.ok(body.rule_sets.includes('en16931-cii'));
+    assert.ok(body.layers_executed.includes('schematron'));
+    assert.ok(body.layers_executed.includes('xsd'));
+    assert.equal(body.pdfa_valid, null);
+    assert.equal(body.validation_mode, 'community');
+  });
+
+  test('a CII invoice with a wrong line total: 200, valid=false, BR-CO-10 with its location', async () => {
+    const xml = readFileSync(CII_VALID, 'utf8').replace(/(<ram:LineTotalAmount[^>]*>)([^<]+)(<\/ram:LineTotalAmount>)(?![\s\S]*<ram:LineTotalAmount)/, '$1999999.99$3');
+    const res = await post(app, Buffer.from(xml), 'broken.xml');
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.equal(body.valid, false);
+    assert.ok(ids(body).has('BR-CO-10'), JSON.stringify(body.errors));
+    const f = body.errors.find((e: { rule_id: string }) => e.rule_id === 'BR-CO-10');
+    assert.match(f.location, /LineTotalAmount/);
+    assert.equal(f.rule_set, 'en16931-cii');
+  });
+
+  test('a UBL invoice: valid as is; without invoice number it fails BR-02', async () => {
+    const good = await post(app, readFileSync(UBL_VALID), 'ubl.xml');
+    assert.equal(good.statusCode, 200);
+    assert.equal(good.json().valid, true, JSON.stringify(good.json().errors));
+    assert.equal(good.json().format, 'ubl');
+    assert.deepEqual(good.json().layers_skipped, [{ layer: 'xsd', reason: 'tool_missing:ubl-2.1-xsd' }]);
+    const xml = readFileSync(UBL_VALID, 'utf8').replace(/<cbc:ID>[^<]*<\/cbc:ID>/, '');
+    const bad = await post(app, Buffer.from(xml), 'ubl.xml');
+    assert.equal(bad.json().valid, false);
+    assert.ok(ids(bad.json()).has('BR-02'));
+  });
+
+  test('a Factur-X PDF: the embedded XML is validated', async () => {
+    const res = await post(app, readFileSync(PDF_VALID), 'invoice.pdf');
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.equal(body.valid, true, JSON.stringify(body.errors));
+    assert.ok(['factur-x', 'zugferd'].includes(body.format));
+    assert.equal(body.flavor, 'en16931');
+    assert.ok(body.rule_sets.includes('en16931-cii'));
+  });
+
+  test('a PDF without invoice XML: 200, valid=false, NO_XML', async () => {
+    const pdf = corpusPath('pdfa/3b/6.8/6-8-t02-pass-b.pdf');
+    const res = await post(app, readFileSync(pdf), 'plain.pdf');
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().valid, false);
+    assert.ok(res.json().errors.some((e: { rule_id: string }) => e.rule_id === 'NO_XML'));
+  });
+
+  test('XML that is not well-formed: 200, valid=false with the parser error', async () => {
+    const res = await post(app, Buffer.from('<?xml version="1.0"?><Invoice><cbc:ID>1</Invoice>'), 'bad.xml');
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().valid, false);
+    assert.equal(res.json().errors[0].rule_id, 'XML_MALFORMED');
+  });
+
+  test('a file that is neither PDF nor XML: 400 problem with a code', async () => {
+    const res = await post(app, Buffer.from('just some text'), 'notes.txt');
+    assert.equal(res.statusCode, 400);
+    assert.match(res.headers['content-type'] as string, /application\/problem\+json/);
+    assert.equal(res.json().code, 'NOT_PDF_OR_XML');
+  });
+
+  test('no file part: 422 in FastAPI shape', async () => {
+    const { payload, headers } = multipart([{ name: 'validate_pdfa', value: 'true' }]);
+    const res = await app.inject({ method: 'POST', url: '/v1/validate', payload, headers });
+    assert.equal(res.statusCode, 422);
+    assert.deepEqual(res.json().detail[0].loc, ['body', 'file']);
+    assert.equal(res.json().detail[0].type, 'missing');
+  });
+
+  test('validate_pdfa in community mode is ignored, whatever its value', async () => {
+    const res = await post(app, readFileSync(PDF_VALID), 'invoice.pdf', { validate_pdfa: 'not-a-boolean' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().pdfa_valid, null);
+    assert.ok(!res.json().layers_skipped.some((l: { layer: string }) => l.layer === 'pdfa3b'));
+  });
+
+  test('the OpenAPI document lists the required fields of the community result', async () => {
+    const doc = (await app.inject({ url: '/openapi.json' })).json();
+    const op = doc.paths['/v1/validate'].post;
+    const schema = op.responses['200'].content['application/json'].schema;
+    const community = schema.anyOf[0];
+    for (const f of ['valid', 'format', 'flavor', 'errors', 'validation_mode', 'pdfa_valid', 'validation_completeness', 'layers_executed', 'layers_skipped']) {
+      assert.ok(community.required.includes(f), f);
+    }
+    assert.ok(op.requestBody, 'multipart request body documented');
+  });
+});
+
+describe('POST /v1/validate inline (WORKERS=0) gives the same answers', () => {
+  test('same findings as the pool', async () => {
+    const inline = await communityApp({ WORKERS: '0' });
+    const pooled = await communityApp({ WORKERS: '1' });
+    try {
+      const xml = readFileSync(CII_VALID, 'utf8').replace(/<ram:InvoiceCurrencyCode>EUR</, '<ram:InvoiceCurrencyCode>EURO<');
+      const a = (await post(inline, Buffer.from(xml), 'a.xml')).json();
+      const b = (await post(pooled, Buffer.from(xml), 'a.xml')).json();
+      assert.deepEqual(a, b, `inline ${JSON.stringify(a)}\npool ${JSON.stringify(b)}`);
+      assert.ok(ids(a).has('BR-CL-04'));
+    } finally {
+      await inline.close();
+      await pooled.close();
+    }
+  });
+});
+
+describe('POST /v1/validate (pro)', () => {
+  let app: FastifyInstance;
+  before(async () => {
+    app = await proApp();
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  test('ProValidationResult with diagnostics; PDF/A layer reported missing', async () => {
+    const xml = readFileSync(CII_VALID, 'utf8').replace(/(<ram:LineTotalAmount[^>]*>)([^<]+)(<\/ram:LineTotalAmount>)(?![\s\S]*<ram:LineTotalAmount)/, '$1999999.99$3');
+    const res = await post(app, Buffer.from(xml), 'broken.xml');
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.equal(body.validation_mode, 'pro_diagnostics');
+    assert.equal(body.valid, false);
+    assert.ok(body.error_count >= 1);
+    assert.equal(body.errors, undefined);
+    const d = body.diagnostics.find((x: { rule_id: string }) => x.rule_id === 'BR-CO-10');
+    assert.ok(d && d.title && d.explanation && d.suggestion, JSON.stringify(body.diagnostics));
+    assert.equal(d.severity, 'error');
+
+    const pdf = await post(app, readFileSync(PDF_VALID), 'invoice.pdf');
+    assert.deepEqual(
+      pdf.json().layers_skipped.find((l: { layer: string }) => l.layer === 'pdfa3b'),
+      { layer: 'pdfa3b', reason: 'tool_missing:pdfa_validator' },
+    );
+    assert.equal(pdf.json().pdfa_valid, null);
+    assert.equal(pdf.json().validation_completeness, 'partial');
+
+    const noPdfa = await post(app, readFileSync(PDF_VALID), 'invoice.pdf', { validate_pdfa: 'false' });
+    assert.ok(!noPdfa.json().layers_skipped.some((l: { layer: string }) => l.layer === 'pdfa3b'));
+  });
+});
