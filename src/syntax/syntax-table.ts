@@ -59,49 +59,65 @@ export interface DocIndex {
   doc: XmlDoc;
   /** Context name → the elements that are that context (document order). */
   contexts: Map<string, XmlElement[]>;
-  /** `ns local` → every element with that name (document order). */
-  byName: Map<string, XmlElement[]>;
-  /** Attribute local names (no namespace) present anywhere → first element carrying it. */
+  /** Local name → elements of that name anywhere (only the names some rule asks for). */
+  byLocal: Map<string, XmlElement[]>;
+  /** Attribute local name (no namespace) → elements carrying it (only the names some rule asks for). */
   attributes: Map<string, XmlElement[]>;
 }
 
-/** Decides which rule contexts an element is (Schematron: first matching rule of a pattern wins). */
-export type Classifier = (el: XmlElement) => readonly string[] | undefined;
+/**
+ * Which rule context an element is, if any. Within one Schematron pattern an element is handled
+ * by the first rule whose context matches it, so one context per element is all there is.
+ */
+export type Classifier = (el: XmlElement) => string | undefined;
 
 export function nameKey(ns: string, local: string): string {
   return ns + ' ' + local;
 }
 
-/** One walk: contexts, a name index and the attributes in use. */
-export function indexDocument(doc: XmlDoc, classify: Classifier): DocIndex {
+/** Elements named (ns, local) anywhere in the document; `local` must be one the rule set indexes. */
+export function elementsNamed(index: DocIndex, ns: string, local: string): XmlElement[] {
+  const all = index.byLocal.get(local);
+  if (!all) return [];
+  return all.filter((e) => e.ns === ns);
+}
+
+/** One walk: contexts, and the element and attribute names the rules look up document-wide. */
+export function indexDocument(
+  doc: XmlDoc,
+  classify: Classifier,
+  names: ReadonlySet<string> = new Set(),
+  attributeNames: ReadonlySet<string> = new Set(),
+): DocIndex {
   const contexts = new Map<string, XmlElement[]>();
-  const byName = new Map<string, XmlElement[]>();
+  const byLocal = new Map<string, XmlElement[]>();
   const attributes = new Map<string, XmlElement[]>();
-  const stack: XmlElement[] = [doc.root];
-  // Explicit stack in reverse-push order keeps document order without recursion depth limits.
-  while (stack.length > 0) {
-    const el = stack.pop()!;
-    const key = nameKey(el.ns, el.local);
-    let list = byName.get(key);
-    if (!list) byName.set(key, (list = []));
-    list.push(el);
-    for (const a of el.attrs) {
-      if (a.ns !== '') continue;
-      let holders = attributes.get(a.local);
-      if (!holders) attributes.set(a.local, (holders = []));
-      holders.push(el);
+  const visit = (el: XmlElement): void => {
+    if (names.has(el.local)) {
+      const list = byLocal.get(el.local);
+      if (list) list.push(el);
+      else byLocal.set(el.local, [el]);
     }
-    const kinds = classify(el);
-    if (kinds) {
-      for (const k of kinds) {
-        let nodes = contexts.get(k);
-        if (!nodes) contexts.set(k, (nodes = []));
-        nodes.push(el);
+    if (attributeNames.size > 0) {
+      for (const a of el.attrs) {
+        if (a.ns !== '' || !attributeNames.has(a.local)) continue;
+        const holders = attributes.get(a.local);
+        if (holders) holders.push(el);
+        else attributes.set(a.local, [el]);
       }
     }
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
-  }
-  return { doc, contexts, byName, attributes };
+    const kind = classify(el);
+    if (kind !== undefined) {
+      const nodes = contexts.get(kind);
+      if (nodes) nodes.push(el);
+      else contexts.set(kind, [el]);
+    }
+    // Recursion is bounded: the XML parser refuses documents deeper than its depth limit.
+    const children = el.children;
+    for (let i = 0; i < children.length; i++) visit(children[i]);
+  };
+  visit(doc.root);
+  return { doc, contexts, byLocal, attributes };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,11 +154,23 @@ export function attrValue(el: XmlElement, local: string): string | undefined {
 
 /** Count of what a path selects: elements, or attributes when the path ends on one. */
 export function countPath(el: XmlElement, path: ChildPath): number {
-  const nodes = selectPath(el, path.steps);
-  if (!path.attr) return nodes.length;
+  return countFrom(el, path.steps, 0, path.attr);
+}
+
+function countFrom(el: XmlElement, steps: readonly Step[], i: number, attr: string | undefined): number {
+  if (i === steps.length) return attr === undefined ? 1 : hasAttr(el, attr) ? 1 : 0;
+  const s = steps[i];
   let n = 0;
-  for (const x of nodes) if (hasAttr(x, path.attr)) n++;
+  for (const c of el.children) if (c.local === s.local && c.ns === s.ns) n += countFrom(c, steps, i + 1, attr);
   return n;
+}
+
+/** Does the path select anything? (XPath existence test, without building node lists.) */
+export function existsPath(el: XmlElement, steps: readonly Step[], i = 0): boolean {
+  if (i === steps.length) return true;
+  const s = steps[i];
+  for (const c of el.children) if (c.local === s.local && c.ns === s.ns && existsPath(c, steps, i + 1)) return true;
+  return false;
 }
 
 /** XPath string value of an element (all descendant text). */
@@ -335,9 +363,17 @@ export interface CompiledSyntaxRules {
   custom: CustomRule[];
   /** Every id, in table order (for coverage counts). */
   ids: string[];
+  /** Element local names and attribute names the rules look up document-wide. */
+  indexedNames: Set<string>;
+  indexedAttributes: Set<string>;
 }
 
-export function compileSyntaxRules(classify: Classifier, table: TableRule[], custom: CustomRule[]): CompiledSyntaxRules {
+export function compileSyntaxRules(
+  classify: Classifier,
+  table: TableRule[],
+  custom: CustomRule[],
+  lookups: { names?: string[]; attributes?: string[] } = {},
+): CompiledSyntaxRules {
   const tries = new Map<string, TrieNode>();
   const counted: TableRule[] = [];
   const anywhere: TableRule[] = [];
@@ -355,14 +391,22 @@ export function compileSyntaxRules(classify: Classifier, table: TableRule[], cus
     }
   }
   for (const c of custom) ids.push(c.id);
-  return { classify, tries, anywhere, counted, custom, ids };
+  const indexedNames = new Set(lookups.names ?? []);
+  const indexedAttributes = new Set(lookups.attributes ?? []);
+  for (const r of anywhere) {
+    for (const p of r.paths) {
+      if (p.steps.length > 0) indexedNames.add(p.steps[0].local);
+      else if (p.attr) indexedAttributes.add(p.attr);
+    }
+  }
+  return { classify, tries, anywhere, counted, custom, ids, indexedNames, indexedAttributes };
 }
 
 /** Does `//path` select anything in the document? */
 export function existsAnywhere(index: DocIndex, path: ChildPath): boolean {
   if (path.steps.length === 0) return path.attr !== undefined && index.attributes.has(path.attr);
   const [first, ...rest] = path.steps;
-  for (const start of index.byName.get(nameKey(first.ns, first.local)) ?? []) {
+  for (const start of elementsNamed(index, first.ns, first.local)) {
     if (countPath(start, { steps: rest, ...(path.attr ? { attr: path.attr } : {}) }) > 0) return true;
   }
   return false;
@@ -372,18 +416,19 @@ export function existsAnywhere(index: DocIndex, path: ChildPath): boolean {
 export type SyntaxResult = Map<string, Violation[]>;
 
 export function evaluateSyntaxRules(compiled: CompiledSyntaxRules, doc: XmlDoc): SyntaxResult {
-  const index = indexDocument(doc, compiled.classify);
+  const index = indexDocument(doc, compiled.classify, compiled.indexedNames, compiled.indexedAttributes);
   const result: SyntaxResult = new Map();
   const add = (id: string, node: XmlElement): void => {
     let list = result.get(id);
     if (!list) result.set(id, (list = []));
     list.push({ location: pathOf(node) });
   };
+  const fired = new Set<string>();
   for (const [context, trie] of compiled.tries) {
     const nodes = index.contexts.get(context);
     if (!nodes) continue;
     for (const node of nodes) {
-      const fired = new Set<string>();
+      fired.clear();
       if (trie.attrIds.size > 0) {
         for (const a of node.attrs) {
           if (a.ns !== '') continue;

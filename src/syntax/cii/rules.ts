@@ -9,11 +9,13 @@ import type { XmlElement } from '../../xml/dom.js';
 import type { Rule, Severity } from '../../rules/types.js';
 import {
   anyValueIs,
+  countPath,
   compileSyntaxRules,
   evaluateSyntaxRules,
   hasAttr,
   kids,
-  nameKey,
+  elementsNamed,
+  existsPath,
   normalizeSpace,
   parseRuleTable,
   selectPath,
@@ -61,19 +63,6 @@ function isHeader(el: XmlElement | null, local: string): boolean {
   return !!el && isRam(el, local) && isTransaction(el.parent);
 }
 
-const LINE_CHILD_CONTEXTS: Record<string, string> = {
-  AssociatedDocumentLineDocument: 'LDOC',
-  SpecifiedTradeProduct: 'PROD',
-  SpecifiedLineTradeAgreement: 'LAGR',
-  SpecifiedLineTradeDelivery: 'LDEL',
-  SpecifiedLineTradeSettlement: 'LSET',
-};
-const HEADER_CONTEXTS: Record<string, string> = {
-  ApplicableHeaderTradeAgreement: 'HAGR',
-  ApplicableHeaderTradeDelivery: 'HDEL',
-  ApplicableHeaderTradeSettlement: 'HSET',
-};
-
 /** The four identifiers the binding wants without any attribute (BT-24, BT-1, BT-126, BT-155). */
 function isBareId(el: XmlElement): boolean {
   const p = el.parent;
@@ -86,55 +75,79 @@ function isBareId(el: XmlElement): boolean {
   return false;
 }
 
+type Placer = (el: XmlElement) => string | undefined;
+const when = (test: (parent: XmlElement | null) => boolean, context: string): Placer => (el) => (test(el.parent) ? context : undefined);
+
+/** ram elements whose context is given by their name (and, for most, their place). */
+const RAM_BY_NAME = new Map<string, Placer>([
+  ['IncludedSupplyChainTradeLineItem', when(isTransaction, 'LI')],
+  ['AssociatedDocumentLineDocument', when(isLine, 'LDOC')],
+  ['SpecifiedTradeProduct', when(isLine, 'PROD')],
+  ['SpecifiedLineTradeAgreement', when(isLine, 'LAGR')],
+  ['SpecifiedLineTradeDelivery', when(isLine, 'LDEL')],
+  ['SpecifiedLineTradeSettlement', when(isLine, 'LSET')],
+  ['ApplicableHeaderTradeAgreement', when(isTransaction, 'HAGR')],
+  ['ApplicableHeaderTradeDelivery', when(isTransaction, 'HDEL')],
+  ['ApplicableHeaderTradeSettlement', when(isTransaction, 'HSET')],
+  ['IncludedNote', when(isExchangedDoc, 'EDN')],
+  ['ApplicableProductCharacteristic', when((p) => isLineChild(p, 'SpecifiedTradeProduct'), 'PCHAR')],
+  ['SpecifiedTradeSettlementHeaderMonetarySummation', when((p) => isHeader(p, 'ApplicableHeaderTradeSettlement'), 'SUM')],
+  ['CategoryCode', when((p) => isRam(p, 'ApplicableTradeTax') && isLineChild(p!.parent, 'SpecifiedLineTradeSettlement'), 'CATC')],
+  ['SpecifiedTradeAllowanceCharge', () => 'STAC'],
+  ['AppliedTradeAllowanceCharge', when((p) => isRam(p, 'GrossPriceProductTradePrice'), 'GPAC')],
+  ['SpecifiedTradeSettlementPaymentMeans', () => 'PM'],
+  ['BillingSpecifiedPeriod', () => 'BSP'],
+  ['PostalTradeAddress', () => 'PTA'],
+  ['TypeCode', () => 'TCANY'],
+]);
+
+/** ram elements whose context is given by the end of their name (the artefact's ends-with(name(), ...)). */
+function ramBySuffix(el: XmlElement): string | undefined {
+  const local = el.local;
+  if (local.endsWith('ID')) return isBareId(el) ? 'IDX' : 'IDANY';
+  if (local.endsWith('ReferencedDocument')) return 'REFDOC';
+  if (local.endsWith('Amount')) return local === 'TaxTotalAmount' ? undefined : 'AMT';
+  if (local.endsWith('Quantity')) return 'QTY';
+  if (local.endsWith('TradeTax')) return 'TT';
+  if (local.endsWith('DocumentContextParameter')) return 'DCP';
+  return undefined;
+}
+
 /**
- * Which syntax-rule contexts an element is. Within the official syntax pattern an element is
+ * Which syntax-rule context an element is. Within the official syntax pattern an element is
  * handled by the first rule whose context matches it; the only overlaps are the four bare
  * identifiers (their own rule comes before the rule for all identifiers) and the invoice type code
  * (the rule for all type codes comes first, so the type-code-without-attributes rule never runs).
  */
-export function classifyCii(el: XmlElement): readonly string[] | undefined {
-  const out: string[] = [];
-  const local = el.local;
+export function classifyCii(el: XmlElement): string | undefined {
   if (el.ns === NS_RAM) {
-    const p = el.parent;
-    if (isLine(el)) out.push('LI');
-    else if (local in LINE_CHILD_CONTEXTS && isLine(p)) out.push(LINE_CHILD_CONTEXTS[local]);
-    else if (local in HEADER_CONTEXTS && isTransaction(p)) out.push(HEADER_CONTEXTS[local]);
-    else if (local === 'IncludedNote' && isExchangedDoc(p)) out.push('EDN');
-    else if (local === 'ApplicableProductCharacteristic' && isLineChild(p, 'SpecifiedTradeProduct')) out.push('PCHAR');
-    else if (local === 'SpecifiedTradeSettlementHeaderMonetarySummation' && isHeader(p, 'ApplicableHeaderTradeSettlement')) out.push('SUM');
-    else if (local === 'CategoryCode' && isRam(p, 'ApplicableTradeTax') && isLineChild(p!.parent, 'SpecifiedLineTradeSettlement')) out.push('CATC');
-    else if (local === 'SpecifiedTradeAllowanceCharge') out.push('STAC');
-    else if (local === 'AppliedTradeAllowanceCharge' && isRam(p, 'GrossPriceProductTradePrice')) out.push('GPAC');
-    else if (local === 'SpecifiedTradeSettlementPaymentMeans') out.push('PM');
-    else if (local === 'BillingSpecifiedPeriod') out.push('BSP');
-    else if (local === 'PostalTradeAddress') out.push('PTA');
-    else if (local === 'TypeCode') out.push('TCANY');
-    else if (local.endsWith('ID')) out.push(isBareId(el) ? 'IDX' : 'IDANY');
-    else if (local.endsWith('ReferencedDocument')) out.push('REFDOC');
-    else if (local.endsWith('Amount') && local !== 'TaxTotalAmount') out.push('AMT');
-    else if (local.endsWith('Quantity')) out.push('QTY');
-    else if (local.endsWith('TradeTax')) out.push('TT');
-    if (local.endsWith('DocumentContextParameter')) out.push('DCP');
-  } else if (el.ns === NS_RSM) {
-    if (isRoot(el)) out.push('ROOT');
-    else if (isDocContext(el)) out.push('DC');
-    else if (isExchangedDoc(el)) out.push('ED');
-    else if (local.endsWith('DocumentContextParameter')) out.push('DCP');
-  } else if (el.ns === NS_UDT && local === 'DateTimeString') {
-    for (const a of el.attrs) if (a.local === 'format' && a.ns === '' && a.value === '102') out.push('DTS');
-  } else if (local.endsWith('DocumentContextParameter')) {
-    out.push('DCP');
+    const byName = RAM_BY_NAME.get(el.local);
+    return (byName && byName(el)) ?? ramBySuffix(el);
   }
-  return out.length > 0 ? out : undefined;
+  if (el.ns === NS_RSM) {
+    if (isRoot(el)) return 'ROOT';
+    if (isDocContext(el)) return 'DC';
+    if (isExchangedDoc(el)) return 'ED';
+  } else if (el.ns === NS_UDT && el.local === 'DateTimeString') {
+    for (const a of el.attrs) if (a.local === 'format' && a.ns === '' && a.value === '102') return 'DTS';
+    return undefined;
+  }
+  return el.local.endsWith('DocumentContextParameter') ? 'DCP' : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Rules with conditions.
 
 const ram = (...locals: string[]): Step[] => locals.map((local) => ({ ns: NS_RAM, local }));
-const has = (el: XmlElement, ...locals: string[]): boolean => selectPath(el, ram(...locals)).length > 0;
-const count = (el: XmlElement, ...locals: string[]): number => selectPath(el, ram(...locals)).length;
+/** Step arrays of `a/b/c` ram paths, built once per distinct path. */
+const stepCache = new Map<string, Step[]>();
+function ramPath(path: string): Step[] {
+  let steps = stepCache.get(path);
+  if (!steps) stepCache.set(path, (steps = ram(...path.split('/'))));
+  return steps;
+}
+const has = (el: XmlElement, path: string): boolean => existsPath(el, ramPath(path));
+const count = (el: XmlElement, path: string): number => countPath(el, { steps: ramPath(path) });
 
 /** XPath `udt:Indicator = false()`: the indicator's text cast to a boolean is false. */
 function indicatorIsFalse(chargeIndicator: XmlElement): boolean {
@@ -146,12 +159,12 @@ function indicatorIsFalse(chargeIndicator: XmlElement): boolean {
 }
 
 /** Party has both an identifier and a global identifier (the binding wants one of them). */
-const bothPartyIds = (party: string) => (node: XmlElement) => has(node, party, 'ID') && has(node, party, 'GlobalID');
+const bothPartyIds = (party: string) => (node: XmlElement) => has(node, `${party}/ID`) && has(node, `${party}/GlobalID`);
 
 /** All values of a path, document-wide through the name index (`//a/b`). */
 function valuesAnywhere(index: DocIndex, parent: string, child: string): string[] {
   const out: string[] = [];
-  for (const p of index.byName.get(nameKey(NS_RAM, parent)) ?? []) for (const c of kids(p, NS_RAM, child)) out.push(stringValue(c));
+  for (const p of elementsNamed(index, NS_RAM, parent)) for (const c of kids(p, NS_RAM, child)) out.push(stringValue(c));
   return out;
 }
 
@@ -170,7 +183,7 @@ function typeCodeNormalizedIs(doc: XmlElement, value: string): boolean {
 function countDocsOfType(node: XmlElement, child: string | null, typeCode: string, normalized: boolean): number {
   let n = 0;
   for (const d of kids(node, NS_RAM, 'AdditionalReferencedDocument')) {
-    const match = normalized ? typeCodeNormalizedIs(d, typeCode) : anyValueIs(d, ram('TypeCode'), typeCode);
+    const match = normalized ? typeCodeNormalizedIs(d, typeCode) : anyValueIs(d, ramPath('TypeCode'), typeCode);
     if (!match) continue;
     n += child === null ? 1 : kids(d, NS_RAM, child).length;
   }
@@ -178,7 +191,7 @@ function countDocsOfType(node: XmlElement, child: string | null, typeCode: strin
 }
 
 const isAdditionalDoc = (n: XmlElement): boolean => isRam(n, 'AdditionalReferencedDocument');
-const refDocTypeIs = (n: XmlElement, ...codes: string[]): boolean => codes.some((c) => anyValueIs(n, ram('TypeCode'), c));
+const refDocTypeIs = (n: XmlElement, ...codes: string[]): boolean => codes.some((c) => anyValueIs(n, ramPath('TypeCode'), c));
 const insideHeaderSettlement = (n: XmlElement): boolean => {
   for (let p = n.parent; p; p = p.parent) if (isRam(p, 'ApplicableHeaderTradeSettlement')) return true;
   return false;
@@ -190,13 +203,12 @@ const DATE_102 = /^[ \t\r\n]*(\p{Nd}{4})(1[0-2]|0[1-9])(3[01]|[12][0-9]|0[1-9])[
 export const CII_CUSTOM_RULES: CustomRule[] = [
   { id: 'CII-SR-046', context: 'PROD', fails: (n) => { const ids = kids(n, NS_RAM, 'GlobalID'); return ids.length > 0 && !ids.some((g) => hasAttr(g, 'schemeID')); },
     message: 'The item standard identifier (BT-157) needs a scheme identifier (@schemeID).' },
-  { id: 'CII-SR-090', context: 'PROD', fails: (n) => has(n, 'OriginTradeCountry') && count(n, 'OriginTradeCountry', 'ID') !== 1,
+  { id: 'CII-SR-090', context: 'PROD', fails: (n) => has(n, 'OriginTradeCountry') && count(n, 'OriginTradeCountry/ID') !== 1,
     message: 'An item country of origin (BT-159) group must hold exactly one country identifier.' },
   { id: 'CII-SR-119', context: 'LAGR',
     fails: (n) => {
-      const base = ['GrossPriceProductTradePrice', 'AppliedTradeAllowanceCharge'];
-      const indicators = selectPath(n, ram(...base, 'ChargeIndicator'));
-      const amount = has(n, ...base, 'ActualAmount');
+      const indicators = selectPath(n, ramPath('GrossPriceProductTradePrice/AppliedTradeAllowanceCharge/ChargeIndicator'));
+      const amount = has(n, 'GrossPriceProductTradePrice/AppliedTradeAllowanceCharge/ActualAmount');
       const okAllowance = indicators.some(indicatorIsFalse) && amount;
       const okNone = indicators.length === 0 && !amount;
       return !(okAllowance || okNone);
@@ -217,9 +229,9 @@ export const CII_CUSTOM_RULES: CustomRule[] = [
     message: 'All VAT point date codes (BT-8) in the document must have the same value.' },
   { id: 'CII-SR-463', context: 'STAC', fails: (n) => !has(n, 'ChargeIndicator'),
     message: 'An allowance or charge must carry a charge indicator.' },
-  { id: 'CII-SR-465', context: 'HAGR', fails: (n) => has(n, 'SellerTradeParty', 'DefinedTradeContact', 'PersonName') && has(n, 'SellerTradeParty', 'DefinedTradeContact', 'DepartmentName'),
+  { id: 'CII-SR-465', context: 'HAGR', fails: (n) => has(n, 'SellerTradeParty/DefinedTradeContact/PersonName') && has(n, 'SellerTradeParty/DefinedTradeContact/DepartmentName'),
     message: 'The seller contact point (BT-41) should be given as a person name or a department name, not both.' },
-  { id: 'CII-SR-466', context: 'HAGR', fails: (n) => has(n, 'BuyerTradeParty', 'DefinedTradeContact', 'PersonName') && has(n, 'BuyerTradeParty', 'DefinedTradeContact', 'DepartmentName'),
+  { id: 'CII-SR-466', context: 'HAGR', fails: (n) => has(n, 'BuyerTradeParty/DefinedTradeContact/PersonName') && has(n, 'BuyerTradeParty/DefinedTradeContact/DepartmentName'),
     message: 'The buyer contact point (BT-56) should be given as a person name or a department name, not both.' },
   { id: 'CII-SR-467', context: 'ROOT', fails: (_n, index) => !allAgreeNormalized(valuesAnywhere(index, 'SpecifiedTradeSettlementPaymentMeans', 'TypeCode')),
     message: 'All payment means type codes (BT-81) in the document must be the same.' },
@@ -230,7 +242,7 @@ export const CII_CUSTOM_RULES: CustomRule[] = [
   { id: 'CII-SR-470', context: 'HSET',
     fails: (n) => kids(n, NS_RAM, 'SpecifiedTradeSettlementPaymentMeans').some(
       (pm) => (typeCodeNormalizedIs(pm, '30') || typeCodeNormalizedIs(pm, '58')) &&
-        !(has(pm, 'PayeePartyCreditorFinancialAccount', 'IBANID') || has(pm, 'PayeePartyCreditorFinancialAccount', 'ProprietaryID'))),
+        !(has(pm, 'PayeePartyCreditorFinancialAccount/IBANID') || has(pm, 'PayeePartyCreditorFinancialAccount/ProprietaryID'))),
     message: 'A credit transfer (payment means 30 or 58) needs the payment account identifier (BT-84) as IBAN or proprietary ID.' },
   { id: 'CII-SR-474', context: 'LSET', fails: (n) => countDocsOfType(n, null, '130', true) > 1,
     message: 'At most one invoice line object identifier (BT-128) should be given.' },
@@ -257,7 +269,7 @@ export const CII_CUSTOM_RULES: CustomRule[] = [
     message: 'A unit code on a quantity is only used when the invoiced quantities carry their unit code (BT-130).' },
 
   // Trade tax groups.
-  { id: 'CII-DT-037', context: 'TT', fails: (n) => has(n, 'TypeCode') && !anyValueIs(n, ram('TypeCode'), 'VAT'),
+  { id: 'CII-DT-037', context: 'TT', fails: (n) => has(n, 'TypeCode') && !anyValueIs(n, ramPath('TypeCode'), 'VAT'),
     message: "The tax type code must be 'VAT'." },
   { id: 'CII-DT-041', context: 'TT', fails: (n) => has(n, 'BasisAmount') && !insideHeaderSettlement(n),
     message: 'A tax basis amount is only used in the document level VAT breakdown (BT-116).' },
@@ -274,8 +286,17 @@ export const CII_CUSTOM_RULES: CustomRule[] = [
     message: "A date in format 102 must be written YYYYMMDD with a valid month and day." },
 ];
 
+const billedUnitMemo = new WeakMap<DocIndex, boolean>();
+
+/** Document-wide fact, computed once per document (it is asked for every quantity). */
 function billedQuantityHasUnit(index: DocIndex): boolean {
-  for (const q of index.byName.get(nameKey(NS_RAM, 'BilledQuantity')) ?? []) {
+  let known = billedUnitMemo.get(index);
+  if (known === undefined) billedUnitMemo.set(index, (known = anyBilledQuantityHasUnit(index)));
+  return known;
+}
+
+function anyBilledQuantityHasUnit(index: DocIndex): boolean {
+  for (const q of elementsNamed(index, NS_RAM, 'BilledQuantity')) {
     const del = q.parent;
     if (hasAttr(q, 'unitCode') && del && isLineChild(del, 'SpecifiedLineTradeDelivery')) return true;
   }
@@ -326,7 +347,10 @@ function tableMessage(r: TableRule, severity: Severity): string {
   return `${what} must occur exactly ${r.n === 1 ? 'once' : `${r.n} times`} in ${where}.`;
 }
 
-export const CII_SYNTAX: CompiledSyntaxRules = compileSyntaxRules(classifyCii, CII_TABLE, CII_CUSTOM_RULES);
+export const CII_SYNTAX: CompiledSyntaxRules = compileSyntaxRules(classifyCii, CII_TABLE, CII_CUSTOM_RULES, {
+  // Looked up document-wide by the hand-written rules above.
+  names: ['ApplicableTradeTax', 'SpecifiedTradeSettlementPaymentMeans', 'ApplicableHeaderTradeSettlement', 'BilledQuantity'],
+});
 
 const MESSAGES = new Map<string, string>();
 for (const r of CII_TABLE) if (!MESSAGES.has(r.id)) MESSAGES.set(r.id, tableMessage(r, ciiSyntaxSeverity(r.id)));

@@ -13,7 +13,7 @@ import {
   evaluateSyntaxRules,
   hasAttr,
   kids,
-  nameKey,
+  elementsNamed,
   parseRuleTable,
   selectPath,
   stringValue,
@@ -60,41 +60,41 @@ function insidePriceWithAllowance(el: XmlElement): boolean {
   return false;
 }
 
-const SIMPLE_CAC_CONTEXTS: Record<string, string> = {
-  InvoiceLine: 'LINE',
-  CreditNoteLine: 'LINE',
-  PartyTaxScheme: 'PTS',
-  BillingReference: 'BREF',
-  PayeeParty: 'PAYEE',
-  TaxRepresentativeParty: 'TAXREP',
-  Delivery: 'DELIV',
-  PaymentMeans: 'PM',
-  TaxSubtotal: 'TSUB',
-  AdditionalDocumentReference: 'ADR',
-  PostalAddress: 'ADDR',
-  Address: 'ADDR',
-};
+const SIMPLE_CAC_CONTEXTS = new Map<string, string>([
+  ['InvoiceLine', 'LINE'],
+  ['CreditNoteLine', 'LINE'],
+  ['PartyTaxScheme', 'PTS'],
+  ['BillingReference', 'BREF'],
+  ['PayeeParty', 'PAYEE'],
+  ['TaxRepresentativeParty', 'TAXREP'],
+  ['Delivery', 'DELIV'],
+  ['PaymentMeans', 'PM'],
+  ['TaxSubtotal', 'TSUB'],
+  ['AdditionalDocumentReference', 'ADR'],
+  ['PostalAddress', 'ADDR'],
+  ['Address', 'ADDR'],
+]);
 
-/** Which syntax-rule contexts an element is (the UBL contexts do not overlap). */
-export function classifyUbl(el: XmlElement): readonly string[] | undefined {
+/**
+ * Which syntax-rule context an element is. The contexts do not overlap, except an allowance with
+ * two contradicting charge indicators, which the allowance rule (first in the artefact) takes.
+ */
+export function classifyUbl(el: XmlElement): string | undefined {
   const local = el.local;
   if (el.ns === NS_CAC) {
-    const simple = SIMPLE_CAC_CONTEXTS[local];
-    if (simple) return [simple];
+    const simple = SIMPLE_CAC_CONTEXTS.get(local);
+    if (simple) return simple;
     if (local === 'AllowanceCharge') {
-      const out: string[] = [];
-      if (chargeIndicatorIs(el, false)) out.push('ACF');
-      if (chargeIndicatorIs(el, true)) out.push('ACT');
-      return out;
+      if (chargeIndicatorIs(el, false)) return 'ACF';
+      if (chargeIndicatorIs(el, true)) return 'ACT';
+      return undefined;
     }
-    if (local === 'Party' && isCac(el.parent, 'AccountingSupplierParty')) return ['ASPP'];
-    if (local.endsWith('BinaryObject')) return ['BIN'];
-    return undefined;
+    if (local === 'Party' && isCac(el.parent, 'AccountingSupplierParty')) return 'ASPP';
+    return local.endsWith('BinaryObject') ? 'BIN' : undefined;
   }
-  if (isRoot(el)) return ['ROOT'];
-  if (local.endsWith('Amount') && !local.endsWith('PriceAmount') && !insidePriceWithAllowance(el)) return ['AMT'];
-  if (local.endsWith('BinaryObject')) return ['BIN'];
-  return undefined;
+  if (el.parent === null) return isRoot(el) ? 'ROOT' : undefined;
+  if (local.endsWith('Amount')) return !local.endsWith('PriceAmount') && !insidePriceWithAllowance(el) ? 'AMT' : undefined;
+  return local.endsWith('BinaryObject') ? 'BIN' : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +140,7 @@ function payeeNameDiffersFromSeller(payee: XmlElement): boolean {
 
 /** Number of distinct string values of a name anywhere in the document. */
 function distinctAnywhere(index: DocIndex, ns: string, local: string): number {
-  return new Set((index.byName.get(nameKey(ns, local)) ?? []).map(stringValue)).size;
+  return new Set(elementsNamed(index, ns, local).map(stringValue)).size;
 }
 
 function rootOf(el: XmlElement): XmlElement {
@@ -156,7 +156,7 @@ function adrTypeIs(adr: XmlElement, code: string): boolean {
 }
 
 function anywhereAdr(index: DocIndex, test: (adr: XmlElement) => boolean): boolean {
-  return (index.byName.get(nameKey(NS_CAC, 'AdditionalDocumentReference')) ?? []).some(test);
+  return elementsNamed(index, NS_CAC, 'AdditionalDocumentReference').some(test);
 }
 
 export const UBL_CUSTOM_RULES: CustomRule[] = [
@@ -179,7 +179,7 @@ export const UBL_CUSTOM_RULES: CustomRule[] = [
   { id: 'UBL-SR-21', context: 'PAYEE', fails: (n) => !(sel(n, 'PartyLegalEntity/b:CompanyID').length <= 1 && payeeNameDiffersFromSeller(n)),
     message: 'A payee (BG-10) must have at most one legal registration identifier (BT-61), and only when it differs from the seller.' },
   { id: 'UBL-SR-29', context: 'ROOT',
-    fails: (_n, index) => (index.byName.get(nameKey(NS_CAC, 'PartyIdentification')) ?? [])
+    fails: (_n, index) => elementsNamed(index, NS_CAC, 'PartyIdentification')
       .reduce((s, pi) => s + kids(pi, NS_CBC, 'ID').filter((i) => upperAttr(i, 'schemeID') === 'SEPA').length, 0) > 1,
     message: 'The bank assigned creditor identifier (BT-90) may occur at most once.' },
   { id: 'UBL-SR-43', context: 'ADR',
@@ -270,7 +270,11 @@ function tableMessage(r: TableRule, severity: Severity): string {
   return `${what} must occur exactly ${r.n === 1 ? 'once' : `${r.n} times`} in ${where}.`;
 }
 
-export const UBL_SYNTAX: CompiledSyntaxRules = compileSyntaxRules(classifyUbl, UBL_TABLE, UBL_CUSTOM_RULES);
+export const UBL_SYNTAX: CompiledSyntaxRules = compileSyntaxRules(classifyUbl, UBL_TABLE, UBL_CUSTOM_RULES, {
+  // Looked up document-wide by the hand-written rules above.
+  names: ['PaymentID', 'PaymentMeansCode', 'AdditionalDocumentReference', 'PartyIdentification'],
+  attributes: ['name'],
+});
 
 const MESSAGES = new Map<string, string>();
 for (const r of UBL_TABLE) if (!MESSAGES.has(r.id)) MESSAGES.set(r.id, tableMessage(r, ublSyntaxSeverity(r.id)));
