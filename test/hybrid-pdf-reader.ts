@@ -165,7 +165,7 @@ export interface PdfJsView {
 export async function pdfjsRead(pdf: Uint8Array): Promise<PdfJsView> {
   pdfjsModule ??= await import('pdfjs-dist/legacy/build/pdf.mjs');
   // pdf.js detaches the buffer it is given: pass a copy.
-  const task = pdfjsModule.getDocument({ data: pdf.slice(), isEvalSupported: false, useSystemFonts: false, verbosity: 0 });
+  const task = pdfjsModule.getDocument({ data: new Uint8Array(pdf), isEvalSupported: false, useSystemFonts: false, verbosity: 0 });
   const doc = await task.promise;
   try {
     const atts = ((await doc.getAttachments()) ?? {}) as Record<string, { filename: string; content: Uint8Array }>;

@@ -1,9 +1,11 @@
 /** Every route module of the service; app.ts registers them in this order. */
 import type { FastifyInstance } from 'fastify';
+import convert from './convert.js';
 import extract from './extract.js';
+import merge from './merge.js';
 import operations from './operations.js';
 import serialize from './serialize.js';
 import validate from './validate.js';
 import xml from './xml.js';
 
-export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [operations, extract, serialize, xml, validate];
+export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [operations, extract, serialize, xml, validate, convert, merge];

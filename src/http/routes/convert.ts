@@ -1,0 +1,117 @@
+/**
+ * POST /v1/convert: a PDF plus invoice metadata JSON → a hybrid invoice PDF (Factur-X / ZUGFeRD 2.4 with
+ * factur-x.xml, or XRechnung with xrechnung.xml), the XML generated exactly as POST /v1/xml does.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildInvoiceXml, InvoiceMetadataSchema } from '../../metadata/index.js';
+import { METADATA_EXAMPLES } from '../../metadata/examples.js';
+import { EmbedError, embedInvoiceXml, hybridFlavour } from '../../pdf/embed.js';
+import { isPdf } from '../../pdf/extract.js';
+import { SERVICE_VERSION } from '../../version.js';
+import { attachmentDisposition, invoicePdfName } from '../download.js';
+import { ProblemError } from '../errors.js';
+import { readForm } from '../multipart.js';
+import { errorResponses } from '../schemas.js';
+import { DROPPED_FIELDS_HEADER, toHttpError } from './xml.js';
+
+export const PRODUCER = `einvoice-service ${SERVICE_VERSION}`;
+
+/** EmbedError → HTTP: unusable input is 400 with its code; a failed self-check is a 500 that says what failed. */
+export function embedErrorToHttp(err: unknown): unknown {
+  if (!(err instanceof EmbedError)) return err;
+  if (err.code === 'EMBED_CHECK_FAILED') return new ProblemError(500, 'Internal Server Error', err.message, { code: err.code });
+  return new ProblemError(400, 'Bad Request', err.message, { code: err.code });
+}
+
+const DESCRIPTION = `Generates the invoice XML from the metadata (the same JSON and rules as \`POST /v1/xml\`) and embeds it in
+the uploaded PDF. The \`profile\` in the metadata chooses the container:
+
+| profile | attachment | XMP fx:ConformanceLevel | /AFRelationship |
+|---|---|---|---|
+| minimum, basic_wl | factur-x.xml | MINIMUM, BASIC WL | Data |
+| basic, en16931, extended | factur-x.xml | BASIC, EN 16931, EXTENDED | Alternative |
+| xrechnung | xrechnung.xml | XRECHNUNG (fx:Version 3.0) | Alternative |
+
+The output carries what Factur-X 1.08 / ZUGFeRD 2.4 prescribe for the container: the XML as an embedded file
+(\`/Subtype /text#2Fxml\`, \`/Params\` with size, dates and MD5 checksum), listed in the EmbeddedFiles name tree and in
+the catalog \`/AF\`; XMP metadata with \`pdfaid:part\` 3 / \`pdfaid:conformance\` B (U is kept when the input declared 3U),
+the fx: properties and their PDF/A extension schema, kept equal to the Info dictionary; an sRGB OutputIntent
+(\`GTS_PDFA1\`) unless the input has one; a trailer \`/ID\`. Pages and their content are copied unchanged.
+An invoice XML the PDF already carried (factur-x.xml, zugferd-invoice.xml, xrechnung.xml, ZUGFeRD-invoice.xml) is replaced.
+
+**The result is not asserted to be PDF/A**: the container is written PDF/A-3b-ready, but fonts, colours and other
+content come from the input PDF. Run \`POST /v1/validate\` on the output for PDF/A evidence.
+
+The response is \`application/pdf\` with \`Content-Disposition: attachment; filename="<invoice number>.pdf"\` (characters
+other than letters, digits, \`.\`, \`-\`, \`_\` become \`_\`). \`X-Dropped-Fields\` lists metadata fields the profile cannot carry.
+
+**400** ProblemDetails, \`code\`: \`NOT_PDF\` (the \`pdf\` part is not a PDF), \`PDF_ENCRYPTED\` (encrypted PDFs cannot be
+PDF/A-3; remove the encryption first), \`PDF_UNREADABLE\`, \`METADATA_NOT_JSON\`, \`METADATA_INCONSISTENT\` (given totals disagree
+with the lines; \`errors\` lists them). **413** past MAX_UPLOAD_SIZE_MB. **422** HTTPValidationError: a missing \`pdf\` or
+\`metadata\` part, or metadata that does not fit the schema (\`loc\` points into the metadata).
+**500** \`EMBED_CHECK_FAILED\`: the written PDF did not pass the read-back check (never returned broken).`;
+
+export default async function convert(app: FastifyInstance): Promise<void> {
+  if (!app.getSchema('InvoiceMetadata')) app.addSchema({ ...InvoiceMetadataSchema, examples: Object.values(METADATA_EXAMPLES) });
+  app.post(
+    '/v1/convert',
+    {
+      schema: {
+        summary: 'Make a hybrid invoice PDF (Factur-X / ZUGFeRD / XRechnung) from a PDF and metadata',
+        description: DESCRIPTION,
+        tags: ['invoices'],
+        consumes: ['multipart/form-data'],
+        response: {
+          200: {
+            description: 'The PDF with the invoice XML embedded.',
+            headers: {
+              'Content-Disposition': { type: 'string', description: 'attachment; filename="<invoice number>.pdf"' },
+              'X-Dropped-Fields': { type: 'string', description: 'Comma-separated metadata paths left out of the XML' },
+            },
+            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+          },
+          ...errorResponses(400, 413, 422, 500),
+        },
+      },
+      config: {
+        form: {
+          pdf: { type: 'string', format: 'binary', description: 'The invoice as a PDF (ideally PDF/A-3b already; not encrypted)' },
+          metadata: {
+            type: 'string',
+            contentMediaType: 'application/json',
+            contentSchema: { $ref: 'InvoiceMetadata#' },
+            description: 'Invoice metadata as JSON text (schema InvoiceMetadata); its profile chooses Factur-X or XRechnung.',
+          },
+        },
+        formRequired: ['pdf', 'metadata'],
+      },
+    },
+    async (req, reply) => {
+      const form = await readForm(req, { files: { pdf: { required: true } }, fields: { metadata: { required: true } } });
+      const pdf = form.files.pdf.data;
+      if (!isPdf(pdf)) throw embedErrorToHttp(new EmbedError('NOT_PDF', `"${form.files.pdf.filename}" is not a PDF`));
+      let built: ReturnType<typeof buildInvoiceXml>;
+      try {
+        built = buildInvoiceXml(form.fields.metadata);
+      } catch (err) {
+        throw toHttpError(err);
+      }
+      const number = built.invoice.number;
+      let result;
+      try {
+        result = await embedInvoiceXml(new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.length), {
+          xml: new TextEncoder().encode(built.xml),
+          flavour: hybridFlavour(built.profile),
+          title: number ? `Invoice ${number}` : undefined,
+          producer: PRODUCER,
+          replaceInvoiceAttachments: true,
+        });
+      } catch (err) {
+        throw embedErrorToHttp(err);
+      }
+      if (built.droppedFields.length) reply.header(DROPPED_FIELDS_HEADER, built.droppedFields.join(', '));
+      reply.header('content-disposition', attachmentDisposition(invoicePdfName(number)));
+      return reply.type('application/pdf').send(Buffer.from(result.pdf.buffer, result.pdf.byteOffset, result.pdf.length));
+    },
+  );
+}
