@@ -351,9 +351,10 @@ function readLine(el: XmlElement, creditNote: boolean): InvoiceLine {
   const period = cac(el, 'InvoicePeriod');
   if (period) line.period = readPeriod(period);
   put(line, 'orderLineReference', cbc(cac(el, 'OrderLineReference'), 'LineID'));
-  for (const ref of cacs(el, 'DocumentReference')) {
-    if (code(cbc(ref, 'DocumentTypeCode')) === '130' && !line.objectIdentifier) putIdentifier(line, 'objectIdentifier', cbc(ref, 'ID'));
-  }
+  // BT-128: the line's only document reference in EN 16931; DocumentTypeCode 130 is expected but often missing.
+  const refs = cacs(el, 'DocumentReference');
+  const objectRef = refs.find((r) => code(cbc(r, 'DocumentTypeCode')) === '130') ?? refs[0];
+  putIdentifier(line, 'objectIdentifier', cbc(objectRef, 'ID'));
   for (const acEl of cacs(el, 'AllowanceCharge')) {
     const ac = located<LineAllowanceCharge>({}, acEl);
     readAllowanceChargeCommon(ac, acEl);
