@@ -22,9 +22,14 @@ interface Verdict {
   file: string;
   syntax: string;
   rulesets: string[];
-  errors: { id: string; ruleset: string }[];
-  warnings: { id: string; ruleset: string }[];
+  errors: { id: string; ruleset: string; location?: string }[];
+  warnings: { id: string; ruleset: string; location?: string }[];
 }
+
+/** Locations compared without namespace prefixes (the verdicts drop them). */
+const bare = (loc: string | undefined) => (loc ?? '').replace(/\/[^/:[\]]+:/g, '/');
+let locExpected = 0;
+let locMatched = 0;
 
 async function xmlOf(file: string): Promise<Uint8Array | undefined> {
   const bytes = new Uint8Array(readFileSync(path.join(corpus, file)));
@@ -37,8 +42,26 @@ async function xmlOf(file: string): Promise<Uint8Array | undefined> {
   }
 }
 
-type Tally = { files: number; filesAgree: number; expected: number; found: number; matched: number };
-const newTally = (): Tally => ({ files: 0, filesAgree: 0, expected: 0, found: 0, matched: 0 });
+type Tally = {
+  files: number; filesAgree: number; expected: number; found: number; matched: number;
+  /** Firings counted one per context element, as the artefact reports them. */
+  firingsExpected: number; firingsMatched: number; firingsFound: number;
+};
+const newTally = (): Tally => ({ files: 0, filesAgree: 0, expected: 0, found: 0, matched: 0, firingsExpected: 0, firingsMatched: 0, firingsFound: 0 });
+
+function countFirings(t: Tally, expected: Map<string, number>, found: Map<string, number>): void {
+  for (const [id, n] of expected) {
+    t.firingsExpected += n;
+    t.firingsMatched += Math.min(n, found.get(id) ?? 0);
+  }
+  for (const n of found.values()) t.firingsFound += n;
+}
+
+function tallyIds(ids: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const id of ids) m.set(id, (m.get(id) ?? 0) + 1);
+  return m;
+}
 
 function compare(t: Tally, expected: Set<string>, found: Set<string>): boolean {
   t.files++;
@@ -81,6 +104,22 @@ for (const line of lines) {
   if (!t) tallies.set(ruleSet, (t = { errors: newTally(), warnings: newTally() }));
   const a = compare(t.errors, expErr, foundErr);
   const b = compare(t.warnings, expWarn, foundWarn);
+  const pickAll = (list: { id: string; ruleset: string }[]) => list.filter((f) => f.ruleset === ruleSet && SYNTAX_ID.test(f.id)).map((f) => f.id);
+  const firings = (want: 'error' | 'warning') =>
+    tallyIds([...result].flatMap(([id, vs]) => (severity(id) === want ? vs.map(() => id) : [])));
+  countFirings(t.errors, tallyIds(pickAll(v.errors)), firings('error'));
+  countFirings(t.warnings, tallyIds(pickAll(v.warnings)), firings('warning'));
+  const ours = tallyIds([...result].flatMap(([id, vs]) => vs.map((x) => `${id} ${bare(x.location)}`)));
+  for (const f of [...v.errors, ...v.warnings]) {
+    if (f.ruleset !== ruleSet || !SYNTAX_ID.test(f.id) || !f.location) continue; // unit-test verdicts carry no location
+    locExpected++;
+    const key = `${f.id} ${bare(f.location)}`;
+    const n = ours.get(key) ?? 0;
+    if (n > 0) {
+      locMatched++;
+      ours.set(key, n - 1);
+    }
+  }
   if (!a || !b) {
     const fmt = (e: Set<string>, f: Set<string>) =>
       `missing [${[...e].filter((x) => !f.has(x)).join(' ')}] extra [${[...f].filter((x) => !e.has(x)).join(' ')}]`;
@@ -91,10 +130,12 @@ for (const line of lines) {
 for (const [rs, t] of tallies) {
   for (const [kind, x] of Object.entries(t)) {
     console.log(
-      `${rs} ${kind.padEnd(8)} files ${x.filesAgree}/${x.files} agree; rule ids: ${x.matched}/${x.expected} expected found, ${x.found - x.matched} extra`,
+      `${rs} ${kind.padEnd(8)} files ${x.filesAgree}/${x.files} agree; rule ids: ${x.matched}/${x.expected} expected found, ${x.found - x.matched} extra; ` +
+        `firings: ${x.firingsMatched}/${x.firingsExpected} matched, ${x.firingsFound - x.firingsMatched} extra`,
     );
   }
 }
+console.log(`firings at the same location as the verdict (where it gives one): ${locMatched}/${locExpected}`);
 console.log(`skipped (no readable XML): ${skipped}`);
 if (showDiff) for (const d of diffs) console.log(d);
 else console.log(`${diffs.length} files differ (run with --diff to list them)`);
