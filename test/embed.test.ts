@@ -11,7 +11,7 @@ import type { ProfileId } from '../src/model/profiles.js';
 import { EmbedError, embedInvoiceXml, hybridFlavour } from '../src/pdf/embed.js';
 import { readPdf } from '../src/pdf/extract.js';
 import { FX_NAMESPACE } from '../src/pdf/xmp-write.js';
-import { embeddedFileEntries, parseXmpPacket, pdfjsRead, qpdfView } from './hybrid-pdf-reader.js';
+import { embeddedFileEntries, parseXmpPacket, pdfjsRead, qpdfText, qpdfView } from './hybrid-pdf-reader.js';
 import { assertContainer, CORPUS, makeBasePdf, xmlFor } from './hybrid-fixtures.js';
 
 const PROFILES: ProfileId[] = ['minimum', 'basic_wl', 'basic', 'en16931', 'extended', 'xrechnung'];
@@ -25,7 +25,13 @@ test('every profile: the container is complete, read back by qpdf and pdf.js, pa
     const flavour = hybridFlavour(profile);
     const { pdf, pdfa } = await embedInvoiceXml(base, { xml, flavour, title: `Invoice for ${profile}` });
     assert.deepEqual(pdfa, { part: 3, conformance: 'B' });
-    assertContainer(pdf, xml, flavour);
+    const v = assertContainer(pdf, xml, flavour);
+    // The OutputIntent we add names its condition fully (/Info, /RegistryName), not only the identifier.
+    const intent = v.get(v.get(v.catalog['/OutputIntents'])[0]);
+    assert.equal(qpdfText(intent['/OutputConditionIdentifier']), 'sRGB IEC61966-2.1');
+    assert.equal(qpdfText(intent['/Info']), 'sRGB IEC61966-2.1');
+    assert.equal(qpdfText(intent['/RegistryName']), 'http://www.color.org');
+    assert.equal(qpdfText(v.get(v.trailer['/Info'])['/Title']), `Invoice for ${profile}`);
 
     const js = await pdfjsRead(pdf);
     assert.ok(js.attachments[flavour.fileName], `pdf.js sees ${flavour.fileName}`);
