@@ -327,9 +327,9 @@ s278 SalesAgentTradeParty
 s279 BuyerRequisitionerTradeParty
 s280 BuyerAssignedAccountantTradeParty
 s281 SellerAssignedAccountantTradeParty
-# CII-SR-282 is bound twice in the artefact's source; the first binding is the one instantiated.
-s282 BuyerTaxRepresentativeTradeParty
 in SellerTaxRepresentativeTradeParty
+# CII-SR-282 is bound twice in the artefact's source; the compiled artefact uses the second binding.
+s282 ID
 s283 GlobalID
 s284 RoleCode
 s285 Description
