@@ -67,26 +67,27 @@ function inProcess(label: string, meta: InvoiceMetadata, minIterations: number, 
   );
 }
 
-async function overHttp(label: string, meta: InvoiceMetadata, duration: number): Promise<void> {
+/** POST /v1/xml with `meta`, or (meta undefined) GET /health as the baseline of this machine right now. */
+async function overHttp(label: string, meta: InvoiceMetadata | undefined, duration: number): Promise<void> {
   const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent' }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const body = new URLSearchParams({ metadata: JSON.stringify(meta) }).toString();
+  const request = meta
+    ? {
+        url: `http://127.0.0.1:${port}/v1/xml`,
+        method: 'POST',
+        body: new URLSearchParams({ metadata: JSON.stringify(meta) }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }
+    : { url: `http://127.0.0.1:${port}/health`, method: 'GET' };
   try {
     // Short warm-up so that JIT and the XML path are hot before measuring.
-    await autocannon({ url: `http://127.0.0.1:${port}/v1/xml`, method: 'POST', connections: 8, duration: 1, body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    const result = await autocannon({
-      url: `http://127.0.0.1:${port}/v1/xml`,
-      method: 'POST',
-      connections: 8,
-      duration,
-      body,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    await autocannon({ ...request, connections: 8, duration: 1 });
+    const result = await autocannon({ ...request, connections: 8, duration });
     const non2xx = result.non2xx + result.errors + result.timeouts;
     console.log(
-      `${label.padEnd(22)} ${result.requests.average.toFixed(0)} req/s (mean; min ${result.requests.min}, p50 ${result.requests.p50})  ` +
+      `${label.padEnd(24)} ${result.requests.average.toFixed(0)} req/s (mean; min ${result.requests.min}, p50 ${result.requests.p50})  ` +
         `latency p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  requests ${result.requests.total}  non-2xx/errors ${non2xx}`,
     );
   } finally {
@@ -98,6 +99,7 @@ console.log(`node ${process.version}, ${(await import('node:os')).cpus().length}
 console.log('-- in process: buildInvoiceXml (parse + validate + compute + write)');
 inProcess('10 lines', invoiceWithLines(10), 2000, 3000);
 inProcess('1,000 lines', invoiceWithLines(1000), 30, 5000);
-console.log(`-- over HTTP: POST /v1/xml, autocannon, 8 connections, ${seconds} s`);
-await overHttp('10 lines', invoiceWithLines(10), seconds);
-await overHttp('1,000 lines', invoiceWithLines(1000), Math.min(seconds, 5));
+console.log(`-- over HTTP: autocannon, 8 connections, ${seconds} s; load average now ${(await import('node:os')).loadavg()[0].toFixed(2)}`);
+await overHttp('GET /health (baseline)', undefined, Math.min(seconds, 5));
+await overHttp('POST 10 lines', invoiceWithLines(10), seconds);
+await overHttp('POST 1,000 lines', invoiceWithLines(1000), Math.min(seconds, 5));

@@ -47,28 +47,33 @@ function renderAttrs(attrs: Attrs | undefined): string {
 }
 
 export class XmlBuilder {
-  /** Output chunks, joined once at the end (cheaper than growing one string and slicing it). */
-  private parts: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  private out = '<?xml version="1.0" encoding="UTF-8"?>';
   private depth = 0;
-  /** True right after open(): close() then turns the open tag into `<x/>` (an empty content model allows no whitespace). */
-  private openEmpty = false;
+  /** Open tag not yet written: a child writes it as `<x>`, an immediate close() as `<x/>` (empty content allows no whitespace). */
+  private pending: string | undefined;
+
+  private flush(): void {
+    if (this.pending !== undefined) {
+      this.out += `${this.pending}>`;
+      this.pending = undefined;
+    }
+  }
 
   /** Open an element; every open() needs its close(). `name` may carry namespace declarations after a space. */
   open(name: string, attrs?: Attrs): this {
-    this.parts.push(`${INDENTS[this.depth] ?? '\n'}<${name}${renderAttrs(attrs)}>`);
+    this.flush();
+    this.pending = `${INDENTS[this.depth] ?? '\n'}<${name}${attrs ? renderAttrs(attrs) : ''}`;
     this.depth++;
-    this.openEmpty = true;
     return this;
   }
 
   close(name: string): this {
     this.depth--;
-    if (this.openEmpty) {
-      const last = this.parts.length - 1;
-      this.parts[last] = `${this.parts[last].slice(0, -1)}/>`;
-      this.openEmpty = false;
+    if (this.pending !== undefined) {
+      this.out += `${this.pending}/>`;
+      this.pending = undefined;
     } else {
-      this.parts.push(`${INDENTS[this.depth] ?? '\n'}</${name}>`);
+      this.out += `${INDENTS[this.depth] ?? '\n'}</${name}>`;
     }
     return this;
   }
@@ -76,8 +81,8 @@ export class XmlBuilder {
   /** A text element; skipped when the value is absent or empty. */
   leaf(name: string, value: string | undefined, attrs?: Attrs): this {
     if (value === undefined || value === '') return this;
-    this.parts.push(`${INDENTS[this.depth] ?? '\n'}<${name}${attrs ? renderAttrs(attrs) : ''}>${escapeText(value)}</${name}>`);
-    this.openEmpty = false;
+    this.flush();
+    this.out += `${INDENTS[this.depth] ?? '\n'}<${name}${attrs ? renderAttrs(attrs) : ''}>${escapeText(value)}</${name}>`;
     return this;
   }
 
@@ -88,6 +93,7 @@ export class XmlBuilder {
   }
 
   toString(): string {
-    return this.parts.join('') + '\n';
+    this.flush();
+    return this.out + '\n';
   }
 }
