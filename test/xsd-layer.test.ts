@@ -35,9 +35,22 @@ test('the schema follows the profile: a full EN 16931 invoice is not a MINIMUM o
   assert.equal(ciiSchemaFor('minimum'), 'MINIMUM');
   assert.equal(ciiSchemaFor('xrechnung'), 'EN16931');
   assert.equal(ciiSchemaFor(null), 'EN16931');
+  assert.equal(ciiSchemaFor('xrechnung', 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0'), 'EXTENDED');
   const asMinimum = runXsdLayer(read(CII), 'cii', 'minimum');
   assert.equal(asMinimum.schema, 'Factur-X 1.07.3 MINIMUM');
   assert.ok(asMinimum.findings.length > 0, 'line items are not part of the MINIMUM schema');
+});
+
+test('an XRechnung Extension invoice with sub-invoice lines is checked against the EXTENDED schema', async () => {
+  const { parseXml } = await import('../src/xml/dom.js');
+  const bytes = read('xrechnung/instances/cii/cii-br-dex-15-test-on-sub-invoice-lines.xml');
+  const doc = parseXml(bytes);
+  const withDoc = runXsdLayer({ xmlBytes: bytes, syntax: 'cii', profile: 'xrechnung', doc });
+  assert.equal(withDoc.schema, 'Factur-X 1.07.3 EXTENDED');
+  assert.deepEqual(withDoc.findings, []);
+  // Without the guideline the EN16931 subset applies, which has no sub-invoice lines.
+  const withoutDoc = runXsdLayer(bytes, 'cii', 'xrechnung');
+  assert.ok(withoutDoc.findings.some((f) => /ParentLineID/.test(f.message)));
 });
 
 test('UBL is reported as a skipped layer with a stable reason', () => {

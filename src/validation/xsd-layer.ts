@@ -46,9 +46,25 @@ function isProfileId(p: unknown): p is ProfileId {
   return typeof p === 'string' && p in XSD_FOR_PROFILE;
 }
 
-/** Which Factur-X schema checks a CII invoice of this profile (EN16931 when the profile is unknown). */
-export function ciiSchemaFor(profile: ProfileId | string | null): XsdSchemaId {
+/**
+ * Which Factur-X schema checks a CII invoice of this profile (EN16931 when the profile is unknown).
+ * The XRechnung Extension (sub-invoice lines, BT-DEX) goes beyond the EN16931 subset: it is checked
+ * against the EXTENDED schema, which carries those elements.
+ */
+export function ciiSchemaFor(profile: ProfileId | string | null, guideline?: string | null): XsdSchemaId {
+  if (guideline && /kosit:extension/i.test(guideline)) return 'EXTENDED';
   return isProfileId(profile) ? XSD_FOR_PROFILE[profile] : 'EN16931';
+}
+
+const NS_RSM = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
+const NS_RAM = 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100';
+
+/** BT-24 of a parsed CII document, when the caller passed the tree. */
+function guidelineOf(doc: XmlDoc | undefined): string | null {
+  const ctx = doc?.root.children.find((c) => c.local === 'ExchangedDocumentContext' && c.ns === NS_RSM);
+  const param = ctx?.children.find((c) => c.local === 'GuidelineSpecifiedDocumentContextParameter' && c.ns === NS_RAM);
+  const id = param?.children.find((c) => c.local === 'ID' && c.ns === NS_RAM);
+  return id ? id.text.trim() : null;
 }
 
 /**
@@ -60,13 +76,13 @@ export function runXsdLayer(
   syntaxArg?: Syntax | string,
   profileArg?: ProfileId | string | null,
 ): XsdLayerResult {
-  const { xmlBytes, syntax, profile } =
-    input instanceof Uint8Array ? { xmlBytes: input, syntax: syntaxArg, profile: profileArg ?? null } : input;
+  const { xmlBytes, syntax, profile, doc } =
+    input instanceof Uint8Array ? { xmlBytes: input, syntax: syntaxArg, profile: profileArg ?? null, doc: undefined } : input;
 
   if (syntax === 'ubl') return skipped(UBL_XSD_MISSING);
   if (syntax !== 'cii') return skipped(`unsupported_syntax:${String(syntax)}`);
 
-  const schemaId = ciiSchemaFor(profile);
+  const schemaId = ciiSchemaFor(profile, guidelineOf(doc));
   const schema = `Factur-X 1.07.3 ${schemaId}`;
   let result;
   try {
