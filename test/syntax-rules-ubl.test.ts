@@ -15,6 +15,7 @@ import {
   evaluateUblSyntax,
   ublSyntaxRules,
 } from '../src/syntax/ubl/rules.js';
+import { MAX_VIOLATIONS_PER_RULE } from '../src/syntax/syntax-table.js';
 import { corpus, ensure, loadCorpus, newElement, setAttr, steps, violateTableRule } from './syntax-mutation-helpers.js';
 
 const NS = { cac: NS_CAC, cbc: NS_CBC };
@@ -147,6 +148,23 @@ test('conditional UBL rules hold where the artefact allows', () => {
   // A payment due date in the payment means is the credit note's own way of stating it.
   const cn = mutated((r) => add(means(r, '30'), 'cbc:PaymentDueDate', '2024-01-31'), 'en16931/examples/ubl/ubl-tc434-creditnote1.xml');
   assert.ok(!cn.has('UBL-CR-412'));
+});
+
+test('a rule firing on thousands of elements is listed a bounded number of times, then summarised', () => {
+  const doc = loadCorpus(BASE);
+  const total = MAX_VIOLATIONS_PER_RULE + 25;
+  for (let i = 0; i < total; i++) newElement(doc.root, s('cac:Delivery')[0], '');
+  const r24 = evaluateUblSyntax(doc).get('UBL-SR-24'); // one firing: the root context
+  assert.equal(r24?.length, 1);
+  // UBL-SR-25 is on every cac:Delivery: give each two deliver-to names.
+  for (const d of doc.root.children.filter((c) => c.local === 'Delivery')) {
+    const party = add(d, 'cac:DeliveryParty', '');
+    add(add(party, 'cac:PartyName', ''), 'cbc:Name', 'a');
+    add(add(party, 'cac:PartyName', ''), 'cbc:Name', 'b');
+  }
+  const r25 = evaluateUblSyntax(doc).get('UBL-SR-25')!;
+  assert.equal(r25.length, MAX_VIOLATIONS_PER_RULE + 1);
+  assert.match(r25[MAX_VIOLATIONS_PER_RULE].message ?? '', /further occurrences/);
 });
 
 test('rules carry the official severity and a message of their own', () => {

@@ -415,13 +415,21 @@ export function existsAnywhere(index: DocIndex, path: ChildPath): boolean {
 /** Violations per rule id for one document. */
 export type SyntaxResult = Map<string, Violation[]>;
 
+/**
+ * Occurrences listed per rule and document; beyond it one summary violation says how many more
+ * there are. A hostile document with a million offending elements must not yield a million findings.
+ */
+export const MAX_VIOLATIONS_PER_RULE = 1000;
+
 export function evaluateSyntaxRules(compiled: CompiledSyntaxRules, doc: XmlDoc): SyntaxResult {
   const index = indexDocument(doc, compiled.classify, compiled.indexedNames, compiled.indexedAttributes);
   const result: SyntaxResult = new Map();
+  const overflow = new Map<string, number>();
   const add = (id: string, node: XmlElement): void => {
     let list = result.get(id);
     if (!list) result.set(id, (list = []));
-    list.push({ location: pathOf(node) });
+    if (list.length < MAX_VIOLATIONS_PER_RULE) list.push({ location: pathOf(node) });
+    else overflow.set(id, (overflow.get(id) ?? 0) + 1);
   };
   const fired = new Set<string>();
   for (const [context, trie] of compiled.tries) {
@@ -459,6 +467,9 @@ export function evaluateSyntaxRules(compiled: CompiledSyntaxRules, doc: XmlDoc):
     const nodes = index.contexts.get(c.context);
     if (!nodes) continue;
     for (const node of nodes) if (c.fails(node, index)) add(c.id, node);
+  }
+  for (const [id, more] of overflow) {
+    result.get(id)!.push({ message: `${more} further occurrences of this rule in the document are not listed.` });
   }
   return result;
 }
