@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/http/app.js';
+import { parseUrlEncoded } from '../src/http/routes/xml.js';
 import { loadConfig } from '../src/config.js';
 import { DOMESTIC_EXAMPLE, XRECHNUNG_EXAMPLE } from '../src/metadata/examples.js';
 import { validateXsd } from '../src/xml/xsd.js';
@@ -109,6 +110,25 @@ describe('POST /v1/xml', () => {
       { field: 'total_gross_amount', message: 'total_gross_amount differs from the value computed from the invoice content', rule: 'BR-CO-15', given: '2000.00', expected: '1999.20' },
     ]);
     assert.match(body.detail, /given 2000\.00, expected 1999\.20/);
+  });
+
+  test('urlencoded parsing: "+" is a space, repeated names, broken escapes → 400', async () => {
+    assert.deepEqual({ ...parseUrlEncoded('a=1+2%2B3&b=&a=x&c') }, { a: ['1 2+3', 'x'], b: '', c: '' });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/xml',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'metadata=%7B%ZZ',
+    });
+    assert.equal(res.statusCode, 400);
+    const twice = await app.inject({
+      method: 'POST',
+      url: '/v1/xml',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `metadata=${encodeURIComponent(JSON.stringify(DOMESTIC_EXAMPLE))}&metadata=%7B%7D`,
+    });
+    assert.equal(twice.statusCode, 422);
+    assert.deepEqual(twice.json().detail[0].loc, ['body', 'metadata']);
   });
 
   test('multipart/form-data is accepted as well', async () => {
