@@ -103,7 +103,15 @@ export default async function merge(app: FastifyInstance): Promise<void> {
             headers: { 'Content-Disposition': { type: 'string', description: 'attachment; filename="<invoice number>.pdf"' } },
             content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
           },
-          ...errorResponses(400, 409, 413, 422, 500),
+          ...errorResponses(400, 409, 413, 500),
+          // Merge's own 422 is ProblemDetails (PDF/A-3 declaration, EN 16931); a malformed request is HTTPValidationError.
+          422: {
+            description: 'NOT_PDFA3 / EN16931_INVALID (ProblemDetails, failed rules under `errors`), or a request shape failure (HTTPValidationError)',
+            content: {
+              'application/problem+json': { schema: { $ref: 'ProblemDetails#' } },
+              'application/json': { schema: { $ref: 'HTTPValidationError#' } },
+            },
+          },
         },
       },
       config: {
