@@ -187,9 +187,24 @@ export function normalizeSpace(s: string): string {
 }
 
 /** XPath general comparison `path = 'value'`: some selected node has exactly that string value. */
-export function anyValueIs(el: XmlElement, steps: readonly Step[], value: string): boolean {
-  for (const n of selectPath(el, steps)) if (stringValue(n) === value) return true;
+export function anyValueIs(el: XmlElement, steps: readonly Step[], value: string, i = 0): boolean {
+  if (i === steps.length) return stringValue(el) === value;
+  const s = steps[i];
+  for (const c of el.children) if (c.local === s.local && c.ns === s.ns && anyValueIs(c, steps, value, i + 1)) return true;
   return false;
+}
+
+/** Some child named (ns, local) satisfies `test` (any such child when no test is given). */
+export function someChild(el: XmlElement, ns: string, local: string, test?: (c: XmlElement) => boolean): boolean {
+  for (const c of el.children) if (c.local === local && c.ns === ns && (!test || test(c))) return true;
+  return false;
+}
+
+/** Number of children named (ns, local). */
+export function countChildren(el: XmlElement, ns: string, local: string): number {
+  let n = 0;
+  for (const c of el.children) if (c.local === local && c.ns === ns) n++;
+  return n;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ import {
   anyValueIs,
   countPath,
   compileSyntaxRules,
+  countChildren,
+  someChild,
   evaluateSyntaxRules,
   hasAttr,
   kids,
@@ -151,11 +153,10 @@ const count = (el: XmlElement, path: string): number => countPath(el, { steps: r
 
 /** XPath `udt:Indicator = false()`: the indicator's text cast to a boolean is false. */
 function indicatorIsFalse(chargeIndicator: XmlElement): boolean {
-  for (const ind of kids(chargeIndicator, NS_UDT, 'Indicator')) {
+  return someChild(chargeIndicator, NS_UDT, 'Indicator', (ind) => {
     const v = stringValue(ind).trim();
-    if (v === 'false' || v === '0') return true;
-  }
-  return false;
+    return v === 'false' || v === '0';
+  });
 }
 
 /** Party has both an identifier and a global identifier (the binding wants one of them). */
@@ -176,16 +177,16 @@ function allAgreeNormalized(values: string[]): boolean {
 }
 
 function typeCodeNormalizedIs(doc: XmlElement, value: string): boolean {
-  for (const t of kids(doc, NS_RAM, 'TypeCode')) if (normalizeSpace(stringValue(t)) === value) return true;
-  return false;
+  return someChild(doc, NS_RAM, 'TypeCode', (t) => normalizeSpace(stringValue(t)) === value);
 }
 
 function countDocsOfType(node: XmlElement, child: string | null, typeCode: string, normalized: boolean): number {
   let n = 0;
-  for (const d of kids(node, NS_RAM, 'AdditionalReferencedDocument')) {
+  for (const d of node.children) {
+    if (d.local !== 'AdditionalReferencedDocument' || d.ns !== NS_RAM) continue;
     const match = normalized ? typeCodeNormalizedIs(d, typeCode) : anyValueIs(d, ramPath('TypeCode'), typeCode);
     if (!match) continue;
-    n += child === null ? 1 : kids(d, NS_RAM, child).length;
+    n += child === null ? 1 : countChildren(d, NS_RAM, child);
   }
   return n;
 }
@@ -201,7 +202,7 @@ const insideHeaderSettlement = (n: XmlElement): boolean => {
 const DATE_102 = /^[ \t\r\n]*(\p{Nd}{4})(1[0-2]|0[1-9])(3[01]|[12][0-9]|0[1-9])[ \t\r\n]*$/u;
 
 export const CII_CUSTOM_RULES: CustomRule[] = [
-  { id: 'CII-SR-046', context: 'PROD', fails: (n) => { const ids = kids(n, NS_RAM, 'GlobalID'); return ids.length > 0 && !ids.some((g) => hasAttr(g, 'schemeID')); },
+  { id: 'CII-SR-046', context: 'PROD', fails: (n) => someChild(n, NS_RAM, 'GlobalID') && !someChild(n, NS_RAM, 'GlobalID', (g) => hasAttr(g, 'schemeID')),
     message: 'The item standard identifier (BT-157) needs a scheme identifier (@schemeID).' },
   { id: 'CII-SR-090', context: 'PROD', fails: (n) => has(n, 'OriginTradeCountry') && count(n, 'OriginTradeCountry/ID') !== 1,
     message: 'An item country of origin (BT-159) group must hold exactly one country identifier.' },
@@ -240,7 +241,7 @@ export const CII_CUSTOM_RULES: CustomRule[] = [
   { id: 'CII-SR-469', context: 'ROOT', fails: (_n, index) => valuesAnywhere(index, 'ApplicableHeaderTradeSettlement', 'PaymentReference').length > 1,
     message: 'The remittance information (BT-83) may be given at most once.' },
   { id: 'CII-SR-470', context: 'HSET',
-    fails: (n) => kids(n, NS_RAM, 'SpecifiedTradeSettlementPaymentMeans').some(
+    fails: (n) => someChild(n, NS_RAM, 'SpecifiedTradeSettlementPaymentMeans',
       (pm) => (typeCodeNormalizedIs(pm, '30') || typeCodeNormalizedIs(pm, '58')) &&
         !(has(pm, 'PayeePartyCreditorFinancialAccount/IBANID') || has(pm, 'PayeePartyCreditorFinancialAccount/ProprietaryID'))),
     message: 'A credit transfer (payment means 30 or 58) needs the payment account identifier (BT-84) as IBAN or proprietary ID.' },
