@@ -79,7 +79,7 @@ test('the clean CEN example fires no CII syntax rule', () => {
   assert.deepEqual([...fired(loadCorpus(BASE).root)], []);
 });
 
-test('every table rule fires when its element is added (and only then)', () => {
+test('every table rule fires when its element is added (the shadowed invoice type code rules excepted)', () => {
   const failures: string[] = [];
   for (const rule of CII_TABLE) {
     const ids = mutated((root) => violateTableRule(at(root, rule.context), rule));
