@@ -250,9 +250,10 @@ function readCorpusInvoice(file: string, mode: 'price' | 'amount', givenVat = fa
       JSON.stringify({
         invoice_number: 'X-1',
         invoice_date: '2026-01-01',
+        due_date: '2026-02-01',
         currency: s(settlement, 'ram:InvoiceCurrencyCode'),
-        seller: { name: 'Seller', vat_number: hasO ? undefined : 'XX123', tax_number: hasO ? '123' : undefined, address: { country_code: 'NO' } },
-        buyer: { name: 'Buyer', vat_number: hasO ? undefined : 'XX456', address: { country_code: 'NO' } },
+        seller: { name: 'Seller', vat_number: hasO ? undefined : 'NO123456785MVA', tax_number: hasO ? '123' : undefined, registration_id: 'REG-1', address: { country_code: 'NO' } },
+        buyer: { name: 'Buyer', vat_number: hasO ? undefined : 'NO987654325MVA', address: { country_code: 'NO' } },
         delivery: { date: '2026-01-01', address: { country_code: 'SE' } },
         line_items: lines,
         allowances: allowanceCharges(settlement, false, true),

@@ -139,6 +139,47 @@ describe('metadata shape validation', () => {
   });
 });
 
+describe('code lists and further EN 16931 rules', () => {
+  const locs = (meta: unknown) => shapeItems(meta).map((i) => `${i.loc.slice(2).join('.')}:${i.type}`);
+
+  test('codes outside the official lists are 422 with the rule id', () => {
+    const meta = clone(DOMESTIC_EXAMPLE);
+    meta.currency = 'EUX';
+    meta.line_items![0].unit_code = 'QQQ';
+    meta.buyer.address!.country_code = 'QQ';
+    meta.seller.electronic_address = { id: 'x@y.z', scheme: 'ZZ' };
+    meta.notes = [{ text: 'n', subject_code: 'NOPE' }];
+    const items = shapeItems(meta);
+    assert.deepEqual(items.map((i) => i.loc.slice(2).join('.')).sort(), [
+      'buyer.address.country_code', 'currency', 'line_items.0.unit_code', 'notes.0.subject_code', 'seller.electronic_address.scheme',
+    ]);
+    assert.match(items.find((i) => i.loc.includes('unit_code'))!.msg, /BR-CL-23/);
+  });
+
+  test('VAT ids need their country prefix (BR-CO-09); the seller must be identifiable (BR-CO-26)', () => {
+    assert.deepEqual(locs({ ...clone(DOMESTIC_EXAMPLE), buyer: { ...clone(DOMESTIC_EXAMPLE.buyer), vat_number: '987654321' } }), ['buyer.vat_number:value_error']);
+    assert.doesNotThrow(() => validateMetadata({ ...clone(DOMESTIC_EXAMPLE), buyer: { ...clone(DOMESTIC_EXAMPLE.buyer), vat_number: 'EL123456789' } }));
+    const anonymous = clone(SCENARIOS.not_subject_to_vat);
+    delete anonymous.seller.registration_id;
+    assert.deepEqual(locs(anonymous), ['seller.registration_id:missing']);
+  });
+
+  test('periods end after they start; prices: net = gross − discount', () => {
+    const meta = clone(DOMESTIC_EXAMPLE);
+    meta.invoice_period = { start: '2026-11-30', end: '2026-11-01' };
+    meta.line_items![0] = { ...meta.line_items![0], gross_price: '500.00', price_discount: '10.00', net_price: '450.00' };
+    assert.deepEqual(locs(meta).sort(), ['invoice_period.end:value_error', 'line_items.0.net_price:value_error']);
+  });
+
+  test('a positive amount due needs a due date or payment terms (BR-CO-25)', () => {
+    const meta = clone(DOMESTIC_EXAMPLE);
+    delete meta.due_date;
+    delete meta.payment_terms;
+    assert.throws(() => buildInvoice(validateMetadata(meta)), (err: unknown) => err instanceof MetadataShapeError && err.items[0].loc.join('.') === 'body.metadata.due_date');
+    assert.doesNotThrow(() => buildInvoice(validateMetadata({ ...meta, paid_amount: '1999.20' })));
+  });
+});
+
 describe('computation of derived values (EN 16931 rounding)', () => {
   test('line amounts, breakdown and totals of the domestic example', () => {
     const { invoice } = buildInvoice(validateMetadata(clone(DOMESTIC_EXAMPLE)));

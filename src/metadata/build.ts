@@ -3,15 +3,18 @@
  *
  * Throws MetadataNotJsonError (→ 400), MetadataShapeError (→ 422) or MetadataContentError (→ 400) from ./errors.js.
  */
+import { Big, decOrZero } from '../model/decimal.js';
 import type { Invoice } from '../model/invoice.js';
 import type { ProfileId } from '../model/profiles.js';
 import { writeCii } from '../syntax/cii/writer.js';
 import { completeInvoice } from './compute.js';
-import { MetadataContentError } from './errors.js';
+import { MetadataContentError, MetadataShapeError } from './errors.js';
 import { droppedFields } from './profile-fit.js';
 import type { InvoiceMetadata } from './schema.js';
 import { metadataToModel } from './to-model.js';
 import { parseMetadata } from './validate.js';
+
+const ZERO = new Big('0');
 
 export interface BuiltInvoice {
   /** Complete, computed EN 16931 model. */
@@ -26,6 +29,12 @@ export function buildInvoice(meta: InvoiceMetadata): BuiltInvoice {
   const { invoice, profile, given } = metadataToModel(meta);
   const issues = completeInvoice(invoice, given, { hasLines: invoice.lines.length > 0 });
   if (issues.length) throw new MetadataContentError('The given amounts do not match the invoice content', issues);
+  // BR-CO-25: a positive amount due needs a due date or payment terms (EN 16931 invoices: BASIC and above).
+  if (invoice.lines.length && profile !== 'basic_wl' && profile !== 'minimum' && !invoice.dueDate && !invoice.paymentTerms && decOrZero(invoice.totals.amountDue).gt(ZERO)) {
+    throw new MetadataShapeError([
+      { loc: ['body', 'metadata', 'due_date'], msg: 'Field required: the amount due is positive, so give due_date or payment_terms (BR-CO-25)', type: 'missing' },
+    ]);
+  }
   return { invoice, profile, droppedFields: droppedFields(meta, profile) };
 }
 

@@ -5,6 +5,7 @@
  */
 import { Compile } from 'typebox/compile';
 import { Big, parseDec } from '../model/decimal.js';
+import { codeSet } from '../rules/data/codelists.js';
 
 const ZERO = new Big('0');
 import { MetadataNotJsonError, MetadataShapeError, type ShapeErrorItem } from './errors.js';
@@ -337,8 +338,97 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
   if (meta.tax_currency && !meta.tax_total_in_tax_currency) missing(['tax_total_in_tax_currency'], 'tax_currency is given, so give the VAT total in that currency (BR-53)');
   if (meta.tax_currency && meta.tax_currency === (meta.currency ?? 'EUR')) add(['tax_currency'], 'tax_currency must differ from the invoice currency', 'value_error', meta.tax_currency);
 
+  codeListErrors(meta, add);
+  otherRuleErrors(meta, add, missing);
   if (profile === 'xrechnung') xrechnungErrors(meta, add, missing);
   return items;
+}
+
+/** Values that must come from an EN 16931 code list (BR-CL-*), checked against the official lists. */
+function codeListErrors(meta: InvoiceMetadata, add: (loc: Loc, msg: string, type?: string, input?: unknown) => void): void {
+  const check = (loc: Loc, value: string | undefined, rule: string, what: string) => {
+    if (value === undefined) return;
+    if (!codeSet('en16931-cii', rule).has(value)) add(loc, `${what} '${value}' is not in the code list (${rule})`, 'enum', value);
+  };
+  check(['currency'], meta.currency, 'BR-CL-04', 'Currency');
+  check(['tax_currency'], meta.tax_currency, 'BR-CL-05', 'Currency');
+  const address = (loc: Loc, a: { country_code: string } | undefined) => a && check([...loc, 'country_code'], a.country_code, 'BR-CL-14', 'Country code');
+  const ids = (loc: Loc, list: { id: string; scheme?: string }[] | undefined) =>
+    (list ?? []).forEach((id, i) => check([...loc, i, 'scheme'], id.scheme, 'BR-CL-10', 'Identifier scheme (ISO 6523 ICD)'));
+  for (const who of ['seller', 'buyer'] as const) {
+    const p = meta[who];
+    address([who, 'address'], p.address);
+    ids([who, 'identifiers'], p.identifiers);
+    check([who, 'registration_scheme'], p.registration_scheme, 'BR-CL-11', 'Registration scheme (ISO 6523 ICD)');
+    check([who, 'electronic_address', 'scheme'], p.electronic_address?.scheme, 'BR-CL-25', 'Electronic address scheme (CEF EAS)');
+  }
+  if (meta.payee) {
+    ids(['payee', 'identifiers'], meta.payee.identifiers);
+    check(['payee', 'registration_scheme'], meta.payee.registration_scheme, 'BR-CL-11', 'Registration scheme (ISO 6523 ICD)');
+  }
+  address(['tax_representative', 'address'], meta.tax_representative?.address);
+  address(['delivery', 'address'], meta.delivery?.address);
+  check(['delivery', 'location_id', 'scheme'], meta.delivery?.location_id?.scheme, 'BR-CL-10', 'Location scheme (ISO 6523 ICD)');
+  check(['invoiced_object_identifier', 'scheme'], meta.invoiced_object_identifier?.scheme, 'BR-CL-07', 'Object identifier scheme (UNTDID 1153)');
+  for (const [i, n] of (meta.notes ?? []).entries()) check(['notes', i, 'subject_code'], n.subject_code, 'BR-CL-08', 'Note subject code (UNTDID 4451)');
+  for (const [i, t] of (meta.tax_breakdown ?? []).entries()) check(['tax_breakdown', i, 'exemption_reason_code'], t.exemption_reason_code, 'BR-CL-22', 'VAT exemption reason code (VATEX)');
+  const reasons = (loc: Loc, list: { reason_code?: string }[] | undefined, charge: boolean) =>
+    (list ?? []).forEach((ac, i) =>
+      check([...loc, i, 'reason_code'], ac.reason_code, charge ? 'BR-CL-20' : 'BR-CL-19', charge ? 'Charge reason code (UNTDID 7161)' : 'Allowance reason code (UNTDID 5189)'),
+    );
+  reasons(['allowances'], meta.allowances, false);
+  reasons(['charges'], meta.charges, true);
+  for (const [i, l] of (meta.line_items ?? []).entries()) {
+    check(['line_items', i, 'unit_code'], l.unit_code, 'BR-CL-23', 'Unit code (UN/ECE Rec 20/21)');
+    check(['line_items', i, 'origin_country'], l.origin_country, 'BR-CL-14', 'Country code');
+    check(['line_items', i, 'standard_item_id', 'scheme'], l.standard_item_id?.scheme, 'BR-CL-21', 'Item identifier scheme (ISO 6523 ICD)');
+    for (const [j, c] of (l.classifications ?? []).entries()) check(['line_items', i, 'classifications', j, 'list_id'], c.list_id, 'BR-CL-13', 'Classification scheme (UNTDID 7143)');
+    reasons(['line_items', i, 'allowances'], l.allowances, false);
+    reasons(['line_items', i, 'charges'], l.charges, true);
+  }
+}
+
+/** Further EN 16931 rules the metadata alone decides. */
+function otherRuleErrors(
+  meta: InvoiceMetadata,
+  add: (loc: Loc, msg: string, type?: string, input?: unknown) => void,
+  missing: (loc: Loc, why: string) => void,
+): void {
+  // BR-CO-09: VAT identifiers start with the ISO 3166-1 country (Greece: EL).
+  const countries = codeSet('en16931-cii', 'BR-CL-14');
+  const vat = (loc: Loc, value: string | undefined) => {
+    if (value !== undefined && !countries.has(value.slice(0, 2)) && !value.startsWith('EL')) {
+      add(loc, 'VAT identifier must start with its country code, e.g. DE123456789 (BR-CO-09)', 'value_error', value);
+    }
+  };
+  vat(['seller', 'vat_number'], meta.seller.vat_number);
+  vat(['buyer', 'vat_number'], meta.buyer.vat_number);
+  vat(['tax_representative', 'vat_number'], meta.tax_representative?.vat_number);
+  // BR-CO-26: the seller must be identifiable.
+  if (!meta.seller.vat_number && !meta.seller.registration_id && !(meta.seller.identifiers ?? []).length) {
+    missing(['seller', 'registration_id'], 'the seller needs a VAT id, a legal registration id or an identifier (BR-CO-26)');
+  }
+  // BR-29 / BR-30: periods end on or after their start.
+  const period = (loc: Loc, p: { start?: string; end?: string } | undefined) => {
+    if (p?.start && p.end && p.end < p.start) add([...loc, 'end'], 'end must not be before start (BR-29/BR-30)', 'value_error', p.end);
+  };
+  period(['invoice_period'], meta.invoice_period);
+  for (const [i, l] of (meta.line_items ?? []).entries()) {
+    period(['line_items', i, 'period'], l.period);
+    // BR-64: a standard item identifier carries its scheme.
+    if (l.standard_item_id && !l.standard_item_id.scheme) missing(['line_items', i, 'standard_item_id', 'scheme'], 'the scheme of the standard item identifier, e.g. 0160 for GTIN (BR-64)');
+    // PEPPOL-EN16931-R046 / R044: net = gross − discount; no charge on the price.
+    const gross = parseDec(l.gross_price);
+    const net = parseDec(l.net_price);
+    const discount = parseDec(l.price_discount);
+    if (gross && net && discount && !gross.minus(discount).eq(net)) {
+      add(['line_items', i, 'net_price'], `net_price must equal gross_price − price_discount (${gross.minus(discount).toFixed()})`, 'value_error', l.net_price);
+    } else if (gross && net && net.gt(gross)) {
+      add(['line_items', i, 'net_price'], 'net_price above gross_price would be a charge on the price, which EN 16931 does not allow', 'value_error', l.net_price);
+    } else if (gross && discount && discount.gt(gross)) {
+      add(['line_items', i, 'price_discount'], 'price_discount must not exceed gross_price (BR-27)', 'value_error', l.price_discount);
+    }
+  }
 }
 
 function checkRate(
