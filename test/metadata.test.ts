@@ -301,6 +301,15 @@ describe('fields a profile cannot carry', () => {
     assert.ok(!dropped.some((p) => p.startsWith('line_items')), dropped.join(', '));
   });
 
+  test('BusinessReadyInvoice extras: unit_label is reported, profile xrechnung_3.0 is an alias', () => {
+    const meta = clone(XRECHNUNG_EXAMPLE) as Record<string, any>;
+    meta.profile = 'xrechnung_3.0';
+    meta.line_items[0].unit_label = 'pieces';
+    const built = buildInvoiceXml(meta);
+    assert.equal(built.profile, 'xrechnung');
+    assert.deepEqual(built.droppedFields, ['line_items[].unit_label']);
+  });
+
   test('contact person and department together: the department is dropped (CII-SR-465)', () => {
     const meta = clone(DOMESTIC_EXAMPLE);
     meta.seller.contact = { ...meta.seller.contact, department: 'Accounting' };

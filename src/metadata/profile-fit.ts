@@ -78,6 +78,9 @@ export function droppedFields(meta: InvoiceMetadata, profile: ProfileId): string
     }
   }
 
+  // No EN 16931 term for a unit label: CII carries only the unit code.
+  if (level > LEVEL.BASIC_WL && (meta.line_items ?? []).some((l) => present(l.unit_label))) add('line_items[].unit_label');
+
   // Factur-X EN16931 allows a contact person or a department, not both (CII-SR-465/466): the name wins.
   for (const who of ['seller', 'buyer'] as const) {
     const c = meta[who].contact;

@@ -168,6 +168,7 @@ export const LineItemSchema = Type.Object(
     price_discount: Type.Optional(price('BT-147 discount per unit; default gross_price − net_price.')),
     price_base_quantity: Type.Optional(quantity('BT-149 quantity the price applies to; default 1.')),
     line_total: Type.Optional(amount('BT-131 line net amount; checked against quantity × price ± line allowances/charges.')),
+    unit_label: Type.Optional(text('Human-readable unit (as BusinessReadyInvoice has it); CII has no place for it, so it is reported in X-Dropped-Fields.')),
     vat_rate: Type.Optional(percent('BT-152 VAT rate; required except for category O.')),
     vat_category: Type.Optional(Type.Enum([...VAT_CATEGORY_VALUES], { description: 'BT-151 VAT category; default S.' })),
     period: Type.Optional(Period),
@@ -250,7 +251,7 @@ export const InvoiceMetadataSchema = Type.Object(
     profile: Type.Optional(
       Type.Enum([...PROFILE_VALUES], {
         description:
-          'Output profile; default en16931. minimum and basic_wl carry no lines: the line items only compute the totals (basic_wl also the VAT breakdown).',
+          'Output profile; default en16931 (xrechnung_3.0 is accepted for xrechnung). minimum and basic_wl carry no lines: the line items only compute the totals (basic_wl also the VAT breakdown).',
       }),
     ),
     invoice_number: text('BT-1 invoice number.'),

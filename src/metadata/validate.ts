@@ -35,6 +35,8 @@ export function validateMetadata(value: unknown, owned = false): InvoiceMetadata
     ]);
   }
   const cleaned = (owned ? dropNullsInPlace(value) : dropNulls(value)) as Record<string, unknown>;
+  // BusinessReadyInvoice names the XRechnung profile `xrechnung_3.0`: accept it as an alias.
+  if (cleaned.profile === 'xrechnung_3.0') cleaned.profile = 'xrechnung';
   if (!checker.Check(cleaned)) {
     throw new MetadataShapeError(schemaErrors(cleaned));
   }
