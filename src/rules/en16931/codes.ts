@@ -4,30 +4,12 @@
  * model does not carry), so these rules read the parsed document, per syntax, with the code lists
  * generated from the artefacts (src/rules/data/codelists.ts).
  */
-import { attr, pathOf, type XmlDoc, type XmlElement } from '../../xml/dom.js';
+import { attr, pathOf, type XmlElement } from '../../xml/dom.js';
 import { codeSet, CODELISTS } from '../data/codelists.js';
 import type { RuleContext, Violation } from '../types.js';
-import type { RuleDef } from './helpers.js';
+import { byLocal, type RuleDef } from './helpers.js';
 
 type Syntax = 'cii' | 'ubl';
-
-const allElements = new WeakMap<XmlDoc, XmlElement[]>();
-
-/** Every element of the document in document order, computed once per document. */
-export function elementsOf(doc: XmlDoc): XmlElement[] {
-  let list = allElements.get(doc);
-  if (!list) {
-    list = [];
-    const stack: XmlElement[] = [doc.root];
-    while (stack.length) {
-      const el = stack.pop()!;
-      list.push(el);
-      for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
-    }
-    allElements.set(doc, list);
-  }
-  return list;
-}
 
 const parentIs = (el: XmlElement, local: string) => el.parent?.local === local;
 const hasAncestor = (el: XmlElement, local: string) => {
@@ -52,6 +34,8 @@ const attribute = (name: string) => (el: XmlElement) => attr(el, name);
 
 interface CodeRuleSpec {
   id: string;
+  /** Local names of the elements the rule can match, per syntax (so only those are visited). */
+  locals: { cii: string[]; ubl: string[] };
   message: string;
   cii?: Pick;
   ubl?: Pick;
@@ -64,6 +48,7 @@ const UBL_AMOUNTS = new Set(['Amount', 'BaseAmount', 'PriceAmount', 'TaxAmount',
 const specs: CodeRuleSpec[] = [
   {
     id: 'BR-CL-01',
+    locals: { cii: ['TypeCode'], ubl: ['InvoiceTypeCode', 'CreditNoteTypeCode'] },
     message: 'The invoice type code (BT-3) must be a code of UNTDID 1001 accepted by EN 16931.',
     cii: (el) => (el.local === 'TypeCode' && parentIs(el, 'ExchangedDocument') ? text(el) : undefined),
     ubl: (el) => (el.local === 'InvoiceTypeCode' || el.local === 'CreditNoteTypeCode' ? text(el) : undefined),
@@ -71,21 +56,24 @@ const specs: CodeRuleSpec[] = [
   },
   {
     id: 'BR-CL-03',
+    locals: { cii: ['TaxTotalAmount'], ubl: ['Amount', 'BaseAmount', 'PriceAmount', 'TaxAmount', 'TaxableAmount', 'LineExtensionAmount', 'TaxExclusiveAmount', 'TaxInclusiveAmount', 'AllowanceTotalAmount', 'ChargeTotalAmount', 'PrepaidAmount', 'PayableRoundingAmount', 'PayableAmount'] },
     message: 'The currency identifier of an amount must be an ISO 4217 code.',
     cii: (el) => (el.local === 'TaxTotalAmount' ? attr(el, 'currencyID') : undefined),
     // UBL tests every amount element, so a missing currencyID fails too.
     ubl: (el) => (UBL_AMOUNTS.has(el.local) ? (attr(el, 'currencyID') ?? '') : undefined),
   },
-  { id: 'BR-CL-04', message: 'The invoice currency code (BT-5) must be an ISO 4217 code.', cii: (el) => (el.local === 'InvoiceCurrencyCode' ? text(el) : undefined), ubl: (el) => (el.local === 'DocumentCurrencyCode' ? text(el) : undefined) },
-  { id: 'BR-CL-05', message: 'The VAT accounting currency code (BT-6) must be an ISO 4217 code.', cii: (el) => (el.local === 'TaxCurrencyCode' ? text(el) : undefined), ubl: (el) => (el.local === 'TaxCurrencyCode' ? text(el) : undefined) },
+  { id: 'BR-CL-04', locals: { cii: ['InvoiceCurrencyCode'], ubl: ['DocumentCurrencyCode'] }, message: 'The invoice currency code (BT-5) must be an ISO 4217 code.', cii: (el) => (el.local === 'InvoiceCurrencyCode' ? text(el) : undefined), ubl: (el) => (el.local === 'DocumentCurrencyCode' ? text(el) : undefined) },
+  { id: 'BR-CL-05', locals: { cii: ['TaxCurrencyCode'], ubl: ['TaxCurrencyCode'] }, message: 'The VAT accounting currency code (BT-6) must be an ISO 4217 code.', cii: (el) => (el.local === 'TaxCurrencyCode' ? text(el) : undefined), ubl: (el) => (el.local === 'TaxCurrencyCode' ? text(el) : undefined) },
   {
     id: 'BR-CL-06',
+    locals: { cii: ['DueDateTypeCode'], ubl: ['DescriptionCode'] },
     message: 'The VAT point date code (BT-8) must be a code of UNTDID 2005 accepted by EN 16931.',
     cii: (el) => (el.local === 'DueDateTypeCode' ? text(el) : undefined),
     ubl: (el) => (el.local === 'DescriptionCode' && parentIs(el, 'InvoicePeriod') ? text(el) : undefined),
   },
   {
     id: 'BR-CL-07',
+    locals: { cii: ['ReferenceTypeCode'], ubl: ['ID'] },
     message: 'The scheme of an invoiced object identifier (BT-18) must be a code of UNTDID 1153.',
     cii: (el) => (el.local === 'ReferenceTypeCode' ? text(el) : undefined),
     ubl: (el) =>
@@ -95,6 +83,7 @@ const specs: CodeRuleSpec[] = [
   },
   {
     id: 'BR-CL-08',
+    locals: { cii: ['SubjectCode'], ubl: ['Note'] },
     message: 'An invoice note subject code (BT-21) must be a code of UNTDID 4451.',
     cii: (el) => (el.local === 'SubjectCode' ? text(el) : undefined),
     ubl: (el) => {
@@ -106,6 +95,7 @@ const specs: CodeRuleSpec[] = [
   },
   {
     id: 'BR-CL-10',
+    locals: { cii: ['GlobalID'], ubl: ['ID'] },
     message: 'The scheme of an identifier must be an ISO 6523 ICD code.',
     cii: (el) => (el.local === 'GlobalID' && !hasAncestor(el, 'SpecifiedTradeProduct') && !hasAncestor(el, 'ShipToTradeParty') ? attr(el, 'schemeID') : undefined),
     ubl: (el) => (el.local === 'ID' && parentIs(el, 'PartyIdentification') ? attr(el, 'schemeID') : undefined),
@@ -114,66 +104,77 @@ const specs: CodeRuleSpec[] = [
   },
   {
     id: 'BR-CL-11',
+    locals: { cii: ['ID'], ubl: ['CompanyID'] },
     message: 'The scheme of a legal registration identifier must be an ISO 6523 ICD code.',
     cii: (el) => (el.local === 'ID' && !hasAncestor(el, 'SpecifiedTaxRegistration') ? attr(el, 'schemeID') : undefined),
     ubl: (el) => (el.local === 'CompanyID' && parentIs(el, 'PartyLegalEntity') ? attr(el, 'schemeID') : undefined),
   },
   {
     id: 'BR-CL-13',
+    locals: { cii: ['ClassCode'], ubl: ['ItemClassificationCode'] },
     message: 'The scheme of an item classification identifier (BT-158) must be a code of UNTDID 7143.',
     cii: (el) => (el.local === 'ClassCode' ? attr(el, 'listID') : undefined),
     ubl: (el) => (el.local === 'ItemClassificationCode' && parentIs(el, 'CommodityClassification') ? attr(el, 'listID') : undefined),
   },
   {
     id: 'BR-CL-14',
+    locals: { cii: ['CountryID'], ubl: ['IdentificationCode'] },
     message: 'A country code must be an ISO 3166-1 alpha-2 code.',
     cii: (el) => (el.local === 'CountryID' ? text(el) : undefined),
     ubl: (el) => (el.local === 'IdentificationCode' && parentIs(el, 'Country') ? text(el) : undefined),
   },
   {
     id: 'BR-CL-15',
+    locals: { cii: ['ID'], ubl: ['IdentificationCode'] },
     message: 'The item country of origin (BT-159) must be an ISO 3166-1 alpha-2 code.',
     cii: (el) => (el.local === 'ID' && parentIs(el, 'OriginTradeCountry') ? text(el) : undefined),
     ubl: (el) => (el.local === 'IdentificationCode' && parentIs(el, 'OriginCountry') ? text(el) : undefined),
   },
   {
     id: 'BR-CL-16',
+    locals: { cii: ['TypeCode'], ubl: ['PaymentMeansCode'] },
     message: 'The payment means code (BT-81) must be a code of UNTDID 4461.',
     cii: (el) => (el.local === 'TypeCode' && parentIs(el, 'SpecifiedTradeSettlementPaymentMeans') ? text(el) : undefined),
     ubl: (el) => (el.local === 'PaymentMeansCode' && parentIs(el, 'PaymentMeans') ? text(el) : undefined),
   },
   {
     id: 'BR-CL-17',
+    locals: { cii: ['CategoryCode'], ubl: ['ID'] },
     message: 'A VAT category code must be one of the UNTDID 5305 codes accepted by EN 16931.',
     cii: (el) => (el.local === 'CategoryCode' && parentIs(el, 'CategoryTradeTax') ? text(el) : undefined),
     ubl: (el) => (el.local === 'ID' && parentIs(el, 'TaxCategory') ? text(el) : undefined),
   },
   {
     id: 'BR-CL-18',
+    locals: { cii: ['CategoryCode'], ubl: ['ID'] },
     message: 'An invoiced item VAT category code must be one of the UNTDID 5305 codes accepted by EN 16931.',
     cii: (el) => (el.local === 'CategoryCode' && parentIs(el, 'ApplicableTradeTax') ? text(el) : undefined),
     ubl: (el) => (el.local === 'ID' && parentIs(el, 'ClassifiedTaxCategory') ? text(el) : undefined),
   },
   {
     id: 'BR-CL-19',
+    locals: { cii: ['ReasonCode'], ubl: ['AllowanceChargeReasonCode'] },
     message: 'An allowance reason code must be a code of UNTDID 5189.',
     cii: (el) => (el.local === 'ReasonCode' && parentIs(el, 'SpecifiedTradeAllowanceCharge') && ciiChargeIndicator(el.parent) === false ? text(el) : undefined),
     ubl: (el) => (el.local === 'AllowanceChargeReasonCode' && parentIs(el, 'AllowanceCharge') && ublChargeIndicator(el.parent) === false ? text(el) : undefined),
   },
   {
     id: 'BR-CL-20',
+    locals: { cii: ['ReasonCode'], ubl: ['AllowanceChargeReasonCode'] },
     message: 'A charge reason code must be a code of UNTDID 7161.',
     cii: (el) => (el.local === 'ReasonCode' && parentIs(el, 'SpecifiedTradeAllowanceCharge') && ciiChargeIndicator(el.parent) === true ? text(el) : undefined),
     ubl: (el) => (el.local === 'AllowanceChargeReasonCode' && parentIs(el, 'AllowanceCharge') && ublChargeIndicator(el.parent) === true ? text(el) : undefined),
   },
   {
     id: 'BR-CL-21',
+    locals: { cii: ['GlobalID'], ubl: ['ID'] },
     message: 'The scheme of an item standard identifier (BT-157) must be an ISO 6523 ICD code.',
     cii: (el) => (el.local === 'GlobalID' && parentIs(el, 'SpecifiedTradeProduct') ? attr(el, 'schemeID') : undefined),
     ubl: (el) => (el.local === 'ID' && parentIs(el, 'StandardItemIdentification') ? attr(el, 'schemeID') : undefined),
   },
   {
     id: 'BR-CL-22',
+    locals: { cii: ['ExemptionReasonCode'], ubl: ['TaxExemptionReasonCode'] },
     message: 'A VAT exemption reason code (BT-121) must be a VATEX code.',
     // The CII artefact compares VATEX codes case-insensitively (seen on the CEN examples).
     cii: (el) => (el.local === 'ExemptionReasonCode' ? text(el).toUpperCase() : undefined),
@@ -181,38 +182,44 @@ const specs: CodeRuleSpec[] = [
   },
   {
     id: 'BR-CL-23',
+    locals: { cii: ['BasisQuantity', 'BilledQuantity'], ubl: ['InvoicedQuantity', 'BaseQuantity', 'CreditedQuantity'] },
     message: 'A unit of measure must be a code of UN/ECE Recommendation 20 or 21.',
     cii: (el) => (el.local === 'BasisQuantity' || el.local === 'BilledQuantity' ? attr(el, 'unitCode') : undefined),
     ubl: (el) => (el.local === 'InvoicedQuantity' || el.local === 'BaseQuantity' || el.local === 'CreditedQuantity' ? attr(el, 'unitCode') : undefined),
   },
   {
     id: 'BR-CL-24',
+    locals: { cii: ['AttachmentBinaryObject'], ubl: ['EmbeddedDocumentBinaryObject'] },
     message: 'The MIME code of an attached document (BT-125) must be one of the accepted media types.',
     cii: (el) => (el.local === 'AttachmentBinaryObject' ? attr(el, 'mimeCode') : undefined),
     ubl: (el) => (el.local === 'EmbeddedDocumentBinaryObject' ? attr(el, 'mimeCode') : undefined),
   },
   {
     id: 'BR-CL-25',
+    locals: { cii: ['URIID'], ubl: ['EndpointID'] },
     message: 'The scheme of an electronic address must be a code of the CEF EAS list.',
     cii: (el) => (el.local === 'URIID' && parentIs(el, 'URIUniversalCommunication') ? attr(el, 'schemeID') : undefined),
     ubl: (el) => (el.local === 'EndpointID' ? attr(el, 'schemeID') : undefined),
   },
   {
     id: 'BR-CL-26',
+    locals: { cii: ['GlobalID'], ubl: ['ID'] },
     message: 'The scheme of a delivery location identifier (BT-71) must be an ISO 6523 ICD code.',
     cii: (el) => (el.local === 'GlobalID' && parentIs(el, 'ShipToTradeParty') && el.parent?.parent?.local === 'ApplicableHeaderTradeDelivery' ? attr(el, 'schemeID') : undefined),
     ubl: (el) => (el.local === 'ID' && parentIs(el, 'DeliveryLocation') ? attr(el, 'schemeID') : undefined),
   },
 ];
 
-function checkCodes(spec: CodeRuleSpec, { doc, syntax }: RuleContext): Violation[] {
+function checkCodes(spec: CodeRuleSpec, ctx: RuleContext): Violation[] {
+  const { doc, syntax } = ctx;
   const pick = syntax === 'cii' ? spec.cii : spec.ubl;
   if (!pick || !doc) return [];
   const ruleSet = `en16931-${syntax as Syntax}`;
   if (!CODELISTS[ruleSet]?.[spec.id]) return [];
   const set = codeSet(ruleSet, spec.id);
   const out: Violation[] = [];
-  for (const el of elementsOf(doc)) {
+  const index = byLocal(ctx);
+  for (const local of spec.locals[syntax]) for (const el of index.get(local) ?? []) {
     const value = pick(el);
     if (value === undefined) continue;
     const ok = syntax === 'ubl' && spec.ublAccept ? spec.ublAccept(el, value) : set.has(value.trim());

@@ -5,7 +5,7 @@
 import { Big, parseDec, type BigValue } from '../../model/decimal.js';
 import type { Located, Dec } from '../../model/invoice.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
-import { pathOf, type XmlElement } from '../../xml/dom.js';
+import type { XmlElement } from '../../xml/dom.js';
 
 /** Present and not only whitespace (XPath `normalize-space(x) != ''`). */
 export function filled(v: string | undefined | null): v is string {
@@ -145,18 +145,8 @@ export function nonVatScope(ctx: RuleContext): WeakSet<object> {
   set = new WeakSet();
   scopes.set(ctx.invoice, set);
   if (!ctx.doc) return set;
-  const categoryElements = new Map<string, XmlElement>();
-  const holders = ctx.syntax === 'cii' ? ['ApplicableTradeTax', 'CategoryTradeTax'] : ['TaxCategory', 'ClassifiedTaxCategory'];
-  const codeName = ctx.syntax === 'cii' ? 'CategoryCode' : 'ID';
-  const stack: XmlElement[] = [ctx.doc.root];
-  while (stack.length) {
-    const el = stack.pop()!;
-    if (el.local === codeName && el.parent && holders.includes(el.parent.local)) categoryElements.set(pathOf(el), el);
-    for (const c of el.children) stack.push(c);
-  }
   const mark = (obj: Located, field: string) => {
-    const where = obj.$loc?.[field];
-    const el = where ? categoryElements.get(where) : undefined;
+    const el = elementOf(ctx, obj, field);
     if (el && !isVatDeclared(el, ctx.syntax)) set!.add(obj);
   };
   const inv = ctx.invoice;
@@ -168,35 +158,55 @@ export function nonVatScope(ctx: RuleContext): WeakSet<object> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Document index: element by location (same format as pathOf and the readers' `$loc`), built once
-// per document in one pass, for the few rules whose context the model cannot express.
+// Document lookups for the few rules whose context the model cannot express. Locations use the
+// format of pathOf and the readers' `$loc` (`/rsm:A[1]/ram:B[2]`); resolving one walks down from the
+// root (a handful of lookups per document, far cheaper than indexing every element).
 
-const indexes = new WeakMap<object, Map<string, XmlElement>>();
+const resolved = new WeakMap<object, Map<string, XmlElement | null>>();
 
-export function elementByPath(ctx: RuleContext): Map<string, XmlElement> {
-  let map = indexes.get(ctx.doc);
-  if (map) return map;
-  map = new Map();
-  indexes.set(ctx.doc, map);
-  const visit = (el: XmlElement, path: string) => {
-    map!.set(path, el);
-    const counts = new Map<string, number>();
-    for (const c of el.children) {
-      const key = c.ns + ' ' + c.local;
-      const pos = (counts.get(key) ?? 0) + 1;
-      counts.set(key, pos);
-      visit(c, `${path}/${c.prefix ? c.prefix + ':' : ''}${c.local}[${pos}]`);
+export function resolvePath(ctx: RuleContext, where: string): XmlElement | undefined {
+  let cache = resolved.get(ctx.doc);
+  if (!cache) resolved.set(ctx.doc, (cache = new Map()));
+  return lookup(ctx, cache, where) ?? undefined;
+}
+
+/** Resolve one step below the (cached) parent path: siblings share their parent's lookup. */
+function lookup(ctx: RuleContext, cache: Map<string, XmlElement | null>, where: string): XmlElement | null {
+  const hit = cache.get(where);
+  if (hit !== undefined) return hit;
+  const cut = where.lastIndexOf('/');
+  const step = where.slice(cut + 1);
+  const open = step.lastIndexOf('[');
+  const colon = step.indexOf(':');
+  let el: XmlElement | null = null;
+  if (open > 0 && step.endsWith(']') && !step.startsWith('@')) {
+    const prefix = colon > 0 && colon < open ? step.slice(0, colon) : '';
+    const local = step.slice(prefix ? colon + 1 : 0, open);
+    const pos = Number(step.slice(open + 1, -1));
+    if (cut === 0) {
+      const r = ctx.doc.root;
+      el = r.local === local && r.prefix === prefix && pos === 1 ? r : null;
+    } else if (cut > 0) {
+      const parent = lookup(ctx, cache, where.slice(0, cut));
+      if (parent) {
+        let n = 0;
+        for (const c of parent.children) {
+          if (c.local === local && c.prefix === prefix && ++n === pos) {
+            el = c;
+            break;
+          }
+        }
+      }
     }
-  };
-  const r = ctx.doc.root;
-  visit(r, `/${r.prefix ? r.prefix + ':' : ''}${r.local}[1]`);
-  return map;
+  }
+  cache.set(where, el);
+  return el;
 }
 
 /** The source element a model object was read from, when the reader recorded it. */
 export function elementOf(ctx: RuleContext, obj: Located | undefined, field = 'self'): XmlElement | undefined {
   const where = obj?.$loc?.[field];
-  return where ? elementByPath(ctx).get(where) : undefined;
+  return where ? resolvePath(ctx, where) : undefined;
 }
 
 /** Children of the document root with this local name (UBL top-level aggregates). */
@@ -204,16 +214,28 @@ export function rootChildren(ctx: RuleContext, local: string): XmlElement[] {
   return ctx.doc.root.children.filter((c) => c.local === local);
 }
 
-/** All elements with this local name, anywhere. */
-export function descendants(ctx: RuleContext, local: string): XmlElement[] {
-  const out: XmlElement[] = [];
+const byLocalIndex = new WeakMap<object, Map<string, XmlElement[]>>();
+
+/** Elements of the document grouped by local name, in document order: one traversal per document. */
+export function byLocal(ctx: RuleContext): Map<string, XmlElement[]> {
+  let map = byLocalIndex.get(ctx.doc);
+  if (map) return map;
+  map = new Map();
+  byLocalIndex.set(ctx.doc, map);
   const stack: XmlElement[] = [ctx.doc.root];
   while (stack.length) {
     const el = stack.pop()!;
-    if (el.local === local) out.push(el);
+    const list = map.get(el.local);
+    if (list) list.push(el);
+    else map.set(el.local, [el]);
     for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
   }
-  return out;
+  return map;
+}
+
+/** All elements with this local name, anywhere. */
+export function descendants(ctx: RuleContext, local: string): XmlElement[] {
+  return byLocal(ctx).get(local) ?? [];
 }
 
 export const kid = (el: XmlElement | undefined, local: string) => el?.children.find((c) => c.local === local);
