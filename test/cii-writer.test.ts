@@ -162,6 +162,27 @@ describe('profile contents', () => {
   });
 });
 
+describe('XSD validation (src/xml/xsd.ts)', () => {
+  test('reports schema errors with line numbers, and malformed XML as invalid', () => {
+    const { xml } = buildInvoiceXml(SCENARIOS.full_en16931);
+    // The EN 16931 output carries item details BASIC does not allow.
+    const asBasic = validateXsd(xml, 'basic');
+    assert.equal(asBasic.valid, false);
+    assert.ok(asBasic.errors.some((e) => e.line > 1 && /SellerAssignedID|Description/.test(e.message)), JSON.stringify(asBasic.errors[0]));
+    assert.equal(validateXsd(Buffer.from(xml), 'EN16931').valid, true);
+    const broken = validateXsd('<rsm:CrossIndustryInvoice><a></rsm:CrossIndustryInvoice>', 'en16931');
+    assert.equal(broken.valid, false);
+    assert.ok(broken.errors.length > 0);
+  });
+
+  test('a corpus example is valid against EN16931 and EXTENDED, not MINIMUM', () => {
+    const bytes = new Uint8Array(readFileSync(path.join(corpus, 'en16931/examples/cii/CII_example2.xml')));
+    assert.equal(validateXsd(bytes, 'en16931').valid, true);
+    assert.equal(validateXsd(bytes, 'extended').valid, true);
+    assert.equal(validateXsd(bytes, 'minimum').valid, false);
+  });
+});
+
 describe('XML escaping', () => {
   test('text and attributes', () => {
     assert.equal(escapeText('a & b < c > d'), 'a &amp; b &lt; c &gt; d');
