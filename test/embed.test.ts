@@ -10,7 +10,7 @@ import { PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib';
 import type { ProfileId } from '../src/model/profiles.js';
 import { EmbedError, embedInvoiceXml, hybridFlavour } from '../src/pdf/embed.js';
 import { readPdf } from '../src/pdf/extract.js';
-import { FX_NAMESPACE } from '../src/pdf/xmp-write.js';
+import { carryOverXmp, FX_NAMESPACE } from '../src/pdf/xmp-write.js';
 import { embeddedFileEntries, parseXmpPacket, pdfjsRead, qpdfText, qpdfView } from './hybrid-pdf-reader.js';
 import { assertContainer, CORPUS, makeBasePdf, xmlFor } from './hybrid-fixtures.js';
 
@@ -159,4 +159,49 @@ test('unusable input: not a PDF, encrypted', async () => {
   await assert.rejects(embedInvoiceXml(new TextEncoder().encode('hello'), { xml, flavour }), (e: unknown) => e instanceof EmbedError && e.code === 'NOT_PDF');
   const encrypted = readFileSync(resolve(CORPUS, 'pdfa/2b/6.1.3/6-1-3-t02-fail-a.pdf'));
   await assert.rejects(embedInvoiceXml(encrypted, { xml, flavour }), (e: unknown) => e instanceof EmbedError && e.code === 'PDF_ENCRYPTED');
+});
+
+test('converting a ZUGFeRD 1.0 / 2.0 PDF: old invoice XML and its XMP (incl. nested descriptions) are replaced cleanly', async () => {
+  for (const file of [
+    'zugferd/ZUGFeRDv1/correct/Intarsys/ZUGFeRD_1p0_BASIC_Rechnungskorrektur.pdf',
+    'zugferd/ZUGFeRDv2/correct/intarsys/BASIC/zugferd_2p0_BASIC_Rechnungskorrektur.pdf',
+    'zugferd/ZUGFeRDv2/correct/Mustangproject/MustangGnuaccountingBeispielRE-20190610_507.pdf',
+  ]) {
+    const xml = xmlFor('en16931');
+    const flavour = hybridFlavour('en16931');
+    const input = readFileSync(resolve(CORPUS, file));
+    const declared = (await readPdf(input)).xmp;
+    const { pdf } = await embedInvoiceXml(input, { xml, flavour, replaceInvoiceAttachments: true });
+    // A 3U input stays 3U, everything else is declared 3B.
+    const v = assertContainer(pdf, xml, flavour, declared?.pdfaPart === '3' && declared.pdfaConformance === 'U' ? 'U' : 'B');
+    assert.deepEqual(embeddedFileEntries(v).map(([k]) => k), ['factur-x.xml'], file);
+    const xmp = parseXmpPacket(v.data(v.catalog['/Metadata']));
+    // No property or schema of the old ZUGFeRD namespaces is left behind.
+    const stale = [...xmp.props.keys()].filter((k) => /^urn:(ferd|zugferd):/.test(k));
+    assert.deepEqual(stale, [], file);
+    assert.deepEqual(xmp.schemas.map((s) => s.namespaceURI), [FX_NAMESPACE], file);
+  }
+});
+
+test('carryOverXmp keeps predefined and declared blocks, drops what cannot travel', () => {
+  const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+  const packet =
+    `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="${RDF}" xmlns:outer="http://example.com/outer/">` +
+    // predefined xmpMM without nesting: kept
+    '<rdf:Description rdf:about="" xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"><xmpMM:DocumentID>uuid:1</xmpMM:DocumentID></rdf:Description>' +
+    // nested rdf:Description (history): dropped, the library could not carry it
+    '<rdf:Description rdf:about="" xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"><xmpMM:History><rdf:Seq><rdf:li><rdf:Description><xmpMM:x>1</xmpMM:x></rdf:Description></rdf:li></rdf:Seq></xmpMM:History></rdf:Description>' +
+    // prefix declared outside the block: dropped
+    '<rdf:Description rdf:about="" outer:a="1"/>' +
+    // undeclared custom namespace: dropped
+    '<rdf:Description rdf:about="" xmlns:cu="http://example.com/undeclared/"><cu:a>1</cu:a></rdf:Description>' +
+    // owned (dc) and invoice (zf) blocks: dropped
+    '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:format>application/pdf</dc:format></rdf:Description>' +
+    '<rdf:Description rdf:about="" xmlns:zf="urn:ferd:pdfa:CrossIndustryDocument:invoice:1p0#" zf:DocumentType="INVOICE"/>' +
+    '</rdf:RDF></x:xmpmeta>';
+  const carried = carryOverXmp(packet);
+  assert.equal(carried.extension, undefined);
+  assert.deepEqual(carried.blocks, [
+    '<rdf:Description rdf:about="" xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"><xmpMM:DocumentID>uuid:1</xmpMM:DocumentID></rdf:Description>',
+  ]);
 });

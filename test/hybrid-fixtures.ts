@@ -117,7 +117,13 @@ export function assertContainer(pdf: Uint8Array, xml: Uint8Array, f: HybridFlavo
   const info = v.get(v.trailer['/Info']);
   assert.equal(qpdfText(info['/Producer']), xmp.props.get(`${PDF_NS}|Producer`));
   if (info['/Title']) assert.equal(qpdfText(info['/Title']), xmp.props.get(`${DC}|title`));
-  const pdfDateToMs = (d: string) => Date.parse(d.replace(/^D:(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d).*$/, '$1-$2-$3T$4:$5:$6Z'));
+  // PDF dates: D:YYYYMMDDHHmmSS followed by Z, or by +HH'mm' / -HH'mm' (the offset matters).
+  const pdfDateToMs = (d: string) => {
+    const m = /^D:(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(?:(Z)|([+-])(\d\d)'?(\d\d)?'?)?/.exec(d);
+    assert.ok(m, `PDF date ${d}`);
+    const zone = m[8] ? `${m[8]}${m[9]}:${m[10] ?? '00'}` : 'Z';
+    return Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${zone}`);
+  };
   assert.equal(pdfDateToMs(qpdfText(info['/ModDate'])!), Date.parse(xmp.props.get(`${XMP_NS}|ModifyDate`)!));
   assert.equal(pdfDateToMs(qpdfText(info['/CreationDate'])!), Date.parse(xmp.props.get(`${XMP_NS}|CreateDate`)!));
   return v;

@@ -9,11 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseXml, type XmlElement } from '../src/xml/dom.js';
 
+let qpdfPresent: boolean | undefined;
 export function hasQpdf(): boolean {
-  return spawnSync('qpdf', ['--version']).status === 0;
+  qpdfPresent ??= spawnSync('qpdf', ['--version']).status === 0;
+  return qpdfPresent;
+}
+
+function requireQpdf(): void {
+  if (!hasQpdf()) throw new Error('qpdf is not installed: run scripts/install-system-deps.sh (Debian qpdf, the independent PDF reader of these tests)');
 }
 
 function withTempPdf<T>(pdf: Uint8Array, run: (path: string) => T): T {
+  requireQpdf();
   const dir = mkdtempSync(join(tmpdir(), 'hybrid-test-'));
   const path = join(dir, 'in.pdf');
   try {

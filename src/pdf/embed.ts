@@ -18,7 +18,6 @@ import { createHash } from 'node:crypto';
 import {
   decodePDFRawStream,
   getDefaultSRGBProfile,
-  extractForeignXmpDescriptions,
   PDFArray,
   PDFDict,
   PDFDocument,
@@ -33,7 +32,7 @@ import {
 import type { ProfileId } from '../model/profiles.js';
 import { INVOICE_FILE_NAMES, isPdf, readPdf } from './extract.js';
 import { readXmp } from './xmp.js';
-import { extensionSchemaBlock, fxDescription } from './xmp-write.js';
+import { carryOverPacket, carryOverXmp, extensionSchemaBlock, fxDescription } from './xmp-write.js';
 
 export type HybridFormat = 'factur-x' | 'zugferd' | 'xrechnung';
 export const HYBRID_FORMATS: readonly HybridFormat[] = ['factur-x', 'zugferd', 'xrechnung'];
@@ -126,11 +125,15 @@ export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions):
 
   updateInfo(doc, opts, now);
 
+  // The input's XMP: its PDF/A level is kept, and the blocks that can travel are handed to the library in a
+  // clean packet (see carryOverXmp); everything else about dc/xmp/pdf is rebuilt from the Info dictionary.
   const existingXmp = readCatalogXmpText(doc);
   const conformance = targetConformance(existingXmp);
+  const carried = existingXmp ? carryOverXmp(existingXmp) : { blocks: [] };
+  writeCatalogXmp(doc, carryOverPacket(3, conformance.slice(1), carried.blocks));
   const extensions = [
     fxDescription({ documentType: 'INVOICE', documentFileName: flavour.fileName, version: flavour.version, conformanceLevel: flavour.conformanceLevel }),
-    extensionSchemaBlock(existingXmp ? extractForeignXmpDescriptions(existingXmp) : []),
+    extensionSchemaBlock(carried.extension),
   ];
   doc.convertToPDFA({ conformance, extensions });
   completeOutputIntent(doc);
@@ -186,6 +189,14 @@ function readCatalogXmpText(doc: PDFDocument): string | undefined {
   } catch {
     return undefined; // an undecodable packet is replaced like a missing one
   }
+}
+
+/** Replace the catalog's XMP stream (in place when it is indirect, so the old one is not left behind). */
+function writeCatalogXmp(doc: PDFDocument, packet: string): void {
+  const stream = doc.context.stream(new TextEncoder().encode(packet), { Type: 'Metadata', Subtype: 'XML' });
+  const current = doc.catalog.get(PDFName.of('Metadata'));
+  if (current instanceof PDFRef) doc.context.assign(current, stream);
+  else doc.catalog.set(PDFName.of('Metadata'), doc.context.register(stream));
 }
 
 /**
