@@ -2,8 +2,7 @@
  * POST /v1/xml: invoice metadata JSON (form field `metadata`) → Factur-X / ZUGFeRD / XRechnung CII D22B XML.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { METADATA_EXAMPLES } from '../../metadata/examples.js';
-import { buildInvoiceXml, InvoiceMetadataSchema, MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../../metadata/index.js';
+import { buildInvoiceXml, INVOICE_METADATA_COMPONENT, MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../../metadata/index.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
 import { readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
@@ -101,7 +100,7 @@ export default async function xml(app: FastifyInstance): Promise<void> {
   );
 
   // Publish the metadata schema (components.schemas.InvoiceMetadata) unless the app already did.
-  if (!app.getSchema('InvoiceMetadata')) app.addSchema({ ...InvoiceMetadataSchema, examples: Object.values(METADATA_EXAMPLES) });
+  if (!app.getSchema('InvoiceMetadata')) app.addSchema(INVOICE_METADATA_COMPONENT);
   app.post(
     '/v1/xml',
     {
