@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { AFRelationship, PDFArray, PDFDict, PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib';
-import { findInvoiceAttachment, isPdf, PdfReadError, readPdf } from '../src/pdf/extract.js';
+import { findInvoiceAttachment, isPdf, listAttachments, PdfReadError, readPdf, readPdfLazily } from '../src/pdf/extract.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { readXmp } from '../src/pdf/xmp.js';
 import { ingest, IngestError } from '../src/input/ingest.js';
 import { corpusPath } from './helpers.js';
@@ -216,4 +218,46 @@ test('XMP read with properties as attributes and as elements', () => {
     conformanceLevel: 'BASIC WL',
   });
   assert.equal(readXmp(Buffer.from('<x:xmpmeta')), undefined);
+});
+
+test('the lazy reader (fast path) agrees with the full parser and pdfjs-dist on every Factur-X/ZUGFeRD PDF of the corpus', async () => {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdfs: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name.endsWith('.pdf')) pdfs.push(join(dir, e.name));
+    }
+  };
+  walk(corpusPath('zugferd'));
+  walk(corpusPath('fr-ctc'));
+  let compared = 0;
+  for (const file of pdfs) {
+    const bytes = new Uint8Array(readFileSync(file));
+    const fast = readPdfLazily(bytes);
+    assert.ok(fast, `lazy reader gave up on ${file}`);
+    // Structure (names, relationships, where listed) as @cantoo/pdf-lib sees it...
+    const doc = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
+    const meta = (list: ReturnType<typeof listAttachments>) => list.map((a) => [a.name, a.filename, a.mimeType, a.afRelationship, a.inNameTree, a.inAssociatedFiles]);
+    assert.deepEqual(meta(fast.attachments), meta(listAttachments(doc)), file);
+    // ...and content as pdfjs-dist decodes it (pdf-lib's Flate decoder dropped the last byte of one
+    // 843,023-byte embedded PDF in zugferd_2p1_EN16931_Elektron.pdf; zlib and pdfjs-dist agree).
+    const task = pdfjs.getDocument({ data: bytes.slice(), verbosity: 0 });
+    const byPdfjs = ((await (await task.promise).getAttachments()) ?? {}) as Record<string, { filename: string; content: Uint8Array }>;
+    await task.destroy();
+    for (const a of fast.attachments) {
+      const ref = Object.values(byPdfjs).find((x) => x.filename === a.name);
+      if (ref) assert.equal(Buffer.compare(Buffer.from(a.content()), Buffer.from(ref.content)), 0, `${file}: ${a.name}`);
+    }
+    compared++;
+  }
+  assert.ok(compared > 150, String(compared));
+});
+
+test('the lazy reader follows incremental updates and object streams, and steps aside for damaged files', async () => {
+  const withObjStm = await pdfWith([{ name: 'factur-x.xml', data: CII }], { useObjectStreams: true });
+  assert.equal(text(findInvoiceAttachment(readPdfLazily(withObjStm)!.attachments)!.content()), text(CII));
+  const good = Buffer.from(await pdfWith([{ name: 'factur-x.xml', data: CII }])).toString('latin1');
+  const wrongStart = good.replace(/startxref\s+(\d+)/, (_m, n) => `startxref\n${Number(n) + 37}`);
+  assert.equal(readPdfLazily(new Uint8Array(Buffer.from(wrongStart, 'latin1'))), undefined);
 });

@@ -24,6 +24,7 @@ import {
   type PDFObject,
 } from '@cantoo/pdf-lib';
 import { readXmp, type XmpInfo } from './xmp.js';
+import { decodeStreamData, isDict, isStream, LazyPdf, nameOf, textOfString, type PdfDictValue, type PdfValue } from './lazy.js';
 
 /** The PDF cannot be used: encrypted, or not readable as a PDF at all. */
 export class PdfReadError extends Error {
@@ -70,6 +71,13 @@ export function isPdf(bytes: Uint8Array): boolean {
 
 /** Open a PDF and list its embedded files and XMP. Throws PdfReadError for encrypted or unreadable files. */
 export async function readPdf(bytes: Uint8Array): Promise<PdfContents> {
+  // Fast path: follow the xref chain to the attachments only. Whenever it is unsure, the full parse decides.
+  const fast = readPdfLazily(bytes);
+  if (fast && fast.attachments.length > 0) return fast;
+  return readPdfFully(bytes);
+}
+
+async function readPdfFully(bytes: Uint8Array): Promise<PdfContents> {
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, {
@@ -100,6 +108,80 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfContents> {
     }
   }
   return contents;
+}
+
+/** The lazy reader's view of the same structures; undefined when the file is anything but straightforward. */
+export function readPdfLazily(bytes: Uint8Array): PdfContents | undefined {
+  try {
+    const pdf = new LazyPdf(bytes);
+    const catalog = pdf.resolve(pdf.trailer.map.get('Root'));
+    if (!isDict(catalog)) return undefined;
+    const out: PdfAttachment[] = [];
+    const seen = new Map<PdfDictValue, PdfAttachment>();
+    const add = (specValue: PdfValue, key: string | undefined, from: 'tree' | 'af'): void => {
+      const spec = pdf.resolve(specValue);
+      if (!isDict(spec)) return;
+      const existing = seen.get(spec);
+      if (existing) {
+        if (from === 'tree') existing.inNameTree = true;
+        else existing.inAssociatedFiles = true;
+        return;
+      }
+      const ef = pdf.resolve(spec.map.get('EF'));
+      if (!isDict(ef)) return;
+      const stream = pdf.resolve(ef.map.get('UF') ?? ef.map.get('F'));
+      if (!isStream(stream)) return;
+      const filename = textOfString(pdf.resolve(spec.map.get('UF'))) ?? textOfString(pdf.resolve(spec.map.get('F'))) ?? key ?? '';
+      let cached: Uint8Array | undefined;
+      const att: PdfAttachment = {
+        name: key ?? filename,
+        filename,
+        mimeType: nameOf(pdf.resolve(stream.dict.map.get('Subtype'))),
+        afRelationship: nameOf(pdf.resolve(spec.map.get('AFRelationship'))),
+        description: textOfString(pdf.resolve(spec.map.get('Desc'))),
+        inNameTree: from === 'tree',
+        inAssociatedFiles: from === 'af',
+        content() {
+          try {
+            cached ??= decodeStreamData(stream);
+          } catch (err) {
+            throw new PdfReadError('PDF_UNREADABLE', `An embedded file could not be decoded: ${(err as Error).message}`);
+          }
+          return cached;
+        },
+      };
+      seen.set(spec, att);
+      out.push(att);
+    };
+    const walk = (nodeValue: PdfValue, depth: number, visited: Set<PdfDictValue>): void => {
+      const node = pdf.resolve(nodeValue);
+      if (!isDict(node) || visited.has(node) || depth > 32) return;
+      visited.add(node);
+      const names = pdf.resolve(node.map.get('Names'));
+      if (Array.isArray(names)) {
+        for (let i = 0; i + 1 < names.length; i += 2) add(names[i + 1], textOfString(pdf.resolve(names[i])), 'tree');
+      }
+      const kids = pdf.resolve(node.map.get('Kids'));
+      if (Array.isArray(kids)) for (const kid of kids) walk(kid, depth + 1, visited);
+    };
+    const namesDict = pdf.resolve(catalog.map.get('Names'));
+    if (isDict(namesDict)) walk(namesDict.map.get('EmbeddedFiles') ?? null, 0, new Set());
+    const af = pdf.resolve(catalog.map.get('AF'));
+    if (Array.isArray(af)) for (const spec of af) add(spec, undefined, 'af');
+
+    let xmp: XmpInfo | undefined;
+    const meta = pdf.resolve(catalog.map.get('Metadata'));
+    if (isStream(meta)) {
+      try {
+        xmp = readXmp(decodeStreamData(meta));
+      } catch {
+        xmp = undefined;
+      }
+    }
+    return { attachments: out, xmp, recovered: false };
+  } catch {
+    return undefined;
+  }
 }
 
 function encryptedError(): PdfReadError {

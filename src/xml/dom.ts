@@ -25,6 +25,9 @@ export interface XmlElement {
   text: string;
   parent: XmlElement | null;
   line: number;
+  /** pathOf's caches (1-based position among same-named siblings, and the path); not data. */
+  _pos?: number;
+  _path?: string;
 }
 
 export interface XmlDoc {
@@ -157,6 +160,8 @@ export function parseXml(input: Uint8Array | string, limits: XmlLimits = DEFAULT
       text: '',
       parent: current,
       line: parser.line,
+      _pos: undefined,
+      _path: undefined,
     };
     if (current) current.children.push(el);
     else root = el;
@@ -216,27 +221,35 @@ export function deepText(el: XmlElement): string {
  * XPath-like location of an element, with the document's own prefixes and 1-based positions among
  * same-named siblings, e.g. `/rsm:CrossIndustryInvoice[1]/rsm:ExchangedDocument[1]/ram:ID[1]`.
  *
- * Paths are cached per element and computed for all siblings at once: readers ask for the location of
- * every value, and counting siblings afresh each time made a 10,000-line invoice quadratic.
+ * Paths are cached on the elements, and sibling positions are computed for all siblings in one pass:
+ * readers ask for the location of every value, and counting siblings afresh each time made a
+ * 10,000-line invoice quadratic. The caches assume the tree is not reordered (appending is fine).
  */
-const pathCache = new WeakMap<XmlElement, string>();
-
 export function pathOf(el: XmlElement): string {
-  const cached = pathCache.get(el);
-  if (cached !== undefined) return cached;
+  if (el._path !== undefined) return el._path;
   const parent = el.parent;
-  if (!parent) {
-    const p = `/${el.prefix ? el.prefix + ':' : ''}${el.local}[1]`;
-    pathCache.set(el, p);
-    return p;
+  if (!parent) return (el._path = `/${el.prefix ? el.prefix + ':' : ''}${el.local}[1]`);
+  if (el._pos === undefined) numberSiblings(parent);
+  return (el._path = `${pathOf(parent)}/${el.prefix ? el.prefix + ':' : ''}${el.local}[${el._pos}]`);
+}
+
+function numberSiblings(parent: XmlElement): void {
+  const sibs = parent.children;
+  if (sibs.length <= 24) {
+    // Few siblings (the usual case): counting backwards is cheaper than a Map.
+    for (let i = 0; i < sibs.length; i++) {
+      const e = sibs[i];
+      let pos = 1;
+      for (let j = 0; j < i; j++) if (sibs[j].local === e.local && sibs[j].ns === e.ns) pos++;
+      e._pos = pos;
+    }
+    return;
   }
-  const base = pathOf(parent);
   const counts = new Map<string, number>();
-  for (const sib of parent.children) {
-    const key = `${sib.ns}\u0000${sib.local}`;
+  for (const sib of sibs) {
+    const key = sib.ns === '' ? sib.local : `${sib.local} ${sib.ns}`;
     const pos = (counts.get(key) ?? 0) + 1;
     counts.set(key, pos);
-    pathCache.set(sib, `${base}/${sib.prefix ? sib.prefix + ':' : ''}${sib.local}[${pos}]`);
+    sib._pos = pos;
   }
-  return pathCache.get(el)!;
 }

@@ -1,0 +1,484 @@
+/**
+ * A small, lazy PDF object reader for the fast path of attachment extraction.
+ *
+ * Why: @cantoo/pdf-lib parses every object of a file (fonts, images, page content) before anything can
+ * be looked up; for a 100 KB invoice that was ~70 % of an /v1/extract request. This reader follows the
+ * cross-reference chain (tables and xref streams, /Prev, object streams) and parses only the objects on
+ * the way from the trailer to the attachments. It is deliberately strict: anything unexpected (broken
+ * offsets, unsupported filters, encryption) throws LazyPdfError, and the caller falls back to the
+ * full parser, which copes with damaged files.
+ */
+import { inflateSync } from 'node:zlib';
+
+export class LazyPdfError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LazyPdfError';
+  }
+}
+
+export type PdfValue = null | boolean | number | PdfString | PdfNameValue | PdfValue[] | PdfDictValue | PdfRefValue | PdfStreamValue;
+export interface PdfString {
+  kind: 'string';
+  bytes: Uint8Array;
+}
+export interface PdfNameValue {
+  kind: 'name';
+  name: string;
+}
+export interface PdfRefValue {
+  kind: 'ref';
+  num: number;
+  gen: number;
+}
+export interface PdfDictValue {
+  kind: 'dict';
+  map: Map<string, PdfValue>;
+}
+export interface PdfStreamValue {
+  kind: 'stream';
+  dict: PdfDictValue;
+  /** Raw (still encoded) bytes. */
+  raw: Uint8Array;
+}
+
+type XrefEntry = { type: 'offset'; offset: number } | { type: 'compressed'; stream: number; index: number };
+
+const WS = new Uint8Array(256);
+for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) WS[c] = 1;
+const DELIM = new Uint8Array(256);
+for (const c of '()<>[]{}/%') DELIM[c.charCodeAt(0)] = 1;
+
+/** Tokenizer/parser over a byte range. */
+class Parser {
+  pos: number;
+  constructor(
+    private readonly b: Uint8Array,
+    start = 0,
+    private readonly end = b.length,
+  ) {
+    this.pos = start;
+  }
+
+  skipWs(): void {
+    const b = this.b;
+    while (this.pos < this.end) {
+      const c = b[this.pos];
+      if (WS[c]) this.pos++;
+      else if (c === 0x25 /* % */) {
+        while (this.pos < this.end && b[this.pos] !== 0x0a && b[this.pos] !== 0x0d) this.pos++;
+      } else break;
+    }
+  }
+
+  /** A bare keyword/number token. */
+  word(): string {
+    this.skipWs();
+    const start = this.pos;
+    while (this.pos < this.end && !WS[this.b[this.pos]] && !DELIM[this.b[this.pos]]) this.pos++;
+    return latin1(this.b, start, this.pos);
+  }
+
+  expectWord(w: string): void {
+    const got = this.word();
+    if (got !== w) throw new LazyPdfError(`expected "${w}", found "${got.slice(0, 20)}"`);
+  }
+
+  value(): PdfValue {
+    this.skipWs();
+    if (this.pos >= this.end) throw new LazyPdfError('unexpected end of data');
+    const b = this.b;
+    const c = b[this.pos];
+    if (c === 0x2f /* / */) return this.name();
+    if (c === 0x3c /* < */) {
+      if (b[this.pos + 1] === 0x3c) return this.dict();
+      return this.hexString();
+    }
+    if (c === 0x5b /* [ */) {
+      this.pos++;
+      const arr: PdfValue[] = [];
+      for (;;) {
+        this.skipWs();
+        if (this.pos >= this.end) throw new LazyPdfError('unterminated array');
+        if (b[this.pos] === 0x5d) {
+          this.pos++;
+          return arr;
+        }
+        arr.push(this.value());
+      }
+    }
+    if (c === 0x28 /* ( */) return this.literalString();
+    const w = this.word();
+    if (w === '') throw new LazyPdfError(`unexpected byte 0x${c.toString(16)}`);
+    if (w === 'true') return true;
+    if (w === 'false') return false;
+    if (w === 'null') return null;
+    const n = Number(w);
+    if (!Number.isFinite(n)) throw new LazyPdfError(`unexpected token "${w.slice(0, 20)}"`);
+    // "n g R" is a reference: look ahead without consuming on mismatch.
+    if (Number.isInteger(n) && n >= 0) {
+      const save = this.pos;
+      const g = this.word();
+      if (/^\d+$/.test(g)) {
+        const r = this.word();
+        if (r === 'R') return { kind: 'ref', num: n, gen: Number(g) };
+      }
+      this.pos = save;
+    }
+    return n;
+  }
+
+  private name(): PdfNameValue {
+    this.pos++; // '/'
+    const start = this.pos;
+    while (this.pos < this.end && !WS[this.b[this.pos]] && !DELIM[this.b[this.pos]]) this.pos++;
+    const raw = latin1(this.b, start, this.pos);
+    return { kind: 'name', name: raw.includes('#') ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16))) : raw };
+  }
+
+  private dict(): PdfDictValue {
+    this.pos += 2;
+    const map = new Map<string, PdfValue>();
+    for (;;) {
+      this.skipWs();
+      if (this.pos >= this.end) throw new LazyPdfError('unterminated dictionary');
+      if (this.b[this.pos] === 0x3e && this.b[this.pos + 1] === 0x3e) {
+        this.pos += 2;
+        return { kind: 'dict', map };
+      }
+      if (this.b[this.pos] !== 0x2f) throw new LazyPdfError('dictionary key is not a name');
+      const key = this.name().name;
+      map.set(key, this.value());
+    }
+  }
+
+  private hexString(): PdfString {
+    this.pos++;
+    const out: number[] = [];
+    let hi = -1;
+    while (this.pos < this.end && this.b[this.pos] !== 0x3e) {
+      const c = this.b[this.pos++];
+      const v = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 55 : c >= 0x61 && c <= 0x66 ? c - 87 : -1;
+      if (v < 0) continue; // whitespace
+      if (hi < 0) hi = v;
+      else {
+        out.push(hi * 16 + v);
+        hi = -1;
+      }
+    }
+    if (hi >= 0) out.push(hi * 16);
+    this.pos++;
+    return { kind: 'string', bytes: Uint8Array.from(out) };
+  }
+
+  private literalString(): PdfString {
+    this.pos++;
+    const out: number[] = [];
+    let depth = 1;
+    const b = this.b;
+    while (this.pos < this.end) {
+      const c = b[this.pos++];
+      if (c === 0x5c /* \ */) {
+        const n = b[this.pos++];
+        const esc: Record<number, number> = { 0x6e: 10, 0x72: 13, 0x74: 9, 0x62: 8, 0x66: 12, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
+        if (n in esc) out.push(esc[n]);
+        else if (n >= 0x30 && n <= 0x37) {
+          let v = n - 0x30;
+          for (let k = 0; k < 2 && b[this.pos] >= 0x30 && b[this.pos] <= 0x37; k++) v = v * 8 + (b[this.pos++] - 0x30);
+          out.push(v & 0xff);
+        } else if (n === 0x0d) {
+          if (b[this.pos] === 0x0a) this.pos++;
+        } else if (n !== 0x0a) out.push(n);
+        continue;
+      }
+      if (c === 0x28) depth++;
+      else if (c === 0x29 && --depth === 0) return { kind: 'string', bytes: Uint8Array.from(out) };
+      out.push(c);
+    }
+    throw new LazyPdfError('unterminated string');
+  }
+}
+
+function latin1(b: Uint8Array, start: number, end: number): string {
+  let s = '';
+  for (let i = start; i < end; i++) s += String.fromCharCode(b[i]);
+  return s;
+}
+
+export class LazyPdf {
+  private readonly xref = new Map<number, XrefEntry>();
+  private readonly cache = new Map<number, PdfValue>();
+  private readonly objStreams = new Map<number, { data: Uint8Array; offsets: Map<number, number> }>();
+  readonly trailer: PdfDictValue;
+
+  constructor(private readonly b: Uint8Array) {
+    const tail = Math.max(0, b.length - 2048);
+    let sx = -1;
+    for (let i = b.length - 9; i >= tail; i--) {
+      if (b[i] === 0x73 && latin1(b, i, i + 9) === 'startxref') {
+        sx = i;
+        break;
+      }
+    }
+    if (sx < 0) throw new LazyPdfError('no startxref');
+    const p = new Parser(b, sx + 9);
+    let offset = Number(p.word());
+    let trailer: PdfDictValue | undefined;
+    const seen = new Set<number>();
+    while (Number.isInteger(offset) && offset > 0 && !seen.has(offset)) {
+      if (seen.size > 64) throw new LazyPdfError('xref chain too long');
+      seen.add(offset);
+      const section = this.readXrefSection(offset);
+      trailer ??= section;
+      const prev = section.map.get('Prev');
+      offset = typeof prev === 'number' ? prev : -1;
+    }
+    if (!trailer) throw new LazyPdfError('no trailer');
+    if (trailer.map.has('Encrypt')) throw new LazyPdfError('encrypted');
+    this.trailer = trailer;
+  }
+
+  /** Read one xref section (classic table or xref stream) at `offset`; newer entries (read first) win. */
+  private readXrefSection(offset: number): PdfDictValue {
+    const p = new Parser(this.b, offset);
+    const head = p.word();
+    if (head === 'xref') {
+      for (;;) {
+        const save = p.pos;
+        const w = p.word();
+        if (w === 'trailer') break;
+        if (!/^\d+$/.test(w)) {
+          p.pos = save;
+          throw new LazyPdfError('bad xref subsection');
+        }
+        const first = Number(w);
+        const count = Number(p.word());
+        if (!Number.isInteger(count) || count < 0 || count > 1e7) throw new LazyPdfError('bad xref count');
+        for (let i = 0; i < count; i++) {
+          const off = Number(p.word());
+          p.word(); // generation
+          const type = p.word();
+          if (type === 'n' && !this.xref.has(first + i)) this.xref.set(first + i, { type: 'offset', offset: off });
+          else if (type === 'f' && !this.xref.has(first + i)) this.xref.set(first + i, { type: 'offset', offset: -1 });
+        }
+      }
+      const trailer = p.value();
+      if (!isDict(trailer)) throw new LazyPdfError('trailer is not a dictionary');
+      const stm = trailer.map.get('XRefStm');
+      if (typeof stm === 'number') this.readXrefSection(stm); // hybrid file: compressed objects live there
+      return trailer;
+    }
+    // An xref stream: "n g obj << /Type /XRef ... >> stream".
+    if (!/^\d+$/.test(head)) throw new LazyPdfError('startxref does not point at an xref section');
+    p.word();
+    p.expectWord('obj');
+    const stream = this.streamAt(p);
+    const dict = stream.dict;
+    if (nameOf(dict.map.get('Type')) !== 'XRef') throw new LazyPdfError('not an xref stream');
+    const w = dict.map.get('W');
+    if (!Array.isArray(w) || w.length !== 3 || !w.every((x) => typeof x === 'number')) throw new LazyPdfError('bad /W');
+    const [w0, w1, w2] = w as number[];
+    const size = dict.map.get('Size');
+    const index = (dict.map.get('Index') as number[] | undefined) ?? [0, typeof size === 'number' ? size : 0];
+    const data = decodeStreamData(stream);
+    const rowLen = w0 + w1 + w2;
+    let row = 0;
+    const field = (start: number, len: number, dflt: number): number => {
+      if (len === 0) return dflt;
+      let v = 0;
+      for (let k = 0; k < len; k++) v = v * 256 + data[start + k];
+      return v;
+    };
+    for (let s = 0; s + 1 < index.length; s += 2) {
+      const first = index[s];
+      const count = index[s + 1];
+      for (let i = 0; i < count; i++, row++) {
+        const at = row * rowLen;
+        if (at + rowLen > data.length) throw new LazyPdfError('xref stream too short');
+        const type = field(at, w0, 1);
+        const a = field(at + w0, w1, 0);
+        const c = field(at + w0 + w1, w2, 0);
+        const num = first + i;
+        if (this.xref.has(num)) continue;
+        if (type === 1) this.xref.set(num, { type: 'offset', offset: a });
+        else if (type === 2) this.xref.set(num, { type: 'compressed', stream: a, index: c });
+        else this.xref.set(num, { type: 'offset', offset: -1 });
+      }
+    }
+    return dict;
+  }
+
+  /** Parse "<<dict>> stream…endstream" at the parser position (after "obj"). */
+  private streamAt(p: Parser): PdfStreamValue {
+    const dict = p.value();
+    if (!isDict(dict)) throw new LazyPdfError('stream without dictionary');
+    p.expectWord('stream');
+    let start = p.pos;
+    if (this.b[start] === 0x0d) start++;
+    if (this.b[start] === 0x0a) start++;
+    const lenValue = dict.map.get('Length');
+    const length = typeof lenValue === 'number' ? lenValue : isRef(lenValue) ? this.resolve(lenValue) : undefined;
+    if (typeof length !== 'number' || length < 0 || start + length > this.b.length) throw new LazyPdfError('bad stream length');
+    // The stream must be followed by "endstream"; otherwise the /Length is wrong and the full parser decides.
+    const after = new Parser(this.b, start + length);
+    if (after.word() !== 'endstream') throw new LazyPdfError('stream length does not reach endstream');
+    return { kind: 'stream', dict, raw: this.b.subarray(start, start + length) };
+  }
+
+  /** The object a reference (or a direct value) stands for. */
+  resolve(v: PdfValue | undefined): PdfValue {
+    if (v === undefined) return null;
+    if (!isRef(v)) return v;
+    const cached = this.cache.get(v.num);
+    if (cached !== undefined) return cached;
+    if (this.cache.size > 10_000) throw new LazyPdfError('too many objects resolved');
+    this.cache.set(v.num, null); // guards against reference cycles
+    const value = this.load(v.num);
+    this.cache.set(v.num, value);
+    return value;
+  }
+
+  private load(num: number): PdfValue {
+    const entry = this.xref.get(num);
+    if (!entry) return null;
+    if (entry.type === 'offset') {
+      if (entry.offset < 0) return null;
+      const p = new Parser(this.b, entry.offset);
+      if (Number(p.word()) !== num) throw new LazyPdfError(`object ${num} is not at its xref offset`);
+      p.word();
+      p.expectWord('obj');
+      const save = p.pos;
+      const v = p.value();
+      if (isDict(v)) {
+        const kw = new Parser(this.b, p.pos).word();
+        if (kw === 'stream') {
+          p.pos = save;
+          return this.streamAt(p);
+        }
+      }
+      return v;
+    }
+    const os = this.objectStream(entry.stream);
+    const at = os.offsets.get(num);
+    if (at === undefined) throw new LazyPdfError(`object ${num} missing from its object stream`);
+    return new Parser(os.data, at).value();
+  }
+
+  private objectStream(num: number): { data: Uint8Array; offsets: Map<number, number> } {
+    const cached = this.objStreams.get(num);
+    if (cached) return cached;
+    const s = this.resolve({ kind: 'ref', num, gen: 0 });
+    if (!isStream(s)) throw new LazyPdfError('object stream is not a stream');
+    const n = s.dict.map.get('N');
+    const first = s.dict.map.get('First');
+    if (typeof n !== 'number' || typeof first !== 'number') throw new LazyPdfError('bad object stream header');
+    const data = decodeStreamData(s);
+    const p = new Parser(data, 0, first);
+    const offsets = new Map<number, number>();
+    for (let i = 0; i < n; i++) {
+      const objNum = Number(p.word());
+      const off = Number(p.word());
+      if (!Number.isInteger(objNum) || !Number.isInteger(off)) throw new LazyPdfError('bad object stream index');
+      offsets.set(objNum, first + off);
+    }
+    const os = { data, offsets };
+    this.objStreams.set(num, os);
+    return os;
+  }
+}
+
+export function isDict(v: PdfValue | undefined): v is PdfDictValue {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'dict';
+}
+export function isStream(v: PdfValue | undefined): v is PdfStreamValue {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'stream';
+}
+export function isRef(v: PdfValue | undefined): v is PdfRefValue {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'ref';
+}
+export function nameOf(v: PdfValue | undefined): string | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'name' ? v.name : undefined;
+}
+
+/** A PDF text string: UTF-16BE with BOM, UTF-8 with BOM, else PDFDocEncoding (Latin-1 for our purposes). */
+export function textOfString(v: PdfValue | undefined): string | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || v.kind !== 'string') return undefined;
+  const b = v.bytes;
+  if (b[0] === 0xfe && b[1] === 0xff) return new TextDecoder('utf-16be').decode(b.subarray(2));
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return new TextDecoder('utf-8').decode(b.subarray(3));
+  return latin1(b, 0, b.length);
+}
+
+/** Decode a stream's data: no filter or FlateDecode (with PNG/TIFF-free predictors 10–15). Others throw. */
+export function decodeStreamData(s: PdfStreamValue): Uint8Array {
+  const filter = s.dict.map.get('Filter');
+  const filters = filter === undefined || filter === null ? [] : Array.isArray(filter) ? filter.map(nameOf) : [nameOf(filter)];
+  if (filters.length === 0) return s.raw;
+  if (filters.length !== 1 || filters[0] !== 'FlateDecode') throw new LazyPdfError(`unsupported filter ${filters.join(',')}`);
+  let out: Uint8Array;
+  try {
+    out = inflateSync(s.raw);
+  } catch (err) {
+    throw new LazyPdfError(`inflate failed: ${(err as Error).message}`);
+  }
+  const parmsRaw = s.dict.map.get('DecodeParms');
+  const parms = Array.isArray(parmsRaw) ? parmsRaw[0] : parmsRaw;
+  if (isDict(parms)) {
+    const predictor = parms.map.get('Predictor');
+    if (typeof predictor === 'number' && predictor >= 10) {
+      const columns = parms.map.get('Columns');
+      const colors = parms.map.get('Colors');
+      const bpc = parms.map.get('BitsPerComponent');
+      out = unpredictPng(out, typeof columns === 'number' ? columns : 1, (typeof colors === 'number' ? colors : 1) * (typeof bpc === 'number' ? bpc : 8));
+    } else if (typeof predictor === 'number' && predictor > 1) {
+      throw new LazyPdfError('TIFF predictor not supported');
+    }
+  }
+  return out;
+}
+
+function unpredictPng(data: Uint8Array, columns: number, bitsPerPixel: number): Uint8Array {
+  const bpp = Math.max(1, Math.ceil(bitsPerPixel / 8));
+  const rowLen = Math.ceil((columns * bitsPerPixel) / 8);
+  const rows = Math.floor(data.length / (rowLen + 1));
+  const out = new Uint8Array(rows * rowLen);
+  for (let r = 0; r < rows; r++) {
+    const type = data[r * (rowLen + 1)];
+    const src = r * (rowLen + 1) + 1;
+    const dst = r * rowLen;
+    for (let i = 0; i < rowLen; i++) {
+      const x = data[src + i];
+      const left = i >= bpp ? out[dst + i - bpp] : 0;
+      const up = r > 0 ? out[dst - rowLen + i] : 0;
+      const upLeft = r > 0 && i >= bpp ? out[dst - rowLen + i - bpp] : 0;
+      let v: number;
+      switch (type) {
+        case 0:
+          v = x;
+          break;
+        case 1:
+          v = x + left;
+          break;
+        case 2:
+          v = x + up;
+          break;
+        case 3:
+          v = x + ((left + up) >> 1);
+          break;
+        case 4: {
+          const p = left + up - upLeft;
+          const pa = Math.abs(p - left);
+          const pb = Math.abs(p - up);
+          const pc = Math.abs(p - upLeft);
+          v = x + (pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft);
+          break;
+        }
+        default:
+          throw new LazyPdfError(`bad PNG predictor row type ${type}`);
+      }
+      out[dst + i] = v & 0xff;
+    }
+  }
+  return out;
+}
+
