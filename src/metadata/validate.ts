@@ -274,6 +274,8 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
   for (const kind of ['allowances', 'charges'] as const) {
     for (const [j, ac] of (meta[kind] ?? []).entries()) {
       checkAllowanceCharge([kind, j], ac, add, missing);
+      // Without lines there is no line total for a percentage to apply to.
+      if (lines.length === 0 && !ac.amount && !ac.base_amount) missing([kind, j, 'base_amount'], 'without line_items, a percentage needs its base_amount');
       if (!ac.vat_category && lineCatRates.size !== 1) {
         missing([kind, j, 'vat_category'], 'the invoice lines use several VAT categories/rates, so say which one this applies to');
       } else if (ac.vat_category) {
