@@ -140,3 +140,16 @@ test('errors: not a PDF, encrypted PDF, bad metadata, missing parts', async () =
   assert.equal(missing.statusCode, 422);
   assert.deepEqual(missing.json().detail[0].loc, ['body', 'pdf']);
 });
+
+test('bad metadata is answered exactly as POST /v1/xml answers it', async () => {
+  const { seller: _s, ...noSeller } = DOMESTIC_EXAMPLE;
+  for (const metadata of ['{not json', JSON.stringify(noSeller), JSON.stringify({ ...DOMESTIC_EXAMPLE, amount_due: '1.00' })]) {
+    const viaConvert = await convert(basePdf, metadata);
+    const { payload, headers } = multipart([{ name: 'metadata', value: metadata }]);
+    const viaXml = await app.inject({ method: 'POST', url: '/v1/xml', payload, headers });
+    assert.equal(viaConvert.statusCode, viaXml.statusCode, metadata);
+    assert.ok([400, 422].includes(viaConvert.statusCode));
+    const strip = (body: Record<string, unknown>) => ({ ...body, instance: undefined });
+    assert.deepEqual(strip(viaConvert.json()), strip(viaXml.json()), metadata);
+  }
+});
