@@ -3,9 +3,11 @@
  * ZUGFeRD 2.4 / XRechnung prescribe (see ../shared/docs/pdfa.md §b).
  *
  * Division of labour:
- * - @cantoo/pdf-lib's convertToPDFA writes what it does right: the pdfaid XMP kept equal to the Info
- *   dictionary on save, the sRGB OutputIntent with its bundled ICC profile (a maintained dependency),
- *   the PDF 1.7 header and a trailer /ID; we hand it the fx: properties and their extension schema.
+ * - @cantoo/pdf-lib's convertToPDFA writes what it does right: the pdfaid/dc/xmp/pdf XMP kept equal to the
+ *   Info dictionary on save, and the PDF 1.7 header; we hand it the fx: properties and their extension
+ *   schema, and a clean packet of what can be carried over from the input's XMP (its own carry-over breaks
+ *   on nested rdf:Description). The sRGB ICC profile is the one the library bundles (a maintained
+ *   dependency); the OutputIntent around it and the trailer /ID are set here (see completeOutputIntent, setFileId).
  * - The attachment is written here, not with doc.attach(): the library writes the name-tree key as
  *   UTF-16, no /EF /UF, no checksum, and leaves /Kids name trees without the entry.
  * - After saving, the result is read back with our own reader (src/pdf/extract.ts) and checked: the
@@ -210,7 +212,12 @@ function targetConformance(existingXmp: string | undefined): PDFAConformanceLeve
 
 const SRGB_CONDITION = 'sRGB IEC61966-2.1';
 
-/** The library's OutputIntent lacks /Info and /RegistryName (pdfa.md §b); an input's own intent stays. */
+/**
+ * A PDF/A OutputIntent: an input's own GTS_PDFA1 intent stays (an sRGB one without /Info gets /Info and
+ * /RegistryName, pdfa.md §b); otherwise the sRGB intent is added with the library's bundled ICC profile.
+ * (convertToPDFA only installs its intent on documents without a pdfaid declaration, and ours always has one
+ * by then, so this is the one place that decides.)
+ */
 function completeOutputIntent(doc: PDFDocument): void {
   const ctx = doc.context;
   const intents = doc.catalog.lookup(PDFName.of('OutputIntents'));
@@ -227,7 +234,7 @@ function completeOutputIntent(doc: PDFDocument): void {
       return; // a PDF/A OutputIntent exists
     }
   }
-  // A PDF that declared PDF/A without an OutputIntent: add the sRGB one.
+  // No PDF/A OutputIntent yet: add the sRGB one.
   const profile = ctx.register(ctx.flateStream(getDefaultSRGBProfile(), { N: 3 }));
   const intent = ctx.register(
     ctx.obj({
