@@ -34,7 +34,7 @@ async function ingestPdf(bytes: Uint8Array): Promise<IngestResult> {
     if (err instanceof PdfReadError) throw new IngestError(err.code, err.message);
     throw new IngestError('PDF_UNREADABLE', `The PDF could not be read: ${(err as Error).message}`);
   }
-  const { attachments, xmp } = contents;
+  const { attachments } = contents;
   const result: IngestResult = {
     container: 'pdf',
     format: null,
@@ -43,7 +43,8 @@ async function ingestPdf(bytes: Uint8Array): Promise<IngestResult> {
     attachmentNames: attachments.map((a) => a.name),
     problems: [],
   };
-  if (xmp) result.xmp = xmp;
+  // Lazy: parsing the XMP packet cost ~10 % of a request, and only some answers need it.
+  Object.defineProperty(result, 'xmp', { get: () => contents.xmp, enumerable: true, configurable: true });
   const invoiceAttachment = findInvoiceAttachment(attachments);
   if (!invoiceAttachment) {
     result.problems.push({ code: 'NO_XML', message: 'The PDF carries no embedded invoice XML (no factur-x.xml, zugferd-invoice.xml, xrechnung.xml or other CII/UBL attachment)' });
@@ -69,8 +70,8 @@ async function ingestPdf(bytes: Uint8Array): Promise<IngestResult> {
   } catch (err) {
     if (!(err instanceof XmlParseError)) throw err;
     result.problems.push({ code: err.code, message: `The embedded "${invoiceAttachment.name}": ${err.message}` });
-    result.format = detectFormat({ attachmentName: invoiceAttachment.name, xmp });
-    result.profile = profileFromConformanceLevel(xmp?.conformanceLevel);
+    result.format = detectFormat({ attachmentName: invoiceAttachment.name, get xmp() { return result.xmp; } });
+    result.profile = profileFromConformanceLevel(result.xmp?.conformanceLevel);
     return result;
   }
   return describe(result, doc);
@@ -96,13 +97,16 @@ function describe(result: IngestResult, doc: XmlDoc): IngestResult {
       code: 'UNKNOWN_XML',
       message: `The XML is not a CII or UBL invoice (root element {${doc.root.ns}}${doc.root.local})`,
     });
-    if (result.container === 'pdf') result.format = detectFormat({ attachmentName: result.attachmentName, xmp: result.xmp });
+    if (result.container === 'pdf') result.format = detectFormat({ attachmentName: result.attachmentName, get xmp() { return result.xmp; } });
     return result;
   }
   result.syntax = syntax;
   result.guideline = readGuideline(doc.root, syntax);
-  result.format = detectFormat({ syntax, guideline: result.guideline, attachmentName: result.attachmentName, xmp: result.xmp });
-  result.profile = profileFromGuideline(result.guideline) ?? (syntax === 'zugferd1' ? null : profileFromConformanceLevel(result.xmp?.conformanceLevel));
+  result.format = detectFormat({ syntax, guideline: result.guideline, attachmentName: result.attachmentName, get xmp() { return result.xmp; } });
+  result.profile = profileFromGuideline(result.guideline);
+  if (result.profile === null && syntax !== 'zugferd1' && result.container === 'pdf') {
+    result.profile = profileFromConformanceLevel(result.xmp?.conformanceLevel);
+  }
   if (syntax === 'zugferd1') {
     result.problems.push({
       code: 'ZUGFERD_1_LEGACY',

@@ -41,7 +41,7 @@ export interface IngestResult {
   attachmentName?: string;
   /** PDF only: names of all embedded files found (name tree and /AF). */
   attachmentNames?: string[];
-  /** PDF only: the document's XMP metadata (pdfaid:*, fx:*), when present and readable. */
+  /** PDF only: the document's XMP metadata (pdfaid:*, fx:*), when present and readable; parsed on first access. */
   xmp?: XmpInfo;
   /** Non-fatal findings, in the order found. Empty when all went well. */
   problems: IngestProblem[];

@@ -57,8 +57,8 @@ export interface PdfAttachment {
 
 export interface PdfContents {
   attachments: PdfAttachment[];
-  /** The catalog's XMP metadata, when present and well-formed. */
-  xmp?: XmpInfo;
+  /** The catalog's XMP metadata, when present and well-formed (may be computed on first access). */
+  readonly xmp?: XmpInfo;
   /** True when the PDF could only be read by scanning raw objects (the structured parse failed). */
   recovered: boolean;
 }
@@ -169,17 +169,27 @@ export function readPdfLazily(bytes: Uint8Array): PdfContents | undefined {
     const af = pdf.resolve(catalog.map.get('AF'));
     if (Array.isArray(af)) for (const spec of af) add(spec, undefined, 'af');
 
+    // XMP is parsed on first use only: most requests never need it (the attachment name decides the format).
     let xmp: XmpInfo | undefined;
+    let xmpRead = false;
     const meta = pdf.resolve(catalog.map.get('Metadata'));
-    if (isStream(meta)) {
-      try {
-        xmp = readXmp(decodeStreamData(meta));
-      } catch {
-        xmp = undefined;
-      }
-    }
-    return { attachments: out, xmp, recovered: false };
-  } catch {
+    return {
+      attachments: out,
+      recovered: false,
+      get xmp() {
+        if (!xmpRead) {
+          xmpRead = true;
+          try {
+            xmp = isStream(meta) ? readXmp(decodeStreamData(meta)) : undefined;
+          } catch {
+            xmp = undefined;
+          }
+        }
+        return xmp;
+      },
+    };
+  } catch (e) {
+    if (process.env.DEBUG_LAZY) console.error('lazy failed', (e as Error).message);
     return undefined;
   }
 }

@@ -77,28 +77,31 @@ export interface FormatClues {
   guideline?: string | null;
   /** PDF only: the attachment the XML came from. */
   attachmentName?: string;
-  /** PDF only: XMP metadata. */
-  xmp?: XmpInfo;
+  /** PDF only: XMP metadata (may be a lazy getter: read only when the name does not decide). */
+  readonly xmp?: XmpInfo;
 }
 
 /**
- * Format name. For a PDF the container's own declaration decides (XMP extension namespace, else the
- * attachment name); for bare XML the guideline: XRechnung, ZUGFeRD (its own URNs), Factur-X for other CII
+ * Format name. For a PDF the container's own declaration decides (the attachment's standard name, else
+ * the XMP extension namespace); for bare XML the guideline: XRechnung, ZUGFeRD (its own URNs), Factur-X for other CII
  * (Factur-X 1.0x and ZUGFeRD 2.1+ share one CII), and "ubl" for UBL that is not XRechnung.
  */
 export function detectFormat(clues: FormatClues): InvoiceFormat | null {
-  const { syntax, attachmentName, xmp } = clues;
+  const { syntax, attachmentName } = clues;
   const guideline = (clues.guideline ?? '').toLowerCase();
   if (syntax === 'zugferd1') return 'zugferd';
-  if (attachmentName !== undefined || xmp) {
-    const ns = (xmp?.invoiceNamespace ?? '').toLowerCase();
-    if (ns.includes('factur-x')) return 'factur-x';
-    if (ns.includes('xrechnung')) return 'xrechnung';
-    if (ns.includes('zugferd') || ns.includes('ferd')) return 'zugferd';
-    const name = (attachmentName ?? '').toLowerCase();
+  if (attachmentName !== undefined) {
+    // The standard file names say it; XMP (read only when needed: parsing it costs) decides for other names.
+    const name = attachmentName.toLowerCase();
     if (name === 'factur-x.xml') return 'factur-x';
     if (name === 'zugferd-invoice.xml') return 'zugferd';
     if (name === 'xrechnung.xml') return 'xrechnung';
+  }
+  if (attachmentName !== undefined || clues.xmp) {
+    const ns = (clues.xmp?.invoiceNamespace ?? '').toLowerCase();
+    if (ns.includes('factur-x')) return 'factur-x';
+    if (ns.includes('xrechnung')) return 'xrechnung';
+    if (ns.includes('zugferd') || ns.includes('ferd')) return 'zugferd';
   }
   if (!syntax) return null;
   if (guideline.includes('xrechnung')) return 'xrechnung';
