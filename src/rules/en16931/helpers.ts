@@ -5,7 +5,7 @@
 import { Big, parseDec, type BigValue } from '../../model/decimal.js';
 import type { Located, Dec } from '../../model/invoice.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
-import type { XmlElement } from '../../xml/dom.js';
+import { pathOf, type XmlElement } from '../../xml/dom.js';
 
 /** Present and not only whitespace (XPath `normalize-space(x) != ''`). */
 export function filled(v: string | undefined | null): v is string {
@@ -28,8 +28,18 @@ export function loc(obj: Located | undefined, field?: string): string | undefine
   return (field && obj.$loc[field]) || obj.$loc.self;
 }
 
+// Parsed decimals are immutable, so equal texts can share one value (invoices repeat amounts a lot).
+const parsedDecimals = new Map<string, BigValue | null>();
+
 export function dec(v: Dec | undefined): BigValue | undefined {
-  return v === undefined ? undefined : parseDec(v.trim());
+  if (v === undefined) return undefined;
+  let d = parsedDecimals.get(v);
+  if (d === undefined) {
+    d = parseDec(v.trim()) ?? null;
+    if (parsedDecimals.size > 50_000) parsedDecimals.clear();
+    parsedDecimals.set(v, d);
+  }
+  return d ?? undefined;
 }
 
 export const ZERO = new Big('0');
@@ -145,9 +155,20 @@ export function nonVatScope(ctx: RuleContext): WeakSet<object> {
   set = new WeakSet();
   scopes.set(ctx.invoice, set);
   if (!ctx.doc) return set;
+  // Undeclared categories are rare: find them in the document, then mark the model objects read from them.
+  const holders = ctx.syntax === 'cii' ? ['ApplicableTradeTax', 'CategoryTradeTax'] : ['TaxCategory', 'ClassifiedTaxCategory'];
+  const codeName = ctx.syntax === 'cii' ? 'CategoryCode' : 'ID';
+  const undeclared = new Set<string>();
+  for (const h of holders) {
+    for (const holder of descendants(ctx, h)) {
+      const category = kid(holder, codeName);
+      if (category && !isVatDeclared(category, ctx.syntax)) undeclared.add(pathOf(category));
+    }
+  }
+  if (undeclared.size === 0) return set;
   const mark = (obj: Located, field: string) => {
-    const el = elementOf(ctx, obj, field);
-    if (el && !isVatDeclared(el, ctx.syntax)) set!.add(obj);
+    const where = obj.$loc?.[field];
+    if (where && undeclared.has(where)) set!.add(obj);
   };
   const inv = ctx.invoice;
   for (const l of inv.lines) mark(l, 'vatCategoryCode');
@@ -170,6 +191,24 @@ export function resolvePath(ctx: RuleContext, where: string): XmlElement | undef
   return lookup(ctx, cache, where) ?? undefined;
 }
 
+const childIndexes = new WeakMap<XmlElement, Map<string, XmlElement>>();
+
+/** "prefix:local#position" → child, built once per parent (large invoices have thousands of lines). */
+function childIndex(parent: XmlElement): Map<string, XmlElement> {
+  let map = childIndexes.get(parent);
+  if (map) return map;
+  map = new Map();
+  const counts = new Map<string, number>();
+  for (const c of parent.children) {
+    const name = c.prefix ? `${c.prefix}:${c.local}` : c.local;
+    const pos = (counts.get(name) ?? 0) + 1;
+    counts.set(name, pos);
+    map.set(name + '#' + pos, c);
+  }
+  childIndexes.set(parent, map);
+  return map;
+}
+
 /** Resolve one step below the (cached) parent path: siblings share their parent's lookup. */
 function lookup(ctx: RuleContext, cache: Map<string, XmlElement | null>, where: string): XmlElement | null {
   const hit = cache.get(where);
@@ -188,15 +227,7 @@ function lookup(ctx: RuleContext, cache: Map<string, XmlElement | null>, where: 
       el = r.local === local && r.prefix === prefix && pos === 1 ? r : null;
     } else if (cut > 0) {
       const parent = lookup(ctx, cache, where.slice(0, cut));
-      if (parent) {
-        let n = 0;
-        for (const c of parent.children) {
-          if (c.local === local && c.prefix === prefix && ++n === pos) {
-            el = c;
-            break;
-          }
-        }
-      }
+      if (parent) el = childIndex(parent).get(step.slice(0, open) + '#' + pos) ?? null;
     }
   }
   cache.set(where, el);
@@ -240,24 +271,34 @@ export function descendants(ctx: RuleContext, local: string): XmlElement[] {
 
 export const kid = (el: XmlElement | undefined, local: string) => el?.children.find((c) => c.local === local);
 
+const indicatorExceptions = new WeakMap<object, Map<string, boolean | undefined>>();
+
 /**
- * The charge indicator as the artefacts read it ("true"/"1" or "false"/"0"); undefined when missing
- * or not a boolean: then the allowance/charge matches neither the allowance nor the charge rules.
+ * Allowances/charges whose indicator is not plainly "true" or "false", by location, with the
+ * value the artefacts read ("1"/"0" are booleans too; anything else matches neither kind).
+ * Such elements are rare, so only they are located.
  */
-export function chargeIndicator(ctx: RuleContext, obj: Located): boolean | undefined {
-  const el = elementOf(ctx, obj);
-  if (!el) return obj === undefined ? undefined : undefined;
-  const ind = kid(el, 'ChargeIndicator');
-  const t = (ctx.syntax === 'cii' ? kid(ind, 'Indicator') : ind)?.text.trim();
-  if (t === 'true' || t === '1') return true;
-  if (t === 'false' || t === '0') return false;
-  return undefined;
+function unusualIndicators(ctx: RuleContext): Map<string, boolean | undefined> {
+  let map = indicatorExceptions.get(ctx.doc);
+  if (map) return map;
+  map = new Map();
+  indicatorExceptions.set(ctx.doc, map);
+  const local = ctx.syntax === 'cii' ? 'SpecifiedTradeAllowanceCharge' : 'AllowanceCharge';
+  for (const el of descendants(ctx, local)) {
+    const ind = kid(el, 'ChargeIndicator');
+    const t = (ctx.syntax === 'cii' ? kid(ind, 'Indicator') : ind)?.text.trim();
+    if (t === 'true' || t === 'false') continue;
+    map.set(pathOf(el), t === '1' ? true : t === '0' ? false : undefined);
+  }
+  return map;
 }
 
 /** The model's allowances (charge=false) or charges (charge=true) whose indicator really says so. */
 export function acList<T extends Located>(ctx: RuleContext, list: readonly T[], charge: boolean): T[] {
+  const unusual = unusualIndicators(ctx);
+  if (unusual.size === 0) return list as T[];
   return list.filter((a) => {
-    if (!a.$loc?.self) return true; // no location recorded: trust the reader
-    return chargeIndicator(ctx, a) === charge;
+    const where = a.$loc?.self;
+    return where === undefined || !unusual.has(where) || unusual.get(where) === charge;
   });
 }
