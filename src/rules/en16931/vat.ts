@@ -5,7 +5,7 @@
  * where the CII and UBL artefacts test differently are spelled out with ctx.syntax.
  */
 import type { BigValue } from '../../model/decimal.js';
-import type { Invoice, DocumentAllowanceCharge, VatBreakdown, Dec, Located } from '../../model/invoice.js';
+import type { Invoice, InvoiceLine, DocumentAllowanceCharge, VatBreakdown, Dec, Located } from '../../model/invoice.js';
 import type { RuleContext, Violation } from '../types.js';
 import { type RuleDef, elementOf, nonVatScope, present, loc, dec, sum, round2, ZERO, ONE, HUNDRED, unless, each, code, sameRate, within1 } from './helpers.js';
 
@@ -62,14 +62,55 @@ const NONE: WeakSet<object> = new WeakSet();
 const is = (c: string | undefined, want: string) => code(c) === want;
 const vatCat = (obj: object, c: string | undefined, want: string) => !notVat.has(obj) && is(c, want);
 
-function linesOf(inv: Invoice, cat: string) {
-  return inv.lines.filter((l) => vatCat(l, l.vatCategoryCode, cat));
+interface Groups {
+  lines: Map<string, InvoiceLine[]>;
+  allowances: Map<string, DocumentAllowanceCharge[]>;
+  charges: Map<string, DocumentAllowanceCharge[]>;
+  breakdown: Map<string, VatBreakdown[]>;
 }
-function acOf(list: DocumentAllowanceCharge[], cat: string) {
-  return list.filter((a) => vatCat(a, a.vatCategoryCode, cat));
+// Lines, allowances, charges and breakdowns grouped by category once per invoice (and scope),
+// instead of every rule of every family filtering all lines again.
+const scopedGroups = new WeakMap<Invoice, Groups>();
+const unscopedGroups = new WeakMap<Invoice, Groups>();
+
+function groupBy<T extends object>(items: readonly T[], codeOf: (t: T) => string | undefined): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const it of items) {
+    if (notVat.has(it)) continue;
+    const c = code(codeOf(it));
+    if (c === undefined) continue;
+    const list = map.get(c);
+    if (list) list.push(it);
+    else map.set(c, [it]);
+  }
+  return map;
 }
-function breakdownOf(inv: Invoice, cat: string) {
-  return inv.vatBreakdown.filter((b) => vatCat(b, b.categoryCode, cat));
+
+function groups(inv: Invoice): Groups {
+  const cache = notVat === NONE ? unscopedGroups : scopedGroups;
+  let g = cache.get(inv);
+  if (!g) {
+    g = {
+      lines: groupBy(inv.lines, (l) => l.vatCategoryCode),
+      allowances: groupBy(inv.allowances, (a) => a.vatCategoryCode),
+      charges: groupBy(inv.charges, (a) => a.vatCategoryCode),
+      breakdown: groupBy(inv.vatBreakdown, (b) => b.categoryCode),
+    };
+    cache.set(inv, g);
+  }
+  return g;
+}
+
+const NO_ITEMS: never[] = [];
+function linesOf(inv: Invoice, cat: string): InvoiceLine[] {
+  return groups(inv).lines.get(cat) ?? NO_ITEMS;
+}
+function acOf(list: DocumentAllowanceCharge[], cat: string, inv: Invoice): DocumentAllowanceCharge[] {
+  const g = groups(inv);
+  return (list === inv.charges ? g.charges : list === inv.allowances ? g.allowances : groupBy(list, (a) => a.vatCategoryCode)).get(cat) ?? NO_ITEMS;
+}
+function breakdownOf(inv: Invoice, cat: string): VatBreakdown[] {
+  return groups(inv).breakdown.get(cat) ?? NO_ITEMS;
 }
 /** Evaluate with every category counted, declared for VAT or not (BR-S-01 does not look at the scheme). */
 function unscoped<T>(fn: () => T): T {
@@ -152,7 +193,7 @@ function taxOk(c: Category, b: VatBreakdown, syntax: Syntax): boolean {
 
 function firstRule(c: Category, { invoice: inv, syntax }: RuleContext): Violation[] {
   const lines = linesOf(inv, c.code).length;
-  const ac = acOf(inv.allowances, c.code).length + acOf(inv.charges, c.code).length;
+  const ac = acOf(inv.allowances, c.code, inv).length + acOf(inv.charges, c.code, inv).length;
   const bd = breakdownOf(inv, c.code).length;
   let ok: boolean;
   if (c.kind === 'rated') {
@@ -177,7 +218,7 @@ function familyRules(c: Category): RuleDef[] {
   const n = `"${c.name}" (${c.code})`;
   const idRule = (which: 'line' | 'allowance' | 'charge') => (ctx: RuleContext): Violation[] => {
     const { invoice: inv, syntax } = ctx;
-    let items: Located[] = which === 'line' ? linesOf(inv, c.code) : acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code);
+    let items: Located[] = which === 'line' ? linesOf(inv, c.code) : acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code, inv);
     if (c.code === 'L' && which === 'charge' && syntax === 'ubl') {
       // The UBL BR-AF-04 trigger compares the category code without trimming it.
       items = items.filter((a) => elementOf(ctx, a, 'vatCategoryCode')?.text === 'L');
@@ -196,7 +237,7 @@ function familyRules(c: Category): RuleDef[] {
   const rateRule = (which: 'line' | 'allowance' | 'charge') => ({ invoice: inv, syntax }: RuleContext): Violation[] => {
     const want = c.rate(syntax, which);
     if (which === 'line') return each(linesOf(inv, c.code), (l) => rateOk(l.vatRate, want), (l) => loc(l, 'vatRate'));
-    return each(acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code), (a) => rateOk(a.vatRate, want), (a) => loc(a, 'vatRate'));
+    return each(acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code, inv), (a) => rateOk(a.vatRate, want), (a) => loc(a, 'vatRate'));
   };
   const idsText =
     c.ids === 'none'
