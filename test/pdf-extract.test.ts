@@ -220,8 +220,7 @@ test('XMP read with properties as attributes and as elements', () => {
   assert.equal(readXmp(Buffer.from('<x:xmpmeta')), undefined);
 });
 
-test('the lazy reader (fast path) agrees with the full parser and pdfjs-dist on every Factur-X/ZUGFeRD PDF of the corpus', async () => {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+test('the lazy reader (fast path) agrees with the full parser on every Factur-X/ZUGFeRD PDF of the corpus', async () => {
   const pdfs: string[] = [];
   const walk = (dir: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -236,19 +235,16 @@ test('the lazy reader (fast path) agrees with the full parser and pdfjs-dist on 
     const bytes = new Uint8Array(readFileSync(file));
     const fast = readPdfLazily(bytes);
     assert.ok(fast, `lazy reader gave up on ${file}`);
-    // Structure (names, relationships, where listed) as @cantoo/pdf-lib sees it...
     const doc = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
-    const meta = (list: ReturnType<typeof listAttachments>) => list.map((a) => [a.name, a.filename, a.mimeType, a.afRelationship, a.inNameTree, a.inAssociatedFiles]);
-    assert.deepEqual(meta(fast.attachments), meta(listAttachments(doc)), file);
-    // ...and content as pdfjs-dist decodes it (pdf-lib's Flate decoder dropped the last byte of one
-    // 843,023-byte embedded PDF in zugferd_2p1_EN16931_Elektron.pdf; zlib and pdfjs-dist agree).
-    const task = pdfjs.getDocument({ data: bytes.slice(), verbosity: 0 });
-    const byPdfjs = ((await (await task.promise).getAttachments()) ?? {}) as Record<string, { filename: string; content: Uint8Array }>;
-    await task.destroy();
-    for (const a of fast.attachments) {
-      const ref = Object.values(byPdfjs).find((x) => x.filename === a.name);
-      if (ref) assert.equal(Buffer.compare(Buffer.from(a.content()), Buffer.from(ref.content)), 0, `${file}: ${a.name}`);
-    }
+    const full = listAttachments(doc);
+    const meta = (list: typeof full) => list.map((a) => [a.name, a.filename, a.mimeType, a.afRelationship, a.inNameTree, a.inAssociatedFiles]);
+    assert.deepEqual(meta(fast.attachments), meta(full), file);
+    // XML content byte for byte. (Other attachments are not compared: pdf-lib's Flate decoder dropped the
+    // last byte of the 843,023-byte PDF inside zugferd_2p1_EN16931_Elektron.pdf, where zlib and pdfjs-dist
+    // agree with the lazy reader; corpus-read.test.ts checks every invoice XML against pdfjs-dist.)
+    fast.attachments.forEach((a, i) => {
+      if (/\.xml$/i.test(a.name)) assert.equal(Buffer.compare(Buffer.from(a.content()), Buffer.from(full[i].content())), 0, `${file}: ${a.name}`);
+    });
     compared++;
   }
   assert.ok(compared > 150, String(compared));
@@ -260,4 +256,14 @@ test('the lazy reader follows incremental updates and object streams, and steps 
   const good = Buffer.from(await pdfWith([{ name: 'factur-x.xml', data: CII }])).toString('latin1');
   const wrongStart = good.replace(/startxref\s+(\d+)/, (_m, n) => `startxref\n${Number(n) + 37}`);
   assert.equal(readPdfLazily(new Uint8Array(Buffer.from(wrongStart, 'latin1'))), undefined);
+});
+
+test('a decompression bomb posing as the invoice is refused, not inflated without bound', async () => {
+  const bomb = new Uint8Array(65 * 1024 * 1024); // zeros: compresses to ~64 KB, inflates past the 64 MiB cap
+  const pdf = await pdfWith([{ name: 'factur-x.xml', data: bomb }]);
+  assert.ok(pdf.length < 2 * 1024 * 1024, `test PDF is ${pdf.length} bytes`);
+  const r = await ingest(pdf);
+  assert.equal(r.attachmentName, 'factur-x.xml');
+  assert.equal(r.invoice, undefined);
+  assert.deepEqual(r.problems.map((p) => p.code), ['PDF_ATTACHMENT_UNREADABLE']);
 });

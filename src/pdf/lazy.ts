@@ -10,6 +10,9 @@
  */
 import { inflateSync } from 'node:zlib';
 
+/** Cap on one decoded stream: an invoice XML is far smaller, a "zip bomb" attachment is refused. */
+export const MAX_DECODED_BYTES = 64 * 1024 * 1024;
+
 export class LazyPdfError extends Error {
   constructor(message: string) {
     super(message);
@@ -417,7 +420,7 @@ export function decodeStreamData(s: PdfStreamValue): Uint8Array {
   if (filters.length !== 1 || filters[0] !== 'FlateDecode') throw new LazyPdfError(`unsupported filter ${filters.join(',')}`);
   let out: Uint8Array;
   try {
-    out = inflateSync(s.raw);
+    out = inflateSync(s.raw, { maxOutputLength: MAX_DECODED_BYTES });
   } catch (err) {
     throw new LazyPdfError(`inflate failed: ${(err as Error).message}`);
   }
