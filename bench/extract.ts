@@ -27,7 +27,17 @@ if (process.argv[2] === '--serve') {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
-  process.on('message', async () => {
+  let mark = process.cpuUsage();
+  process.on('message', async (m: string) => {
+    if (m === 'mark') {
+      mark = process.cpuUsage();
+      return;
+    }
+    if (m === 'cpu') {
+      const u = process.cpuUsage(mark);
+      process.send!({ cpuMs: (u.user + u.system) / 1000 });
+      return;
+    }
     await app.close();
     process.exit(0);
   });
@@ -68,7 +78,7 @@ async function timeIt(label: string, bytes: Uint8Array, minRuns: number, budgetM
   );
 }
 
-/** A CII invoice with `n` realistic lines (item ids, name, description, gross/net price, period, VAT). */
+/** A CII invoice with `n` typical lines (~1 KB each: GTIN, seller item id, name, gross/net price, quantity, VAT, total). */
 export function ciiWithLines(n: number): string {
   const R = 'ram';
   const line = (i: number) => {
@@ -77,11 +87,10 @@ export function ciiWithLines(n: number): string {
     const total = (BigInt(qty) * BigInt(price.replace('.', ''))).toString().padStart(3, '0');
     const amount = `${total.slice(0, -2)}.${total.slice(-2)}`;
     return `<${R}:IncludedSupplyChainTradeLineItem><${R}:AssociatedDocumentLineDocument><${R}:LineID>${i + 1}</${R}:LineID></${R}:AssociatedDocumentLineDocument>
-<${R}:SpecifiedTradeProduct><${R}:GlobalID schemeID="0160">4012345${String(i).padStart(6, '0')}</${R}:GlobalID><${R}:SellerAssignedID>ART-${i + 1}</${R}:SellerAssignedID><${R}:Name>Article number ${i + 1}</${R}:Name><${R}:Description>Description of article ${i + 1}</${R}:Description></${R}:SpecifiedTradeProduct>
+<${R}:SpecifiedTradeProduct><${R}:GlobalID schemeID="0160">4012345${String(i).padStart(6, '0')}</${R}:GlobalID><${R}:SellerAssignedID>ART-${i + 1}</${R}:SellerAssignedID><${R}:Name>Article number ${i + 1}</${R}:Name></${R}:SpecifiedTradeProduct>
 <${R}:SpecifiedLineTradeAgreement><${R}:GrossPriceProductTradePrice><${R}:ChargeAmount>${price}</${R}:ChargeAmount></${R}:GrossPriceProductTradePrice><${R}:NetPriceProductTradePrice><${R}:ChargeAmount>${price}</${R}:ChargeAmount></${R}:NetPriceProductTradePrice></${R}:SpecifiedLineTradeAgreement>
 <${R}:SpecifiedLineTradeDelivery><${R}:BilledQuantity unitCode="C62">${qty}</${R}:BilledQuantity></${R}:SpecifiedLineTradeDelivery>
 <${R}:SpecifiedLineTradeSettlement><${R}:ApplicableTradeTax><${R}:TypeCode>VAT</${R}:TypeCode><${R}:CategoryCode>S</${R}:CategoryCode><${R}:RateApplicablePercent>19</${R}:RateApplicablePercent></${R}:ApplicableTradeTax>
-<${R}:BillingSpecifiedPeriod><${R}:StartDateTime><udt:DateTimeString format="102">20240101</udt:DateTimeString></${R}:StartDateTime><${R}:EndDateTime><udt:DateTimeString format="102">20240131</udt:DateTimeString></${R}:EndDateTime></${R}:BillingSpecifiedPeriod>
 <${R}:SpecifiedTradeSettlementLineMonetarySummation><${R}:LineTotalAmount>${amount}</${R}:LineTotalAmount></${R}:SpecifiedTradeSettlementLineMonetarySummation></${R}:SpecifiedLineTradeSettlement></${R}:IncludedSupplyChainTradeLineItem>
 `;
   };
@@ -121,11 +130,18 @@ async function overHttp(pdf: Uint8Array, seconds: number): Promise<void> {
   };
   try {
     await autocannon({ ...request, duration: 2 }); // warm-up: JIT and the extraction path
+    server.send('mark');
     const r = await autocannon({ ...request, duration: seconds });
+    const cpuMs = await new Promise<number>((resolve) => {
+      server.once('message', (m) => resolve((m as { cpuMs: number }).cpuMs));
+      server.send('cpu');
+    });
     console.log(
       `POST /v1/extract ${(pdf.length / 1024).toFixed(0)} KiB PDF: ${r.requests.average.toFixed(0)} req/s (mean; min ${r.requests.min}, p50 ${r.requests.p50})  ` +
         `latency p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  requests ${r.requests.total}  non-2xx/errors ${r.non2xx + r.errors + r.timeouts}`,
     );
+    // CPU the server spent per request (all its threads, GC included): what the machine's load cannot hide.
+    console.log(`server CPU per request ${(cpuMs / r.requests.total).toFixed(3)} ms (≈ ${Math.round(r.requests.total / (cpuMs / 1000))} requests per CPU-second)`);
   } finally {
     server.send('stop');
     await new Promise((resolve) => server.once('exit', resolve));
