@@ -215,3 +215,15 @@ test('ingest: XRechnung UBL and Peppol BIS are detected by CustomizationID', asy
   assert.match(peppol.guideline ?? '', /peppol/);
   assert.equal(peppol.profile, 'en16931');
 });
+
+test('lines and type code are read under either root, as the official rules read them (cac:InvoiceLine | cac:CreditNoteLine)', () => {
+  const inv = read(readFileSync(corpusPath('en16931/unit/CreditNote-unit-UBL/BR-CL-18.test1.xml')));
+  assert.equal(inv.kind, 'credit-note');
+  assert.equal(inv.lines.length, 1); // a cac:InvoiceLine inside a CreditNote
+  assert.equal(inv.lines[0].vatCategoryCode, 'AE');
+  const mixed = read(CN('').replace(
+    '<q:LegalMonetaryTotal>',
+    '<q:CreditNoteLine><r:ID>1</r:ID><r:CreditedQuantity unitCode="C62">2</r:CreditedQuantity></q:CreditNoteLine><q:InvoiceLine><r:ID>2</r:ID><r:InvoicedQuantity unitCode="H87">3</r:InvoicedQuantity></q:InvoiceLine><q:LegalMonetaryTotal>',
+  ));
+  assert.deepEqual(mixed.lines.map((l) => [l.id, l.quantity, l.unitCode]), [['1', '2', 'C62'], ['2', '3', 'H87']]);
+});

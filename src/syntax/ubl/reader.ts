@@ -55,7 +55,8 @@ export function readUbl(root: XmlElement): Invoice {
   put(inv, 'number', cbc(root, 'ID'));
   put(inv, 'issueDate', cbc(root, 'IssueDate'));
   put(inv, 'dueDate', cbc(root, 'DueDate'));
-  put(inv, 'typeCode', cbc(root, creditNote ? 'CreditNoteTypeCode' : 'InvoiceTypeCode'));
+  // The official rules read either element under either root (cbc:InvoiceTypeCode | cbc:CreditNoteTypeCode); so do we.
+  put(inv, 'typeCode', cbc(root, creditNote ? 'CreditNoteTypeCode' : 'InvoiceTypeCode') ?? cbc(root, creditNote ? 'InvoiceTypeCode' : 'CreditNoteTypeCode'));
   for (const n of cbcs(root, 'Note')) {
     const note = located<Note>({ text: textOf(n) }, n);
     locate(note, 'text', pathOf(n));
@@ -135,7 +136,10 @@ export function readUbl(root: XmlElement): Invoice {
     putDec(t, 'amountDue', cbc(sum, 'PayableAmount'));
   }
 
-  for (const lineEl of cacs(root, creditNote ? 'CreditNoteLine' : 'InvoiceLine')) inv.lines.push(readLine(lineEl, creditNote));
+  // Lines: cac:InvoiceLine | cac:CreditNoteLine under either root, in document order (as the official rules see them).
+  for (const lineEl of root.children) {
+    if (lineEl.ns === UBL_NS.cac && (lineEl.local === 'InvoiceLine' || lineEl.local === 'CreditNoteLine')) inv.lines.push(readLine(lineEl, creditNote));
+  }
   return inv;
 }
 
@@ -343,7 +347,7 @@ function readLine(el: XmlElement, creditNote: boolean): InvoiceLine {
   const line = located(emptyLine(idEl ? textOf(idEl) : ''), el);
   if (idEl) locate(line, 'id', pathOf(idEl));
   put(line, 'note', cbc(el, 'Note'));
-  const qty = cbc(el, creditNote ? 'CreditedQuantity' : 'InvoicedQuantity');
+  const qty = cbc(el, creditNote ? 'CreditedQuantity' : 'InvoicedQuantity') ?? cbc(el, creditNote ? 'InvoicedQuantity' : 'CreditedQuantity');
   putDec(line, 'quantity', qty);
   putAttr(line, 'unitCode', qty, 'unitCode');
   putDec(line, 'netAmount', cbc(el, 'LineExtensionAmount'));
