@@ -16,9 +16,17 @@ const NO_VAT_CATEGORIES = new Set(['Z', 'E', 'AE', 'K', 'G', 'O']);
 
 /** Key of a VAT breakdown group: category plus numeric rate ("19" and "19.00" are one group). */
 export function vatKey(category: string | undefined, rate: string | undefined): string {
-  const r = parseDec(rate);
-  return `${category ?? ''}|${r ? r.toFixed() : ''}`;
+  const raw = `${category ?? ''}|${rate ?? ''}`;
+  let key = vatKeys.get(raw);
+  if (key === undefined) {
+    const r = parseDec(rate);
+    key = `${category ?? ''}|${r ? r.toFixed() : ''}`;
+    // A handful of category/rate spellings per process: memoise the decimal normalisation.
+    if (vatKeys.size < 1000) vatKeys.set(raw, key);
+  }
+  return key;
 }
+const vatKeys = new Map<string, string>();
 
 /** Amount of an allowance/charge: given, or base × percentage / 100 rounded; fills `amount` in place. */
 function settleAllowanceCharge(

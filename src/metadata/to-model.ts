@@ -19,6 +19,7 @@ import {
   type VatBreakdown,
 } from '../model/invoice.js';
 import { GUIDELINE_ID, type ProfileId } from '../model/profiles.js';
+import { vatKey } from './compute.js';
 import type { AddressMetadata, InvoiceMetadata, LineItemMetadata } from './schema.js';
 
 /** BT-23 written for XRechnung (Peppol BIS billing process, which XRechnung 3.0 expects). */
@@ -88,14 +89,14 @@ function line(l: LineItemMetadata, index: number): InvoiceLine {
   out.allowances = (l.allowances ?? []).map(allowanceCharge);
   out.charges = (l.charges ?? []).map(allowanceCharge);
   // BG-29: net = gross − discount; discount = gross − net (PEPPOL-EN16931-R046).
+  out.netPrice = l.net_price;
   const gross = parseDec(l.gross_price);
-  const discount = parseDec(l.price_discount);
-  let net = parseDec(l.net_price);
-  if (!net && gross) net = gross.minus(discount ?? new Big('0'));
-  out.netPrice = l.net_price ?? (net ? net.toFixed() : undefined);
   if (gross) {
+    const discount = parseDec(l.price_discount);
+    const net = parseDec(l.net_price) ?? gross.minus(discount ?? new Big('0'));
+    out.netPrice ??= net.toFixed();
     out.grossPrice = l.gross_price;
-    out.priceDiscount = l.price_discount ?? (net ? gross.minus(net).toFixed() : undefined);
+    out.priceDiscount = l.price_discount ?? gross.minus(net).toFixed();
   }
   out.priceBaseQuantity = l.price_base_quantity;
   if (l.price_base_quantity) out.priceBaseQuantityUnitCode = l.unit_code;
@@ -209,7 +210,7 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
   }
 
   inv.lines = (meta.line_items ?? []).map(line);
-  const lineVats = new Map(inv.lines.map((l) => [`${l.vatCategoryCode}|${parseDec(l.vatRate)?.toFixed() ?? ''}`, l]));
+  const lineVats = new Map(inv.lines.map((l) => [vatKey(l.vatCategoryCode, l.vatRate), l]));
   const sole = lineVats.size === 1 ? [...lineVats.values()][0] : undefined;
   const soleVat = sole ? { category: sole.vatCategoryCode ?? 'S', rate: sole.vatRate } : undefined;
   inv.allowances = (meta.allowances ?? []).map((a) => documentAllowanceCharge(a, soleVat));
@@ -233,7 +234,7 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
     const fallback = DEFAULT_EXEMPTIONS[cat];
     if (!fallback) continue;
     const rate = l.vatRate;
-    if (givenBreakdown.some((b) => b.categoryCode === cat && (parseDec(b.rate)?.toFixed() ?? '') === (parseDec(rate)?.toFixed() ?? ''))) continue;
+    if (givenBreakdown.some((b) => b.categoryCode === cat && vatKey(cat, b.rate) === vatKey(cat, rate))) continue;
     givenBreakdown.push({ categoryCode: cat, rate, exemptionReason: fallback.reason, exemptionReasonCode: fallback.code });
   }
 

@@ -349,10 +349,17 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
 }
 
 /** Values that must come from an EN 16931 code list (BR-CL-*), checked against the official lists. */
+const codeSets = new Map<string, ReadonlySet<string>>();
+function codes(rule: string): ReadonlySet<string> {
+  let set = codeSets.get(rule);
+  if (!set) codeSets.set(rule, (set = codeSet('en16931-cii', rule)));
+  return set;
+}
+
 function codeListErrors(meta: InvoiceMetadata, add: (loc: Loc, msg: string, type?: string, input?: unknown) => void): void {
   const check = (loc: Loc, value: string | undefined, rule: string, what: string) => {
     if (value === undefined) return;
-    if (!codeSet('en16931-cii', rule).has(value)) add(loc, `${what} '${value}' is not in the code list (${rule})`, 'enum', value);
+    if (!codes(rule).has(value)) add(loc, `${what} '${value}' is not in the code list (${rule})`, 'enum', value);
   };
   check(['currency'], meta.currency, 'BR-CL-04', 'Currency');
   check(['tax_currency'], meta.tax_currency, 'BR-CL-05', 'Currency');
@@ -399,7 +406,7 @@ function otherRuleErrors(
   missing: (loc: Loc, why: string) => void,
 ): void {
   // BR-CO-09: VAT identifiers start with the ISO 3166-1 country (Greece: EL).
-  const countries = codeSet('en16931-cii', 'BR-CL-14');
+  const countries = codes('BR-CL-14');
   const vat = (loc: Loc, value: string | undefined) => {
     if (value !== undefined && !countries.has(value.slice(0, 2)) && !value.startsWith('EL')) {
       add(loc, 'VAT identifier must start with its country code, e.g. DE123456789 (BR-CO-09)', 'value_error', value);
