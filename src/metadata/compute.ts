@@ -64,18 +64,20 @@ export function computeLine(line: InvoiceLine, field: string, issues: ContentIss
   let total = gross;
   for (const [j, a] of line.allowances.entries()) total = total.minus(settleAllowanceCharge(a, gross, `${field}.allowances[${j}]`, issues));
   for (const [j, c] of line.charges.entries()) total = total.plus(settleAllowanceCharge(c, gross, `${field}.charges[${j}]`, issues));
-  const computed = toFixedHalfUp(total);
   if (line.netAmount === undefined) {
-    line.netAmount = computed;
-  } else if (!decOrZero(line.netAmount).eq(total)) {
+    line.netAmount = toFixedHalfUp(total);
+    return total;
+  }
+  const given = decOrZero(line.netAmount);
+  if (!given.eq(total)) {
     issues.push({
       field: `${field}.line_total`,
       message: 'line_total differs from quantity × net_price / price_base_quantity + charges − allowances',
       given: line.netAmount,
-      expected: computed,
+      expected: toFixedHalfUp(total),
     });
   }
-  return decOrZero(line.netAmount);
+  return given;
 }
 
 interface Group {
