@@ -129,6 +129,9 @@ async function overHttp(pdf: Uint8Array, seconds: number): Promise<void> {
     connections: 8,
   };
   try {
+    // Baseline of this machine right now (the lead measured ~20,000 req/s for GET /health on an idle machine).
+    const health = await autocannon({ url: `http://127.0.0.1:${port}/health`, connections: 8, duration: Math.min(seconds, 3) });
+    console.log(`GET /health (baseline): ${health.requests.average.toFixed(0)} req/s  latency p50 ${health.latency.p50} ms`);
     await autocannon({ ...request, duration: 2 }); // warm-up: JIT and the extraction path
     server.send('mark');
     const r = await autocannon({ ...request, duration: seconds });
