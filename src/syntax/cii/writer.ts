@@ -17,6 +17,7 @@ import type {
   Party,
   VatBreakdown,
 } from '../../model/invoice.js';
+import { decOrZero } from '../../model/decimal.js';
 import type { ProfileId } from '../../model/profiles.js';
 import { PROFILE_LEVEL, LEVEL } from './writer-profile.js';
 import { XmlBuilder } from './writer-xml.js';
@@ -137,7 +138,11 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   x.open('ram:SpecifiedLineTradeSettlement');
   x.open('ram:ApplicableTradeTax');
   x.leaf('ram:TypeCode', 'VAT');
+  // EXTENDED repeats the exemption reason on the line (its breakdown rules compare the two).
+  const exemption = level >= LEVEL.EXTENDED ? lineExemption(c, l) : undefined;
+  x.leaf('ram:ExemptionReason', exemption?.exemptionReason);
   x.leaf('ram:CategoryCode', l.vatCategoryCode);
+  x.leaf('ram:ExemptionReasonCode', exemption?.exemptionReasonCode);
   if (l.vatCategoryCode !== 'O') x.leaf('ram:RateApplicablePercent', l.vatRate);
   x.close('ram:ApplicableTradeTax');
   writePeriod(c, l.period);
@@ -157,6 +162,14 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   x.close('ram:SpecifiedLineTradeSettlement');
 
   x.close('ram:IncludedSupplyChainTradeLineItem');
+}
+
+/** The breakdown entry of a line's VAT category (and rate) when it carries an exemption reason. */
+function lineExemption(c: Ctx, l: InvoiceLine): VatBreakdown | undefined {
+  const rate = decOrZero(l.vatRate);
+  return c.inv.vatBreakdown.find(
+    (b) => b.categoryCode === l.vatCategoryCode && (b.exemptionReason || b.exemptionReasonCode) && decOrZero(b.rate).eq(rate),
+  );
 }
 
 function writePeriod(c: Ctx, p: { start?: string; end?: string } | undefined): void {
