@@ -3,10 +3,9 @@
  * (detected format and profile, the invoice XML found, best-effort invoice JSON, findings).
  */
 import type { FastifyInstance } from 'fastify';
-import { ingest, IngestError } from '../../input/ingest.js';
 import { toExtractionResult } from '../../extract/result.js';
-import { ProblemError } from '../errors.js';
 import { readForm } from '../multipart.js';
+import { ingestUpload } from '../upload.js';
 import { errorResponses } from '../schemas.js';
 
 const strOrNull = { type: ['string', 'null'] } as const;
@@ -94,14 +93,8 @@ export default async function extract(app: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const form = await readForm(req, { files: { file: { required: true } } });
-      const upload = form.files.file;
-      try {
-        const result = await ingest(new Uint8Array(upload.data.buffer, upload.data.byteOffset, upload.data.length), upload.filename);
-        return toExtractionResult(result);
-      } catch (err) {
-        if (err instanceof IngestError) throw new ProblemError(400, 'Bad Request', err.message, { code: err.code });
-        throw err;
-      }
+      // Unusable input (not PDF/XML, encrypted PDF, malformed XML upload) → 400 with the ingest code.
+      return toExtractionResult(await ingestUpload(form.files.file));
     },
   );
 }
