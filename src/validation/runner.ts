@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { IngestError } from '../input/ingest.js';
-import { validateBytes, type ValidationResult } from './validate.js';
+import type { ValidationResult } from './validate.js';
 import type { WorkerAnswer, WorkerTask } from './worker.js';
 
 export class ValidationTimeoutError extends Error {
@@ -48,7 +48,9 @@ function workerFile(): string {
 
 export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
   if (opts.workers <= 0) {
-    return { mode: 'inline', validate: (bytes, filename) => validateBytes(bytes, filename), close: async () => {} };
+    // Loaded only here: in pool mode the rule sets and the XSD schemas (~140 MB) live in the workers alone.
+    const loaded = import('./validate.js');
+    return { mode: 'inline', validate: async (bytes, filename) => (await loaded).validateBytes(bytes, filename), close: async () => {} };
   }
   const threads = Math.min(opts.workers, Math.max(1, availableParallelism()));
   const pool = new Piscina({

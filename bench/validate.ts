@@ -1,0 +1,164 @@
+/**
+ * Validation benchmark (issue 5). Prints:
+ *  1. in-process time per CEN example invoice (median, p99): the whole pipeline (validateBytes:
+ *     parse, read, XSD, every applicable rule set) and the EN 16931 rule sets alone on a freshly
+ *     read document (syntax binding rules + business rules);
+ *  2. a generated 10,000-line invoice (CII and UBL);
+ *  3. POST /v1/validate over HTTP on 127.0.0.1 at concurrency 8 (autocannon), worker pool
+ *     (WORKERS=1, the default) and inline (WORKERS=0), with the peak RSS under that load.
+ * Run: node --import tsx bench/validate.ts [--quick]
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+// @ts-expect-error autocannon ships no type declarations
+import autocannon from 'autocannon';
+import { loadConfig } from '../src/config.js';
+import { buildApp } from '../src/http/app.js';
+import { ingest } from '../src/input/ingest.js';
+import { getRuleSet, runRules } from '../src/rules/engine.js';
+import { validateBytes } from '../src/validation/validate.js';
+import { runXsdLayer } from '../src/validation/xsd-layer.js';
+
+const quick = process.argv.includes('--quick');
+const corpus = path.resolve(process.cwd(), '../shared/corpus');
+const examples = ['cii', 'ubl'].flatMap((s) =>
+  readdirSync(path.join(corpus, 'en16931/examples', s))
+    .filter((f) => /\.xml$/i.test(f))
+    .map((f) => path.join(corpus, 'en16931/examples', s, f)),
+);
+
+function stats(ts: number[]) {
+  const s = [...ts].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)], p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] };
+}
+
+async function timeIt(n: number, fn: () => unknown | Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < Math.min(50, n); i++) await fn();
+  const ts: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    ts.push(performance.now() - t);
+  }
+  return ts;
+}
+
+const ms = (v: number) => v.toFixed(3).padStart(8);
+
+if (process.argv.includes('--http-child')) {
+  await httpBenchmark();
+  process.exit(0);
+}
+
+// HTTP first, in a fresh child process, so that its RSS is the server's and not this process's.
+const child = spawnSync(process.execPath, ['--import', 'tsx', 'bench/validate.ts', '--http-child', ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
+if (child.status !== 0) process.exitCode = 1;
+
+// 1. In-process, per example.
+console.log('In-process, per CEN example (ms): whole pipeline | EN 16931 rule sets on a fresh read');
+console.log(`${'file'.padEnd(48)} ${'KB'.padStart(5)} ${'median'.padStart(8)} ${'p99'.padStart(8)} | ${'median'.padStart(8)} ${'p99'.padStart(8)}`);
+const n = quick ? 100 : 400;
+const allPipeline: number[] = [];
+const allRules: number[] = [];
+for (const file of examples) {
+  const bytes = readFileSync(file);
+  const pipeline = await timeIt(n, () => validateBytes(bytes));
+  // Rules alone: documents read beforehand, each used once (no per-document cache is warm).
+  const reads = await Promise.all(Array.from({ length: n + 50 }, () => ingest(bytes)));
+  let k = 0;
+  const rules = await timeIt(n, () => {
+    const r = reads[k++];
+    const set = r.syntax === 'cii' ? 'en16931-cii' : 'en16931-ubl';
+    return runRules(set, getRuleSet(set)!, { doc: r.doc!, invoice: r.invoice!, syntax: r.syntax as 'cii' | 'ubl' });
+  });
+  const p = stats(pipeline);
+  const r = stats(rules);
+  allPipeline.push(p.median);
+  allRules.push(r.median);
+  console.log(`${path.relative(corpus, file).slice(0, 48).padEnd(48)} ${(bytes.length / 1024).toFixed(0).padStart(5)} ${ms(p.median)} ${ms(p.p99)} | ${ms(r.median)} ${ms(r.p99)}`);
+}
+console.log(`median of medians: whole pipeline ${stats(allPipeline).median.toFixed(3)} ms, EN 16931 rule sets ${stats(allRules).median.toFixed(3)} ms`);
+
+// 2. A 10,000-line invoice.
+function manyLines(file: string, open: string, close: string, lines: number): Buffer {
+  const xml = readFileSync(file, 'utf8');
+  const start = xml.indexOf(open);
+  const end = xml.indexOf(close, start) + close.length;
+  const line = xml.slice(start, end);
+  const copies: string[] = [];
+  for (let i = 0; i < lines; i++) copies.push(line.replace(/(<(?:ram:LineID|cbc:ID)>)[^<]*/, `$1${i + 1}`));
+  return Buffer.from(xml.slice(0, start) + copies.join('') + xml.slice(end));
+}
+// Lines of the CEN example 1 (about 1 KB per line, like real line-heavy invoices).
+const big = {
+  cii: manyLines(path.join(corpus, 'en16931/examples/cii/CII_example1.xml'), '<ram:IncludedSupplyChainTradeLineItem>', '</ram:IncludedSupplyChainTradeLineItem>', 10_000),
+  ubl: manyLines(path.join(corpus, 'en16931/examples/ubl/ubl-tc434-example1.xml'), '<cac:InvoiceLine>', '</cac:InvoiceLine>', 10_000),
+};
+for (const [syntax, bytes] of Object.entries(big)) {
+  const runs = quick ? 3 : 5;
+  const whole: number[] = [];
+  const parts = { read: [] as number[], xsd: [] as number[], en16931: [] as number[] };
+  for (let i = 0; i < runs; i++) {
+    let t = performance.now();
+    await validateBytes(bytes);
+    whole.push(performance.now() - t);
+    t = performance.now();
+    const r = await ingest(bytes);
+    parts.read.push(performance.now() - t);
+    t = performance.now();
+    runXsdLayer({ xmlBytes: bytes, syntax: r.syntax as 'cii' | 'ubl', profile: r.profile });
+    parts.xsd.push(performance.now() - t);
+    const set = r.syntax === 'cii' ? 'en16931-cii' : 'en16931-ubl';
+    t = performance.now();
+    runRules(set, getRuleSet(set)!, { doc: r.doc!, invoice: r.invoice!, syntax: r.syntax as 'cii' | 'ubl' });
+    parts.en16931.push(performance.now() - t);
+  }
+  const med = (a: number[]) => stats(a).median.toFixed(0);
+  console.log(
+    `10,000-line ${syntax.toUpperCase()} invoice (${(bytes.length / 1024 / 1024).toFixed(1)} MB): whole pipeline median ${med(whole)} ms ` +
+      `(parse+read ${med(parts.read)} ms, XSD ${med(parts.xsd)} ms, EN 16931 rule sets ${med(parts.en16931)} ms)`,
+  );
+}
+
+
+// 3. HTTP under concurrency 8 (run in the child process).
+async function httpBenchmark(): Promise<void> {
+  const files = {
+    'CII (CEN example 2)': path.join(corpus, 'en16931/examples/cii/CII_example2.xml'),
+    'UBL (CEN example 2)': path.join(corpus, 'en16931/examples/ubl/ubl-tc434-example2.xml'),
+  };
+  const boundary = '----bench-validate';
+  for (const workers of ['1', '0']) {
+    const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent', WORKERS: workers }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    for (const [label, file] of Object.entries(files)) {
+      const xml = readFileSync(file);
+      const body = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice.xml"\r\nContent-Type: application/xml\r\n\r\n`),
+        xml,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const opts = {
+        url: `http://127.0.0.1:${port}/v1/validate`,
+        method: 'POST' as const,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        connections: 8,
+      };
+      await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, worker start)
+      let peakRss = 0;
+      const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+      const result = await autocannon({ ...opts, duration: quick ? 5 : 15 });
+      clearInterval(sampler);
+      console.log(
+        `POST /v1/validate, ${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8, WORKERS=${workers}: ` +
+          `${result.requests.average.toFixed(0)} req/s (${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors), ` +
+          `latency p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms, peak RSS (server + load generator) ${(peakRss / 1024 / 1024).toFixed(0)} MB`,
+      );
+    }
+    await app.close();
+  }
+}
