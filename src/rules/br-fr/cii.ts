@@ -35,7 +35,7 @@ import {
   type FrAssert,
   type FrRelease,
 } from './checks.js';
-import { anyEquals, attribute, descendants, first, fromRoot, is, length, norm, sel, text, textAt, withAttr } from './xml.js';
+import { anyEquals, attribute, descendants, first, fromRoot, is, length, norm, perDocument, sel, text, textAt, withAttr } from './xml.js';
 import { Big } from '../../model/decimal.js';
 
 const CII = 'rsm:CrossIndustryInvoice';
@@ -117,7 +117,9 @@ const aflInvoiceNumber = (line: XmlElement) =>
     ),
   );
 const lineSum = (line: XmlElement) => sel(line, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation');
-const invoiceCurrency = (root: XmlElement) => textAt(root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:InvoiceCurrencyCode');
+/** The header settlement, found once per document (it follows every line item in the transaction). */
+const headerSettlement = perDocument((root: XmlElement) => first(root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement'));
+const invoiceCurrency = (root: XmlElement) => textAt(headerSettlement(root), 'ram:InvoiceCurrencyCode');
 const lineTaxTotalIn = (line: XmlElement, currency: string) => withAttr(lineSum(line).flatMap((s) => sel(s, 'ram:TaxTotalAmount')), 'currencyID', currency);
 
 function releaseRules(release: FrRelease): FrAssert[] {
@@ -484,13 +486,38 @@ function releaseRules(release: FrRelease): FrAssert[] {
   return rules;
 }
 
+/** Lines of a transaction by the text of their ParentLineID. */
+const childrenByParent = perDocument((tx: XmlElement) => {
+  const map = new Map<string, XmlElement[]>();
+  for (const l of sel(tx, 'ram:IncludedSupplyChainTradeLineItem')) {
+    for (const p of new Set(sel(l, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID').map(text))) {
+      const list = map.get(p) ?? [];
+      list.push(l);
+      map.set(p, list);
+    }
+  }
+  return map;
+});
+
+/**
+ * BR-FR-MV-11: how many sub-invoice references (AFL, type 130) equal to BT-1 the main seller's GROUP
+ * lines carry; the reference counts over every line item in the document (//).
+ */
+const mainSellerSubInvoices = perDocument((root: XmlElement) => {
+  const invIds = sel(root, 'rsm:ExchangedDocument/ram:ID').map(text);
+  const sellerIds = sel(root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:SpecifiedLegalOrganization/ram:ID').map(text);
+  return descendants(root, 'ram:IncludedSupplyChainTradeLineItem')
+    .filter((x) => isGroupHead(x) && sel(x, 'ram:SpecifiedLineTradeAgreement/ram:ItemSellerTradeParty/ram:SpecifiedLegalOrganization/ram:ID').some((i) => sellerIds.includes(text(i))))
+    .flatMap((x) => sel(x, 'ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument'))
+    .filter((d) => anyEquals(sel(d, 'ram:ReferenceTypeCode'), 'AFL') && anyEquals(sel(d, 'ram:TypeCode'), '130') && sel(d, 'ram:IssuerAssignedID').some((i) => invIds.includes(text(i)))).length;
+});
+
 /** Release 1.4: multi-vendor (S8/B8/M8) and bidirectional (S9/B9/M9) invoices, made of sub-invoices under GROUP lines. */
 function multiVendorRules(): FrAssert[] {
   const rules: FrAssert[] = [];
   const add = (id: string, message: string, contexts: FrAssert['contexts'], holds: FrAssert['holds']) => rules.push({ id, message, contexts, holds });
   const lines = at(LINE);
   const groupHeads = (root: XmlElement) => lines(root).filter(isGroupHead);
-  const siblingsOf = (line: XmlElement) => sel(line.parent!, 'ram:IncludedSupplyChainTradeLineItem');
   const lineSeller = (line: XmlElement) => sel(line, 'ram:SpecifiedLineTradeAgreement/ram:ItemSellerTradeParty');
 
   add('BR-FR-MV-01_EXT-FR-FE-163', 'With a framework S8, B8, M8, S9, B9 or M9 every line must give its sub-type (EXT-FR-FE-163).', at(`${LINE}/ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode`), (el, root) =>
@@ -528,7 +555,7 @@ function multiVendorRules(): FrAssert[] {
   );
   add('BR-FR-MV-03_EXT-FR-FE-182', 'A GROUP line without parent must give its VAT total in the VAT accounting currency (EXT-FR-FE-182) when BT-6 is given.', groupHeads, (l, root) => {
     if (!isSpecial(root)) return true;
-    const acc = sel(root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:TaxCurrencyCode');
+    const acc = sel(headerSettlement(root), 'ram:TaxCurrencyCode');
     if (acc.length === 0) return true;
     const cur = text(acc[0]);
     return cur !== '' && norm(text(lineTaxTotalIn(l, cur)[0])) !== '';
@@ -546,9 +573,7 @@ function multiVendorRules(): FrAssert[] {
   add('BR-FR-MV-05_EXT-FR-FE-BG-12', 'The net amount (BT-131) of a GROUP line must equal the sum of its sub-lines (within 0.01 per sub-line).', groupHeads, (l, root) => {
     if (!isSpecial(root)) return true;
     const id = norm(textAt(l, 'ram:AssociatedDocumentLineDocument/ram:LineID'));
-    const children = siblingsOf(l).filter(
-      (c) => anyEquals(sel(c, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID'), id) && lineStatus(c).some((s) => text(s) !== 'INFORMATION'),
-    );
+    const children = (childrenByParent(l.parent!).get(id) ?? []).filter((c) => lineStatus(c).some((s) => text(s) !== 'INFORMATION'));
     const amounts = children.flatMap((c) => lineSum(c).flatMap((s) => sel(s, 'ram:LineTotalAmount')));
     let sum = new Big('0');
     for (const a of amounts) {
@@ -562,7 +587,9 @@ function multiVendorRules(): FrAssert[] {
   // BR-FR-MV-06 / MV-07: each line carries the seller's legal id and the AFL number of its sub-invoice, equal to its parent's.
   const parentOf = (l: XmlElement) => {
     const parentIds = sel(l, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID');
-    return { hasParent: parentIds.length > 0, parents: siblingsOf(l).filter((s) => sel(s, 'ram:AssociatedDocumentLineDocument/ram:LineID').some((i) => parentIds.some((p) => text(p) === text(i)))) };
+    const byId = linesById(l.parent!);
+    const parents = [...new Set(parentIds.flatMap((p) => byId.get(text(p)) ?? []))];
+    return { hasParent: parentIds.length > 0, parents };
   };
   add('BR-FR-MV-06_EXT-FR-FE-167', "With a framework S8, B8, M8, S9, B9 or M9 every line gives its seller's legal identifier, the same as its parent line's.", lines, (l, root) => {
     if (!isSpecial(root)) return true;
@@ -588,7 +615,7 @@ function multiVendorRules(): FrAssert[] {
   add('BR-FR-MV-09_EXT-FR-FE-181', 'The VAT total of a GROUP line must equal the sum of the VAT breakdowns (BT-117) whose exemption reason starts with its #sub-invoice number#.', groupHeads, (l, root) => {
     if (!isSpecial(root)) return true;
     const n = aflInvoiceNumber(l);
-    const taxes = sel(root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax').filter(
+    const taxes = sel(headerSettlement(root), 'ram:ApplicableTradeTax').filter(
       (t) => anyEquals(sel(t, 'ram:TypeCode'), 'VAT') && textAt(t, 'ram:ExemptionReason').startsWith(`#${n}#`),
     );
     let sum = new Big('0');
@@ -606,7 +633,7 @@ function multiVendorRules(): FrAssert[] {
     const grand = lineSum(l).flatMap((s) => sel(s, 'ram:GrandTotalAmount'));
     if (grand.length === 0) return true;
     const id = textAt(l, 'ram:AssociatedDocumentLineDocument/ram:LineID');
-    const details = siblingsOf(l).filter((c) => anyEquals(sel(c, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID'), id) && anyEquals(lineStatus(c), 'DETAIL')).length;
+    const details = (childrenByParent(l.parent!).get(id) ?? []).filter((c) => anyEquals(lineStatus(c), 'DETAIL')).length;
     const g = num(text(grand[0]));
     const net = num(text(lineSum(l).flatMap((s) => sel(s, 'ram:LineTotalAmount'))[0]));
     const vat = num(text(lineTaxTotalIn(l, invoiceCurrency(root))[0]));
@@ -620,12 +647,7 @@ function multiVendorRules(): FrAssert[] {
   }, (l, root) => {
     if (!isSpecial(root)) return true;
     const invIds = sel(root, 'rsm:ExchangedDocument/ram:ID').map(text);
-    const sellerIds = sel(root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:SpecifiedLegalOrganization/ram:ID').map(text);
-    // The reference counts over every line item in the document (//), sub-lines of sub-lines included.
-    const count = descendants(root, 'ram:IncludedSupplyChainTradeLineItem')
-      .filter((x) => isGroupHead(x) && sel(x, 'ram:SpecifiedLineTradeAgreement/ram:ItemSellerTradeParty/ram:SpecifiedLegalOrganization/ram:ID').some((i) => sellerIds.includes(text(i))))
-      .flatMap((x) => sel(x, 'ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument'))
-      .filter((d) => anyEquals(sel(d, 'ram:ReferenceTypeCode'), 'AFL') && anyEquals(sel(d, 'ram:TypeCode'), '130') && sel(d, 'ram:IssuerAssignedID').some((i) => invIds.includes(text(i)))).length;
+    const count = mainSellerSubInvoices(root);
     const own = aflInvoiceNumber(l);
     return count === 1 || (count === 0 && invIds.includes(own)) || (count > 1 && invIds.some((i) => i !== own));
   });
@@ -639,10 +661,7 @@ function multiVendorRules(): FrAssert[] {
       .flatMap((l) => sel(l, 'ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument'))
       .filter((d) => anyEquals(sel(d, 'ram:ReferenceTypeCode'), 'AFL') && anyEquals(sel(d, 'ram:TypeCode'), '130'))
       .flatMap((d) => sel(d, 'ram:IssuerAssignedID'));
-    return !candidates.some((c) => {
-      const idx = all.indexOf(c);
-      return all.slice(0, idx).some((p) => !isAncestor(p, c) && text(p) === text(c));
-    });
+    return !repeatsEarlierValue(all, new Set(candidates));
   });
   // BR-FR-MV-13 / BR-FR-BD-13: self-billing is excluded for multi-vendor invoices and required for bidirectional ones.
   add('BR-FR-MV-13_BT-3', 'With a framework S8, B8 or M8 the document type (BT-3) cannot be a self-billed type (389, 261, 501, 500, 502, 471, 473).', at(`${CII}/rsm:ExchangedDocument/ram:TypeCode`), (el, root) =>
@@ -667,8 +686,36 @@ function multiVendorRules(): FrAssert[] {
   return rules;
 }
 
-function isAncestor(a: XmlElement, b: XmlElement): boolean {
-  for (let p = b.parent; p; p = p.parent) if (p === a) return true;
+/** Lines of a transaction by their LineID, built once per document (sub-line rules look parents up for every line). */
+const lineIndex = new WeakMap<XmlElement, Map<string, XmlElement[]>>();
+function linesById(tx: XmlElement): Map<string, XmlElement[]> {
+  let index = lineIndex.get(tx);
+  if (!index) {
+    index = new Map();
+    for (const l of sel(tx, 'ram:IncludedSupplyChainTradeLineItem')) {
+      for (const id of sel(l, 'ram:AssociatedDocumentLineDocument/ram:LineID')) {
+        const list = index.get(text(id)) ?? [];
+        list.push(l);
+        index.set(text(id), list);
+      }
+    }
+    lineIndex.set(tx, index);
+  }
+  return index;
+}
+
+/**
+ * XPath `$candidate[. = preceding::x]` over `all` (every x in document order): does any candidate
+ * carry a value that an element before it already had? (Identifier elements never nest, so
+ * "preceding" is simply "earlier in document order".)
+ */
+export function repeatsEarlierValue(all: XmlElement[], candidates: Set<XmlElement>): boolean {
+  const seen = new Set<string>();
+  for (const e of all) {
+    const v = text(e);
+    if (candidates.has(e) && seen.has(v)) return true;
+    seen.add(v);
+  }
   return false;
 }
 

@@ -40,7 +40,8 @@ import {
   type FrAssert,
   type FrRelease,
 } from './checks.js';
-import { anyEquals, attribute, descendants, fromRoot, is, length, norm, sel, text, textAt, withAttr } from './xml.js';
+import { repeatsEarlierValue } from './cii.js';
+import { anyEquals, attribute, descendants, fromRoot, is, length, norm, perDocument, sel, text, textAt, withAttr } from './xml.js';
 
 export const isUblRoot = (root: XmlElement) => is(root, 'ubl:Invoice') || is(root, 'cn:CreditNote');
 
@@ -483,8 +484,11 @@ function isValidUblDate(v: string): boolean {
   return Number(m[3]) <= max;
 }
 
+/** cbc:ProfileID, found once per document (the root's children include every line). */
+const profileIds = perDocument((root: XmlElement) => sel(root, 'cbc:ProfileID'));
+
 function frameworkIs(root: XmlElement, codes: string[]): boolean {
-  const p = sel(root, 'cbc:ProfileID');
+  const p = profileIds(root);
   return p.length > 0 && codes.includes(norm(text(p[0])));
 }
 
@@ -500,7 +504,7 @@ function multiVendorRules(): FrAssert[] {
   const special = (root: XmlElement) => frameworkIs(root, [...MULTI_VENDOR, ...BIDIRECTIONAL]);
   const multiVendor = (root: XmlElement) => frameworkIs(root, MULTI_VENDOR);
   const bidir = (root: XmlElement) => frameworkIs(root, BIDIRECTIONAL);
-  const invoiceIds = (root: XmlElement) => sel(root, 'cbc:ID').map(text);
+  const invoiceIds = perDocument((root: XmlElement) => sel(root, 'cbc:ID').map(text));
   const rootOf = (el: XmlElement) => {
     let r = el;
     while (r.parent) r = r.parent;
@@ -521,10 +525,29 @@ function multiVendorRules(): FrAssert[] {
     norm(text(withAttr(sel(l, 'cac:DocumentReference').filter((d) => anyEquals(sel(d, 'cbc:DocumentTypeCode'), '130')).flatMap((d) => sel(d, 'cbc:ID')), 'schemeID', 'AFL')[0]));
   const avv = (l: XmlElement) => withAttr(sel(l, 'cac:DocumentReference').filter((d) => anyEquals(sel(d, 'cbc:DocumentTypeCode'), '130')).flatMap((d) => sel(d, 'cbc:ID')), 'schemeID', 'AVV');
   const lineTaxIn = (l: XmlElement, currency: string) => withAttr(sel(l, 'cac:TaxTotal/cbc:TaxAmount'), 'currencyID', currency);
-  const currency = (root: XmlElement) => textAt(root, 'cbc:DocumentCurrencyCode');
+  const currency = perDocument((root: XmlElement) => textAt(root, 'cbc:DocumentCurrencyCode'));
+  const vatSubtotals = perDocument((root: XmlElement) => sel(root, 'cac:TaxTotal/cac:TaxSubtotal'));
   const parentIds = (l: XmlElement) => ownRefs(l).flatMap((b) => sel(b, 'cac:BillingReferenceLine/cbc:ID')).map(text);
-  const linesWithId = (l: XmlElement, ids: string[]) => invoiceLines(l.parent!).filter((x) => sel(x, 'cbc:ID').some((i) => ids.includes(text(i))));
-  const headsOf = (root: XmlElement) => invoiceLines(root).flatMap((l) => ownRefs(l).filter(isHeadRef));
+  const linesWithId = (l: XmlElement, ids: string[]) => {
+    const byId = ublLinesById(l.parent!);
+    return [...new Set(ids.flatMap((i) => byId.get(i) ?? []))];
+  };
+  const headsOf = perDocument((root: XmlElement) => invoiceLines(root).flatMap((l) => ownRefs(l).filter(isHeadRef)));
+  /** Sub-lines by the parent line they name: each (line, BillingReference to this invoice) under its BillingReferenceLine/cbc:ID. */
+  const subLinesByParent = perDocument((root: XmlElement) => {
+    const map = new Map<string, { line: XmlElement; ref: XmlElement }[]>();
+    for (const l of invoiceLines(root)) {
+      for (const r of ownRefs(l)) {
+        for (const p of sel(r, 'cac:BillingReferenceLine/cbc:ID')) {
+          const list = map.get(text(p)) ?? [];
+          list.push({ line: l, ref: r });
+          map.set(text(p), list);
+        }
+      }
+    }
+    return map;
+  });
+  const accountingCurrencies = perDocument((root: XmlElement) => descendants(root, 'cbc:TaxCurrencyCode'));
   const dec = (v: string) => num(v);
 
   add('BR-FR-MV-01_EXT-FR-FE-163', 'With a framework S8, B8, M8, S9, B9 or M9 every line must point at this invoice and give its sub-type (EXT-FR-FE-163).', (root) => (isUblRoot(root) ? anywhereLines(root) : []), (l, root) => {
@@ -563,7 +586,7 @@ function multiVendorRules(): FrAssert[] {
   );
   add('BR-FR-MV-03_EXT-FR-FE-182', 'A GROUP line without parent must give its VAT total in the VAT accounting currency (EXT-FR-FE-182) when BT-6 is given.', headRefs, (b, root) => {
     if (!special(root)) return true;
-    const acc = descendants(root, 'cbc:TaxCurrencyCode');
+    const acc = accountingCurrencies(root);
     if (acc.length === 0) return true;
     const cur = text(acc[0]);
     return cur !== '' && norm(text(lineTaxIn(lineOf(b), cur)[0])) !== '';
@@ -579,9 +602,7 @@ function multiVendorRules(): FrAssert[] {
     if (!special(root)) return true;
     const l = lineOf(b);
     const id = norm(textAt(l, 'cbc:ID'));
-    const children = invoiceLines(l.parent!).filter((c) =>
-      ownRefs(c).some((r) => status(r).some((s) => text(s) !== 'INFORMATION') && anyEquals(sel(r, 'cac:BillingReferenceLine/cbc:ID'), id)),
-    );
+    const children = [...new Set((subLinesByParent(root).get(id) ?? []).filter(({ ref }) => status(ref).some((s) => text(s) !== 'INFORMATION')).map(({ line: c }) => c))];
     const amounts = children.flatMap((c) => sel(c, 'cbc:LineExtensionAmount'));
     let sum = new Big('0');
     for (const a of amounts) {
@@ -617,7 +638,7 @@ function multiVendorRules(): FrAssert[] {
     if (!special(root)) return true;
     const l = lineOf(b);
     const n = afl(l);
-    const subtotals = sel(root, 'cac:TaxTotal/cac:TaxSubtotal').filter(
+    const subtotals = vatSubtotals(root).filter(
       (s) => anyEquals(sel(s, 'cac:TaxCategory/cac:TaxScheme/cbc:ID'), 'VAT') && textAt(s, 'cac:TaxCategory/cbc:TaxExemptionReason').startsWith(`#${n}#`),
     );
     let sum = new Big('0');
@@ -635,9 +656,7 @@ function multiVendorRules(): FrAssert[] {
     const gross = sel(l, 'cbc:TaxInclusiveLineExtensionAmount');
     if (gross.length === 0) return true;
     const id = textAt(l, 'cbc:ID');
-    const subLines = invoiceLines(l.parent!)
-      .flatMap((c) => ownRefs(c))
-      .filter((r) => anyEquals(status(r), 'DETAIL', 'GROUP') && anyEquals(sel(r, 'cac:BillingReferenceLine/cbc:ID'), id)).length;
+    const subLines = new Set((subLinesByParent(root).get(id) ?? []).filter(({ ref }) => anyEquals(status(ref), 'DETAIL', 'GROUP')).map(({ ref }) => ref)).size;
     const g = dec(text(gross[0]));
     const net = dec(textAt(l, 'cbc:LineExtensionAmount'));
     const vat = dec(text(lineTaxIn(l, currency(root))[0]));
@@ -652,15 +671,20 @@ function multiVendorRules(): FrAssert[] {
   }, (b, root) => {
     if (!special(root)) return true;
     const ids = invoiceIds(root);
+    const count = mainSellerSubInvoices(root);
+    const own = afl(lineOf(b));
+    return count === 1 || (count === 0 && ids.includes(own)) || (count > 1 && ids.some((i) => i !== own));
+  });
+  /** BR-FR-MV-11: lines of the main seller heading a sub-invoice of this invoice whose AFL number (type 130) is BT-1. */
+  const mainSellerSubInvoices = perDocument((root: XmlElement) => {
+    const ids = invoiceIds(root);
     const sellerIds = sel(root, `${SUPPLIER}/cac:PartyLegalEntity/cbc:CompanyID`).map(text);
-    const count = line()(root).filter(
+    return line()(root).filter(
       (l) =>
         sellerIds.includes(norm(textAt(l, `${lineSeller}/cac:PartyLegalEntity/cbc:CompanyID`))) &&
         sel(l, 'cac:BillingReference').filter(isHeadRef).some((r) => sel(r, 'cac:InvoiceDocumentReference/cbc:ID').some((i) => ids.includes(text(i)))) &&
         withAttr(sel(l, 'cac:DocumentReference').filter((d) => anyEquals(sel(d, 'cbc:DocumentTypeCode'), '130')).flatMap((d) => sel(d, 'cbc:ID')), 'schemeID', 'AFL').some((a) => ids.includes(text(a))),
     ).length;
-    const own = afl(lineOf(b));
-    return count === 1 || (count === 0 && ids.includes(own)) || (count > 1 && ids.some((i) => i !== own));
   });
   add('BR-FR-MV-12_BT-128', 'The sub-invoice numbers (BT-128, AFL) of the GROUP lines without parent must be unique.', (root) => (isUblRoot(root) ? [root] : []), (root) => {
     if (!special(root)) return true;
@@ -670,7 +694,7 @@ function multiVendorRules(): FrAssert[] {
       .filter((d) => anyEquals(sel(d, 'cbc:DocumentTypeCode'), '130'))
       .flatMap((d) => withAttr(sel(d, 'cbc:ID'), 'schemeID', 'AFL'));
     const heads = invoiceLines(root).filter((l) => ownRefs(l).some(isHeadRef)).flatMap(aflIdsOf);
-    return !heads.some((h) => all.slice(0, all.indexOf(h)).some((p) => text(p) === text(h)));
+    return !repeatsEarlierValue(all, new Set(heads));
   });
   const typeCodeCtx = (root: XmlElement) => [...fromRoot(root, 'ubl:Invoice/cbc:InvoiceTypeCode'), ...fromRoot(root, 'cn:CreditNote/cbc:CreditNoteTypeCode')];
   add('BR-FR-MV-13_BT-3', 'With a framework S8, B8 or M8 the document type (BT-3) cannot be a self-billed type (389, 261, 501, 500, 502, 471, 473).', typeCodeCtx, (el, root) =>
@@ -696,6 +720,24 @@ function multiVendorRules(): FrAssert[] {
     );
   }
   return rules;
+}
+
+/** Lines of a document by their cbc:ID, built once per document (sub-line rules look parents up for every line). */
+const ublLineIndex = new WeakMap<XmlElement, Map<string, XmlElement[]>>();
+function ublLinesById(root: XmlElement): Map<string, XmlElement[]> {
+  let index = ublLineIndex.get(root);
+  if (!index) {
+    index = new Map();
+    for (const l of invoiceLines(root)) {
+      for (const id of sel(l, 'cbc:ID')) {
+        const list = index.get(text(id)) ?? [];
+        list.push(l);
+        index.set(text(id), list);
+      }
+    }
+    ublLineIndex.set(root, index);
+  }
+  return index;
 }
 
 /** BR-FR-MV-01's context `cac:InvoiceLine|cac:CreditNoteLine` matches lines anywhere. */

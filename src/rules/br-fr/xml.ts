@@ -63,17 +63,61 @@ export function first(el: XmlElement | undefined, path: string): XmlElement | un
   return sel(el, path)[0];
 }
 
-/** Elements matched by an absolute path whose first step names the root element. */
+const rootPaths = new WeakMap<XmlElement, Map<string, XmlElement[]>>();
+
+/**
+ * Elements matched by an absolute path whose first step names the root element. Results are kept
+ * per document and built from the parent path's, so the many rules whose contexts share a prefix
+ * (every line-level rule walks the same line items) walk it once.
+ */
 export function fromRoot(root: XmlElement, path: string): XmlElement[] {
-  const slash = path.indexOf('/');
-  const head = slash < 0 ? path : path.slice(0, slash);
-  if (!is(root, head)) return [];
-  return slash < 0 ? [root] : sel(root, path.slice(slash + 1));
+  let cache = rootPaths.get(root);
+  if (!cache) {
+    cache = new Map();
+    rootPaths.set(root, cache);
+  }
+  const hit = cache.get(path);
+  if (hit) return hit;
+  const slash = path.lastIndexOf('/');
+  let result: XmlElement[];
+  if (slash < 0) result = is(root, path) ? [root] : [];
+  else {
+    const parents = fromRoot(root, path.slice(0, slash));
+    result = [];
+    if (parents.length > 0) {
+      const [step] = steps(path.slice(slash + 1));
+      for (const p of parents) for (const k of p.children) if (k.local === step.local && k.ns === step.ns) result.push(k);
+    }
+  }
+  cache.set(path, result);
+  return result;
+}
+
+/** Every element of a document by namespace and local name, in document order: one walk per document. */
+const nameIndex = new WeakMap<XmlElement, Map<string, XmlElement[]>>();
+function indexOf(root: XmlElement): Map<string, XmlElement[]> {
+  let index = nameIndex.get(root);
+  if (!index) {
+    const map = new Map<string, XmlElement[]>();
+    const walk = (e: XmlElement) => {
+      const key = `${e.ns}\u0000${e.local}`;
+      const list = map.get(key);
+      if (list) list.push(e);
+      else map.set(key, [e]);
+      for (const c of e.children) walk(c);
+    };
+    walk(root);
+    index = map;
+    nameIndex.set(root, index);
+  }
+  return index;
 }
 
 /** Every element named `name` anywhere in the tree (descendant-or-self), in document order. */
 export function descendants(el: XmlElement, name: string): XmlElement[] {
   const [step] = steps(name);
+  // From the root (the usual case: relative rule contexts), answer from the per-document index.
+  if (el.parent === null) return indexOf(el).get(`${step.ns}\u0000${step.local}`) ?? [];
   const out: XmlElement[] = [];
   const walk = (e: XmlElement) => {
     if (e.local === step.local && e.ns === step.ns) out.push(e);
@@ -120,4 +164,19 @@ export function withAttr(list: XmlElement[], local: string, value: string): XmlE
 /** Any element of `list` whose string value equals one of `values` (XPath general comparison). */
 export function anyEquals(list: XmlElement[], ...values: string[]): boolean {
   return list.some((e) => values.includes(text(e)));
+}
+
+/**
+ * Memoise a document-level value (keyed by the element it is computed from). Parsed documents are
+ * never changed, so rules that would otherwise recount the whole invoice for every line compute
+ * such a value once per document.
+ */
+export function perDocument<T>(compute: (el: XmlElement) => T): (el: XmlElement) => T {
+  const cache = new WeakMap<XmlElement, T>();
+  return (el) => {
+    if (cache.has(el)) return cache.get(el) as T;
+    const value = compute(el);
+    cache.set(el, value);
+    return value;
+  };
 }
