@@ -38,7 +38,7 @@ test('Factur-X PDF: format, profile, parties, totals, VAT breakdown and lines', 
   assert.equal(j.currency, 'EUR');
   assert.deepEqual(j.seller, {
     name: 'Lieferant GmbH',
-    registration_id: '549910',
+    registration_id: null, // no BT-30; the BT-29 supplier number is not a trade registration
     email: null,
     line1: 'Lieferantenstraße 20',
     city: 'München',
@@ -61,9 +61,7 @@ test('Factur-X PDF: format, profile, parties, totals, VAT breakdown and lines', 
     vat_rate: '19.00',
     line_total: '198.00',
   });
-  // registration_id came from BT-29 (no BT-30 in this invoice): flagged as heuristic.
-  assert.deepEqual(j._meta.limitations, ['heuristic_mapping']);
-  assert.ok(j._meta.fallbacks.some((f: { field: string }) => f.field === 'seller.registration_id'));
+  assert.deepEqual(j._meta, { limitations: [], fallbacks: [] });
 });
 
 test('UBL XML (XRechnung): read directly, format xrechnung', async () => {

@@ -2,9 +2,9 @@
  * The model → the spec's InvoiceJson (the /v1/extract answer): a flat, best-effort view with strings or
  * null. Amounts stay in their lexical form. Where a value is not the EN 16931 term the field names, the
  * mapping says so in `_meta.limitations`:
- * - `heuristic_mapping`: a neighbouring term stood in (item description for a missing item name, a
- *   seller identifier for a missing legal registration id, an EM electronic address for a missing
- *   contact e-mail), or the whole document was read by a best-effort mapping (ZUGFeRD 1.0);
+ * - `heuristic_mapping`: a neighbouring term stood in (item description for a missing item name, an EM
+ *   electronic address for a missing contact e-mail), or the whole document was read by a best-effort
+ *   mapping (ZUGFeRD 1.0);
  * - `fallback_values_used`: a total was missing and was taken or summed from other terms.
  * `_meta.fallbacks` lists each such field with where its value came from.
  */
@@ -132,11 +132,9 @@ function partyJson(p: Party, role: 'seller' | 'buyer', note: (field: string, sou
     email = p.electronicAddress.value;
     note(`${role}.email`, `electronic address with scheme EM (${role === 'seller' ? 'BT-34' : 'BT-49'})`, 'heuristic_mapping');
   }
-  let registration = p.legalRegistrationId?.value;
-  if (registration === undefined && p.identifiers.length > 0) {
-    registration = p.identifiers[0].value;
-    note(`${role}.registration_id`, `${role === 'seller' ? 'BT-29' : 'BT-46'} ${role} identifier (no legal registration id)`, 'heuristic_mapping');
-  }
+  // Only BT-30/BT-47: a party identifier (BT-29/BT-46) is often a customer-assigned supplier number, not a
+  // trade registration, so it is not offered in its place.
+  const registration = p.legalRegistrationId?.value;
   const out: PartyJson = {
     name: orNull(p.name),
     registration_id: orNull(registration),
