@@ -82,6 +82,9 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfContents> {
   // Fast path: follow the xref chain to the attachments only. Whenever it is unsure, the full parse decides.
   const fast = readPdfLazily(bytes);
   if (fast && fast.attachments.length > 0) return fast;
+  // Nothing attached and no embedded-file stream anywhere in the bytes (stream dictionaries are never
+  // inside object streams): the full parse would find nothing either, so skip it.
+  if (fast && !hasEmbeddedFileStreams(bytes)) return fast;
   return readPdfFully(bytes);
 }
 
