@@ -177,3 +177,22 @@ describe('POST /v1/validate (pro)', () => {
     assert.ok(!noPdfa.json().layers_skipped.some((l: { layer: string }) => l.layer === 'pdfa3b'));
   });
 });
+
+describe('validation runner bounds', () => {
+  test('a validation over its time bound is cut off, and the pool keeps answering', async () => {
+    const { createValidationRunner, ValidationTimeoutError } = await import('../src/validation/runner.js');
+    const runner = createValidationRunner({ workers: 1, timeoutMs: 60_000 });
+    const xml = readFileSync(UBL_VALID, 'utf8');
+    const start = xml.indexOf('<cac:InvoiceLine>');
+    const end = xml.lastIndexOf('</cac:InvoiceLine>') + '</cac:InvoiceLine>'.length;
+    // Thousands of lines cannot be read and checked within 1 ms.
+    const huge = Buffer.from(xml.slice(0, start) + xml.slice(start, end).repeat(3000) + xml.slice(end));
+    try {
+      await assert.rejects(runner.validate(huge, 'huge.xml', 1), ValidationTimeoutError);
+      // The worker that was cut off is replaced: the same pool validates the next invoice.
+      assert.equal((await runner.validate(readFileSync(UBL_VALID))).valid, true);
+    } finally {
+      await runner.close();
+    }
+  });
+});

@@ -24,7 +24,8 @@ export class ValidationTimeoutError extends Error {
 
 export interface ValidationRunner {
   readonly mode: 'inline' | 'pool';
-  validate(bytes: Uint8Array, filename?: string): Promise<ValidationResult>;
+  /** `timeoutMs` overrides the runner's bound for this call (pool mode). */
+  validate(bytes: Uint8Array, filename?: string, timeoutMs?: number): Promise<ValidationResult>;
   close(): Promise<void>;
 }
 
@@ -63,14 +64,14 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
   });
   return {
     mode: 'pool',
-    async validate(bytes, filename) {
+    async validate(bytes, filename, timeoutMs = opts.timeoutMs) {
       const task: WorkerTask = { bytes, ...(filename ? { filename } : {}) };
       let answer: WorkerAnswer;
       try {
-        answer = await pool.run(task, { signal: AbortSignal.timeout(opts.timeoutMs) });
+        answer = await pool.run(task, { signal: AbortSignal.timeout(timeoutMs) });
       } catch (err) {
         const name = (err as Error).name;
-        if (name === 'AbortError' || name === 'TimeoutError') throw new ValidationTimeoutError(opts.timeoutMs);
+        if (name === 'AbortError' || name === 'TimeoutError') throw new ValidationTimeoutError(timeoutMs);
         throw err;
       }
       if ('ingestError' in answer) throw new IngestError(answer.ingestError.code, answer.ingestError.message);
