@@ -456,3 +456,26 @@ test('severities follow the artefact of each syntax (BR-51 is a warning in UBL, 
     assert.equal(fired(syntax, base, inv).get('BR-51'), syntax === 'ubl' ? 'warning' : 'error');
   }
 });
+
+test('the engine: a rule that throws becomes an internal warning, duplicate ids are refused', async () => {
+  const { registerRuleSet, runRuleSet, INTERNAL_RULE_ERROR } = await import('../src/rules/engine.js');
+  const p = await parse(BASE.cii);
+  registerRuleSet('test-engine', [
+    { id: 'T-1', severity: 'error', message: 'always fires', check: () => [{ location: '/x' }] },
+    {
+      id: 'T-2',
+      severity: 'error',
+      message: 'broken',
+      check: () => {
+        throw new Error('boom');
+      },
+    },
+  ]);
+  const findings = runRuleSet('test-engine', { doc: p.doc, invoice: p.invoice, syntax: 'cii' });
+  assert.deepEqual(findings[0], { ruleId: 'T-1', severity: 'error', message: 'always fires', location: '/x', ruleSet: 'test-engine' });
+  assert.equal(findings[1].ruleId, INTERNAL_RULE_ERROR);
+  assert.equal(findings[1].severity, 'warning');
+  assert.match(findings[1].message, /T-2.*boom/);
+  const dup = { id: 'T-1', severity: 'error' as const, message: '', check: () => [] };
+  assert.throws(() => registerRuleSet('test-dup', [dup, dup]), /duplicate rule id T-1/);
+});
