@@ -32,7 +32,7 @@ interface Verdict {
 /** Agreement reached when this test was last tightened: it may only go up. */
 const FLOOR: Record<SetId, { businessFiles: number }> = {
   'en16931-cii': { businessFiles: 1.0 },
-  'en16931-ubl': { businessFiles: 0.998 },
+  'en16931-ubl': { businessFiles: 1.0 },
 };
 
 const isBusiness = (id: string) => id.startsWith('BR-');
