@@ -22,11 +22,12 @@ const PROFILES = ['fx-minimum', 'fx-basicwl', 'fx-basic', 'fx-en16931', 'fx-exte
 const ATTRIBUTE_REPORTS: Record<string, string> = {
   '88b668a1': 'currencyID',
   c34098c9: 'schemeID',
-  // The two reports on code elements (ContentCode, SubjectCode, PostcodeCode, ...): by the
-  // contexts they cover they test code-list attributes; listID / listVersionID are the code
-  // attributes EN 16931 does not use. Which hash is which is not visible in the catalogue.
-  '01de477b': 'listID',
-  '628e5c29': 'listVersionID',
+  // The two reports on code elements (ContentCode, SubjectCode, PostcodeCode, ...) test code-list
+  // attributes. 628e5c29 is @listID: it is the one missing from the contexts that already require
+  // the absence of @listID (ReasonCode[not(@listID)]), where 01de477b still applies, so 01de477b
+  // tests the other code attribute, @listVersionID.
+  '01de477b': 'listVersionID',
+  '628e5c29': 'listID',
 };
 
 const rows = (file: string) =>

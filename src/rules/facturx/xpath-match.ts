@@ -337,8 +337,15 @@ export function compileSelect(path: string): (ctx: XmlElement) => string[] {
   return (ctx) => select(rel, ctx).map(stringOf);
 }
 
-/** The last element name a context ends with (used to index contexts by element name). */
+const lastNameCache = new Map<string, string[]>();
+
+/** The last element name(s) a context ends with (used to index contexts by element name). */
 export function lastLocalName(context: string): string[] {
-  const p = new Parser(tokenize(context), context);
-  return p.union().map((path) => path.steps[path.steps.length - 1].local ?? '*');
+  let names = lastNameCache.get(context);
+  if (!names) {
+    const p = new Parser(tokenize(context), context);
+    names = p.union().map((path) => path.steps[path.steps.length - 1].local ?? '*');
+    lastNameCache.set(context, names);
+  }
+  return names;
 }

@@ -1,0 +1,363 @@
+/**
+ * Factur-X profile rule sets (fx-minimum, fx-basicwl, fx-basic, fx-en16931, fx-extended).
+ *
+ * - Data-driven rules (profile code lists FX-SCH-A-*, "not used in this profile" reports FX-NU-*):
+ *   for every rule and every context it covers, a minimal CII document is synthesised from the
+ *   context path; the rule must hold on it (valid code / element absent) and fire once it is made
+ *   invalid (unknown code / element or attribute present).
+ * - Hand-written rules (structural FX-SCH-A asserts, profile versions, BR-FXEXT-*-08): a passing and
+ *   a failing case each, on official examples or small documents.
+ * - Registration: severities follow the catalogue; the EN 16931 rules a profile carries run under it.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { ingest } from '../src/input/ingest.js';
+import { emptyInvoice } from '../src/model/invoice.js';
+import { CODELISTS } from '../src/rules/data/codelists.js';
+import { getRuleSet, runRuleSet } from '../src/rules/engine.js';
+import { FX_CATALOGUE } from '../src/rules/facturx/catalogue.data.js';
+import { FX_PROFILES } from '../src/rules/facturx/index.js';
+import type { Rule } from '../src/rules/types.js';
+import { parseXml } from '../src/xml/dom.js';
+
+const corpus = path.resolve(process.cwd(), '../shared/corpus');
+const NS = 'xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100" xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100"';
+
+function rule(set: string, id: string): Rule {
+  const r = getRuleSet(set)!.find((x) => x.id === id);
+  assert.ok(r !== undefined, `${set} has no rule ${id}`);
+  return r;
+}
+
+function firingsOnXml(set: string, id: string, xml: string): number {
+  const doc = parseXml(xml);
+  return rule(set, id).check({ doc, invoice: emptyInvoice(), syntax: 'cii' }).length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Synthesising a document from a rule context
+
+interface Node {
+  name: string;
+  attrs: Record<string, string>;
+  text?: string;
+  children: Node[];
+  parent?: Node;
+  /** An attribute whose value the context ties to another element's value (`@a=../../ram:X`). */
+  tied?: { attr: string; to: Node };
+}
+
+function splitSteps(path: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of path) {
+    if (ch === '[') depth++;
+    if (ch === ']') depth--;
+    if (ch === '/' && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+function childPath(parent: Node, names: string[]): Node {
+  let n = parent;
+  for (const name of names) {
+    if (name === '..') {
+      n = n.parent!;
+      continue;
+    }
+    let c = n.children.find((x) => x.name === name);
+    if (!c) n.children.push((c = { name, attrs: {}, children: [], parent: n }));
+    n = c;
+  }
+  return n;
+}
+
+/** Apply a predicate to the node; false when the predicate form is not supported. */
+function applyPredicate(node: Node, pred: string): boolean {
+  const p = pred.trim();
+  // "@x present and not equal to v" (the profile's reports on reason codes of another list).
+  const present = /not\s*\(\s*not\s*\(\s*@([\w-]+)\s*\)\s*\)/.exec(p);
+  if (present) return (node.attrs[present[1]] = 'ZZZ'), true;
+  if (/^not\s*\(/.test(p) && !/\)\s*(and|or)\s/.test(p)) return true; // satisfied by absence
+  if (/^\s*not\(.*\)\s+and\s+not\(.*\)\s*$/.test(p)) return true;
+  const tied = /^@([\w-]+)\s*=\s*((?:\.\.\/)+[\w:]+|\/rsm:CrossIndustryInvoice(?:\/[\w:]+)+)$/.exec(p);
+  if (tied) {
+    let top = node;
+    while (top.parent) top = top.parent;
+    const to = tied[2].startsWith('/') ? childPath(top, tied[2].split('/').slice(2)) : childPath(node, tied[2].split('/'));
+    node.attrs[tied[1]] = to.text = 'EUR';
+    node.tied = { attr: tied[1], to };
+    return true;
+  }
+  let m = /^@([\w-]+)\s*=\s*["']([^"']*)["']$/.exec(p);
+  if (m) return (node.attrs[m[1]] = m[2]), true;
+  m = /^\.\s*=\s*["']([^"']*)["']$/.exec(p);
+  if (m) return (node.text = m[1]), true;
+  m = /^upper-case\(([\w:]+)\)\s*=\s*["']([^"']*)["']$/.exec(p);
+  if (m) return (childPath(node, [m[1]]).text = m[2]), true;
+  m = /^([\w:]+(?:\/[\w:]+)*)(?:\/@([\w-]+))?\s*=\s*["']([^"']*)["']$/.exec(p);
+  if (m) {
+    const target = childPath(node, m[1].split('/'));
+    if (m[2]) target.attrs[m[2]] = m[3];
+    else target.text = m[3];
+    return true;
+  }
+  return false;
+}
+
+/** Build the element chain a context describes; returns the root and the context element, or undefined. */
+function synthesise(context: string): { root: Node; leaf: Node; fixedText: boolean } | undefined {
+  let p = context.split(' | ')[0].trim();
+  if (p.includes('$') || p.includes('*')) return undefined;
+  if (p.startsWith('//')) p = p.startsWith('//rsm:CrossIndustryInvoice') ? p.slice(1) : '/rsm:CrossIndustryInvoice/' + p.slice(2).replace(/^rsm:CrossIndustryInvoice\//, '');
+  if (!p.startsWith('/rsm:CrossIndustryInvoice')) return undefined;
+  const steps = splitSteps(p.slice(1));
+  const root: Node = { name: 'rsm:CrossIndustryInvoice', attrs: {}, children: [] };
+  let node = root;
+  let fixedText = false;
+  for (let i = 0; i < steps.length; i++) {
+    const m = /^([\w:]+)((?:\[.*\])*)$/.exec(steps[i]);
+    if (!m) return undefined;
+    if (i > 0) node = childPath(node, [m[1]]);
+    else if (m[1] !== 'rsm:CrossIndustryInvoice') return undefined;
+    for (const pm of m[2].matchAll(/\[((?:[^[\]]|\[[^\]]*\])*)\]/g)) {
+      if (!applyPredicate(node, pm[1])) return undefined;
+      if (/^\.\s*=/.test(pm[1].trim())) fixedText = true;
+    }
+  }
+  // A predicate may also have given the context element its text (e.g. …[ram:TypeCode="130"]/ram:TypeCode).
+  return { root, leaf: node, fixedText: fixedText || node.text !== undefined };
+}
+
+function render(n: Node, top = true): string {
+  const attrs = Object.entries(n.attrs).map(([k, v]) => ` ${k}="${v.replace(/"/g, '&quot;')}"`).join('');
+  const ns = top ? ` ${NS}` : '';
+  const inner = (n.text ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;') + n.children.map((c) => render(c, false)).join('');
+  return `<${n.name}${ns}${attrs}>${inner}</${n.name}>`;
+}
+
+function withLeaf(s: { root: Node; leaf: Node }, edit: (leaf: Node) => void): string {
+  // Edit a copy: find the leaf again by path identity in the clone.
+  const mapping = new Map<Node, Node>();
+  const copy = (n: Node): Node => {
+    const c: Node = { name: n.name, attrs: { ...n.attrs }, text: n.text, children: n.children.map(copy) };
+    mapping.set(n, c);
+    return c;
+  };
+  const root = copy(s.root);
+  for (const [orig, c] of mapping) if (orig.tied) c.tied = { attr: orig.tied.attr, to: mapping.get(orig.tied.to)! };
+  edit(mapping.get(s.leaf)!);
+  return render(root);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('profile code lists (FX-SCH-A, data)', () => {
+  for (const set of FX_PROFILES) {
+    test(`${set}: every code-list assert accepts a listed code and rejects an unknown one`, () => {
+      let checked = 0;
+      const skipped: string[] = [];
+      for (const [id, entry] of Object.entries(CODELISTS[set])) {
+        if (!id.startsWith('FX-SCH-A-') || !entry.context || !entry.target || !entry.guarded) continue;
+        const s = synthesise(entry.context);
+        if (!s || (s.fixedText && entry.target === '.')) {
+          skipped.push(id);
+          continue;
+        }
+        const setValue = (leaf: Node, v: string) => {
+          if (entry.target === '.') leaf.text = v;
+          else if (entry.target!.startsWith('@')) {
+            leaf.attrs[entry.target!.slice(1)] = v;
+            // A context that ties the attribute to another element keeps matching only if both change.
+            if (leaf.tied?.attr === entry.target!.slice(1)) leaf.tied.to.text = v;
+          }
+          else childPath(leaf, entry.target!.split('/')).text = v;
+        };
+        const valid = entry.codes[0];
+        assert.equal(firingsOnXml(set, id, withLeaf(s, (l) => setValue(l, valid))), 0, `${id}: ${valid} must be accepted`);
+        assert.equal(firingsOnXml(set, id, withLeaf(s, (l) => setValue(l, 'NOT-A-CODE'))), 1, `${id}: an unknown code must be rejected`);
+        assert.equal(firingsOnXml(set, id, withLeaf(s, (l) => setValue(l, ''))), 0, `${id}: an empty value is accepted (the list applies to given values)`);
+        checked++;
+      }
+      assert.ok(checked > 0, 'no code-list assert was checked');
+      // A context whose predicate fixes the tested value to the only listed code (…[ram:TypeCode="130"]/
+      // ram:TypeCode with the list {130}) can never see another value: such asserts cannot fail.
+      const unfailable = skipped.filter((id) => {
+        const e = CODELISTS[set][id];
+        return e.codes.length === 1 && e.context!.includes(`="${e.codes[0]}"]/`);
+      });
+      assert.deepEqual(skipped.filter((id) => !unfailable.includes(id)), [], `${set}: code-list asserts without a synthesised case`);
+    });
+  }
+});
+
+describe('"not used in this profile" reports (FX-NU, data)', () => {
+  for (const set of FX_PROFILES) {
+    test(`${set}: each report fires where its element (or attribute) occurs, and not otherwise`, () => {
+      let checked = 0;
+      const skipped: string[] = [];
+      for (const report of FX_CATALOGUE[set].notUsed) {
+        for (const context of report.contexts) {
+          const s = synthesise(context);
+          if (!s) {
+            skipped.push(`${report.id} ${context}`);
+            continue;
+          }
+          if (report.attribute) {
+            assert.equal(firingsOnXml(set, report.id, withLeaf(s, () => {})), 0, `${report.id} ${context}: no @${report.attribute}, no finding`);
+            assert.ok(firingsOnXml(set, report.id, withLeaf(s, (l) => (l.attrs[report.attribute!] = 'X'))) >= 1, `${report.id} ${context}: @${report.attribute} must be reported`);
+          } else {
+            const without = render(removeLeaf(s.root, s.leaf));
+            assert.equal(firingsOnXml(set, report.id, without), 0, `${report.id} ${context}: element absent, no finding`);
+            assert.ok(firingsOnXml(set, report.id, render(s.root)) >= 1, `${report.id} ${context}: element present must be reported`);
+          }
+          checked++;
+        }
+      }
+      assert.ok(checked > 0, 'no report was checked');
+      assert.deepEqual(skipped.filter((s) => !s.includes('(')), [], 'contexts without a synthesised case');
+    });
+  }
+});
+
+function removeLeaf(root: Node, leaf: Node): Node {
+  const copy = (n: Node): Node => ({ ...n, attrs: { ...n.attrs }, children: n.children.filter((c) => c !== leaf).map(copy) });
+  return copy(root);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand-written rules, on official examples
+
+const EN16931_BASE = 'zugferd/XML-Rechnung/CII/EN16931_Einfach.cii.xml';
+
+function sub(xml: string, pattern: string | RegExp, replacement: string): string {
+  const hit = typeof pattern === 'string' ? xml.includes(pattern) : new RegExp(pattern.source).test(xml);
+  // (assert.ok always gets a message here: without one node re-reads the source to describe the expression)
+  if (!hit) throw new Error(`edit does not apply: ${pattern}`);
+  return xml.replace(pattern, replacement);
+}
+
+async function firings(set: string, id: string, xml: string): Promise<number> {
+  const ing = await ingest(Buffer.from(xml, 'utf8'), 'case.xml');
+  assert.ok(ing.doc && ing.invoice, 'the case must be a readable invoice');
+  return runRuleSet(set, { doc: ing.doc, invoice: ing.invoice, syntax: 'cii' }).filter((f) => f.ruleId === id).length;
+}
+
+interface Case {
+  id: string;
+  set: string;
+  fail: (xml: string) => string;
+}
+
+const STRUCTURE_CASES: Case[] = [
+  { id: 'FX-SCH-A-000019', set: 'fx-en16931', fail: (x) => sub(x, '<ram:ID>471102</ram:ID>', '') },
+  { id: 'FX-SCH-A-000020', set: 'fx-en16931', fail: (x) => sub(x, '<ram:TypeCode>380</ram:TypeCode>', '') },
+  { id: 'FX-SCH-A-000021', set: 'fx-en16931', fail: (x) => sub(x, /<udt:DateTimeString format="102">20180305<\/udt:DateTimeString>/, '<udt:DateTimeString>20180305</udt:DateTimeString>') },
+  { id: 'FX-SCH-A-000028', set: 'fx-en16931', fail: (x) => sub(x, /<ram:BuyerTradeParty>[\s\S]*?<\/ram:BuyerTradeParty>/, '') },
+  { id: 'FX-SCH-A-000038', set: 'fx-en16931', fail: (x) => sub(x, '<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>', '') },
+  { id: 'FX-SCH-A-000278', set: 'fx-en16931', fail: (x) => sub(x, /<ram:ApplicableTradeTax>\s*<ram:TypeCode>VAT<\/ram:TypeCode>\s*<ram:CategoryCode>S<\/ram:CategoryCode>\s*<ram:RateApplicablePercent>19.00<\/ram:RateApplicablePercent>\s*<\/ram:ApplicableTradeTax>/, '') },
+  { id: 'FX-SCH-A-000409', set: 'fx-en16931', fail: (x) => sub(x, '<ram:Name>Lieferant GmbH</ram:Name>', '') },
+  {
+    id: 'FX-SCH-A-000616',
+    set: 'fx-en16931',
+    fail: (x) => sub(x, /<ram:SpecifiedTradeSettlementLineMonetarySummation>/, '<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>OBJ-1</ram:IssuerAssignedID></ram:AdditionalReferencedDocument>$&'),
+  },
+  { id: 'CII-SR-470', set: 'fx-en16931', fail: (x) => sub(x, '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>', '$&') && addPayment(x, '<ram:IBANID>DE02120300000000202051</ram:IBANID><ram:ProprietaryID>4711</ram:ProprietaryID>') },
+  { id: 'BR-CO-25', set: 'fx-extended', fail: (x) => sub(x, /<ram:SpecifiedTradePaymentTerms>[\s\S]*?<\/ram:SpecifiedTradePaymentTerms>/, '') },
+];
+
+function addPayment(x: string, account: string): string {
+  return sub(x, '<ram:ApplicableTradeTax>', `<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode><ram:PayeePartyCreditorFinancialAccount>${account}</ram:PayeePartyCreditorFinancialAccount></ram:SpecifiedTradeSettlementPaymentMeans><ram:ApplicableTradeTax>`);
+}
+
+describe('structural asserts and profile versions of EN 16931 rules', () => {
+  for (const c of STRUCTURE_CASES) {
+    test(`${c.set} ${c.id}: holds on an official example, fires on the edited one`, async () => {
+      let base = readFileSync(path.join(corpus, EN16931_BASE), 'utf8');
+      if (c.id === 'CII-SR-470') base = addPayment(base, '<ram:IBANID>DE02120300000000202051</ram:IBANID>');
+      assert.equal(await firings(c.set, c.id, base), 0, 'must hold on the example');
+      assert.ok((await firings(c.set, c.id, c.fail(base))) > 0, 'must fire on the edited example');
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// EXTENDED: BR-FXEXT-<cat>-08b / -08ini / -08rev on small documents
+
+const CATS: [string, string][] = [
+  ['S', 'S'],
+  ['Z', 'Z'],
+  ['E', 'E'],
+  ['AE', 'AE'],
+  ['IC', 'K'],
+  ['G', 'G'],
+  ['O', 'O'],
+  ['AF', 'L'],
+  ['AG', 'M'],
+];
+
+function extendedDoc(code: string, basis: string, lineReason: string, breakdownReason: string): string {
+  const rate = code === 'O' ? '' : '<ram:RateApplicablePercent>10</ram:RateApplicablePercent>';
+  const reason = (r: string) => (r ? `<ram:ExemptionReason>${r}</ram:ExemptionReason>` : '');
+  return `<rsm:CrossIndustryInvoice ${NS}><rsm:SupplyChainTradeTransaction>
+    <ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>1</ram:LineID><ram:LineStatusReasonCode>DETAIL</ram:LineStatusReasonCode></ram:AssociatedDocumentLineDocument>
+      <ram:SpecifiedLineTradeSettlement><ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode>${reason(lineReason)}<ram:CategoryCode>${code}</ram:CategoryCode>${rate}</ram:ApplicableTradeTax>
+      <ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>100.00</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement></ram:IncludedSupplyChainTradeLineItem>
+    <ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>G</ram:LineID><ram:LineStatusReasonCode>GROUP</ram:LineStatusReasonCode></ram:AssociatedDocumentLineDocument>
+      <ram:SpecifiedLineTradeSettlement><ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>${code}</ram:CategoryCode>${rate}</ram:ApplicableTradeTax>
+      <ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>100.00</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement></ram:IncludedSupplyChainTradeLineItem>
+    <ram:ApplicableHeaderTradeSettlement><ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode>${reason(breakdownReason)}<ram:BasisAmount>${basis}</ram:BasisAmount><ram:CategoryCode>${code}</ram:CategoryCode>${rate}</ram:ApplicableTradeTax></ram:ApplicableHeaderTradeSettlement>
+  </rsm:SupplyChainTradeTransaction></rsm:CrossIndustryInvoice>`;
+}
+
+describe('EXTENDED VAT breakdown rules (BR-FXEXT-*-08)', () => {
+  for (const [name, code] of CATS) {
+    const b = name === 'S' ? 'BR-FXEXT-S08b' : `BR-FXEXT-${name}-08b`;
+    test(`${b}: the taxable amount must match the DETAIL lines (group lines do not count)`, () => {
+      assert.equal(firingsOnXml('fx-extended', b, extendedDoc(code, '100.00', '', '')), 0);
+      assert.equal(firingsOnXml('fx-extended', b, extendedDoc(code, '100.01', '', '')), 0, 'within 0.01 per item');
+      assert.equal(firingsOnXml('fx-extended', b, extendedDoc(code, '200.00', '', '')), 1, 'the group line must not be added');
+    });
+    test(`BR-FXEXT-${name}-08ini: same check, ignoring exemption reasons (warning)`, () => {
+      assert.equal(rule('fx-extended', `BR-FXEXT-${name}-08ini`).severity, 'warning');
+      assert.equal(firingsOnXml('fx-extended', `BR-FXEXT-${name}-08ini`, extendedDoc(code, '100.00', '', 'reason')), 0);
+      assert.equal(firingsOnXml('fx-extended', `BR-FXEXT-${name}-08ini`, extendedDoc(code, '90.00', '', '')), 1);
+    });
+    test(`BR-FXEXT-${name}-08rev: the items must also carry the breakdown's exemption reason (warning)`, () => {
+      assert.equal(firingsOnXml('fx-extended', `BR-FXEXT-${name}-08rev`, extendedDoc(code, '100.00', 'reason', 'reason')), 0);
+      assert.equal(firingsOnXml('fx-extended', `BR-FXEXT-${name}-08rev`, extendedDoc(code, '100.00', '', 'reason')), 1);
+      assert.equal(firingsOnXml('fx-extended', b, extendedDoc(code, '100.00', '', 'reason')), 0, '08b accepts either variant');
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('registration', () => {
+  test('severities follow the catalogue; reused EN 16931 rules run under the profile set', async () => {
+    for (const set of FX_PROFILES) {
+      for (const r of getRuleSet(set)!) {
+        if (r.id.startsWith('FX-NU-')) assert.equal(r.severity, 'error');
+        else assert.equal(r.severity, FX_CATALOGUE[set].asserts[r.id], `${set} ${r.id}`);
+      }
+    }
+    const base = readFileSync(path.join(corpus, EN16931_BASE), 'utf8');
+    assert.equal(await firings('fx-en16931', 'BR-02', base), 0);
+    assert.equal(await firings('fx-en16931', 'BR-02', sub(base, '<ram:ID>471102</ram:ID>', '')), 1);
+  });
+  test('PEPPOL-EN16931-R008 is a warning in the profile sets', async () => {
+    const base = readFileSync(path.join(corpus, EN16931_BASE), 'utf8');
+    const found = await ingest(Buffer.from(sub(base, '<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>', '<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode><ram:PaymentReference></ram:PaymentReference>'), 'utf8'), 'x.xml');
+    const f = runRuleSet('fx-en16931', { doc: found.doc!, invoice: found.invoice!, syntax: 'cii' }).filter((x) => x.ruleId === 'PEPPOL-EN16931-R008');
+    assert.equal(f.length, 1);
+    assert.equal(f[0].severity, 'warning');
+  });
+});
+
