@@ -85,11 +85,11 @@ describe('POST /v1/validate (community, worker pool)', () => {
     assert.ok(res.json().errors.some((e: { rule_id: string }) => e.rule_id === 'NO_XML'));
   });
 
-  test('XML that is not well-formed: 200, valid=false with the parser error', async () => {
+  test('XML that is not well-formed: 400 problem XML_MALFORMED, as on every endpoint', async () => {
     const res = await post(app, Buffer.from('<?xml version="1.0"?><Invoice><cbc:ID>1</Invoice>'), 'bad.xml');
-    assert.equal(res.statusCode, 200);
-    assert.equal(res.json().valid, false);
-    assert.equal(res.json().errors[0].rule_id, 'XML_MALFORMED');
+    assert.equal(res.statusCode, 400);
+    assert.match(res.headers['content-type'] as string, /application\/problem\+json/);
+    assert.equal(res.json().code, 'XML_MALFORMED');
   });
 
   test('a file that is neither PDF nor XML: 400 problem with a code', async () => {
@@ -188,11 +188,70 @@ describe('validation runner bounds', () => {
     // Thousands of lines cannot be read and checked within 1 ms.
     const huge = Buffer.from(xml.slice(0, start) + xml.slice(start, end).repeat(3000) + xml.slice(end));
     try {
-      await assert.rejects(runner.validate(huge, 'huge.xml', 1), ValidationTimeoutError);
+      await assert.rejects(runner.validate(huge, 'huge.xml', {}, 1), ValidationTimeoutError);
       // The worker that was cut off is replaced: the same pool validates the next invoice.
       assert.equal((await runner.validate(readFileSync(UBL_VALID))).valid, true);
     } finally {
       await runner.close();
     }
+  });
+});
+
+describe('POST /v1/validate: French CTC layer (br_fr_ctc), by edition', () => {
+  const FRENCH = corpusPath('fr-ctc/lunatech/tests/fixtures/errors/cii_sans_endpoint.xml');
+  const FRENCH_IDS = ['BR-FR-05_BT-22_AAB', 'BR-FR-05_BT-22_PMD', 'BR-FR-05_BT-22_PMT', 'BR-FR-08_BT-23', 'BR-FR-10_BT-30', 'BR-FR-12_BT-49', 'BR-FR-13_BT-34'];
+  let app: FastifyInstance;
+  before(async () => {
+    app = await communityApp({ WORKERS: '0' });
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  const brFr = (body: { errors: { rule_id: string | null; severity: string }[] }, severity: string) =>
+    [...ids(body, severity)].filter((id) => id?.startsWith('BR-FR')).sort();
+
+  test('not asked for: the layer does not run', async () => {
+    const body = (await post(app, readFileSync(FRENCH), 'fr.xml')).json();
+    assert.ok(!body.layers_executed.includes('br_fr_ctc'));
+    assert.deepEqual(brFr(body, 'error'), []);
+    assert.deepEqual(brFr(body, 'warning'), []);
+    assert.equal(body.br_fr_edition, undefined);
+  });
+
+  test('rules=br_fr_ctc runs the current edition (1.4, blocking): the official 1.4 findings, valid=false', async () => {
+    const res = await post(app, readFileSync(FRENCH), 'fr.xml', { rules: 'br_fr_ctc' });
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.ok(body.layers_executed.includes('br_fr_ctc'));
+    assert.equal(body.br_fr_edition, '1.4');
+    assert.ok(body.rule_sets.includes('br-fr-1.4-cii'));
+    assert.deepEqual(brFr(body, 'error'), [...FRENCH_IDS, 'BR-FR-32-LEGALID'].sort());
+    assert.equal(body.valid, false);
+  });
+
+  test('br_fr_edition=1.2.0: the same rules as warnings, so the invoice stays valid', async () => {
+    const body = (await post(app, readFileSync(FRENCH), 'fr.xml', { rules: 'br_fr_ctc', br_fr_edition: '1.2.0' })).json();
+    assert.equal(body.br_fr_edition, '1.2.0');
+    assert.deepEqual(brFr(body, 'warning'), FRENCH_IDS);
+    assert.deepEqual(brFr(body, 'error'), []);
+    assert.equal(body.valid, true);
+  });
+
+  test('Factur-X MINIMUM: the layer is reported as not applicable', async () => {
+    const pdf = corpusPath('fr-ctc/lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf');
+    const body = (await post(app, readFileSync(pdf), 'min.pdf', { rules: 'br_fr_ctc' })).json();
+    assert.ok(!body.layers_executed.includes('br_fr_ctc'));
+    const skipped = body.layers_skipped.find((l: { layer: string }) => l.layer === 'br_fr_ctc');
+    assert.match(skipped.reason, /^not_applicable:.*MINIMUM/);
+  });
+
+  test('an unknown edition or rule layer is a 422 pointing at the field', async () => {
+    const badEdition = await post(app, readFileSync(FRENCH), 'fr.xml', { rules: 'br_fr_ctc', br_fr_edition: '9.9' });
+    assert.equal(badEdition.statusCode, 422);
+    assert.deepEqual(badEdition.json().detail[0].loc, ['body', 'br_fr_edition']);
+    const badLayer = await post(app, readFileSync(FRENCH), 'fr.xml', { rules: 'br_fr_ctc,peppol_magic' });
+    assert.equal(badLayer.statusCode, 422);
+    assert.deepEqual(badLayer.json().detail[0].loc, ['body', 'rules']);
   });
 });

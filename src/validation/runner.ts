@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { IngestError } from '../input/ingest.js';
-import type { ValidationResult } from './validate.js';
+import type { ValidateOptions, ValidationResult } from './validate.js';
 import type { WorkerAnswer, WorkerTask } from './worker.js';
 
 export class ValidationTimeoutError extends Error {
@@ -25,7 +25,7 @@ export class ValidationTimeoutError extends Error {
 export interface ValidationRunner {
   readonly mode: 'inline' | 'pool';
   /** `timeoutMs` overrides the runner's bound for this call (pool mode). */
-  validate(bytes: Uint8Array, filename?: string, timeoutMs?: number): Promise<ValidationResult>;
+  validate(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
   close(): Promise<void>;
 }
 
@@ -51,7 +51,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
   if (opts.workers <= 0) {
     // Loaded only here: in pool mode the rule sets and the XSD schemas (~140 MB) live in the workers alone.
     const loaded = import('./validate.js');
-    return { mode: 'inline', validate: async (bytes, filename) => (await loaded).validateBytes(bytes, filename), close: async () => {} };
+    return { mode: 'inline', validate: async (bytes, filename, options) => (await loaded).validateBytes(bytes, filename, options), close: async () => {} };
   }
   const threads = Math.min(opts.workers, Math.max(1, availableParallelism()));
   const pool = new Piscina({
@@ -64,8 +64,8 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
   });
   return {
     mode: 'pool',
-    async validate(bytes, filename, timeoutMs = opts.timeoutMs) {
-      const task: WorkerTask = { bytes, ...(filename ? { filename } : {}) };
+    async validate(bytes, filename, options, timeoutMs = opts.timeoutMs) {
+      const task: WorkerTask = { bytes, ...(filename ? { filename } : {}), ...(options ? { options } : {}) };
       let answer: WorkerAnswer;
       try {
         answer = await pool.run(task, { signal: AbortSignal.timeout(timeoutMs) });

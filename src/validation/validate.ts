@@ -6,7 +6,7 @@
  * choose (see ../shared/corpus/README.md); only the EN 16931 sets are registered today, the others
  * (XRechnung, Factur-X profiles, BR-FR) are reported as a skipped layer until they are.
  */
-import { ingest, IngestError, type IngestResult } from '../input/ingest.js';
+import { ingest, type IngestResult } from '../input/ingest.js';
 import type { Invoice } from '../model/invoice.js';
 import { getRuleSet, registerRuleSet, runRules } from '../rules/engine.js';
 import { EN16931_CII, EN16931_UBL, en16931CiiBusinessRules, en16931UblBusinessRules } from '../rules/en16931/index.js';
@@ -15,6 +15,7 @@ import type { XmlDoc } from '../xml/dom.js';
 import { ciiSyntaxRules } from '../syntax/cii/rules.js';
 import { ublSyntaxRules } from '../syntax/ubl/rules.js';
 import { flavorOf, selectRuleSets } from './rulesets.js';
+import { BR_FR_LAYER, brFrNotApplicableReason, declaresFrenchCtc, runBrFr, type BrFrEdition, DEFAULT_BR_FR_EDITION } from './br-fr.js';
 import { runXsdLayer } from './xsd-layer.js';
 
 export interface ValidationErrorDetail {
@@ -44,6 +45,16 @@ export interface ValidationResult {
   layers_skipped: SkippedLayer[];
   /** Rule sets that ran (not part of the contract's required fields; useful to clients and tests). */
   rule_sets: string[];
+  /** The BR-FR edition that ran, when the br_fr_ctc layer ran. */
+  br_fr_edition?: BrFrEdition;
+}
+
+/** Per-request choices. */
+export interface ValidateOptions {
+  /** Run the French CTC layer (`rules=br_fr_ctc`); it also runs when the invoice declares the French CTC context. */
+  brFr?: boolean;
+  /** BR-FR edition (default: the current one). */
+  brFrEdition?: BrFrEdition;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -121,7 +132,7 @@ function emptyResult(format: string | null, flavor: string | null): ValidationRe
 }
 
 /** Validate what ingest() read. */
-export async function validateIngested(ing: IngestResult): Promise<ValidationResult> {
+export async function validateIngested(ing: IngestResult, options: ValidateOptions = {}): Promise<ValidationResult> {
   const { doc, invoice, syntax } = ing;
   const flavor = syntax === 'cii' || syntax === 'ubl' ? flavorOf({ syntax, guideline: ing.guideline, fallback: ing.profile }) : ing.profile;
   const result = emptyResult(ing.format, flavor);
@@ -150,6 +161,20 @@ export async function validateIngested(ing: IngestResult): Promise<ValidationRes
   if (ran.length > 0) result.layers_executed.push('schematron');
   for (const id of missing) result.layers_skipped.push({ layer: id.startsWith('br-fr') ? 'br_fr_ctc' : 'schematron', reason: `ruleset_unavailable:${id}` });
 
+  // French CTC layer: opt-in per request, or declared by the invoice itself.
+  if (options.brFr || declaresFrenchCtc(ing.guideline)) {
+    const notApplicable = brFrNotApplicableReason({ syntax, profile: ing.profile, guideline: ing.guideline });
+    if (notApplicable) {
+      result.layers_skipped.push({ layer: BR_FR_LAYER, reason: `not_applicable:${notApplicable}` });
+    } else {
+      const brFr = runBrFr({ doc, invoice, syntax }, options.brFrEdition ?? DEFAULT_BR_FR_EDITION);
+      findings.push(...brFr.findings);
+      result.layers_executed.push(BR_FR_LAYER);
+      result.rule_sets.push(brFr.ruleSet);
+      result.br_fr_edition = brFr.edition;
+    }
+  }
+
   result.errors = findings.map(toDetail);
   result.valid = !findings.some((f) => f.severity === 'error');
   result.validation_completeness = result.layers_skipped.length === 0 ? 'full' : 'partial';
@@ -157,22 +182,10 @@ export async function validateIngested(ing: IngestResult): Promise<ValidationRes
 }
 
 /**
- * Validate uploaded bytes (PDF or XML). Throws IngestError (→ 400) for a file that is neither;
- * XML that is not well-formed is a 200 answer with valid=false.
+ * Validate uploaded bytes (PDF or XML). Throws IngestError (→ 400) for an upload that is not a usable
+ * PDF or XML document (neither, encrypted, or XML that is not well-formed), as every endpoint does;
+ * a PDF whose embedded XML is broken is a 200 answer with valid=false.
  */
-export async function validateBytes(bytes: Uint8Array, filename?: string): Promise<ValidationResult> {
-  let ing: IngestResult;
-  try {
-    ing = await ingest(bytes, filename);
-  } catch (err) {
-    if (err instanceof IngestError && err.code.startsWith('XML_')) {
-      const result = emptyResult(null, null);
-      result.errors.push({ rule_id: err.code, message: err.message, severity: 'error' });
-      result.validation_completeness = 'partial';
-      result.layers_skipped.push({ layer: 'xsd', reason: 'xml_not_well_formed' }, { layer: 'schematron', reason: 'xml_not_well_formed' });
-      return result;
-    }
-    throw err;
-  }
-  return validateIngested(ing);
+export async function validateBytes(bytes: Uint8Array, filename?: string, options: ValidateOptions = {}): Promise<ValidationResult> {
+  return validateIngested(await ingest(bytes, filename), options);
 }

@@ -8,7 +8,8 @@ import { IngestError } from '../../input/ingest.js';
 import { toDiagnostic } from '../../validation/diagnostics.js';
 import { createValidationRunner, DEFAULT_VALIDATION_TIMEOUT_MS, ValidationTimeoutError } from '../../validation/runner.js';
 import type { SkippedLayer, ValidationResult } from '../../validation/validate.js';
-import { ProblemError } from '../errors.js';
+import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, brFrRequested, parseBrFrEdition } from '../../validation/br-fr.js';
+import { ProblemError, RequestShapeError } from '../errors.js';
 import { formBoolean, readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
 
@@ -42,6 +43,7 @@ const communityResult = {
     layers_executed: layersExecuted,
     layers_skipped: skippedLayers,
     rule_sets: { type: 'array', items: { type: 'string' }, description: 'Rule sets that ran (en16931-cii, en16931-ubl, ...)' },
+    br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], description: 'The BR-FR edition that ran (only when the br_fr_ctc layer ran)' },
   },
   required: ['valid', 'format', 'flavor', 'errors', 'validation_mode', 'pdfa_valid', 'validation_completeness', 'layers_executed', 'layers_skipped'],
 } as const;
@@ -74,6 +76,7 @@ const proResult = {
     validation_completeness: { type: 'string', enum: ['full', 'partial'], default: 'full' },
     layers_executed: layersExecuted,
     layers_skipped: skippedLayers,
+    br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS] },
   },
   required: ['valid', 'error_count'],
 } as const;
@@ -96,7 +99,30 @@ function proReport(result: ValidationResult, pdf: boolean, checkPdfa: boolean) {
     validation_completeness: layersSkipped.length === 0 ? 'full' : 'partial',
     layers_executed: result.layers_executed,
     layers_skipped: layersSkipped,
+    ...(result.br_fr_edition ? { br_fr_edition: result.br_fr_edition } : {}),
   };
+}
+
+/** Extra rule layers a caller can ask for in the `rules` form field. */
+const EXTRA_LAYERS = [BR_FR_LAYER];
+
+function readLayerOptions(fields: Record<string, string>) {
+  const unknown = (fields.rules ?? '')
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '' && !EXTRA_LAYERS.includes(s.toLowerCase()));
+  if (unknown.length > 0) {
+    throw new RequestShapeError([
+      { loc: ['body', 'rules'], msg: `Unknown rule layer ${unknown.map((u) => `'${u}'`).join(', ')}; known: ${EXTRA_LAYERS.join(', ')}`, type: 'enum', input: fields.rules },
+    ]);
+  }
+  const edition = parseBrFrEdition(fields.br_fr_edition);
+  if (!edition) {
+    throw new RequestShapeError([
+      { loc: ['body', 'br_fr_edition'], msg: `Input should be ${BR_FR_EDITIONS.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.br_fr_edition },
+    ]);
+  }
+  return { brFr: brFrRequested(fields.rules), brFrEdition: edition };
 }
 
 export default async function validate(app: FastifyInstance): Promise<void> {
@@ -116,7 +142,12 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           'the result `partial`. Community mode answers a ValidationResult; `validate_pdfa` is ignored there (no error). Pro mode answers a ' +
           'ProValidationResult with diagnostics; with `validate_pdfa` (default true) on a PDF the `pdfa3b` layer is reported skipped ' +
           '(`tool_missing:pdfa_validator`) and `pdfa_valid` is null. A file that is neither PDF nor XML is 400 (code NOT_PDF_OR_XML); XML ' +
-          'that is not well-formed is a 200 with valid=false and the parser error. A validation exceeding the time bound is 422 (code VALIDATION_TIMEOUT).',
+          'that is not well-formed is 400 (code XML_MALFORMED), as on every endpoint; a PDF whose embedded XML is broken is a 200 with valid=false. ' +
+          'A validation exceeding the time bound is 422 (code VALIDATION_TIMEOUT). ' +
+          'French CTC rules (layer `br_fr_ctc`, FNFE-MPE BR-FR-Flux2): opt in with `rules=br_fr_ctc` (they apply to invoices of sellers ' +
+          'VAT-registered in France; only the caller knows that), or automatically when the invoice declares the EXTENDED-CTC-FR profile; ' +
+          `never on Factur-X MINIMUM. \`br_fr_edition\` chooses the edition: 1.2.0 (all warnings), 1.4 (standard edition, all errors; the default, mandatory from 1 September 2026) ` +
+          'or 1.4-warning (transition edition); the result echoes the edition that ran in `br_fr_edition`.',
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
         response: {
@@ -128,18 +159,24 @@ export default async function validate(app: FastifyInstance): Promise<void> {
         form: {
           file: { type: 'string', format: 'binary', description: 'Factur-X/ZUGFeRD PDF, or CII/UBL XML' },
           validate_pdfa: { type: 'boolean', default: true, description: 'Pro only: run PDF/A-3b validation on a PDF (ignored in community mode)' },
+          rules: { type: 'string', description: 'Extra rule layers, comma-separated: br_fr_ctc (French CTC rules)', examples: ['br_fr_ctc'] },
+          br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], default: DEFAULT_BR_FR_EDITION, description: 'Edition of the French CTC rules' },
         },
         formRequired: ['file'],
       },
     },
     async (req) => {
-      const form = await readForm(req, { files: { file: { required: true } }, fields: { validate_pdfa: { required: false } } });
+      const form = await readForm(req, {
+        files: { file: { required: true } },
+        fields: { validate_pdfa: { required: false }, rules: { required: false }, br_fr_edition: { required: false } },
+      });
+      const options = readLayerOptions(form.fields);
       const pro = app.edition === 'pro';
       const checkPdfa = pro ? formBoolean(form, 'validate_pdfa', true) : false;
       const file = form.files.file;
       let result: ValidationResult;
       try {
-        result = await runner.validate(file.data, file.filename);
+        result = await runner.validate(file.data, file.filename, options);
       } catch (err) {
         if (err instanceof IngestError) {
           app.metrics?.validations.inc({ outcome: 'unreadable' });
