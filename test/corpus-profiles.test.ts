@@ -19,7 +19,7 @@ import { getRuleSet, INTERNAL_RULE_ERROR, runRuleSet } from '../src/rules/engine
 import type { Finding } from '../src/rules/types.js';
 import '../src/rules/xrechnung/index.js';
 import '../src/rules/facturx/index.js';
-import { selectRuleSets } from '../src/validation/rulesets.js';
+import { flavorOf, selectRuleSets } from '../src/validation/rulesets.js';
 
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
 const catalogue = path.resolve(process.cwd(), '../shared/docs/rules');
@@ -195,4 +195,21 @@ test('XRechnung and Factur-X profile rule sets agree with the corpus verdicts', 
     assert.ok(t.ruleFiles >= FLOOR[set].ruleFiles, `${set}: rule-level agreement ${t.ruleFiles} dropped below ${FLOOR[set].ruleFiles}`);
     assert.ok(t.verdictFiles >= FLOOR[set].verdictFiles, `${set}: verdict agreement ${t.verdictFiles} dropped below ${FLOOR[set].verdictFiles}`);
   }
+});
+
+test('flavorOf names the declared profile or CIUS, and falls back to what ingest read', () => {
+  const cases: [string, 'cii' | 'ubl', string | null, string | null][] = [
+    ['urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0', 'ubl', null, 'xrechnung'],
+    ['urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0', 'cii', null, 'xrechnung_extension'],
+    ['urn:factur-x.eu:1p0:minimum', 'cii', null, 'minimum'],
+    ['urn:factur-x.eu:1p0:basicwl', 'cii', null, 'basic_wl'],
+    ['urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic', 'cii', null, 'basic'],
+    ['urn:cen.eu:en16931:2017', 'cii', null, 'en16931'],
+    ['urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended', 'cii', null, 'extended'],
+    ['urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0', 'ubl', null, null],
+    ['urn:ferd:CrossIndustryDocument:invoice:1p0:comfort', 'cii', 'en16931', 'en16931'],
+  ];
+  for (const [guideline, syntax, fallback, expected] of cases) assert.equal(flavorOf({ syntax, guideline, fallback }), expected, guideline);
+  assert.deepEqual(selectRuleSets({ syntax: 'ubl', guideline: 'urn:factur-x.eu:1p0:minimum' }), ['en16931-ubl'], 'Factur-X sets are CII only');
+  assert.deepEqual(selectRuleSets({ syntax: 'cii', guideline: null }), ['en16931-cii']);
 });
