@@ -361,3 +361,75 @@ describe('registration', () => {
   });
 });
 
+
+// ---------------------------------------------------------------------------------------------
+// EXTENDED: sub-lines, item attributes, charges (small documents)
+
+interface LineSpec {
+  id: string;
+  status?: string;
+  parent?: string;
+  amount?: string;
+  extra?: string;
+  qty?: string;
+  price?: boolean;
+  tax?: boolean;
+}
+
+function lineXml(l: LineSpec): string {
+  const status = l.status ? `<ram:LineStatusReasonCode>${l.status}</ram:LineStatusReasonCode>` : '';
+  const parent = l.parent ? `<ram:ParentLineID>${l.parent}</ram:ParentLineID>` : '';
+  const price = l.price === false ? '' : '<ram:NetPriceProductTradePrice><ram:ChargeAmount>10</ram:ChargeAmount></ram:NetPriceProductTradePrice>';
+  const qty = l.qty ?? '<ram:BilledQuantity unitCode="C62">1</ram:BilledQuantity>';
+  const tax = l.tax === false ? '' : '<ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:RateApplicablePercent>20</ram:RateApplicablePercent></ram:ApplicableTradeTax>';
+  const amount = l.amount === undefined ? '' : `<ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>${l.amount}</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation>`;
+  return `<ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>${l.id}</ram:LineID>${parent}${status}</ram:AssociatedDocumentLineDocument>${l.extra ?? ''}<ram:SpecifiedLineTradeAgreement>${price}</ram:SpecifiedLineTradeAgreement><ram:SpecifiedLineTradeDelivery>${qty}</ram:SpecifiedLineTradeDelivery><ram:SpecifiedLineTradeSettlement>${tax}${amount}</ram:SpecifiedLineTradeSettlement></ram:IncludedSupplyChainTradeLineItem>`;
+}
+
+const linesDoc = (lines: LineSpec[], settlement = '') =>
+  `<rsm:CrossIndustryInvoice ${NS}><rsm:SupplyChainTradeTransaction>${lines.map(lineXml).join('')}<ram:ApplicableHeaderTradeSettlement>${settlement}</ram:ApplicableHeaderTradeSettlement></rsm:SupplyChainTradeTransaction></rsm:CrossIndustryInvoice>`;
+
+const GROUP_OK: LineSpec[] = [
+  { id: '1', status: 'GROUP', amount: '30.00' },
+  { id: '1.1', parent: '1', status: 'DETAIL', amount: '10.00' },
+  { id: '1.2', parent: '1', status: 'GROUP', amount: '20.00' },
+  { id: '1.2.1', parent: '1.2', status: 'DETAIL', amount: '20.00' },
+  { id: '1.3', parent: '1', status: 'INFORMATION', amount: '99.00' },
+];
+
+const characteristic = (inner: string) => `<ram:SpecifiedTradeProduct><ram:Name>n</ram:Name><ram:ApplicableProductCharacteristic>${inner}</ram:ApplicableProductCharacteristic></ram:SpecifiedTradeProduct>`;
+const charge = (inner: string) => `<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>true</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>5</ram:ActualAmount>${inner}</ram:SpecifiedTradeAllowanceCharge>`;
+
+const EXTENDED_CASES: { id: string; pass: string; fail: string }[] = [
+  { id: 'BR-FXEXT-08', pass: linesDoc(GROUP_OK), fail: linesDoc(GROUP_OK.map((l) => (l.id === '1' ? { ...l, amount: '40.00' } : l))) },
+  { id: 'BR-FXEXT-12', pass: linesDoc(GROUP_OK), fail: linesDoc(GROUP_OK.map((l) => (l.id === '1.2' ? { ...l, amount: undefined } : l))) },
+  { id: 'BR-FXEXT-06', pass: linesDoc(GROUP_OK), fail: linesDoc([{ id: '1', status: 'GROUP', amount: '10.00' }, { id: '1.1', parent: '1', amount: '10.00' }]) },
+  { id: 'BR-FXEXT-11', pass: linesDoc(GROUP_OK), fail: linesDoc([{ id: '1', status: 'DETAIL', parent: '9', amount: '10.00' }]) },
+  { id: 'BR-FXEXT-BR-22', pass: linesDoc([{ id: '1', amount: '10' }]), fail: linesDoc([{ id: '1', amount: '10', qty: '' }]) },
+  { id: 'BR-FXEXT-BR-23', pass: linesDoc([{ id: '1', amount: '10' }]), fail: linesDoc([{ id: '1', amount: '10', qty: '<ram:BilledQuantity>1</ram:BilledQuantity>' }]) },
+  { id: 'BR-FXEXT-BR-24', pass: linesDoc([{ id: '1', status: 'DETAIL', amount: '10' }, { id: '2', status: 'INFORMATION' }]), fail: linesDoc([{ id: '1', status: 'DETAIL' }]) },
+  { id: 'BR-FXEXT-BR-26', pass: linesDoc([{ id: '1', amount: '10' }, { id: '2', status: 'GROUP', price: false, amount: '0' }]), fail: linesDoc([{ id: '1', amount: '10', price: false }]) },
+  { id: 'BR-FXEXT-CO-04', pass: linesDoc([{ id: '1', amount: '10' }]), fail: linesDoc([{ id: '1', amount: '10', tax: false }]) },
+  { id: 'BR-FXEXT-BR-54-1', pass: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:Description>Farbe</ram:Description><ram:Value>rot</ram:Value>') }]), fail: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:Value>rot</ram:Value>') }]) },
+  {
+    id: 'BR-FXEXT-BR-54-2',
+    pass: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:Description>Gewicht</ram:Description><ram:ValueMeasure unitCode="KGM">2</ram:ValueMeasure>') }]),
+    fail: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:Description>Gewicht</ram:Description><ram:Value>2</ram:Value><ram:ValueMeasure unitCode="KGM">2</ram:ValueMeasure>') }]),
+  },
+  { id: 'BR-FXEXT-04', pass: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:TypeCode>COLOR_TEXT</ram:TypeCode><ram:Value>rot</ram:Value>') }]), fail: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:TypeCode>HUE</ram:TypeCode><ram:Value>rot</ram:Value>') }]) },
+  {
+    id: 'BR-FXEXT-02',
+    pass: linesDoc([{ id: '1', amount: '1' }]).replace('<ram:LineID>1</ram:LineID>', '<ram:LineID>1</ram:LineID><ram:IncludedNote><ram:Content>Hinweis</ram:Content><ram:SubjectCode>AAI</ram:SubjectCode></ram:IncludedNote>'),
+    fail: linesDoc([{ id: '1', amount: '1' }]).replace('<ram:LineID>1</ram:LineID>', '<ram:LineID>1</ram:LineID><ram:IncludedNote><ram:SubjectCode>AAI</ram:SubjectCode></ram:IncludedNote>'),
+  },
+  { id: 'BR-FXEXT-BR-38', pass: linesDoc([], charge('<ram:Reason>Fracht</ram:Reason>')), fail: linesDoc([], charge('')) },
+];
+
+describe('EXTENDED sub-line, item attribute and charge rules', () => {
+  for (const c of EXTENDED_CASES) {
+    test(`${c.id}: passing and failing case`, () => {
+      assert.equal(firingsOnXml('fx-extended', c.id, c.pass), 0, 'must hold');
+      assert.ok(firingsOnXml('fx-extended', c.id, c.fail) > 0, 'must fire');
+    });
+  }
+});

@@ -4,8 +4,9 @@
  */
 import { Big, parseDec, type BigValue } from '../../model/decimal.js';
 import type { XmlDoc, XmlElement } from '../../xml/dom.js';
+import { CODELISTS } from '../data/codelists.js';
 import type { Rule } from '../types.js';
-import { has, norm, sel, value, values, where } from '../xrechnung/dom.js';
+import { has, norm, sel, text, value, values, where } from '../xrechnung/dom.js';
 import { contextNodes } from './codelists.js';
 
 const TX = 'rsm:SupplyChainTradeTransaction';
@@ -174,3 +175,131 @@ function categoryRules(c: Category): Rule[] {
 export const extendedRules: Rule[] = CATEGORIES.flatMap(categoryRules);
 
 
+
+// ---------------------------------------------------------------------------------------------
+// EXTENDED: sub-lines (GROUP / DETAIL / INFORMATION line subtypes), item attributes, charges.
+
+const LINE = '//ram:IncludedSupplyChainTradeLineItem';
+const lineStatus = (line: XmlElement) => values(line, 'ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode');
+const lineTotal = (line: XmlElement) => value(line, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount');
+const detailDocs = (doc: XmlDoc) =>
+  contextNodes(doc, `${LINE}/ram:AssociatedDocumentLineDocument`).filter((d) => {
+    const s = values(d, 'ram:LineStatusReasonCode');
+    return s.length === 0 || s.includes('DETAIL');
+  });
+
+function onNodes(id: string, severity: 'error' | 'warning', message: string, nodes: (doc: XmlDoc) => XmlElement[], test: (n: XmlElement, doc: XmlDoc) => boolean): Rule {
+  return { id, severity, message, check: (ctx) => nodes(ctx.doc).filter((n) => !test(n, ctx.doc)).map((n) => ({ location: where(n) })) };
+}
+
+/** BR-FXEXT-08: every GROUP line with a net amount equals the rounded sum of its DETAIL/GROUP children. */
+function groupTotalsAgree(doc: XmlDoc): boolean {
+  const lines = contextNodes(doc, LINE);
+  for (const item of lines) {
+    if (!lineStatus(item).includes('GROUP') || norm(lineTotal(item)) === '') continue;
+    const own = dec(norm(lineTotal(item)));
+    const id = norm(value(item, 'ram:AssociatedDocumentLineDocument/ram:LineID'));
+    let total: BigValue | undefined = ZERO;
+    for (const child of lines) {
+      if (norm(value(child, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID')) !== id) continue;
+      const st = lineStatus(child);
+      if (!st.includes('DETAIL') && !st.includes('GROUP')) continue;
+      const amount = dec(norm(lineTotal(child)));
+      total = amount === undefined || total === undefined ? undefined : total.plus(amount);
+    }
+    if (own === undefined || total === undefined || !own.eq(round2(total))) return false;
+  }
+  return true;
+}
+
+const ITEM_ATTRIBUTE_CODES = () => new Set(CODELISTS['fx-extended']?.['BR-FXEXT-04']?.codes ?? []);
+
+export const extendedLineRules: Rule[] = [
+  onNodes(
+    'BR-FXEXT-BR-38',
+    'error',
+    'Each document level charge (BG-21) must have a reason (BT-104) or a reason code (BT-105).',
+    (doc) => contextNodes(doc, "//ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradeAllowanceCharge/ram:ChargeIndicator[udt:Indicator='true']"),
+    (ind) => has(ind, '../ram:Reason') || has(ind, '../ram:ReasonCode'),
+  ),
+  onNodes('BR-FXEXT-BR-54-1', 'error', 'Each item attribute (BG-32) must have a name (BT-160) or a code (BT-X-11).', (doc) => contextNodes(doc, '//ram:ApplicableProductCharacteristic'), (c) => has(c, 'ram:Description') || has(c, 'ram:TypeCode')),
+  onNodes(
+    'BR-FXEXT-BR-54-2',
+    'error',
+    'Each item attribute (BG-32) must have either a value (BT-161) or a value with unit (BT-X-12), not both.',
+    (doc) => contextNodes(doc, '//ram:ApplicableProductCharacteristic'),
+    (c) => (has(c, 'ram:Value') && !has(c, 'ram:ValueMeasure')) || (!has(c, 'ram:Value') && values(c, 'ram:ValueMeasure/@unitCode').some((u) => u !== '')),
+  ),
+  onNodes(
+    'BR-FXEXT-04',
+    'warning',
+    'An item attribute code (BT-X-11) should come from UNTDED 6313 or the Factur-X extension list.',
+    (doc) => contextNodes(doc, '//ram:ApplicableProductCharacteristic/ram:TypeCode'),
+    (t) => {
+      const v = norm(text(t));
+      return !v.includes(' ') && ITEM_ATTRIBUTE_CODES().has(v);
+    },
+  ),
+  onNodes(
+    'BR-FXEXT-02',
+    'error',
+    'A line note with a subject code (BT-X-10) must have a text (BT-127) or a coded text (BT-X-9).',
+    (doc) => contextNodes(doc, '//ram:AssociatedDocumentLineDocument/ram:IncludedNote').filter((n) => has(n, 'ram:SubjectCode')),
+    (n) => has(n, 'ram:ContentCode') || has(n, 'ram:Content'),
+  ),
+  onNodes(
+    'BR-FXEXT-06',
+    'error',
+    'A line with a parent line (BT-X-304) must state its line subtype (BT-X-8).',
+    (doc) => contextNodes(doc, LINE),
+    (l) => norm(value(l, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID')) === '' || lineStatus(l).some((s) => s !== ''),
+  ),
+  {
+    id: 'BR-FXEXT-08',
+    severity: 'error',
+    message: 'The net amount (BT-131) of a GROUP line must equal the sum of the net amounts of its DETAIL and GROUP sub-lines.',
+    check: (ctx) => (groupTotalsAgree(ctx.doc) ? [] : contextNodes(ctx.doc, LINE).map((l) => ({ location: where(l) }))),
+  },
+  onNodes(
+    'BR-FXEXT-11',
+    'error',
+    'Each parent line reference (BT-X-304) must name an existing line (BT-126).',
+    (doc) => contextNodes(doc, LINE).filter((l) => norm(value(l, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID')) !== ''),
+    (l, doc) => {
+      const parent = norm(value(l, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID'));
+      return contextNodes(doc, LINE).some((x) => values(x, 'ram:AssociatedDocumentLineDocument/ram:LineID').some((id) => norm(id) === parent));
+    },
+  ),
+  onNodes('BR-FXEXT-BR-22', 'error', 'A DETAIL line (or one without subtype) must have an invoiced quantity (BT-129).', detailDocs, (d) => has(d, '../ram:SpecifiedLineTradeDelivery/ram:BilledQuantity')),
+  onNodes('BR-FXEXT-BR-23', 'error', 'A DETAIL line (or one without subtype) must have the unit of the invoiced quantity (BT-130).', detailDocs, (d) => has(d, '../ram:SpecifiedLineTradeDelivery/ram:BilledQuantity/@unitCode')),
+  onNodes(
+    'BR-FXEXT-BR-24',
+    'error',
+    'A DETAIL line (or one without subtype) must have a net amount (BT-131).',
+    detailDocs,
+    (d) => has(d, '../ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'),
+  ),
+  onNodes('BR-FXEXT-BR-26', 'error', 'A DETAIL line (or one without subtype) must have an item net price (BT-146).', detailDocs, (d) => has(d, '../ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount')),
+  onNodes(
+    'BR-FXEXT-CO-04',
+    'error',
+    'A DETAIL line (or one without subtype) must have a VAT category code (BT-151).',
+    detailDocs,
+    (d) => {
+      const taxes = sel(d, '../ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax');
+      return taxes.some((t) => values(t, 'ram:TypeCode').includes('VAT')) && taxes.some((t) => values(t, 'ram:TypeCode').some((v) => v.toUpperCase() === 'VAT') && has(t, 'ram:CategoryCode'));
+    },
+  ),
+  onNodes(
+    'BR-FXEXT-12',
+    'error',
+    'When a GROUP line has a net amount (BT-131), all its GROUP sub-lines must have one too.',
+    (doc) => contextNodes(doc, LINE).filter((l) => lineStatus(l).includes('GROUP') && has(l, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount')),
+    (l, doc) => {
+      const ids = values(l, 'ram:AssociatedDocumentLineDocument/ram:LineID');
+      if (ids.length === 0) return false;
+      const groups = contextNodes(doc, LINE).filter((c) => values(c, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID').some((p) => ids.includes(p)) && lineStatus(c).includes('GROUP'));
+      return groups.every((g) => has(g, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'));
+    },
+  ),
+];
