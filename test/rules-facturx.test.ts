@@ -433,3 +433,72 @@ describe('EXTENDED sub-line, item attribute and charge rules', () => {
     });
   }
 });
+
+// ---------------------------------------------------------------------------------------------
+// EXTENDED totals (BR-FXEXT-CO-10…16) and party rules
+
+interface Totals {
+  lineTotal?: string;
+  allowanceTotal?: string;
+  chargeTotal?: string;
+  basis?: string;
+  tax?: string;
+  grand?: string;
+  due?: string;
+  adjustment?: string;
+}
+
+function totalsDoc(t: Totals = {}): string {
+  const v = { lineTotal: '30.00', allowanceTotal: '5.00', chargeTotal: '3.00', basis: '28.00', tax: '5.60', grand: '33.60', due: '33.60', ...t };
+  const el = (name: string, value: string | undefined, attrs = '') => (value === undefined || value === 'none' ? '' : `<ram:${name}${attrs}>${value}</ram:${name}>`);
+  const ac = (indicator: string, amount: string) => `<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>${indicator}</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>${amount}</ram:ActualAmount><ram:Reason>r</ram:Reason></ram:SpecifiedTradeAllowanceCharge>`;
+  const settlement =
+    '<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>' +
+    ac('false', '5.00') +
+    ac('true', '2.00') +
+    '<ram:SpecifiedLogisticsServiceCharge><ram:Description>Fracht</ram:Description><ram:AppliedAmount>1.00</ram:AppliedAmount></ram:SpecifiedLogisticsServiceCharge>' +
+    (v.adjustment ? `<ram:SpecifiedFinancialAdjustment><ram:ActualAmount>${v.adjustment}</ram:ActualAmount></ram:SpecifiedFinancialAdjustment>` : '') +
+    '<ram:SpecifiedTradeSettlementHeaderMonetarySummation>' +
+    el('LineTotalAmount', v.lineTotal) +
+    el('ChargeTotalAmount', v.chargeTotal) +
+    el('AllowanceTotalAmount', v.allowanceTotal) +
+    el('TaxBasisTotalAmount', v.basis) +
+    el('TaxTotalAmount', v.tax, ' currencyID="EUR"') +
+    el('GrandTotalAmount', v.grand) +
+    el('DuePayableAmount', v.due) +
+    '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>';
+  return linesDoc([{ id: '1', status: 'DETAIL', amount: '10.00' }, { id: '2', amount: '20.00' }, { id: 'G', status: 'GROUP', amount: '99.00' }], settlement);
+}
+
+const TOTALS_CASES: { id: string; fail: string }[] = [
+  { id: 'BR-FXEXT-CO-10', fail: totalsDoc({ lineTotal: '31.00' }) },
+  { id: 'BR-FXEXT-CO-11', fail: totalsDoc({ allowanceTotal: '6.00' }) },
+  { id: 'BR-FXEXT-CO-12', fail: totalsDoc({ chargeTotal: '2.00' }) },
+  { id: 'BR-FXEXT-CO-13', fail: totalsDoc({ basis: '30.00' }) },
+  { id: 'BR-FXEXT-CO-15', fail: totalsDoc({ grand: '34.00' }) },
+  { id: 'BR-FXEXT-CO-16', fail: totalsDoc({ due: '30.00' }) },
+];
+
+describe('EXTENDED totals and party rules', () => {
+  for (const c of TOTALS_CASES) {
+    test(`${c.id}: consistent totals pass, an inconsistent total fails`, () => {
+      assert.equal(firingsOnXml('fx-extended', c.id, totalsDoc()), 0, 'must hold on consistent totals');
+      assert.equal(firingsOnXml('fx-extended', c.id, c.fail), 1, 'must fire');
+    });
+  }
+  test('BR-FXEXT-CO-16 counts amounts collected for third parties (BT-179)', () => {
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-CO-16', totalsDoc({ adjustment: '1.40', due: '35.00' })), 0, 'adjustment included');
+  });
+  test('BR-FXEXT-BR-44: a line charge needs a reason or reason code', () => {
+    const lineCharge = (reason: string) => `<ram:SpecifiedLineTradeSettlement><ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>true</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>1</ram:ActualAmount>${reason}</ram:SpecifiedTradeAllowanceCharge>`;
+    const doc = (reason: string) => linesDoc([{ id: '1', amount: '10' }]).replace('<ram:SpecifiedLineTradeSettlement>', lineCharge(reason));
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-BR-44', doc('<ram:Reason>Pfand</ram:Reason>')), 0, 'must hold');
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-BR-44', doc('')), 1, 'must fire');
+  });
+  test('BR-FXEXT-03: other parties may only carry a VAT identifier', () => {
+    const doc = (scheme: string) =>
+      `<rsm:CrossIndustryInvoice ${NS}><rsm:SupplyChainTradeTransaction><ram:ApplicableHeaderTradeAgreement><ram:SellerTradeParty><ram:SpecifiedTaxRegistration><ram:ID schemeID="FC">123/456</ram:ID></ram:SpecifiedTaxRegistration></ram:SellerTradeParty><ram:BuyerTradeParty><ram:SpecifiedTaxRegistration><ram:ID schemeID="${scheme}">DE123</ram:ID></ram:SpecifiedTaxRegistration></ram:BuyerTradeParty></ram:ApplicableHeaderTradeAgreement></rsm:SupplyChainTradeTransaction></rsm:CrossIndustryInvoice>`;
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-03', doc('VA')), 0, 'VA for the buyer, FC for the seller: fine');
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-03', doc('FC')), 1, 'FC for the buyer must fire');
+  });
+});

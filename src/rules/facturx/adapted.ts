@@ -303,3 +303,111 @@ export const extendedLineRules: Rule[] = [
     },
   ),
 ];
+
+// ---------------------------------------------------------------------------------------------
+// EXTENDED: document totals (BR-FXEXT-CO-10…16). EXTENDED totals count DETAIL lines only, add
+// logistics service charges to the charges and allow 0.01 per contributing item.
+
+const SUMMATION = '//ram:SpecifiedTradeSettlementHeaderMonetarySummation';
+
+interface TotalsItems {
+  detailLines: BigValue[];
+  allLines: number;
+  allowances: BigValue[];
+  charges: BigValue[];
+  logistics: BigValue[];
+}
+
+/** The amounts the totals rules add up, as the official expressions select them (../.. of the summation). */
+function totalsItems(summation: XmlElement): TotalsItems | undefined {
+  const tx = summation.parent?.parent;
+  const settlement = summation.parent;
+  if (!tx || !settlement) return undefined;
+  const lines = sel(tx, 'ram:IncludedSupplyChainTradeLineItem');
+  const amounts = (els: XmlElement[], path: string) => els.flatMap((e) => values(e, path)).map((v) => dec(v) ?? ZERO);
+  const acs = sel(settlement, 'ram:SpecifiedTradeAllowanceCharge');
+  const indicatorText = (ac: XmlElement) => values(ac, 'ram:ChargeIndicator/udt:Indicator');
+  return {
+    detailLines: amounts(lines.filter(isDetailLine), 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'),
+    allLines: lines.length,
+    allowances: amounts(acs.filter((a) => indicatorText(a).includes('false')), 'ram:ActualAmount'),
+    charges: amounts(acs.filter((a) => indicatorText(a).includes('true')), 'ram:ActualAmount'),
+    logistics: amounts(sel(settlement, 'ram:SpecifiedLogisticsServiceCharge'), 'ram:AppliedAmount'),
+  };
+}
+
+const sumRounded = (xs: BigValue[]) => round2(xs.reduce((a, b) => a.plus(b), ZERO));
+const tolerance = (n: number) => new Big('0.01').times(new Big(String(n)));
+const within = (a: BigValue, b: BigValue, n: number) => a.minus(b).abs().lte(tolerance(n));
+const allowanceCount = (summation: XmlElement) => sel(summation, '../ram:SpecifiedTradeAllowanceCharge').filter((a) => values(a, 'ram:ChargeIndicator/udt:Indicator').includes('false')).length;
+const chargeCount = (summation: XmlElement) =>
+  sel(summation, '../ram:SpecifiedTradeAllowanceCharge').filter((a) => values(a, 'ram:ChargeIndicator/udt:Indicator').includes('true')).length + sel(summation, '../ram:SpecifiedLogisticsServiceCharge').length;
+
+function totalsRule(id: string, message: string, test: (s: XmlElement, items: TotalsItems) => boolean): Rule {
+  return onNodes(id, 'error', message, (doc) => contextNodes(doc, SUMMATION), (s) => {
+    const items = totalsItems(s);
+    return items !== undefined && test(s, items);
+  });
+}
+
+export const extendedTotalsRules: Rule[] = [
+  totalsRule('BR-FXEXT-CO-10', 'The sum of line net amounts (BT-106) must equal the sum of the DETAIL line net amounts (BT-131), within 0.01 per line.', (s, i) => {
+    const total = dec(value(s, 'ram:LineTotalAmount'));
+    return total !== undefined && within(total, sumRounded(i.detailLines), i.allLines);
+  }),
+  totalsRule('BR-FXEXT-CO-11', 'The sum of document allowances (BT-107) must equal the document allowance amounts (BT-92), within 0.01 per allowance.', (s, i) => {
+    if (i.allowances.length === 0 && !has(s, 'ram:AllowanceTotalAmount')) return true;
+    const total = dec(value(s, 'ram:AllowanceTotalAmount'));
+    return total !== undefined && within(total, sumRounded(i.allowances), allowanceCount(s));
+  }),
+  totalsRule('BR-FXEXT-CO-12', 'The sum of document charges (BT-108) must equal the document charge amounts (BT-99) plus the logistics service fees (BT-X-272), within 0.01 per item.', (s, i) => {
+    if (i.charges.length === 0 && !has(s, 'ram:ChargeTotalAmount')) return true;
+    const total = dec(value(s, 'ram:ChargeTotalAmount'));
+    return total !== undefined && within(total, sumRounded(i.charges).plus(sumRounded(i.logistics)), chargeCount(s));
+  }),
+  totalsRule('BR-FXEXT-CO-13', 'The total without VAT (BT-109) must equal the DETAIL line net amounts minus allowances plus charges and logistics fees, within 0.01 per item.', (s, i) => {
+    const bt109 = dec(value(s, 'ram:TaxBasisTotalAmount'));
+    if (bt109 === undefined) return false;
+    const expected = sumRounded(i.detailLines).minus(sumRounded(i.allowances)).plus(sumRounded(i.charges).plus(sumRounded(i.logistics)));
+    return within(bt109, expected, i.detailLines.length + allowanceCount(s) + chargeCount(s));
+  }),
+  totalsRule('BR-FXEXT-CO-15', 'The total with VAT (BT-112) must equal the total without VAT (BT-109) plus the VAT total in the invoice currency (BT-110), within 0.01 per item.', (s, i) => {
+    const currency = values(s, '../ram:InvoiceCurrencyCode');
+    if (currency.length === 0) return false;
+    const vat = sel(s, 'ram:TaxTotalAmount').filter((t) => currency.includes(attr(t) ?? '\u0000'));
+    const bt109 = dec(value(s, 'ram:TaxBasisTotalAmount'));
+    const bt112 = dec(value(s, 'ram:GrandTotalAmount'));
+    if (vat.length !== 1 || bt109 === undefined || bt112 === undefined) return false;
+    const bt110 = dec(text(vat[0]));
+    return bt110 !== undefined && within(bt112.minus(bt110), bt109, i.detailLines.length + allowanceCount(s) + chargeCount(s));
+  }),
+  totalsRule('BR-FXEXT-CO-16', 'The amount due (BT-115) must equal the total with VAT (BT-112) minus the paid amount (BT-113) plus rounding (BT-114) plus amounts collected for third parties (BT-179).', (s) => {
+    const due = dec(value(s, 'ram:DuePayableAmount'));
+    if (due === undefined) return false;
+    const sumOf = (path: string) => values(s, path).reduce((a, v) => a.plus(dec(v) ?? ZERO), ZERO);
+    return due.eq(sumOf('ram:GrandTotalAmount').minus(sumOf('ram:TotalPrepaidAmount')).plus(sumOf('ram:RoundingAmount')).plus(sumOf('../ram:SpecifiedFinancialAdjustment/ram:ActualAmount')));
+  }),
+  onNodes(
+    'BR-FXEXT-BR-44',
+    'error',
+    'Each line charge (BG-28) must have a reason (BT-144) or a reason code (BT-145).',
+    (doc) => contextNodes(doc, "//ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge/ram:ChargeIndicator[udt:Indicator = 'true']"),
+    (ind) => has(ind, '../ram:Reason') || has(ind, '../ram:ReasonCode'),
+  ),
+  onNodes(
+    'BR-FXEXT-03',
+    'error',
+    'Parties other than the seller may only carry a VAT registration identifier (scheme VA).',
+    (doc) => contextNodes(doc, '//ram:SpecifiedTaxRegistration/ram:ID').filter((id) => !hasSellerAncestor(id)),
+    (id) => id.attrs.some((a) => a.local === 'schemeID' && a.ns === '' && a.value === 'VA'),
+  ),
+];
+
+function attr(el: XmlElement): string | undefined {
+  return el.attrs.find((a) => a.local === 'currencyID' && a.ns === '')?.value;
+}
+
+function hasSellerAncestor(el: XmlElement): boolean {
+  for (let p = el.parent; p; p = p.parent) if (p.local === 'SellerTradeParty') return true;
+  return false;
+}
