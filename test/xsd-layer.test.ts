@@ -61,7 +61,7 @@ test('XRechnung and EXTENDED schema findings are warnings that say why; the othe
     assert.equal(f.severity, 'warning');
     assert.match(f.message, /XRechnung is defined on the full CII D16B schema/);
   }
-  const broken = Buffer.from(read(CII).toString('utf8').replace('<ram:TypeCode>', '<ram:Bogus>1</ram:Bogus><ram:TypeCode>'));
+  const broken = Buffer.from(Buffer.from(read(CII)).toString('utf8').replace('<ram:TypeCode>', '<ram:Bogus>1</ram:Bogus><ram:TypeCode>'));
   const ext = runXsdLayer(broken, 'cii', 'extended');
   assert.ok(ext.findings.length > 0 && ext.findings.every((f) => f.severity === 'warning' && /predates Factur-X 1\.08/.test(f.message)));
   const en = runXsdLayer(broken, 'cii', 'en16931');

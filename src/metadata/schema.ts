@@ -7,7 +7,8 @@
  * A member whose value is null counts as absent (BusinessReadyInvoice sends nulls for absent values).
  * Published in OpenAPI as `InvoiceMetadata`.
  */
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
+import { Type } from './json-schema.js';
 
 // ---- scalar building blocks -------------------------------------------------------------------------------
 

@@ -3,7 +3,8 @@
  * conditional requirements of EN 16931 and of the chosen profile (XRechnung's BR-DE-*, VAT category rules).
  * Every problem becomes a FastAPI-style item whose `loc` starts with ['body', 'metadata'].
  */
-import { Compile } from 'typebox/compile';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { Big, parseDec } from '../model/decimal.js';
 import { codeSet } from '../rules/data/codelists.js';
 
@@ -11,7 +12,19 @@ const ZERO = new Big('0');
 import { MetadataNotJsonError, MetadataShapeError, type ShapeErrorItem } from './errors.js';
 import { InvoiceMetadataSchema, type InvoiceMetadata, type MetadataProfile } from './schema.js';
 
-const checker = Compile(InvoiceMetadataSchema);
+// ajv-formats is CommonJS: its default export arrives wrapped under ESM.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+let compiled: ValidateFunction | undefined;
+/** The schema validator, compiled on first use (start-up stays fast; the first request pays ~ms once). */
+function checker(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    compiled = ajv.compile(InvoiceMetadataSchema);
+  }
+  return compiled;
+}
 const ROOT = ['body', 'metadata'] as const;
 
 /** Parse the `metadata` form field: JSON text → validated metadata object. */
@@ -37,7 +50,7 @@ export function validateMetadata(value: unknown, owned = false): InvoiceMetadata
   const cleaned = (owned ? dropNullsInPlace(value) : dropNulls(value)) as Record<string, unknown>;
   // BusinessReadyInvoice names the XRechnung profile `xrechnung_3.0`: accept it as an alias.
   if (cleaned.profile === 'xrechnung_3.0') cleaned.profile = 'xrechnung';
-  if (!checker.Check(cleaned)) {
+  if (!checker()(cleaned)) {
     throw new MetadataShapeError(schemaErrors(cleaned));
   }
   const meta = cleaned as InvoiceMetadata;
@@ -91,6 +104,14 @@ const PATTERN_MESSAGES: Record<string, string> = {
   '^[A-Z0-9]{1,3}$': 'Input should be a UN/ECE Rec 20 unit code, e.g. "C62" or "HUR"',
 };
 
+/** ajv names one missing/extra property per error; the mapping below reads lists (as TypeBox reports them). */
+function normalizeError(e: ErrorObject): TypeBoxError {
+  const params = { ...(e.params as Record<string, unknown>) };
+  if (e.keyword === 'required') params.requiredProperties = [params.missingProperty];
+  if (e.keyword === 'additionalProperties') params.additionalProperties = [params.additionalProperty];
+  return { keyword: e.keyword, instancePath: e.instancePath, schemaPath: e.schemaPath, params, message: e.message ?? 'Invalid value' };
+}
+
 function pointerToLoc(pointer: string): (string | number)[] {
   if (!pointer) return [];
   return pointer
@@ -118,7 +139,7 @@ function schemaErrors(value: unknown): ShapeErrorItem[] {
     seen.add(key);
     items.push(item);
   };
-  for (const raw of checker.Errors(value) as Iterable<TypeBoxError>) {
+  for (const raw of (checker().errors ?? []).map(normalizeError)) {
     const base = pointerToLoc(raw.instancePath);
     const input = valueAt(value, base);
     switch (raw.keyword) {
