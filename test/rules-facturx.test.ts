@@ -502,3 +502,28 @@ describe('EXTENDED totals and party rules', () => {
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-03', doc('FC')), 1, 'FC for the buyer must fire');
   });
 });
+
+describe('EXTENDED category presence, format-205 dates and document notes', () => {
+  for (const [name, code] of CATS) {
+    test(`BR-FXEXT-${name}-01: a used category needs a breakdown, a breakdown needs a use`, () => {
+      const id = `BR-FXEXT-${name}-01`;
+      const used = extendedDoc(code, '100.00', '', '');
+      assert.equal(firingsOnXml('fx-extended', id, used), 0, 'line and breakdown of the category: fine');
+      const noBreakdown = used.replace(/<ram:ApplicableHeaderTradeSettlement>[\s\S]*<\/ram:ApplicableHeaderTradeSettlement>/, '');
+      assert.equal(firingsOnXml('fx-extended', id, noBreakdown), 1, 'used without a breakdown must fire');
+      const other = code === 'S' ? 'Z' : 'S';
+      const unused = used.replace(new RegExp(`(<ram:IncludedSupplyChainTradeLineItem>[\\s\\S]*?)<ram:CategoryCode>${code}</ram:CategoryCode>([\\s\\S]*?)<ram:CategoryCode>${code}</ram:CategoryCode>`), `$1<ram:CategoryCode>${other}</ram:CategoryCode>$2<ram:CategoryCode>${other}</ram:CategoryCode>`);
+      assert.equal(firingsOnXml('fx-extended', id, unused), 1, 'a breakdown without any use must fire');
+    });
+  }
+  test('BR-FXEXT-CII-DT-097a: format 205 is YYYYMMDDHHMM', () => {
+    const doc = (v: string) => `<rsm:CrossIndustryInvoice ${NS}><rsm:ExchangedDocument><ram:IssueDateTime><udt:DateTimeString format="205">${v}</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument></rsm:CrossIndustryInvoice>`;
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-CII-DT-097a', doc('202603011230')), 0, 'valid');
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-CII-DT-097a', doc('20260301')), 1, 'date only must fire');
+  });
+  test('BR-FXEXT-01: a document note with a subject code needs a text', () => {
+    const doc = (inner: string) => `<rsm:CrossIndustryInvoice ${NS}><rsm:ExchangedDocument><ram:IncludedNote>${inner}<ram:SubjectCode>AAI</ram:SubjectCode></ram:IncludedNote></rsm:ExchangedDocument></rsm:CrossIndustryInvoice>`;
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-01', doc('<ram:Content>Hinweis</ram:Content>')), 0, 'with text');
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-01', doc('')), 1, 'without text must fire');
+  });
+});

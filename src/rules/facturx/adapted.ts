@@ -411,3 +411,47 @@ function hasSellerAncestor(el: XmlElement): boolean {
   for (let p = el.parent; p; p = p.parent) if (p.local === 'SellerTradeParty') return true;
   return false;
 }
+
+// ---------------------------------------------------------------------------------------------
+// EXTENDED: a VAT category is used by items if and only if it has a VAT breakdown
+// (BR-FXEXT-<cat>-01), dates in format 205, and document notes.
+
+function categoryUsage(doc: XmlDoc, code: string): { breakdowns: number; used: boolean } {
+  const withCode = (els: XmlElement[]) => els.filter((t) => values(t, 'ram:CategoryCode').includes(code)).length;
+  const breakdowns = withCode(contextNodes(doc, '//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax'));
+  // The official expression filters line settlements on a subtype they cannot have (the subtype
+  // sits on the line document), so every line counts.
+  const lines = withCode(contextNodes(doc, '//ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax'));
+  const acs = withCode(contextNodes(doc, '//ram:CategoryTradeTax'));
+  const logistics = withCode(contextNodes(doc, '//ram:AppliedTradeTax'));
+  return { breakdowns, used: lines + acs + logistics > 0 };
+}
+
+export const extendedCategoryRules: Rule[] = [
+  ...CATEGORIES.map((c) =>
+    onNodes(
+      `BR-FXEXT-${c.name}-01`,
+      'error',
+      `VAT category ${c.code} is used on a line, an allowance or charge or a logistics fee if and only if there is a VAT breakdown (BG-23) for it.`,
+      (doc) => contextNodes(doc, '/rsm:CrossIndustryInvoice'),
+      (_root, doc) => {
+        const u = categoryUsage(doc, c.code);
+        return (u.breakdowns === 0 && !u.used) || (u.breakdowns >= 1 && u.used);
+      },
+    ),
+  ),
+  onNodes(
+    'BR-FXEXT-CII-DT-097a',
+    'error',
+    'A date-time in format 205 must be written YYYYMMDDHHMM.',
+    (doc) => contextNodes(doc, "//udt:DateTimeString[@format = '205']"),
+    (d) => /^\s*(\d{4})(1[0-2]|0[1-9])(3[01]|[12][0-9]|0[1-9])([01][0-9]|2[0-3])[0-5][0-9]\s*$/.test(text(d)),
+  ),
+  onNodes(
+    'BR-FXEXT-01',
+    'error',
+    'A document note with a subject code (BT-21) must have a text (BT-22) or a coded text (BT-X-5).',
+    (doc) => contextNodes(doc, '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IncludedNote').filter((n) => has(n, 'ram:SubjectCode')),
+    (n) => has(n, 'ram:ContentCode') || has(n, 'ram:Content'),
+  ),
+];

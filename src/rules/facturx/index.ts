@@ -24,7 +24,7 @@ import { where } from '../xrechnung/dom.js';
 import { FX_CATALOGUE } from './catalogue.data.js';
 import { codeListRules } from './codelists.js';
 import { notUsedRules } from './not-used.js';
-import { adaptedRules, extendedLineRules, extendedRules, extendedTotalsRules } from './adapted.js';
+import { adaptedRules, extendedCategoryRules, extendedLineRules, extendedRules, extendedTotalsRules } from './adapted.js';
 import { structureRules } from './structure.js';
 
 export const FX_PROFILES = ['fx-minimum', 'fx-basicwl', 'fx-basic', 'fx-en16931', 'fx-extended'] as const;
@@ -60,7 +60,7 @@ export function buildProfileRules(set: FxProfileSet): Rule[] {
   };
   for (const r of structureRules(set)) add(r);
   for (const r of adaptedRules) add(r);
-  if (set === 'fx-extended') for (const r of [...extendedRules, ...extendedLineRules, ...extendedTotalsRules]) add(r);
+  if (set === 'fx-extended') for (const r of [...extendedRules, ...extendedLineRules, ...extendedTotalsRules, ...extendedCategoryRules]) add(r);
   for (const r of codeListRules(set)) add(r);
   for (const r of en16931Business) add(r);
   for (const r of ciiSyntaxRules) add(r);
