@@ -25,7 +25,7 @@ test('GET /healthz reports every subsystem and is ready', async () => {
   assert.equal(res.statusCode, 200);
   const body = res.json();
   assert.equal(body.status, 'ready');
-  for (const name of ['http', 'xml_parser', 'xsd_engine', 'pdf_engine', 'pdfa_validator']) {
+  for (const name of ['http', 'xml_parser', 'xsd_engine', 'pdf_engine', 'validation_engine', 'pdfa_validator']) {
     assert.ok(body.checks[name], `check ${name} is reported`);
     assert.equal(typeof body.checks[name].critical, 'boolean');
   }
@@ -33,6 +33,8 @@ test('GET /healthz reports every subsystem and is ready', async () => {
   assert.equal(body.checks.xml_parser.status, 'ok');
   assert.equal(body.checks.xsd_engine.status, 'ok');
   assert.equal(body.checks.pdf_engine.status, 'ok');
+  assert.equal(body.checks.validation_engine.status, 'ok');
+  assert.match(body.checks.validation_engine.detail, /worker pool, 1 thread/);
   assert.equal(body.checks.pdfa_validator.status, 'unavailable');
   assert.equal(body.checks.pdfa_validator.critical, false);
   await app.close();

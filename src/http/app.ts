@@ -16,6 +16,7 @@ import { componentSchemas } from './schemas.js';
 import { registerCoreHealthChecks } from './readiness.js';
 import { routeModules } from './routes/index.js';
 import { SERVICE_VERSION } from '../version.js';
+import { createValidationRunner, DEFAULT_VALIDATION_TIMEOUT_MS, type ValidationRunner } from '../validation/runner.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +26,8 @@ declare module 'fastify' {
     health: HealthRegistry;
     metrics: Metrics;
     startedAt: number;
+    /** The one validation runner (worker pool, or inline with WORKERS=0), shared by /v1/validate and /v1/merge. */
+    validation: ValidationRunner;
   }
   interface FastifyContextConfig {
     /** Multipart form fields, for the OpenAPI requestBody (see the swagger transform below). */
@@ -63,6 +66,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('health', new HealthRegistry());
   app.decorate('metrics', createMetrics());
   app.decorate('startedAt', Date.now());
+  app.decorate('validation', createValidationRunner({ workers: config.workers, timeoutMs: DEFAULT_VALIDATION_TIMEOUT_MS }));
+  app.addHook('onClose', async () => app.validation.close());
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);

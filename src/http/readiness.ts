@@ -50,6 +50,18 @@ export function registerCoreHealthChecks(app: FastifyInstance): void {
   });
 
   app.health.add({
+    name: 'validation_engine',
+    critical: true,
+    // A real round trip through the runner (worker thread, ingest, rule-set selection) on a tiny document.
+    check: async () => {
+      const result = await app.validation.validate(Buffer.from('<probe xmlns="urn:probe"/>'), 'probe.xml', {}, 5_000);
+      const ok = result.valid === false && result.errors.some((e) => e.rule_id === 'UNKNOWN_XML');
+      const where = app.validation.mode === 'pool' ? `worker pool, ${app.config.workers} thread(s)` : 'inline (WORKERS=0)';
+      return { ok, detail: `native rule engine, ${where}` };
+    },
+  });
+
+  app.health.add({
     name: 'pdfa_validator',
     critical: false,
     check: () => ({ ok: false, detail: 'no PDF/A-3b validator is bundled; the pdfa3b layer is reported as skipped (tool_missing)' }),

@@ -18,19 +18,6 @@
  * (with /Kids) and the catalog's /AF array (PDF/A-3 associated files).
  */
 import { inflateSync, constants as zlibConstants } from 'node:zlib';
-import {
-  PDFArray,
-  PDFDict,
-  PDFDocument,
-  PDFHexString,
-  PDFName,
-  PDFRawStream,
-  PDFRef,
-  PDFStream,
-  PDFString,
-  decodePDFRawStream,
-  type PDFObject,
-} from '@cantoo/pdf-lib';
 import { readXmp, type XmpInfo } from './xmp.js';
 import { decodeStreamData, isDict, isStream, LazyPdf, MAX_DECODED_BYTES, nameOf, textOfString, type PdfDictValue, type PdfValue } from './lazy.js';
 
@@ -85,40 +72,8 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfContents> {
   // Nothing attached and no embedded-file stream anywhere in the bytes (stream dictionaries are never
   // inside object streams): the full parse would find nothing either, so skip it.
   if (fast && !hasEmbeddedFileStreams(bytes)) return fast;
-  return readPdfFully(bytes);
-}
-
-async function readPdfFully(bytes: Uint8Array): Promise<PdfContents> {
-  let doc: PDFDocument;
-  try {
-    doc = await PDFDocument.load(bytes, {
-      ignoreEncryption: true, // so that we, not the library, decide what an encrypted file means
-      updateMetadata: false,
-      parseSpeed: Infinity, // never yield to the event loop mid-parse: a request is small and short
-      throwOnInvalidObject: false,
-    });
-  } catch (err) {
-    if (looksEncrypted(bytes)) throw encryptedError();
-    return recoverByScanning(bytes, err as Error);
-  }
-  if (doc.isEncrypted) throw encryptedError();
-  let contents: PdfContents;
-  try {
-    contents = { attachments: listAttachments(doc), xmp: readCatalogXmp(doc), recovered: false };
-  } catch (err) {
-    if (err instanceof PdfReadError) throw err;
-    return recoverByScanning(bytes, err as Error);
-  }
-  // A truncated file may parse, yet have lost its catalog or name tree while the file streams survive.
-  if (contents.attachments.length === 0 && hasEmbeddedFileStreams(bytes)) {
-    try {
-      const scanned = recoverByScanning(bytes, new Error('no attachments reachable from the catalog'));
-      if (scanned.attachments.length > 0) return { ...scanned, xmp: contents.xmp };
-    } catch {
-      // keep the structured result
-    }
-  }
-  return contents;
+  // The full parser (@cantoo/pdf-lib, ~400 modules) loads on first need only: most PDFs never need it.
+  return (await import('./extract-full.js')).readPdfFully(bytes);
 }
 
 /** The lazy reader's view of the same structures; undefined when the file is anything but straightforward. */
@@ -204,128 +159,11 @@ export function readPdfLazily(bytes: Uint8Array): PdfContents | undefined {
   }
 }
 
-function encryptedError(): PdfReadError {
+/** @internal shared with extract-full.ts */
+export function encryptedError(): PdfReadError {
   return new PdfReadError('PDF_ENCRYPTED', 'The PDF is encrypted; invoice PDFs (PDF/A-3) must not be encrypted');
 }
 
-/** Embedded files of a loaded document: the name tree first (in tree order), then /AF entries not already listed. */
-export function listAttachments(doc: PDFDocument): PdfAttachment[] {
-  const ctx = doc.context;
-  const seen = new Map<PDFDict, PdfAttachment>();
-  const out: PdfAttachment[] = [];
-
-  const add = (spec: PDFDict, key: string | undefined, from: 'tree' | 'af'): void => {
-    const existing = seen.get(spec);
-    if (existing) {
-      if (from === 'tree') existing.inNameTree = true;
-      else existing.inAssociatedFiles = true;
-      return;
-    }
-    const att = describeFileSpec(doc, spec, key, from);
-    if (!att) return;
-    seen.set(spec, att);
-    out.push(att);
-  };
-
-  const names = lookupDict(doc, doc.catalog.get(PDFName.of('Names')));
-  const tree = names && lookupDict(doc, names.get(PDFName.of('EmbeddedFiles')));
-  if (tree) walkNameTree(doc, tree, add, new Set(), 0);
-
-  const af = ctx.lookup(doc.catalog.get(PDFName.of('AF')));
-  if (af instanceof PDFArray) {
-    for (let i = 0; i < af.size(); i++) {
-      const spec = lookupDict(doc, af.get(i));
-      if (spec) add(spec, undefined, 'af');
-    }
-  }
-  return out;
-}
-
-function walkNameTree(
-  doc: PDFDocument,
-  node: PDFDict,
-  add: (spec: PDFDict, key: string | undefined, from: 'tree') => void,
-  visited: Set<PDFDict>,
-  depth: number,
-): void {
-  if (visited.has(node) || depth > 32) return; // cyclic or absurdly deep trees in hostile files
-  visited.add(node);
-  const names = doc.context.lookup(node.get(PDFName.of('Names')));
-  if (names instanceof PDFArray) {
-    for (let i = 0; i + 1 < names.size(); i += 2) {
-      const key = textOf(doc.context.lookup(names.get(i)));
-      const spec = lookupDict(doc, names.get(i + 1));
-      if (spec) add(spec, key, 'tree');
-    }
-  }
-  const kids = doc.context.lookup(node.get(PDFName.of('Kids')));
-  if (kids instanceof PDFArray) {
-    for (let i = 0; i < kids.size(); i++) {
-      const kid = lookupDict(doc, kids.get(i));
-      if (kid) walkNameTree(doc, kid, add, visited, depth + 1);
-    }
-  }
-}
-
-function describeFileSpec(doc: PDFDocument, spec: PDFDict, key: string | undefined, from: 'tree' | 'af'): PdfAttachment | undefined {
-  const ctx = doc.context;
-  const ef = lookupDict(doc, spec.get(PDFName.of('EF')));
-  if (!ef) return undefined;
-  const streamObj = ctx.lookup(ef.get(PDFName.of('UF')) ?? ef.get(PDFName.of('F')));
-  if (!(streamObj instanceof PDFStream)) return undefined;
-  const filename = textOf(ctx.lookup(spec.get(PDFName.of('UF')))) ?? textOf(ctx.lookup(spec.get(PDFName.of('F')))) ?? key ?? '';
-  const subtype = ctx.lookup(streamObj.dict.get(PDFName.of('Subtype')));
-  const rel = ctx.lookup(spec.get(PDFName.of('AFRelationship')));
-  let cached: Uint8Array | undefined;
-  return {
-    name: key ?? filename,
-    filename,
-    mimeType: subtype instanceof PDFName ? subtype.decodeText() : undefined,
-    afRelationship: rel instanceof PDFName ? rel.decodeText() : undefined,
-    description: textOf(ctx.lookup(spec.get(PDFName.of('Desc')))),
-    inNameTree: from === 'tree',
-    inAssociatedFiles: from === 'af',
-    content() {
-      cached ??= decodeStream(streamObj);
-      return cached;
-    },
-  };
-}
-
-function decodeStream(stream: PDFStream): Uint8Array {
-  try {
-    if (stream instanceof PDFRawStream) return decodePDFRawStream(stream).decode();
-    return stream.getContents();
-  } catch (err) {
-    throw new PdfReadError('PDF_UNREADABLE', `An embedded file could not be decoded: ${(err as Error).message}`);
-  }
-}
-
-function readCatalogXmp(doc: PDFDocument): XmpInfo | undefined {
-  const meta = doc.context.lookup(doc.catalog.get(PDFName.of('Metadata')));
-  if (!(meta instanceof PDFStream)) return undefined;
-  try {
-    return readXmp(decodeStream(meta));
-  } catch {
-    return undefined; // XMP is advisory: a broken packet must not hide the invoice
-  }
-}
-
-function lookupDict(doc: PDFDocument, obj: PDFObject | undefined): PDFDict | undefined {
-  const v = obj instanceof PDFRef ? doc.context.lookup(obj) : obj;
-  return v instanceof PDFDict ? v : undefined;
-}
-
-function textOf(obj: PDFObject | undefined): string | undefined {
-  if (obj instanceof PDFString || obj instanceof PDFHexString) return obj.decodeText();
-  if (obj instanceof PDFName) return obj.decodeText();
-  return undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Choosing the invoice among the attachments.
-
-/** File names used by Factur-X / ZUGFeRD / XRechnung, best first (ZUGFeRD 1.0's name last: a 2.x sibling wins). */
 export const INVOICE_FILE_NAMES = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'ZUGFeRD-invoice.xml'] as const;
 
 const INVOICE_ROOT_HINT = /CrossIndustryInvoice|CrossIndustryDocument|ubl:schema:xsd:(Invoice|CreditNote)-2/;
@@ -363,18 +201,21 @@ export function findInvoiceAttachment(attachments: PdfAttachment[]): PdfAttachme
 // ---------------------------------------------------------------------------------------------
 // Fallback for files the structured parser cannot open: scan "n g obj … stream … endstream".
 
-function hasEmbeddedFileStreams(bytes: Uint8Array): boolean {
+/** @internal shared with extract-full.ts */
+export function hasEmbeddedFileStreams(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).includes('/EmbeddedFile', 0, 'latin1');
 }
 
-function looksEncrypted(bytes: Uint8Array): boolean {
+/** @internal shared with extract-full.ts */
+export function looksEncrypted(bytes: Uint8Array): boolean {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
   return /\/Encrypt\s*\d+\s+\d+\s+R/.test(text) || /\/Encrypt\s*<</.test(text);
 }
 
 const OBJ_RE = /(\d+)\s+(\d+)\s+obj\b/g;
 
-function recoverByScanning(bytes: Uint8Array, cause: Error): PdfContents {
+/** @internal shared with extract-full.ts */
+export function recoverByScanning(bytes: Uint8Array, cause: Error): PdfContents {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
   if (!isPdf(bytes)) throw new PdfReadError('PDF_UNREADABLE', 'The file is not a PDF');
   // Last definition wins, as with incremental updates.

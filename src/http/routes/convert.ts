@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildInvoiceXml, InvoiceMetadataSchema } from '../../metadata/index.js';
 import { METADATA_EXAMPLES } from '../../metadata/examples.js';
-import { EmbedError, embedInvoiceXml, hybridFlavour } from '../../pdf/embed.js';
+import { EmbedError, embedInvoiceXml, hybridFlavour } from '../../pdf/hybrid.js';
 import { isPdf } from '../../pdf/extract.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { attachmentDisposition, invoicePdfName } from '../download.js';

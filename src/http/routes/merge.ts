@@ -5,9 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ingest, IngestError, type IngestResult } from '../../input/ingest.js';
-import { embedInvoiceXml, HYBRID_FORMATS, hybridFlavour, type HybridFormat } from '../../pdf/embed.js';
+import { embedInvoiceXml, HYBRID_FORMATS, hybridFlavour, type HybridFormat } from '../../pdf/hybrid.js';
 import { isPdf } from '../../pdf/extract.js';
-import { validateIngested, type ValidationErrorDetail } from '../../validation/validate.js';
+import type { ValidationErrorDetail } from '../../validation/validate.js';
+import { ValidationTimeoutError } from '../../validation/runner.js';
 import { attachmentDisposition, invoicePdfName } from '../download.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
 import { readForm, type UploadedFile } from '../multipart.js';
@@ -157,7 +158,16 @@ export default async function merge(app: FastifyInstance): Promise<void> {
           rule_set: 'pdfa',
         });
       }
-      const validation = await validateIngested(xml);
+      // The shared validation runner: off the event loop and time-bounded, like /v1/validate.
+      let validation;
+      try {
+        validation = await app.validation.validate(bytesOf(form.files.xml), form.files.xml.filename);
+      } catch (err) {
+        if (err instanceof ValidationTimeoutError) {
+          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the XML is too large or too complex to validate.`, { code: 'VALIDATION_TIMEOUT' });
+        }
+        throw err;
+      }
       const invalid = !validation.valid;
       if (invalid) errors.push(...validation.errors.filter((e) => e.severity === 'error'));
       if (errors.length > 0) {

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { IngestError } from '../../input/ingest.js';
 import { toDiagnostic } from '../../validation/diagnostics.js';
-import { createValidationRunner, DEFAULT_VALIDATION_TIMEOUT_MS, ValidationTimeoutError } from '../../validation/runner.js';
+import { ValidationTimeoutError } from '../../validation/runner.js';
 import type { SkippedLayer, ValidationResult } from '../../validation/validate.js';
 import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, brFrRequested, parseBrFrEdition } from '../../validation/br-fr.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
@@ -126,8 +126,7 @@ function readLayerOptions(fields: Record<string, string>) {
 }
 
 export default async function validate(app: FastifyInstance): Promise<void> {
-  const runner = createValidationRunner({ workers: app.config.workers, timeoutMs: DEFAULT_VALIDATION_TIMEOUT_MS });
-  app.addHook('onClose', async () => runner.close());
+  const runner = app.validation;
 
   app.post(
     '/v1/validate',
