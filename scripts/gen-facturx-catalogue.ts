@@ -9,6 +9,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { structureTests } from '../src/rules/facturx/structure.table.js';
 
 const dir = process.argv[2] ?? path.resolve(process.cwd(), '../shared/docs/rules');
 const output = path.resolve(process.cwd(), 'src/rules/facturx/catalogue.data.ts');
@@ -38,6 +39,19 @@ const rows = (file: string) =>
     .map((l) => l.split('\t'));
 
 const body: string[] = [];
+// The rule context of each structural assert (src/rules/facturx/structure.table.ts): the catalogue
+// gives every id one context, the same in every profile that carries it (checked here).
+const structural = structureTests();
+const structureContexts = new Map<string, string>();
+for (const p of PROFILES) {
+  for (const [id, , context] of rows(`${p}.tsv`)) {
+    if (!structural.has(id)) continue;
+    const seen = structureContexts.get(id);
+    if (seen !== undefined && seen !== context) throw new Error(`${id}: context differs between profiles`);
+    structureContexts.set(id, context);
+  }
+}
+for (const id of structural.keys()) if (!structureContexts.has(id)) throw new Error(`${id}: in the structure table but in no profile catalogue`);
 for (const p of PROFILES) {
   const asserts = rows(`${p}.tsv`).map(([id, flag]) => [id, flag.startsWith('warning') ? 'warning' : flag.startsWith('information') ? 'information' : 'error']);
   const reports = rows(`${p}.unnamed.tsv`).map(([noid, , contexts]) => {
@@ -76,6 +90,9 @@ export interface ProfileCatalogue {
 export const FX_CATALOGUE: Record<string, ProfileCatalogue> = {
 ${body.join('\n')}
 };
+
+/** Rule context of each structural assert (FX-SCH-A-*) of src/rules/facturx/structure.table.ts. */
+export const FX_STRUCTURE_CONTEXTS: Record<string, string> = ${JSON.stringify(Object.fromEntries([...structureContexts].sort(([a], [b]) => (a < b ? -1 : 1))), null, 1)};
 `,
 );
 console.log(`wrote ${output}`);

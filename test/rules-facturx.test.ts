@@ -17,8 +17,9 @@ import { ingest } from '../src/input/ingest.js';
 import { emptyInvoice } from '../src/model/invoice.js';
 import { CODELISTS } from '../src/rules/data/codelists.js';
 import { getRuleSet, runRuleSet } from '../src/rules/engine.js';
-import { FX_CATALOGUE } from '../src/rules/facturx/catalogue.data.js';
+import { FX_CATALOGUE, FX_STRUCTURE_CONTEXTS } from '../src/rules/facturx/catalogue.data.js';
 import { FX_PROFILES } from '../src/rules/facturx/index.js';
+import { structureTests } from '../src/rules/facturx/structure.table.js';
 import type { Rule } from '../src/rules/types.js';
 import { parseXml } from '../src/xml/dom.js';
 
@@ -30,6 +31,8 @@ function rule(set: string, id: string): Rule {
   assert.ok(r !== undefined, `${set} has no rule ${id}`);
   return r;
 }
+
+const contextOf = (id: string): string => FX_STRUCTURE_CONTEXTS[id];
 
 function firingsOnXml(set: string, id: string, xml: string): number {
   const doc = parseXml(xml);
@@ -148,6 +151,7 @@ function withLeaf(s: { root: Node; leaf: Node }, edit: (leaf: Node) => void): st
   const mapping = new Map<Node, Node>();
   const copy = (n: Node): Node => {
     const c: Node = { name: n.name, attrs: { ...n.attrs }, text: n.text, children: n.children.map(copy) };
+    for (const child of c.children) child.parent = c;
     mapping.set(n, c);
     return c;
   };
@@ -223,6 +227,63 @@ describe('"not used in this profile" reports (FX-NU, data)', () => {
       }
       assert.ok(checked > 0, 'no report was checked');
       assert.deepEqual(skipped.filter((s) => !s.includes('(')), [], 'contexts without a synthesised case');
+    });
+  }
+});
+
+describe('structural asserts (FX-SCH-A, data)', () => {
+  const tests = structureTests();
+  /** A child as the test names it (`ram:X` or `ram:X[predicate]`), built under `parent`. */
+  const addChild = (parent: Node, spec: string): void => {
+    const m = /^([\w:]+)(?:\[(.*)\])?$/.exec(spec)!;
+    const c: Node = { name: m[1], attrs: {}, children: [], parent, text: 'x' };
+    parent.children.push(c);
+    if (m[2]) assert.ok(applyPredicate(c, m[2]), `unsupported predicate ${m[2]}`);
+  };
+  const nameOf = (spec: string) => spec.replace(/\[.*$/, '');
+  for (const set of FX_PROFILES) {
+    test(`${set}: each structural assert holds on a synthesised document and fires once it is broken`, () => {
+      let checked = 0;
+      const skipped: string[] = [];
+      for (const [id, t] of tests) {
+        if (!(id in FX_CATALOGUE[set].asserts)) continue;
+        const s = synthesise(contextOf(id));
+        if (!s) {
+          skipped.push(id);
+          continue;
+        }
+        const sameName = (leaf: Node) => (t.kind === 'count' && !t.child.includes('[') ? leaf.children.filter((c) => c.name === nameOf(t.child)).length : 0);
+        const withCount = (n: number) =>
+          withLeaf(s, (leaf) => {
+            if (t.kind !== 'count') return;
+            for (let i = sameName(leaf); i < n; i++) addChild(leaf, t.child);
+          });
+        let pass: string;
+        let fail: string;
+        if (t.kind === 'attr' && s.leaf.attrs[t.name] !== undefined) {
+          // The context's predicate sits on the parent (…[ram:ID/@schemeID="FC"]/ram:ID): a second ID
+          // without the attribute under the same registration matches the context and breaks the assert.
+          pass = withLeaf(s, () => {});
+          fail = withLeaf(s, (leaf) => leaf.parent!.children.push({ name: leaf.name, attrs: {}, children: [], text: 'x', parent: leaf.parent }));
+        } else if (t.kind === 'attr') {
+          pass = withLeaf(s, (leaf) => (leaf.attrs[t.name] = 'x'));
+          fail = withLeaf(s, (leaf) => delete leaf.attrs[t.name]);
+        } else if (t.op === '<=') {
+          pass = withCount(t.n);
+          fail = withCount(t.n + 1);
+        } else if (t.op === '=') {
+          pass = withCount(t.n);
+          fail = withCount(t.n + 1);
+        } else {
+          pass = withCount(t.n);
+          fail = withLeaf(s, (leaf) => (leaf.children = leaf.children.filter((c) => c.name !== nameOf(t.child))));
+        }
+        assert.equal(firingsOnXml(set, id, pass), 0, `${id} (${contextOf(id)}): must hold`);
+        assert.equal(firingsOnXml(set, id, fail), 1, `${id} (${contextOf(id)}): must fire once`);
+        checked++;
+      }
+      assert.ok(checked > 0, 'no structural assert was checked');
+      assert.deepEqual(skipped, [], `${set}: structural asserts without a synthesised case`);
     });
   }
 });

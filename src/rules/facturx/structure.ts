@@ -1,53 +1,57 @@
 /**
  * Structural asserts of the Factur-X profile schematrons (FX-SCH-A-*: "element X must occur exactly
- * once / at most once here", "attribute required"), written as data: context, kind, child.
+ * once / at most n times / at least once here", "attribute @x is required here"), evaluated as data:
+ * the tests from ./structure.table.ts, the rule contexts from the generated catalogue.
  */
 import type { Rule } from '../types.js';
-import { attr, sel, where } from '../xrechnung/dom.js';
+import { attr, where } from '../xrechnung/dom.js';
+import { FX_STRUCTURE_CONTEXTS } from './catalogue.data.js';
 import { contextNodes } from './codelists.js';
+import { structureTests, type StructureTest } from './structure.table.js';
+import { compileSelect } from './xpath-match.js';
 
-type Kind = 'exactly1' | 'max1' | 'attr';
-
-const TX = '/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction';
-interface StructureAssert {
-  id: string;
-  context: string;
-  kind: Kind;
-  /** Child path (for exactly1/max1) or attribute name (for attr). */
-  what: string;
+function label(child: string): string {
+  return child.replace(/^ram:/, '');
 }
 
-/** Asserts shared by the profiles that carry them (the ids are the same across profiles). */
-const ASSERTS: StructureAssert[] = [
-  { id: 'FX-SCH-A-000019', context: '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument', kind: 'exactly1', what: 'ram:ID' },
-  { id: 'FX-SCH-A-000020', context: '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument', kind: 'exactly1', what: 'ram:TypeCode' },
-  { id: 'FX-SCH-A-000021', context: '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IssueDateTime/udt:DateTimeString', kind: 'attr', what: 'format' },
-  { id: 'FX-SCH-A-000028', context: `${TX}/ram:ApplicableHeaderTradeAgreement`, kind: 'exactly1', what: 'ram:BuyerTradeParty' },
-  { id: 'FX-SCH-A-000038', context: `${TX}/ram:ApplicableHeaderTradeSettlement`, kind: 'exactly1', what: 'ram:InvoiceCurrencyCode' },
-  { id: 'FX-SCH-A-000278', context: `${TX}/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeSettlement`, kind: 'exactly1', what: 'ram:ApplicableTradeTax' },
-  { id: 'FX-SCH-A-000409', context: `${TX}/ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty`, kind: 'exactly1', what: 'ram:Name' },
-  { id: 'FX-SCH-A-000616', context: `${TX}/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument`, kind: 'exactly1', what: 'ram:TypeCode' },
-];
-
-function message(a: StructureAssert): string {
-  const name = a.what.replace(/^ram:/, '');
-  if (a.kind === 'attr') return `The attribute @${a.what} is required here.`;
-  return a.kind === 'exactly1' ? `${name} must occur exactly once here.` : `${name} may occur at most once here.`;
+function message(t: StructureTest, context: string): string {
+  const where = (context.split('/').pop() ?? context).replace(/^\w+:/, '').replace(/\[.*$/, '');
+  if (t.kind === 'attr') return `The attribute @${t.name} is required on ${where}.`;
+  const what = label(t.child);
+  if (t.op === '=') return `${what} must occur exactly ${t.n === 1 ? 'once' : `${t.n} times`} in ${where}.`;
+  if (t.op === '<=') return `${what} may occur at most ${t.n === 1 ? 'once' : `${t.n} times`} in ${where}.`;
+  return `${what} must occur at least ${t.n === 1 ? 'once' : `${t.n} times`} in ${where}.`;
 }
 
-export function structureRules(_set: string): Rule[] {
-  return ASSERTS.map((a) => ({
-    id: a.id,
-    severity: 'error' as const,
-    message: message(a),
-    check(ctx) {
-      const out = [];
-      for (const node of contextNodes(ctx.doc, a.context)) {
-        const ok = a.kind === 'attr' ? attr(node, a.what) !== undefined : a.kind === 'exactly1' ? sel(node, a.what).length === 1 : sel(node, a.what).length <= 1;
-        if (!ok) out.push({ location: where(node) });
-      }
-      return out;
-    },
-  }));
-}
+let cached: Rule[] | undefined;
 
+/** One rule per structural assert; buildProfileRules keeps those the profile carries, with its severity. */
+export function structureRules(_set?: string): Rule[] {
+  if (cached) return cached;
+  const rules: Rule[] = [];
+  for (const [id, t] of structureTests()) {
+    const context = FX_STRUCTURE_CONTEXTS[id];
+    if (context === undefined) continue;
+    let test: (node: Parameters<typeof attr>[0]) => boolean;
+    if (t.kind === 'attr') test = (node) => attr(node, t.name) !== undefined;
+    else {
+      const select = compileSelect(t.child);
+      test = (node) => {
+        const n = select(node).length;
+        return t.op === '=' ? n === t.n : t.op === '<=' ? n <= t.n : n >= t.n;
+      };
+    }
+    rules.push({
+      id,
+      severity: 'error',
+      message: message(t, context),
+      check(ctx) {
+        const out = [];
+        for (const node of contextNodes(ctx.doc, context)) if (!test(node)) out.push({ location: where(node) });
+        return out;
+      },
+    });
+  }
+  cached = rules;
+  return rules;
+}
