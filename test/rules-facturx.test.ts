@@ -399,6 +399,20 @@ describe('EXTENDED VAT breakdown rules (BR-FXEXT-*-08)', () => {
   }
 });
 
+describe('EXTENDED standard-rated tax amount (BR-FXEXT-S-09b)', () => {
+  const withTax = (amount: string | undefined) => {
+    const x = extendedDoc('S', '100.00', '', '');
+    return amount === undefined ? x : x.replace('<ram:BasisAmount>', `<ram:CalculatedAmount>${amount}</ram:CalculatedAmount><ram:BasisAmount>`);
+  };
+  test('the tax amount must be the taxable amount times the rate, within 0.01 per item of that rate', () => {
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-S-09b', withTax('10.00')), 0, '100.00 x 10% = 10.00');
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-S-09b', withTax('10.01')), 0, 'one DETAIL line: 0.01 tolerance');
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-S-09b', withTax('10.02')), 1, 'beyond the tolerance');
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-S-09b', withTax(undefined)), 1, 'no tax amount: the official expression fails');
+    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-S-09b', withTax('10.02').replaceAll('<ram:TypeCode>VAT</ram:TypeCode>', '<ram:TypeCode>XYZ</ram:TypeCode>')), 1, 'any tax type');
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 
 describe('registration', () => {

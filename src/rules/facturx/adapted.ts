@@ -172,7 +172,37 @@ function categoryRules(c: Category): Rule[] {
   ];
 }
 
-export const extendedRules: Rule[] = CATEGORIES.flatMap(categoryRules);
+/**
+ * BR-FXEXT-S-09b: in a standard-rated breakdown (any tax type), the tax amount (BT-117) equals the
+ * taxable amount times the rate, rounded to two decimals, within 0.01 per contributing item (DETAIL
+ * lines, allowances/charges and logistics fees of that rate; with or without matching exemption
+ * reasons: the looser count decides). Without a rate, taxable amount or tax amount the official
+ * expression yields no value and the assert fails.
+ */
+function standardTaxAgrees(doc: XmlDoc, bd: XmlElement): boolean {
+  const rate = dec(value(bd, 'ram:RateApplicablePercent'));
+  const basis = dec(value(bd, 'ram:BasisAmount'));
+  const vat = dec(value(bd, 'ram:CalculatedAmount'));
+  if (rate === undefined || basis === undefined || vat === undefined) return false;
+  const matches = (i: TaxItem) => i.category.includes('S') && i.rate.some((r) => r !== undefined && r.eq(rate));
+  const { lines, allowanceCharges, logistics } = itemsOf(doc);
+  const items = lines.filter(matches).length + allowanceCharges.filter(matches).length + logistics.filter(matches).length;
+  const expected = round2(basis.times(rate).div(new Big('100')));
+  return vat.minus(expected).abs().lte(new Big('0.01').times(new Big(String(items))));
+}
+
+export const extendedRules: Rule[] = [
+  ...CATEGORIES.flatMap(categoryRules),
+  {
+    id: 'BR-FXEXT-S-09b',
+    severity: 'error',
+    message: 'In a VAT breakdown of VAT category S, the tax amount (BT-117) must equal the taxable amount (BT-116) times the rate (BT-119), rounded to two decimals (tolerance 0.01 per item of that rate).',
+    check: (ctx) =>
+      contextNodes(ctx.doc, "//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax[ram:CategoryCode='S']")
+        .filter((bd) => !standardTaxAgrees(ctx.doc, bd))
+        .map((bd) => ({ location: where(bd) })),
+  },
+];
 
 
 
