@@ -16,20 +16,43 @@ const output = path.resolve(process.cwd(), 'src/rules/facturx/catalogue.data.ts'
 const PROFILES = ['fx-minimum', 'fx-basicwl', 'fx-basic', 'fx-en16931', 'fx-extended'];
 
 /**
- * Reports that test an attribute rather than the element's presence. The catalogue does not keep
- * test expressions; these are read off the official reports' wording ("Attribute @x marked as not
- * used in the given context") and confirmed on the corpus. Every other report fires on the element.
+ * The oracle names a report without id NOID-<set>-<hash>, <hash> being Java's String.hashCode() of
+ * `test + "|" + message` (whitespace collapsed; ../shared/docs/rules/README.md). The catalogue keeps
+ * the hash but not the test, so the test is recovered by hashing the official report forms:
+ * - attribute reports: test `@x`, message "Attribute @x' marked as not used in the given context.";
+ * - element reports: test `true()`, message "Element 'ram:X' is marked as not used in the given
+ *   context." (for a context step with a predicate: "Element variant 'ram:X[...]' ...").
+ * Every hash must be recognised as one of these, or generation fails.
  */
-const ATTRIBUTE_REPORTS: Record<string, string> = {
-  '88b668a1': 'currencyID',
-  c34098c9: 'schemeID',
-  // The two reports on code elements (ContentCode, SubjectCode, PostcodeCode, ...) test code-list
-  // attributes. 628e5c29 is @listID: it is the one missing from the contexts that already require
-  // the absence of @listID (ReasonCode[not(@listID)]), where 01de477b still applies, so 01de477b
-  // tests the other code attribute, @listVersionID.
-  '01de477b': 'listVersionID',
-  '628e5c29': 'listID',
-};
+function javaHash(s: string): string {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+const reportHash = (test: string, message: string) => javaHash(`${collapse(test)}|${collapse(message)}`);
+
+const ATTRIBUTE_CANDIDATES = ['currencyID', 'schemeID', 'listID', 'listVersionID', 'listAgencyID', 'schemeAgencyID', 'unitCode', 'format', 'mimeCode', 'filename', 'languageID'];
+const ATTRIBUTE_REPORTS: Record<string, string> = Object.fromEntries(
+  ATTRIBUTE_CANDIDATES.map((a) => [reportHash(`@${a}`, `Attribute @${a}' marked as not used in the given context.`), a]),
+);
+
+/** The last step of a context path (the step may hold predicates with slashes). */
+function lastStep(context: string): string {
+  let depth = 0;
+  for (let i = context.length - 1; i >= 0; i--) {
+    const ch = context[i];
+    if (ch === ']') depth++;
+    else if (ch === '[') depth--;
+    else if (ch === '/' && depth === 0) return context.slice(i + 1);
+  }
+  return context;
+}
+function isElementReport(hash: string, context: string): boolean {
+  const step = lastStep(context);
+  const message = step.includes('[') ? `Element variant '${step}' is marked as not used in the given context.` : `Element '${step}' is marked as not used in the given context.`;
+  return reportHash('true()', message) === hash;
+}
 
 const rows = (file: string) =>
   readFileSync(path.join(dir, file), 'utf8')
@@ -58,6 +81,10 @@ for (const p of PROFILES) {
     const hash = noid.slice(noid.lastIndexOf('-') + 1);
     const entry: Record<string, unknown> = { id: `FX-NU-${hash}`, contexts: contexts.split(' ; ') };
     if (ATTRIBUTE_REPORTS[hash]) entry.attribute = ATTRIBUTE_REPORTS[hash];
+    else {
+      const unknown = contexts.split(' ; ').filter((c) => !isElementReport(hash, c));
+      if (unknown.length) throw new Error(`${noid}: not recognised as an attribute or element report in ${unknown[0]}`);
+    }
     return entry;
   });
   body.push(`  ${JSON.stringify(p)}: {`);
