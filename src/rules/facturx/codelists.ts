@@ -29,6 +29,39 @@ export function elementsNamed(doc: XmlDoc, local: string): XmlElement[] {
 const contextCache = new WeakMap<XmlDoc, Map<string, XmlElement[]>>();
 
 /**
+ * How a context is looked up, compiled once per context string (contexts come from the rule tables,
+ * never from documents): a plain absolute path walks the path index, anything else is matched
+ * against the elements named like its last step. Compiling per document (regex test, splitting the
+ * path, building string keys) cost more than the lookups themselves on a 26 KB invoice.
+ */
+type CompiledContext = { plain: PlainStep[] } | { match: ReturnType<typeof compileMatch>; names: string[] };
+interface PlainStep {
+  ns: string;
+  local: string;
+}
+const compiledContexts = new Map<string, CompiledContext>();
+
+function compileContext(context: string): CompiledContext {
+  let c = compiledContexts.get(context);
+  if (c) return c;
+  if (PLAIN_PATH.test(context)) {
+    c = {
+      plain: context
+        .slice(1)
+        .split('/')
+        .map((step) => {
+          const [prefix, local] = step.split(':');
+          const ns = NS[prefix];
+          if (ns === undefined) throw new Error(`unknown prefix ${prefix} in ${context}`);
+          return { ns, local };
+        }),
+    };
+  } else c = { match: compileMatch(context), names: [...new Set(lastLocalName(context))] };
+  compiledContexts.set(context, c);
+  return c;
+}
+
+/**
  * The elements a rule context matches, looked up by the context's last element names. Cached per
  * document: the code-list, structural and not-used rules of a profile share many contexts.
  * Callers must not modify the returned array.
@@ -38,12 +71,12 @@ export function contextNodes(doc: XmlDoc, context: string): XmlElement[] {
   if (!cache) contextCache.set(doc, (cache = new Map()));
   const hit = cache.get(context);
   if (hit) return hit;
+  const compiled = compileContext(context);
   let out: XmlElement[];
-  if (PLAIN_PATH.test(context)) out = byPlainPath(doc, context);
+  if ('plain' in compiled) out = byPlainPath(doc, compiled.plain);
   else {
-    const match = compileMatch(context);
     out = [];
-    for (const name of new Set(lastLocalName(context))) for (const el of elementsNamed(doc, name)) if (match(el)) out.push(el);
+    for (const name of compiled.names) for (const el of elementsNamed(doc, name)) if (compiled.match(el)) out.push(el);
   }
   cache.set(context, out);
   return out;
@@ -52,47 +85,49 @@ export function contextNodes(doc: XmlDoc, context: string): XmlElement[] {
 /** An absolute path of element steps without predicates (most profile contexts). */
 const PLAIN_PATH = /^(?:\/[A-Za-z]+:[A-Za-z_][\w.-]*)+$/;
 
-/** The document's element paths as a trie: (parent path, namespace, name) -> path number -> elements. */
-interface PathIndex {
-  step: Map<string, number>;
-  elements: XmlElement[][];
+/**
+ * The document's element paths as a trie (local name -> namespace -> node), in document order.
+ * Keyed by name then namespace so that neither building nor looking up allocates a string key.
+ */
+interface PathNode {
+  elements: XmlElement[];
+  next: Map<string, Map<string, PathNode>>;
 }
-const pathIndexes = new WeakMap<XmlDoc, PathIndex>();
+const pathIndexes = new WeakMap<XmlDoc, PathNode>();
 
-function pathIndex(doc: XmlDoc): PathIndex {
+function pathIndex(doc: XmlDoc): PathNode {
   let index = pathIndexes.get(doc);
   if (index) return index;
-  const idx: PathIndex = { step: new Map(), elements: [] };
+  index = { elements: [], next: new Map() };
   // Document order (preorder), without recursion.
-  const stack: [XmlElement, number][] = [[doc.root, -1]];
+  const stack: XmlElement[] = [doc.root];
+  const nodes: PathNode[] = [index];
   while (stack.length) {
-    const [el, parent] = stack.pop()!;
-    const key = `${parent}|${el.ns}|${el.local}`;
-    let id = idx.step.get(key);
-    if (id === undefined) {
-      id = idx.elements.length;
-      idx.step.set(key, id);
-      idx.elements.push([]);
+    const el = stack.pop()!;
+    const parent = nodes.pop()!;
+    let byNs = parent.next.get(el.local);
+    if (!byNs) parent.next.set(el.local, (byNs = new Map()));
+    let node = byNs.get(el.ns);
+    if (!node) byNs.set(el.ns, (node = { elements: [], next: new Map() }));
+    node.elements.push(el);
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      stack.push(el.children[i]);
+      nodes.push(node);
     }
-    idx.elements[id].push(el);
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push([el.children[i], id]);
   }
-  pathIndexes.set(doc, (index = idx));
+  pathIndexes.set(doc, index);
   return index;
 }
 
-function byPlainPath(doc: XmlDoc, context: string): XmlElement[] {
-  const idx = pathIndex(doc);
-  let id = -1;
-  for (const step of context.slice(1).split('/')) {
-    const [prefix, local] = step.split(':');
-    const ns = NS[prefix];
-    if (ns === undefined) throw new Error(`unknown prefix ${prefix} in ${context}`);
-    const next = idx.step.get(`${id}|${ns}|${local}`);
-    if (next === undefined) return [];
-    id = next;
+const NONE: XmlElement[] = [];
+
+function byPlainPath(doc: XmlDoc, steps: readonly PlainStep[]): XmlElement[] {
+  let node: PathNode | undefined = pathIndex(doc);
+  for (const s of steps) {
+    node = node.next.get(s.local)?.get(s.ns);
+    if (!node) return NONE;
   }
-  return idx.elements[id];
+  return node.elements;
 }
 
 function describeTarget(target: string): string {
