@@ -3,7 +3,7 @@
  * id (en16931-cii, en16931-ubl, later xrechnung-*, fx-*, br-fr-*). Running a set is one loop over
  * its table; every rule reads the already-parsed model/document, nothing is re-parsed per rule.
  */
-import type { Finding, Rule, RuleContext, RuleSetId } from './types.js';
+import type { Finding, Rule, RuleContext, RuleSetId, Violation } from './types.js';
 
 const registry = new Map<RuleSetId, readonly Rule[]>();
 
@@ -28,13 +28,24 @@ export function ruleSetIds(): RuleSetId[] {
 /** Id given to findings of a rule that threw: the finding says which rule could not be evaluated. */
 export const INTERNAL_RULE_ERROR = 'INTERNAL-RULE-ERROR';
 
+/**
+ * Violations already computed in this pass, by check function. Rule sets reuse checks (the Factur-X
+ * and XRechnung sets carry the EN 16931 business and syntax rules), and a check is a pure function
+ * of its context, so within one validation of one document each check need run only once. Made per
+ * call by the caller and dropped with it: never shared between documents or requests.
+ */
+export type CheckMemo = Map<Rule['check'], readonly Violation[]>;
+
 /** Run a table of rules; a rule that throws becomes a warning-level internal finding, never a crash. */
-export function runRules(ruleSet: RuleSetId, rules: readonly Rule[], ctx: RuleContext): Finding[] {
+export function runRules(ruleSet: RuleSetId, rules: readonly Rule[], ctx: RuleContext, memo?: CheckMemo): Finding[] {
   const findings: Finding[] = [];
   for (const rule of rules) {
-    let violations;
+    let violations = memo?.get(rule.check);
     try {
-      violations = rule.check(ctx);
+      if (!violations) {
+        violations = rule.check(ctx);
+        memo?.set(rule.check, violations);
+      }
     } catch (err) {
       findings.push({
         ruleId: INTERNAL_RULE_ERROR,
