@@ -8,7 +8,7 @@ import { attr, where } from '../xrechnung/dom.js';
 import { FX_STRUCTURE_CONTEXTS } from './catalogue.data.js';
 import { contextNodes } from './codelists.js';
 import { structureTests, type StructureTest } from './structure.table.js';
-import { compileSelect } from './xpath-match.js';
+import { compileCount } from './xpath-match.js';
 
 function label(child: string): string {
   return child.replace(/^ram:/, '');
@@ -35,9 +35,9 @@ export function structureRules(_set?: string): Rule[] {
     let test: (node: Parameters<typeof attr>[0]) => boolean;
     if (t.kind === 'attr') test = (node) => attr(node, t.name) !== undefined;
     else {
-      const select = compileSelect(t.child);
+      const count = compileCount(t.child);
       test = (node) => {
-        const n = select(node).length;
+        const n = count(node);
         return t.op === '=' ? n === t.n : t.op === '<=' ? n <= t.n : n >= t.n;
       };
     }

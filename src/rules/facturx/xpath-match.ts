@@ -192,7 +192,10 @@ function rootOf(el: XmlElement): XmlElement {
 }
 
 function stepMatches(el: XmlElement, s: Step): boolean {
-  return el.local === s.local && el.ns === s.ns && s.preds.every((p) => truthy(evaluate(p, el)));
+  if (el.local !== s.local || el.ns !== s.ns) return false;
+  // A plain loop: this runs for every candidate element of every context on every document.
+  for (const p of s.preds) if (!truthy(evaluate(p, el))) return false;
+  return true;
 }
 
 function select(path: RelPath, ctx: XmlElement): (XmlElement | string)[] {
@@ -297,20 +300,21 @@ function truthy(v: Value): boolean {
 
 /** Does `el` match the last step of `path` and, going up, the steps before it (XSLT match semantics)? */
 function matchesPath(el: XmlElement, path: RelPath): boolean {
-  const steps = path.steps;
-  const matchFrom = (node: XmlElement, i: number): boolean => {
-    const s = steps[i];
-    if (s.axis !== 'child' && s.axis !== 'desc') throw new Error('only element steps are supported in match patterns');
-    if (!stepMatches(node, s)) return false;
-    if (i === 0) {
-      if (!path.absolute) return true;
-      return s.axis === 'desc' ? true : node.parent === null;
-    }
-    if (s.axis === 'child') return node.parent !== null && matchFrom(node.parent, i - 1);
-    for (let p = node.parent; p; p = p.parent) if (matchFrom(p, i - 1)) return true;
-    return false;
-  };
-  return matchFrom(el, steps.length - 1);
+  return matchFrom(path, el, path.steps.length - 1);
+}
+
+/** Does `node` match step `i` of `path` and its ancestors the steps before it? (Top level: no closure per call.) */
+function matchFrom(path: RelPath, node: XmlElement, i: number): boolean {
+  const s = path.steps[i];
+  if (s.axis !== 'child' && s.axis !== 'desc') throw new Error('only element steps are supported in match patterns');
+  if (!stepMatches(node, s)) return false;
+  if (i === 0) {
+    if (!path.absolute) return true;
+    return s.axis === 'desc' ? true : node.parent === null;
+  }
+  if (s.axis === 'child') return node.parent !== null && matchFrom(path, node.parent, i - 1);
+  for (let p = node.parent; p; p = p.parent) if (matchFrom(path, p, i - 1)) return true;
+  return false;
 }
 
 export type ElementMatcher = (el: XmlElement) => boolean;
@@ -324,7 +328,13 @@ export function compileMatch(context: string): ElementMatcher {
   const p = new Parser(tokenize(context), context);
   const paths = p.union();
   if (!p.done()) throw new Error(`trailing syntax in ${context}`);
-  m = (el) => paths.some((path) => matchesPath(el, path));
+  m =
+    paths.length === 1
+      ? (el) => matchesPath(el, paths[0])
+      : (el) => {
+          for (const path of paths) if (matchesPath(el, path)) return true;
+          return false;
+        };
   matchCache.set(context, m);
   return m;
 }
@@ -335,6 +345,17 @@ export function compileSelect(path: string): (ctx: XmlElement) => string[] {
   const rel = p.path();
   if (!p.done()) throw new Error(`trailing syntax in ${path}`);
   return (ctx) => select(rel, ctx).map(stringOf);
+}
+
+/**
+ * Compile a relative selection and return how many nodes it selects: the structural asserts only
+ * count, and turning every selected element into its string value first was most of their cost.
+ */
+export function compileCount(path: string): (ctx: XmlElement) => number {
+  const p = new Parser(tokenize(path), path);
+  const rel = p.path();
+  if (!p.done()) throw new Error(`trailing syntax in ${path}`);
+  return (ctx) => select(rel, ctx).length;
 }
 
 const lastNameCache = new Map<string, string[]>();
