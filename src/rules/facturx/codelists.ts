@@ -34,28 +34,50 @@ const contextCache = new WeakMap<XmlDoc, Map<string, XmlElement[]>>();
  * against the elements named like its last step. Compiling per document (regex test, splitting the
  * path, building string keys) cost more than the lookups themselves on a 26 KB invoice.
  */
-type CompiledContext = { plain: PlainStep[] } | { match: ReturnType<typeof compileMatch>; names: string[] };
-interface PlainStep {
+type CompiledContext = { plain: ContextStep } | { match: ReturnType<typeof compileMatch>; names: string[] };
+
+/**
+ * The plain contexts' steps as one trie shared by all contexts (not by documents): contexts share
+ * long prefixes (/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/...), so per document each
+ * distinct prefix is resolved once (see resolveStep) instead of once per context.
+ */
+interface ContextStep {
+  /** Index into a document's resolved-step array. */
+  id: number;
+  parent: ContextStep | undefined;
   ns: string;
   local: string;
+  next: Map<string, ContextStep>;
 }
+const contextSteps: ContextStep[] = [];
+const topSteps = new Map<string, ContextStep>();
+
+function stepUnder(parent: ContextStep | undefined, ns: string, local: string): ContextStep {
+  const siblings = parent ? parent.next : topSteps;
+  const key = `${ns} ${local}`;
+  let step = siblings.get(key);
+  if (!step) {
+    step = { id: contextSteps.length, parent, ns, local, next: new Map() };
+    contextSteps.push(step);
+    siblings.set(key, step);
+  }
+  return step;
+}
+
 const compiledContexts = new Map<string, CompiledContext>();
 
 function compileContext(context: string): CompiledContext {
   let c = compiledContexts.get(context);
   if (c) return c;
   if (PLAIN_PATH.test(context)) {
-    c = {
-      plain: context
-        .slice(1)
-        .split('/')
-        .map((step) => {
-          const [prefix, local] = step.split(':');
-          const ns = NS[prefix];
-          if (ns === undefined) throw new Error(`unknown prefix ${prefix} in ${context}`);
-          return { ns, local };
-        }),
-    };
+    let step: ContextStep | undefined;
+    for (const part of context.slice(1).split('/')) {
+      const [prefix, local] = part.split(':');
+      const ns = NS[prefix];
+      if (ns === undefined) throw new Error(`unknown prefix ${prefix} in ${context}`);
+      step = stepUnder(step, ns, local);
+    }
+    c = { plain: step! };
   } else c = { match: compileMatch(context), names: [...new Set(lastLocalName(context))] };
   compiledContexts.set(context, c);
   return c;
@@ -73,7 +95,7 @@ export function contextNodes(doc: XmlDoc, context: string): XmlElement[] {
   if (hit) return hit;
   const compiled = compileContext(context);
   let out: XmlElement[];
-  if ('plain' in compiled) out = byPlainPath(doc, compiled.plain);
+  if ('plain' in compiled) out = resolveStep(pathIndex(doc), compiled.plain)?.elements ?? NONE;
   else {
     out = [];
     for (const name of compiled.names) for (const el of elementsNamed(doc, name)) if (compiled.match(el)) out.push(el);
@@ -93,15 +115,20 @@ interface PathNode {
   elements: XmlElement[];
   next: Map<string, Map<string, PathNode>>;
 }
-const pathIndexes = new WeakMap<XmlDoc, PathNode>();
+interface PathIndex {
+  root: PathNode;
+  /** Context steps already resolved on this document, by ContextStep.id (null: not in the document). */
+  resolved: (PathNode | null | undefined)[];
+}
+const pathIndexes = new WeakMap<XmlDoc, PathIndex>();
 
-function pathIndex(doc: XmlDoc): PathNode {
+function pathIndex(doc: XmlDoc): PathIndex {
   let index = pathIndexes.get(doc);
   if (index) return index;
-  index = { elements: [], next: new Map() };
+  const root: PathNode = { elements: [], next: new Map() };
   // Document order (preorder), without recursion.
   const stack: XmlElement[] = [doc.root];
-  const nodes: PathNode[] = [index];
+  const nodes: PathNode[] = [root];
   while (stack.length) {
     const el = stack.pop()!;
     const parent = nodes.pop()!;
@@ -115,19 +142,21 @@ function pathIndex(doc: XmlDoc): PathNode {
       nodes.push(node);
     }
   }
+  index = { root, resolved: [] };
   pathIndexes.set(doc, index);
   return index;
 }
 
 const NONE: XmlElement[] = [];
 
-function byPlainPath(doc: XmlDoc, steps: readonly PlainStep[]): XmlElement[] {
-  let node: PathNode | undefined = pathIndex(doc);
-  for (const s of steps) {
-    node = node.next.get(s.local)?.get(s.ns);
-    if (!node) return NONE;
-  }
-  return node.elements;
+/** The document's path node for a context step, resolving (and remembering) its parent steps first. */
+function resolveStep(index: PathIndex, step: ContextStep): PathNode | null {
+  const known = index.resolved[step.id];
+  if (known !== undefined) return known;
+  const parent = step.parent ? resolveStep(index, step.parent) : index.root;
+  const node = parent?.next.get(step.local)?.get(step.ns) ?? null;
+  index.resolved[step.id] = node;
+  return node;
 }
 
 function describeTarget(target: string): string {
