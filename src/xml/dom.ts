@@ -209,6 +209,29 @@ export function attr(el: XmlElement | undefined | null, local: string, ns = ''):
   return undefined;
 }
 
+const byLocalNames = new WeakMap<XmlDoc, Map<string, XmlElement[]>>();
+
+/**
+ * Every element of the document grouped by local name, in document order. Built once per document
+ * and shared by the rule families that look elements up by name (each used to walk the tree and
+ * build its own copy). Callers must not modify the map or its arrays.
+ */
+export function elementsByLocalName(doc: XmlDoc): Map<string, XmlElement[]> {
+  let map = byLocalNames.get(doc);
+  if (map) return map;
+  map = new Map();
+  const stack: XmlElement[] = [doc.root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    const list = map.get(el.local);
+    if (list) list.push(el);
+    else map.set(el.local, [el]);
+    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
+  }
+  byLocalNames.set(doc, map);
+  return map;
+}
+
 /** XPath string value: all descendant character data. */
 export function deepText(el: XmlElement): string {
   if (el.children.length === 0) return el.text;

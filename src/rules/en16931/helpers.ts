@@ -5,7 +5,7 @@
 import { Big, parseDec, type BigValue } from '../../model/decimal.js';
 import type { Located, Dec } from '../../model/invoice.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
-import { pathOf, type XmlElement } from '../../xml/dom.js';
+import { elementsByLocalName, pathOf, type XmlElement } from '../../xml/dom.js';
 
 /** Present and not only whitespace (XPath `normalize-space(x) != ''`). */
 export function filled(v: string | undefined | null): v is string {
@@ -245,23 +245,9 @@ export function rootChildren(ctx: RuleContext, local: string): XmlElement[] {
   return ctx.doc.root.children.filter((c) => c.local === local);
 }
 
-const byLocalIndex = new WeakMap<object, Map<string, XmlElement[]>>();
-
-/** Elements of the document grouped by local name, in document order: one traversal per document. */
+/** Elements of the document grouped by local name, in document order: the document's shared index. */
 export function byLocal(ctx: RuleContext): Map<string, XmlElement[]> {
-  let map = byLocalIndex.get(ctx.doc);
-  if (map) return map;
-  map = new Map();
-  byLocalIndex.set(ctx.doc, map);
-  const stack: XmlElement[] = [ctx.doc.root];
-  while (stack.length) {
-    const el = stack.pop()!;
-    const list = map.get(el.local);
-    if (list) list.push(el);
-    else map.set(el.local, [el]);
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
-  }
-  return map;
+  return elementsByLocalName(ctx.doc);
 }
 
 /** All elements with this local name, anywhere. */

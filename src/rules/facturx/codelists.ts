@@ -4,26 +4,15 @@
  * the accepted codes (Factur-X code database 1.09.2). Like the official asserts, an empty value is
  * accepted (the list is checked only when a value is given) and values are compared exactly.
  */
-import type { XmlDoc, XmlElement } from '../../xml/dom.js';
+import { elementsByLocalName, type XmlDoc, type XmlElement } from '../../xml/dom.js';
 import { CODELISTS } from '../data/codelists.js';
 import type { Rule } from '../types.js';
-import { NS, allElements, where } from '../xrechnung/dom.js';
+import { NS, where } from '../xrechnung/dom.js';
 import { compileMatch, compileSelect, lastLocalName } from './xpath-match.js';
 
-/** Elements by local name, built once per document. */
-const byLocal = new WeakMap<XmlDoc, Map<string, XmlElement[]>>();
+/** Elements by local name: the document's shared index (src/xml/dom.ts). */
 export function elementsNamed(doc: XmlDoc, local: string): XmlElement[] {
-  let m = byLocal.get(doc);
-  if (!m) {
-    m = new Map();
-    for (const el of allElements(doc)) {
-      let l = m.get(el.local);
-      if (!l) m.set(el.local, (l = []));
-      l.push(el);
-    }
-    byLocal.set(doc, m);
-  }
-  return m.get(local) ?? [];
+  return elementsByLocalName(doc).get(local) ?? [];
 }
 
 const contextCache = new WeakMap<XmlDoc, Map<string, XmlElement[]>>();
