@@ -34,7 +34,11 @@ test('the real server answers, logs JSON with request ids, and exits 0 on SIGTER
   await new Promise((r) => setTimeout(r, 100));
   const lines = logs().trim().split('\n').map((l) => JSON.parse(l));
   const requestLines = lines.filter((l) => l.reqId === 'trace-me-1');
-  assert.ok(requestLines.length >= 2, 'request and response lines carry the request id');
+  assert.equal(requestLines.length, 1, 'one access-log line per request, carrying the request id');
+  assert.equal(requestLines[0].msg, 'request completed');
+  assert.equal(requestLines[0].statusCode, 200);
+  assert.equal(requestLines[0].url, '/health');
+  assert.equal(typeof requestLines[0].responseTime, 'number');
   child.kill('SIGTERM');
   const [code] = await once(child, 'exit');
   assert.equal(code, 0);
