@@ -8,4 +8,6 @@ if ! command -v qpdf >/dev/null 2>&1; then
   $SUDO apt-get update
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends qpdf
 fi
-qpdf --version | head -n 1
+# No pipe into head: with pipefail, qpdf could die of SIGPIPE and fail the whole test run.
+version="$(qpdf --version)"
+echo "${version%%$'\n'*}"
