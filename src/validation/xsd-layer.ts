@@ -25,6 +25,7 @@ import type { Finding, Syntax } from '../rules/types.js';
 import type { ProfileId } from '../model/profiles.js';
 import type { XmlDoc } from '../xml/dom.js';
 import { XSD_FOR_PROFILE, validateXsd, type XsdSchemaId } from '../xml/xsd.js';
+import { NS } from '../xml/namespaces.js';
 
 export const XSD_RULE_ID = 'XSD';
 export const XSD_RULE_SET = 'xsd';
@@ -66,8 +67,8 @@ export function ciiSchemaFor(profile: ProfileId | string | null, guideline?: str
   return isProfileId(profile) ? XSD_FOR_PROFILE[profile] : 'EN16931';
 }
 
-const NS_RSM = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
-const NS_RAM = 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100';
+const NS_RSM = NS.rsm;
+const NS_RAM = NS.ram;
 
 /** BT-24 of a parsed CII document, when the caller passed the tree. */
 function guidelineOf(doc: XmlDoc | undefined): string | null {

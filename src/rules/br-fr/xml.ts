@@ -5,17 +5,10 @@
  * cbc/cac/ubl/cn for UBL), resolved to namespace URIs here, never to the document's own prefixes.
  */
 import { deepText, type XmlElement } from '../../xml/dom.js';
+import { NS as SYNTAX_NS } from '../../xml/namespaces.js';
 
-export const NS: Record<string, string> = {
-  rsm: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
-  ram: 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100',
-  udt: 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
-  qdt: 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100',
-  ubl: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
-  cn: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
-  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
-  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
-};
+/** Prefix → namespace URI, for the paths written in these rules (the shared map). */
+export const NS: Record<string, string> = SYNTAX_NS;
 
 interface Step {
   ns: string;

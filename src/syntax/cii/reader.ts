@@ -46,13 +46,9 @@ import {
   putIdentifier,
   textOf,
 } from '../reader-helpers.js';
+import { NS } from '../../xml/namespaces.js';
 
-export const CII_NS = {
-  rsm: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
-  ram: 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100',
-  udt: 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
-  qdt: 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100',
-} as const;
+export const CII_NS = { rsm: NS.rsm, ram: NS.ram, udt: NS.udt, qdt: NS.qdt } as const;
 
 export const ZUGFERD1_NS = {
   rsm: 'urn:ferd:CrossIndustryDocument:invoice:1p0',

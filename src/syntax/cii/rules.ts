@@ -32,13 +32,14 @@ import {
 } from '../syntax-table.js';
 import { CII_RULE_TABLE } from './rules-table.js';
 import type { XmlDoc } from '../../xml/dom.js';
+import { NS } from '../../xml/namespaces.js';
 
 export const CII_RULE_SET = 'en16931-cii';
 
-export const NS_RSM = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
-export const NS_RAM = 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100';
-export const NS_UDT = 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100';
-export const NS_QDT = 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100';
+export const NS_RSM = NS.rsm;
+export const NS_RAM = NS.ram;
+export const NS_UDT = NS.udt;
+export const NS_QDT = NS.qdt;
 
 const is = (el: XmlElement | null, ns: string, local: string): boolean => !!el && el.local === local && el.ns === ns;
 const isRam = (el: XmlElement | null, local: string): boolean => is(el, NS_RAM, local);

@@ -26,13 +26,9 @@ import {
 } from '../../model/invoice.js';
 import { attr, child, childrenNamed, pathOf, type XmlElement } from '../../xml/dom.js';
 import { identifierOf, locate, located, put, putAttr, putDec, putIdentifier, textOf } from '../reader-helpers.js';
+import { NS } from '../../xml/namespaces.js';
 
-export const UBL_NS = {
-  invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
-  creditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
-  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
-  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
-} as const;
+export const UBL_NS = { invoice: NS.ubl, creditNote: NS.cn, cac: NS.cac, cbc: NS.cbc } as const;
 
 export function isUblRoot(root: XmlElement): boolean {
   return (root.ns === UBL_NS.invoice && root.local === 'Invoice') || (root.ns === UBL_NS.creditNote && root.local === 'CreditNote');

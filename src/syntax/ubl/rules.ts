@@ -26,14 +26,15 @@ import {
   type TableRule,
 } from '../syntax-table.js';
 import { UBL_RULE_TABLE } from './rules-table.js';
+import { NS } from '../../xml/namespaces.js';
 
 export const UBL_RULE_SET = 'en16931-ubl';
 
-export const NS_INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
-export const NS_CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
-export const NS_CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
-export const NS_CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
-export const NS_EXT = 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2';
+export const NS_INVOICE = NS.ubl;
+export const NS_CREDIT_NOTE = NS.cn;
+export const NS_CAC = NS.cac;
+export const NS_CBC = NS.cbc;
+export const NS_EXT = NS.ext;
 
 const isCac = (el: XmlElement | null, local: string): boolean => !!el && el.local === local && el.ns === NS_CAC;
 
