@@ -5,7 +5,7 @@
  * `$loc` keys: the field name for a scalar or a located object; `field/@attr` values are written as
  * `<element path>/@attr`; for arrays of plain values (identifiers, attributes) the key is `field[i]`.
  */
-import type { Identifier, Located } from '../model/invoice.js';
+import type { Identifier, Located, SupportingDocument } from '../model/invoice.js';
 import { attr, deepText, pathOf, type XmlElement } from '../xml/dom.js';
 
 /** The element's string value: its text for a leaf (as is, whitespace kept), all descendant text otherwise. */
@@ -76,4 +76,18 @@ export function isoFromFormat102(text: string, format: string | undefined): stri
   const t = text.trim();
   if ((format === undefined || format === '102') && /^\d{8}$/.test(t)) return `${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}`;
   return text;
+}
+
+/**
+ * BT-125 attached document (with BT-125-1 mime code and BT-125-2 file name): CII's
+ * AttachmentBinaryObject and UBL's EmbeddedDocumentBinaryObject carry the same attributes.
+ */
+export function putAttachment(sd: SupportingDocument, bin: XmlElement | undefined): void {
+  if (!bin) return;
+  sd.attachment = { contentBase64: textOf(bin).trim() };
+  const mime = attr(bin, 'mimeCode');
+  if (mime !== undefined) sd.attachment.mimeCode = mime;
+  const filename = attr(bin, 'filename');
+  if (filename !== undefined) sd.attachment.filename = filename;
+  locate(sd, 'attachment', pathOf(bin));
 }

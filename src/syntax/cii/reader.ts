@@ -43,6 +43,7 @@ import {
   put,
   putAttr,
   putDec,
+  putAttachment,
   putIdentifier,
   textOf,
 } from '../reader-helpers.js';
@@ -212,15 +213,7 @@ class CiiReader {
     if (idEl) locate(sd, 'reference', pathOf(idEl));
     put(sd, 'externalLocation', this.ram(doc, 'URIID'));
     put(sd, 'description', this.ram(doc, 'Name'));
-    const bin = this.ram(doc, 'AttachmentBinaryObject');
-    if (bin) {
-      sd.attachment = { contentBase64: textOf(bin).trim() };
-      const mime = attr(bin, 'mimeCode');
-      if (mime !== undefined) sd.attachment.mimeCode = mime;
-      const filename = attr(bin, 'filename');
-      if (filename !== undefined) sd.attachment.filename = filename;
-      locate(sd, 'attachment', pathOf(bin));
-    }
+    putAttachment(sd, this.ram(doc, 'AttachmentBinaryObject'));
     return sd;
   }
 

@@ -25,7 +25,7 @@ import {
   type VatBreakdown,
 } from '../../model/invoice.js';
 import { attr, child, childrenNamed, pathOf, type XmlElement } from '../../xml/dom.js';
-import { identifierOf, locate, located, put, putAttr, putDec, putIdentifier, textOf } from '../reader-helpers.js';
+import { identifierOf, locate, located, put, putAttachment, putAttr, putDec, putIdentifier, textOf } from '../reader-helpers.js';
 import { NS } from '../../xml/namespaces.js';
 
 export const UBL_NS = { invoice: NS.ubl, creditNote: NS.cn, cac: NS.cac, cbc: NS.cbc } as const;
@@ -177,15 +177,7 @@ function readSupportingDocument(doc: XmlElement): SupportingDocument {
   put(sd, 'description', cbc(doc, 'DocumentDescription'));
   const att = cac(doc, 'Attachment');
   put(sd, 'externalLocation', cbc(cac(att, 'ExternalReference'), 'URI'));
-  const bin = cbc(att, 'EmbeddedDocumentBinaryObject');
-  if (bin) {
-    sd.attachment = { contentBase64: textOf(bin).trim() };
-    const mime = attr(bin, 'mimeCode');
-    if (mime !== undefined) sd.attachment.mimeCode = mime;
-    const filename = attr(bin, 'filename');
-    if (filename !== undefined) sd.attachment.filename = filename;
-    locate(sd, 'attachment', pathOf(bin));
-  }
+  putAttachment(sd, cbc(att, 'EmbeddedDocumentBinaryObject'));
   return sd;
 }
 
