@@ -3,12 +3,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import multipart from '@fastify/multipart';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.js';
 import { DEFAULT_LICENSE_PUBLIC_KEY, verifyLicense, type LicenseStatus } from '../license/license.js';
+import { installMultipartParser } from './multipart.js';
 import { installErrorHandling } from './errors.js';
 import { HealthRegistry } from './health.js';
 import { createMetrics, installMetricsHook, type Metrics } from './metrics.js';
@@ -86,7 +86,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   for (const [name, schema] of Object.entries(componentSchemas)) app.addSchema({ $id: name, ...schema });
 
-  await app.register(multipart, { throwFileSizeLimit: true });
+  installMultipartParser(app, config.maxUploadSizeMb);
   await app.register(formbody, { bodyLimit: config.maxUploadSizeMb * 1024 * 1024 });
   await app.register(swagger, {
     openapi: {

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { buildInvoiceXml, INVOICE_METADATA_COMPONENT, MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../../metadata/index.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
-import { readForm } from '../multipart.js';
+import { isMultipart, readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
 
 /** Response header listing the metadata fields the chosen profile cannot carry (comma-separated paths). */
@@ -69,7 +69,7 @@ export function parseUrlEncoded(body: string): Record<string, string | string[]>
 
 /** The `metadata` field: urlencoded (the contract), multipart, or a JSON body carrying it. */
 async function readMetadataField(req: FastifyRequest): Promise<unknown> {
-  if (req.isMultipart()) {
+  if (isMultipart(req)) {
     const form = await readForm(req, { fields: { metadata: { required: true } } });
     return form.fields.metadata;
   }
