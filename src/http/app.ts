@@ -2,7 +2,7 @@
  * The fastify application: plugins with one job each, routes from routes/index.ts, one error handler.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -50,7 +50,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     },
     bodyLimit: config.maxUploadSizeMb * 1024 * 1024,
     // One access-log line per request (below, on response) instead of fastify's two: logging both cost ~10% of throughput.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     ajv: { customOptions: { allErrors: true, coerceTypes: false } },
   });
