@@ -9,6 +9,8 @@ export interface Config {
   host: string;
   maxUploadSizeMb: number;
   workers: number;
+  /** Uploads (and PDF-embedded invoice XML) up to this many KB are validated on the main thread; larger ones in the pool. */
+  validationInlineMaxKb: number;
   logLevel: LogLevel;
   licenseKey?: string;
   licensePublicKey?: string;
@@ -61,6 +63,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST') ?? '0.0.0.0',
     maxUploadSizeMb: integer(env, 'MAX_UPLOAD_SIZE_MB', 10, 1, 1024),
     workers: integer(env, 'WORKERS', 1, 0, 64),
+    validationInlineMaxKb: integer(env, 'VALIDATION_INLINE_MAX_KB', 128, 0, 1024 * 1024),
     logLevel: logLevel as LogLevel,
     licenseKey: text(env, 'LICENSE_KEY'),
     licensePublicKey: text(env, 'LICENSE_PUBLIC_KEY'),

@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { ConfigError, loadConfig } from '../src/config.js';
 
-test('defaults: 0.0.0.0:8080, 10 MB uploads, 1 worker, community', () => {
+test('defaults: 0.0.0.0:8080, 10 MB uploads, 1 worker for invoices over 128 KB, community', () => {
   const c = loadConfig({});
   assert.equal(c.port, 8080);
   assert.equal(c.host, '0.0.0.0');
   assert.equal(c.maxUploadSizeMb, 10);
   assert.equal(c.workers, 1);
+  assert.equal(c.validationInlineMaxKb, 128);
   assert.equal(c.logLevel, 'info');
   assert.equal(c.metricsEnabled, false);
   assert.equal(c.licenseKey, undefined);
@@ -20,6 +21,8 @@ test('bad values name the variable', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ MAX_UPLOAD_SIZE_MB: '0' }, 'MAX_UPLOAD_SIZE_MB'],
     [{ WORKERS: '-1' }, 'WORKERS'],
+    [{ VALIDATION_INLINE_MAX_KB: 'small' }, 'VALIDATION_INLINE_MAX_KB'],
+    [{ VALIDATION_INLINE_MAX_KB: '-5' }, 'VALIDATION_INLINE_MAX_KB'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ METRICS_ENABLED: 'maybe' }, 'METRICS_ENABLED'],
   ];

@@ -129,15 +129,46 @@ describe('POST /v1/validate (community, worker pool)', () => {
 describe('POST /v1/validate inline (WORKERS=0) gives the same answers', () => {
   test('same findings as the pool', async () => {
     const inline = await communityApp({ WORKERS: '0' });
-    const pooled = await communityApp({ WORKERS: '1' });
+    const pooled = await communityApp({ WORKERS: '1', VALIDATION_INLINE_MAX_KB: '0' });
     try {
       const xml = readFileSync(CII_VALID, 'utf8').replace(/<ram:InvoiceCurrencyCode>EUR</, '<ram:InvoiceCurrencyCode>EURO<');
       const a = (await post(inline, Buffer.from(xml), 'a.xml')).json();
       const b = (await post(pooled, Buffer.from(xml), 'a.xml')).json();
       assert.deepEqual(a, b, `inline ${JSON.stringify(a)}\npool ${JSON.stringify(b)}`);
       assert.ok(ids(a).has('BR-CL-04'));
+      assert.deepEqual(inline.validation.counts, { inline: 1, pool: 0 });
+      assert.deepEqual(pooled.validation.counts, { inline: 0, pool: 1 });
     } finally {
       await inline.close();
+      await pooled.close();
+    }
+  });
+
+  test('invoices up to VALIDATION_INLINE_MAX_KB are validated inline, bigger ones (for a PDF: its XML) in the pool, with equal answers', async () => {
+    const app = await communityApp({ WORKERS: '1', VALIDATION_INLINE_MAX_KB: '8' });
+    const pooled = await communityApp({ WORKERS: '1', VALIDATION_INLINE_MAX_KB: '0' });
+    try {
+      const small = Buffer.from('<?xml version="1.0"?><Invoice xmlns="urn:example:not-an-invoice"/>');
+      assert.equal((await post(app, small, 's.xml')).statusCode, 200);
+      assert.deepEqual(app.validation.counts, { inline: 1, pool: 0 });
+      const xml = readFileSync(CII_VALID); // > 8 KB
+      assert.ok(xml.length > 8 * 1024);
+      const a = (await post(app, xml, 'a.xml')).json();
+      assert.deepEqual(app.validation.counts, { inline: 1, pool: 1 });
+      // For a PDF the size of its embedded XML decides (13 KB here, in a 149 KB PDF).
+      const pdf = readFileSync(PDF_VALID);
+      const pdfAnswer = (await post(app, pdf, 'invoice.pdf')).json();
+      assert.deepEqual(app.validation.counts, { inline: 1, pool: 2 });
+      const roomier = await communityApp({ WORKERS: '1', VALIDATION_INLINE_MAX_KB: '16' });
+      const pdfInline = (await post(roomier, pdf, 'invoice.pdf')).json();
+      assert.deepEqual(roomier.validation.counts, { inline: 1, pool: 0 });
+      await roomier.close();
+      assert.deepEqual(a, (await post(pooled, xml, 'a.xml')).json());
+      assert.deepEqual(pdfAnswer, (await post(pooled, pdf, 'invoice.pdf')).json());
+      assert.deepEqual(pdfInline, pdfAnswer);
+      assert.equal(pdfAnswer.valid, true);
+    } finally {
+      await app.close();
       await pooled.close();
     }
   });

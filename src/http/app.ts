@@ -68,7 +68,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('health', new HealthRegistry());
   app.decorate('metrics', createMetrics());
   app.decorate('startedAt', Date.now());
-  app.decorate('validation', createValidationRunner({ workers: config.workers, timeoutMs: DEFAULT_VALIDATION_TIMEOUT_MS }));
+  app.decorate('validation', createValidationRunner({ workers: config.workers, timeoutMs: DEFAULT_VALIDATION_TIMEOUT_MS, inlineMaxBytes: config.validationInlineMaxKb * 1024 }));
   app.addHook('onClose', async () => app.validation.close());
 
   app.addHook('onRequest', async (req, reply) => {

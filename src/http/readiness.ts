@@ -54,11 +54,17 @@ export function registerCoreHealthChecks(app: FastifyInstance): void {
   app.health.add({
     name: 'validation_engine',
     critical: true,
-    // A real round trip through the runner (worker thread, ingest, rule-set selection) on a tiny document.
+    // A real round trip through the runner on a tiny document (ingest, rule-set selection), through a
+    // worker thread in pool mode: small invoices are validated inline, so this is what proves the pool works.
     check: async () => {
-      const result = await app.validation.validate(Buffer.from('<probe xmlns="urn:probe"/>'), 'probe.xml', {}, 5_000);
+      const runner = app.validation;
+      const validate = runner.validateInWorker ?? runner.validate;
+      const result = await validate(Buffer.from('<probe xmlns="urn:probe"/>'), 'probe.xml', {}, 5_000);
       const ok = result.valid === false && result.errors.some((e) => e.rule_id === 'UNKNOWN_XML');
-      const where = app.validation.mode === 'pool' ? `worker pool, ${app.config.workers} thread(s)` : 'inline (WORKERS=0)';
+      const where =
+        runner.mode === 'pool'
+          ? `worker pool of ${app.config.workers} thread(s) for invoices over ${app.config.validationInlineMaxKb} KB, inline below`
+          : 'inline (WORKERS=0)';
       return { ok, detail: `native rule engine, ${where}` };
     },
   });

@@ -17,16 +17,36 @@ import { IngestError, type IngestResult, type InvoiceSyntax } from './types.js';
 export { IngestError } from './types.js';
 export type { IngestProblem, IngestResult, InvoiceFormat, InvoiceSyntax } from './types.js';
 
+/** Options of ingest(). */
+export interface IngestOptions {
+  /**
+   * Stop before parsing when the invoice XML (the upload, or the attachment taken from a PDF) is larger
+   * than this: throws XmlTooLargeError. Lets a caller do small jobs in place and hand big ones elsewhere.
+   */
+  maxXmlBytes?: number;
+}
+
+/** The invoice XML is larger than IngestOptions.maxXmlBytes (not an input error: the caller's choice). */
+export class XmlTooLargeError extends Error {
+  constructor(readonly xmlBytes: number) {
+    super(`The invoice XML has ${xmlBytes} bytes`);
+    this.name = 'XmlTooLargeError';
+  }
+}
+
 /** Read an uploaded file. `filename` is only a hint for messages; the bytes decide what the file is. */
-export async function ingest(bytes: Uint8Array, filename?: string): Promise<IngestResult> {
+export async function ingest(bytes: Uint8Array, filename?: string, options: IngestOptions = {}): Promise<IngestResult> {
   if (bytes.length === 0) throw new IngestError('EMPTY_FILE', 'The uploaded file is empty');
-  if (isPdf(bytes)) return ingestPdf(bytes);
-  if (looksLikeXml(bytes)) return ingestXml(bytes);
+  if (isPdf(bytes)) return ingestPdf(bytes, options);
+  if (looksLikeXml(bytes)) {
+    if (options.maxXmlBytes !== undefined && bytes.length > options.maxXmlBytes) throw new XmlTooLargeError(bytes.length);
+    return ingestXml(bytes);
+  }
   const what = filename ? `"${filename}"` : 'The uploaded file';
   throw new IngestError('NOT_PDF_OR_XML', `${what} is neither a PDF nor an XML document`);
 }
 
-async function ingestPdf(bytes: Uint8Array): Promise<IngestResult> {
+async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<IngestResult> {
   let contents;
   try {
     contents = await readPdf(bytes);
@@ -64,6 +84,7 @@ async function ingestPdf(bytes: Uint8Array): Promise<IngestResult> {
     result.problems.push({ code: 'PDF_ATTACHMENT_UNREADABLE', message: (err as Error).message });
     return result;
   }
+  if (options.maxXmlBytes !== undefined && result.xmlBytes.length > options.maxXmlBytes) throw new XmlTooLargeError(result.xmlBytes.length);
   let doc: XmlDoc;
   try {
     doc = parseXml(result.xmlBytes);

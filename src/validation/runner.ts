@@ -1,17 +1,27 @@
 /**
- * Where validation runs: in worker threads (piscina, `WORKERS` > 0) so that a large invoice does
- * not stall the event loop for other requests and a pathological one can be cut off, or inline
- * (`WORKERS=0`) for the lowest latency when the caller accepts that trade-off.
+ * Where validation runs. Small jobs on the calling thread, big ones in worker threads (piscina):
  *
- * Bounds: the upload size is bounded by the multipart reader (MAX_UPLOAD_SIZE_MB), the XML by the
- * parser's depth/element limits, and the time by `timeoutMs` (pool mode: the worker running an
- * over-time task is terminated and replaced; the request is answered with ValidationTimeoutError).
+ * - A typical invoice (10–30 KB) validates in well under a millisecond. Sending it to a worker
+ *   costs more than the work (structured clone of the bytes and of the result, a thread hop, a
+ *   second copy of the rule sets in memory), and on a 2-core machine the hop's CPU is what limits
+ *   throughput. So invoices whose XML is at most `inlineMaxBytes` (VALIDATION_INLINE_MAX_KB, default
+ *   128 KB: a few milliseconds of work at most) are validated inline.
+ * - A bigger invoice goes to the pool, so that it does not stall the event loop for other requests,
+ *   and a pathological one is cut off by `timeoutMs` (the worker running it is terminated and
+ *   replaced; the request is answered with ValidationTimeoutError). For a PDF the size that counts
+ *   is that of the embedded XML (a small PDF can carry a large compressed XML): it is taken out of
+ *   the PDF inline, and if it is too big the whole upload is handed to the pool.
+ * - The pool starts its threads on first need and lets idle ones go, so a service that only sees
+ *   typical invoices does not carry them in memory.
+ *
+ * `WORKERS=0` validates everything inline (no pool, no time bound); `VALIDATION_INLINE_MAX_KB=0`
+ * sends everything to the pool.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { IngestError } from '../input/ingest.js';
+import { IngestError, XmlTooLargeError } from '../input/ingest.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
 import type { WorkerAnswer, WorkerTask } from './worker.js';
 
@@ -23,7 +33,12 @@ export class ValidationTimeoutError extends Error {
 }
 
 export interface ValidationRunner {
+  /** inline: everything on the calling thread (WORKERS=0); pool: big jobs in worker threads, small ones inline. */
   readonly mode: 'inline' | 'pool';
+  /** Always through a worker (pool mode only): the readiness check uses it to prove the pool works. */
+  /** How many validations ran where, since start (tests, diagnostics). */
+  readonly counts: { inline: number; pool: number };
+  validateInWorker?(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
   /** `timeoutMs` overrides the runner's bound for this call (pool mode). */
   validate(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
   close(): Promise<void>;
@@ -34,7 +49,11 @@ export interface RunnerOptions {
   workers: number;
   /** Time bound per validation (pool mode only; an inline call cannot be interrupted). */
   timeoutMs: number;
+  /** Pool mode: invoice XML up to this many bytes is validated inline (default 128 KB; 0 = never inline). */
+  inlineMaxBytes?: number;
 }
+
+export const DEFAULT_INLINE_MAX_BYTES = 128 * 1024;
 
 export const DEFAULT_VALIDATION_TIMEOUT_MS = 30_000;
 
@@ -48,35 +67,65 @@ function workerFile(): string {
 }
 
 export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
+  // The pipeline is loaded on first use, not at start-up (it brings every rule set).
+  let pipeline: Promise<typeof import('./validate.js')> | undefined;
+  const loadPipeline = () => (pipeline ??= import('./validate.js'));
+  const counts = { inline: 0, pool: 0 };
   if (opts.workers <= 0) {
-    // Loaded only here: in pool mode the rule sets and the XSD schemas (~140 MB) live in the workers alone.
-    const loaded = import('./validate.js');
-    return { mode: 'inline', validate: async (bytes, filename, options) => (await loaded).validateBytes(bytes, filename, options), close: async () => {} };
+    return {
+      mode: 'inline',
+      counts,
+      async validate(bytes, filename, options) {
+        counts.inline++;
+        return (await loadPipeline()).validateBytes(bytes, filename, options);
+      },
+      close: async () => {},
+    };
   }
+  const inlineMaxBytes = opts.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
   const threads = Math.min(opts.workers, Math.max(1, availableParallelism()));
   const pool = new Piscina({
     filename: workerFile(),
-    minThreads: threads,
+    // Threads start on first need; idle ones end after idleTimeout.
+    minThreads: 0,
     maxThreads: threads,
     // Queue bound: beyond this many waiting tasks the pool refuses (answered as 503 by the route).
     maxQueue: threads * 256,
     idleTimeout: 60_000,
   });
+  async function inWorker(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs = opts.timeoutMs): Promise<ValidationResult> {
+    const task: WorkerTask = { bytes, ...(filename ? { filename } : {}), ...(options ? { options } : {}) };
+    let answer: WorkerAnswer;
+    counts.pool++;
+    try {
+      answer = await pool.run(task, { signal: AbortSignal.timeout(timeoutMs) });
+    } catch (err) {
+      const name = (err as Error).name;
+      if (name === 'AbortError' || name === 'TimeoutError') throw new ValidationTimeoutError(timeoutMs);
+      throw err;
+    }
+    if ('ingestError' in answer) throw new IngestError(answer.ingestError.code, answer.ingestError.message);
+    return answer.result;
+  }
   return {
     mode: 'pool',
-    async validate(bytes, filename, options, timeoutMs = opts.timeoutMs) {
-      const task: WorkerTask = { bytes, ...(filename ? { filename } : {}), ...(options ? { options } : {}) };
-      let answer: WorkerAnswer;
-      try {
-        answer = await pool.run(task, { signal: AbortSignal.timeout(timeoutMs) });
-      } catch (err) {
-        const name = (err as Error).name;
-        if (name === 'AbortError' || name === 'TimeoutError') throw new ValidationTimeoutError(timeoutMs);
-        throw err;
+    counts,
+    async validate(bytes, filename, options, timeoutMs) {
+      if (inlineMaxBytes > 0) {
+        try {
+          const result = await (await loadPipeline()).validateBytes(bytes, filename, options, { maxXmlBytes: inlineMaxBytes });
+          counts.inline++;
+          return result;
+        } catch (err) {
+          if (!(err instanceof XmlTooLargeError)) {
+            counts.inline++;
+            throw err;
+          }
+        }
       }
-      if ('ingestError' in answer) throw new IngestError(answer.ingestError.code, answer.ingestError.message);
-      return answer.result;
+      return inWorker(bytes, filename, options, timeoutMs);
     },
+    validateInWorker: inWorker,
     close: () => pool.destroy(),
   };
 }

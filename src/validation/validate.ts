@@ -6,7 +6,7 @@
  * choose (see ../shared/corpus/README.md); only the EN 16931 sets are registered today, the others
  * (XRechnung, Factur-X profiles, BR-FR) are reported as a skipped layer until they are.
  */
-import { ingest, type IngestResult } from '../input/ingest.js';
+import { ingest, type IngestOptions, type IngestResult } from '../input/ingest.js';
 import type { Invoice } from '../model/invoice.js';
 import { getRuleSet, registerRuleSet, runRules, type CheckMemo } from '../rules/engine.js';
 import { EN16931_CII, EN16931_UBL, en16931CiiBusinessRules, en16931UblBusinessRules } from '../rules/en16931/index.js';
@@ -188,6 +188,11 @@ export async function validateIngested(ing: IngestResult, options: ValidateOptio
  * PDF or XML document (neither, encrypted, or XML that is not well-formed), as every endpoint does;
  * a PDF whose embedded XML is broken is a 200 answer with valid=false.
  */
-export async function validateBytes(bytes: Uint8Array, filename?: string, options: ValidateOptions = {}): Promise<ValidationResult> {
-  return validateIngested(await ingest(bytes, filename), options);
+export async function validateBytes(
+  bytes: Uint8Array,
+  filename?: string,
+  options: ValidateOptions = {},
+  ingestOptions: IngestOptions = {},
+): Promise<ValidationResult> {
+  return validateIngested(await ingest(bytes, filename, ingestOptions), options);
 }
