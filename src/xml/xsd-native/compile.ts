@@ -45,13 +45,17 @@ export interface ComplexTypeDef {
 /** One state of a content model's deterministic automaton. */
 export interface ContentState {
   accepting: boolean;
-  /** Transitions by the child's local name (then namespace, see Transition.ns). */
-  next: Map<string, Transition[]>;
+  /**
+   * The transitions, in schema order. A list, not a map: states have few transitions, and comparing the
+   * child's name with each is cheaper than hashing names the parser sliced out of the document.
+   */
+  next: Transition[];
   /** The declarations that may come next, in schema order (for messages). */
   expected: ElementDecl[];
 }
 
 export interface Transition {
+  local: string;
   ns: string;
   decl: ElementDecl;
   to: ContentState;
@@ -235,7 +239,7 @@ class Compiler {
     // No particle and no simple content: empty content, an automaton that accepts nothing but the end.
     if (def.value === null) {
       def.start = buildAutomaton(particle ?? { kind: 'sequence', items: [], min: 1, max: 1 }, def.name);
-      def.empty = def.start.next.size === 0;
+      def.empty = def.start.next.length === 0;
     }
   }
 
@@ -390,7 +394,7 @@ function buildAutomaton(particle: Particle, typeName: string): ContentState {
     const key = set.join(',');
     let state = states.get(key);
     if (!state) {
-      state = { accepting: set.includes(final), next: new Map(), expected: [] };
+      state = { accepting: set.includes(final), next: [], expected: [] };
       states.set(key, state);
       work.push({ set, state });
     }
@@ -408,12 +412,10 @@ function buildAutomaton(particle: Particle, typeName: string): ContentState {
       }
     }
     for (const [decl, to] of targets) {
-      const sameName = state.next.get(decl.local) ?? [];
-      if (sameName.some((t) => t.ns === decl.ns)) {
+      if (state.next.some((t) => t.local === decl.local && t.ns === decl.ns)) {
         throw new XsdCompileError(`content model of ${typeName} is not deterministic for element ${decl.local}`);
       }
-      sameName.push({ ns: decl.ns, decl, to: stateOf(closure(to)) });
-      state.next.set(decl.local, sameName);
+      state.next.push({ local: decl.local, ns: decl.ns, decl, to: stateOf(closure(to)) });
       state.expected.push(decl);
     }
   }

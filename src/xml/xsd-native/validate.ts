@@ -75,9 +75,25 @@ function validateElement(el: XmlElement, type: TypeDef, out: XsdFinding[]): void
 }
 
 function transition(state: ContentState, child: XmlElement): { decl: ElementDecl; to: ContentState } | undefined {
-  const candidates = state.next.get(child.local);
-  if (candidates) for (const t of candidates) if (t.ns === child.ns) return t;
+  const local = child.local;
+  for (const t of state.next) if (t.local === local && sameNamespace(child.ns, t.ns)) return t;
   return undefined;
+}
+
+/**
+ * Recently matched (document namespace string, schema namespace string) pairs. Comparing two distinct
+ * string objects with the same 80-character URI costs a character-by-character comparison, once per
+ * element; the parser shares one string per namespace declaration, so identity against this cache is
+ * usually enough. Correct for any strings: a miss falls back to the full comparison.
+ */
+const namespacePairs: { doc: string; schema: string }[] = [];
+
+function sameNamespace(docNs: string, schemaNs: string): boolean {
+  for (const pair of namespacePairs) if (pair.doc === docNs) return pair.schema === schemaNs;
+  if (docNs !== schemaNs) return false;
+  if (namespacePairs.length >= 8) namespacePairs.shift();
+  namespacePairs.push({ doc: docNs, schema: schemaNs });
+  return true;
 }
 
 function checkAttributes(el: XmlElement, type: ComplexTypeDef | null, out: XsdFinding[]): void {
