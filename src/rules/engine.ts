@@ -7,6 +7,28 @@ import type { Finding, Rule, RuleContext, RuleSetId, Violation } from './types.j
 
 const registry = new Map<RuleSetId, readonly Rule[]>();
 
+/**
+ * Memo slots of the checks that more than one registered rule set uses (see CheckMemo), per rule of
+ * each set (-1: the check is used by one set only and is never memoised). Recomputed whenever a set
+ * is registered, which happens at module load, never per document.
+ */
+const memoSlots = new Map<readonly Rule[], Int32Array>();
+let sharedCheckCount = 0;
+
+function assignMemoSlots(): void {
+  const users = new Map<Rule['check'], number>();
+  for (const rules of registry.values()) {
+    const inThisSet = new Set<Rule['check']>();
+    for (const r of rules) inThisSet.add(r.check);
+    for (const check of inThisSet) users.set(check, (users.get(check) ?? 0) + 1);
+  }
+  const slotOf = new Map<Rule['check'], number>();
+  for (const [check, count] of users) if (count > 1) slotOf.set(check, slotOf.size);
+  sharedCheckCount = slotOf.size;
+  memoSlots.clear();
+  for (const rules of registry.values()) memoSlots.set(rules, Int32Array.from(rules, (r) => slotOf.get(r.check) ?? -1));
+}
+
 /** Register (or replace) a rule set. Adding a rule set is a matter of calling this with a table. */
 export function registerRuleSet(id: RuleSetId, rules: readonly Rule[]): void {
   const seen = new Set<string>();
@@ -15,6 +37,7 @@ export function registerRuleSet(id: RuleSetId, rules: readonly Rule[]): void {
     seen.add(r.id);
   }
   registry.set(id, rules);
+  assignMemoSlots();
 }
 
 export function getRuleSet(id: RuleSetId): readonly Rule[] | undefined {
@@ -29,22 +52,32 @@ export function ruleSetIds(): RuleSetId[] {
 export const INTERNAL_RULE_ERROR = 'INTERNAL-RULE-ERROR';
 
 /**
- * Violations already computed in this pass, by check function. Rule sets reuse checks (the Factur-X
- * and XRechnung sets carry the EN 16931 business and syntax rules), and a check is a pure function
- * of its context, so within one validation of one document each check need run only once. Made per
- * call by the caller and dropped with it: never shared between documents or requests.
+ * Violations already computed in this pass, by memo slot of the check function. Rule sets reuse
+ * checks (the Factur-X and XRechnung sets carry the EN 16931 business and syntax rules), and a check
+ * is a pure function of its context, so within one validation of one document each check need run
+ * only once. Only checks shared between sets have a slot: a Map keyed by every check cost ~100 KB
+ * of garbage per invoice. Made per call (newCheckMemo) and dropped with it: never shared between
+ * documents or requests.
  */
-export type CheckMemo = Map<Rule['check'], readonly Violation[]>;
+export type CheckMemo = (readonly Violation[] | undefined)[];
+
+export function newCheckMemo(): CheckMemo {
+  return new Array<readonly Violation[] | undefined>(sharedCheckCount);
+}
 
 /** Run a table of rules; a rule that throws becomes a warning-level internal finding, never a crash. */
 export function runRules(ruleSet: RuleSetId, rules: readonly Rule[], ctx: RuleContext, memo?: CheckMemo): Finding[] {
   const findings: Finding[] = [];
-  for (const rule of rules) {
-    let violations = memo?.get(rule.check);
+  // Tables registered under a set id have slots; others (tests run ad-hoc tables) are not memoised.
+  const slots = memo ? memoSlots.get(rules) : undefined;
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i];
+    const slot = slots ? slots[i] : -1;
+    let violations = slot >= 0 ? memo![slot] : undefined;
     try {
       if (!violations) {
         violations = rule.check(ctx);
-        memo?.set(rule.check, violations);
+        if (slot >= 0) memo![slot] = violations;
       }
     } catch (err) {
       findings.push({

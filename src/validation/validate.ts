@@ -8,7 +8,7 @@
  */
 import { ingest, type IngestOptions, type IngestResult } from '../input/ingest.js';
 import type { Invoice } from '../model/invoice.js';
-import { getRuleSet, registerRuleSet, runRules, type CheckMemo } from '../rules/engine.js';
+import { getRuleSet, newCheckMemo, registerRuleSet, runRules } from '../rules/engine.js';
 import { EN16931_CII, EN16931_UBL, en16931CiiBusinessRules, en16931UblBusinessRules } from '../rules/en16931/index.js';
 import type { Finding, RuleSetId, Syntax } from '../rules/types.js';
 import type { XmlDoc } from '../xml/dom.js';
@@ -101,7 +101,7 @@ export function runBusinessValidation(
   const ran: RuleSetId[] = [];
   const missing: RuleSetId[] = [];
   // One memo for this document's rule sets only: shared checks run once (see CheckMemo).
-  const memo: CheckMemo = new Map();
+  const memo = newCheckMemo();
   for (const id of ruleSets) {
     const rules = getRuleSet(id);
     if (!rules) {

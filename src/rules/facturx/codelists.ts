@@ -15,15 +15,14 @@ export function elementsNamed(doc: XmlDoc, local: string): XmlElement[] {
   return elementsByLocalName(doc).get(local) ?? [];
 }
 
-const contextCache = new WeakMap<XmlDoc, Map<string, XmlElement[]>>();
-
 /**
  * How a context is looked up, compiled once per context string (contexts come from the rule tables,
- * never from documents): a plain absolute path walks the path index, anything else is matched
- * against the elements named like its last step. Compiling per document (regex test, splitting the
- * path, building string keys) cost more than the lookups themselves on a 26 KB invoice.
+ * never from documents): a plain absolute path is resolved step by step from the root, anything
+ * else is matched against the elements named like its last step. `id` numbers the per-document
+ * result slot. Compiling per document (regex test, splitting the path, building string keys) cost
+ * more than the lookups themselves on a 26 KB invoice.
  */
-type CompiledContext = { plain: ContextStep } | { match: ReturnType<typeof compileMatch>; names: string[] };
+type CompiledContext = { id: number } & ({ plain: ContextStep } | { match: ReturnType<typeof compileMatch>; names: string[] });
 
 /**
  * The plain contexts' steps as one trie shared by all contexts (not by documents): contexts share
@@ -58,6 +57,7 @@ const compiledContexts = new Map<string, CompiledContext>();
 function compileContext(context: string): CompiledContext {
   let c = compiledContexts.get(context);
   if (c) return c;
+  const id = compiledContexts.size;
   if (PLAIN_PATH.test(context)) {
     let step: ContextStep | undefined;
     for (const part of context.slice(1).split('/')) {
@@ -66,86 +66,71 @@ function compileContext(context: string): CompiledContext {
       if (ns === undefined) throw new Error(`unknown prefix ${prefix} in ${context}`);
       step = stepUnder(step, ns, local);
     }
-    c = { plain: step! };
-  } else c = { match: compileMatch(context), names: [...new Set(lastLocalName(context))] };
+    c = { id, plain: step! };
+  } else c = { id, match: compileMatch(context), names: [...new Set(lastLocalName(context))] };
   compiledContexts.set(context, c);
   return c;
 }
 
 /**
- * The elements a rule context matches, looked up by the context's last element names. Cached per
- * document: the code-list, structural and not-used rules of a profile share many contexts.
- * Callers must not modify the returned array.
+ * What one document's lookups found, in arrays indexed by context id and by context-step id (a
+ * Map per document, or an index of every element path, cost ~100 KB of garbage per invoice; most
+ * profile contexts name elements the invoice does not have, and are settled at their first
+ * missing step).
+ */
+interface DocLookups {
+  contexts: (XmlElement[] | undefined)[];
+  /** Elements at a context step; null when there are none. */
+  steps: (XmlElement[] | null | undefined)[];
+}
+const lookups = new WeakMap<XmlDoc, DocLookups>();
+
+/**
+ * The elements a rule context matches, in document order. Cached per document: the code-list,
+ * structural and not-used rules of a profile share many contexts. Callers must not modify the
+ * returned array.
  */
 export function contextNodes(doc: XmlDoc, context: string): XmlElement[] {
-  let cache = contextCache.get(doc);
-  if (!cache) contextCache.set(doc, (cache = new Map()));
-  const hit = cache.get(context);
-  if (hit) return hit;
+  let state = lookups.get(doc);
+  if (!state) lookups.set(doc, (state = { contexts: [], steps: [] }));
   const compiled = compileContext(context);
+  const hit = state.contexts[compiled.id];
+  if (hit) return hit;
   let out: XmlElement[];
-  if ('plain' in compiled) out = resolveStep(pathIndex(doc), compiled.plain)?.elements ?? NONE;
+  if ('plain' in compiled) out = resolveStep(doc, state, compiled.plain) ?? NONE;
   else {
     out = [];
     for (const name of compiled.names) for (const el of elementsNamed(doc, name)) if (compiled.match(el)) out.push(el);
   }
-  cache.set(context, out);
+  state.contexts[compiled.id] = out;
   return out;
 }
 
 /** An absolute path of element steps without predicates (most profile contexts). */
 const PLAIN_PATH = /^(?:\/[A-Za-z]+:[A-Za-z_][\w.-]*)+$/;
 
-/**
- * The document's element paths as a trie (local name -> namespace -> node), in document order.
- * Keyed by name then namespace so that neither building nor looking up allocates a string key.
- */
-interface PathNode {
-  elements: XmlElement[];
-  next: Map<string, Map<string, PathNode>>;
-}
-interface PathIndex {
-  root: PathNode;
-  /** Context steps already resolved on this document, by ContextStep.id (null: not in the document). */
-  resolved: (PathNode | null | undefined)[];
-}
-const pathIndexes = new WeakMap<XmlDoc, PathIndex>();
-
-function pathIndex(doc: XmlDoc): PathIndex {
-  let index = pathIndexes.get(doc);
-  if (index) return index;
-  const root: PathNode = { elements: [], next: new Map() };
-  // Document order (preorder), without recursion.
-  const stack: XmlElement[] = [doc.root];
-  const nodes: PathNode[] = [root];
-  while (stack.length) {
-    const el = stack.pop()!;
-    const parent = nodes.pop()!;
-    let byNs = parent.next.get(el.local);
-    if (!byNs) parent.next.set(el.local, (byNs = new Map()));
-    let node = byNs.get(el.ns);
-    if (!node) byNs.set(el.ns, (node = { elements: [], next: new Map() }));
-    node.elements.push(el);
-    for (let i = el.children.length - 1; i >= 0; i--) {
-      stack.push(el.children[i]);
-      nodes.push(node);
-    }
-  }
-  index = { root, resolved: [] };
-  pathIndexes.set(doc, index);
-  return index;
-}
-
 const NONE: XmlElement[] = [];
 
-/** The document's path node for a context step, resolving (and remembering) its parent steps first. */
-function resolveStep(index: PathIndex, step: ContextStep): PathNode | null {
-  const known = index.resolved[step.id];
+/**
+ * The document's elements at a context step, resolving (and remembering) its parent steps first.
+ * Parents come in document order and each one's children in order, so the result is in document order.
+ */
+function resolveStep(doc: XmlDoc, state: DocLookups, step: ContextStep): XmlElement[] | null {
+  const known = state.steps[step.id];
   if (known !== undefined) return known;
-  const parent = step.parent ? resolveStep(index, step.parent) : index.root;
-  const node = parent?.next.get(step.local)?.get(step.ns) ?? null;
-  index.resolved[step.id] = node;
-  return node;
+  let found: XmlElement[] | null = null;
+  if (!step.parent) {
+    if (doc.root.local === step.local && doc.root.ns === step.ns) found = [doc.root];
+  } else {
+    const parents = resolveStep(doc, state, step.parent);
+    if (parents) {
+      for (const p of parents) {
+        for (const c of p.children) if (c.local === step.local && c.ns === step.ns) (found ??= []).push(c);
+      }
+    }
+  }
+  state.steps[step.id] = found;
+  return found;
 }
 
 function describeTarget(target: string): string {

@@ -181,9 +181,26 @@ class Parser {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Evaluation
+// Evaluation: expressions and paths are compiled once into closures. A path is a walker that hands
+// each selected node to a visitor, which can stop the walk (existence and comparisons stop at the
+// first hit; counting never builds an array). The first version interpreted the expression tree per
+// node and built a Value object and an array per step: ~200 KB of garbage per invoice.
 
-type Value = { kind: 'nodes'; nodes: (XmlElement | string)[] } | { kind: 'str'; v: string } | { kind: 'num'; v: number } | { kind: 'bool'; v: boolean };
+type Node = XmlElement | string;
+/** Called for each selected node; returns true to stop the walk. */
+type Visit = (n: Node) => boolean;
+/** Walks the nodes a path selects from `ctx`; returns true when the visitor stopped it. */
+type Walker = (ctx: XmlElement, visit: Visit) => boolean;
+type Test = (el: XmlElement) => boolean;
+
+/** An operand of a comparison or a function, by what it is known to be at compile time. */
+type Operand =
+  | { kind: 'str'; value: (ctx: XmlElement) => string }
+  | { kind: 'num'; value: number }
+  | { kind: 'bool'; value: (ctx: XmlElement) => boolean }
+  | { kind: 'nodes'; walk: Walker };
+
+const stringOf = (n: Node): string => (typeof n === 'string' ? n : text(n));
 
 function rootOf(el: XmlElement): XmlElement {
   let r = el;
@@ -191,130 +208,220 @@ function rootOf(el: XmlElement): XmlElement {
   return r;
 }
 
-function stepMatches(el: XmlElement, s: Step): boolean {
-  if (el.local !== s.local || el.ns !== s.ns) return false;
-  // A plain loop: this runs for every candidate element of every context on every document.
-  for (const p of s.preds) if (!truthy(evaluate(p, el))) return false;
-  return true;
+/** Name test plus predicates of an element step. */
+function stepTest(s: Step): Test {
+  const { local, ns } = s;
+  const preds = s.preds.map(compileBool);
+  if (preds.length === 0) return (el) => el.local === local && el.ns === ns;
+  return (el) => {
+    if (el.local !== local || el.ns !== ns) return false;
+    for (const p of preds) if (!p(el)) return false;
+    return true;
+  };
 }
 
-function select(path: RelPath, ctx: XmlElement): (XmlElement | string)[] {
-  let current: (XmlElement | string)[];
-  if (path.absolute) {
-    // The document node: its only child is the root element.
-    const root = rootOf(ctx);
-    const [first, ...rest] = path.steps;
-    current = first.axis === 'desc' ? descendantsOrSelf(root).filter((e) => stepMatches(e, first)) : stepMatches(root, first) ? [root] : [];
-    return applySteps(current, rest);
+/** Visit every descendant of `el` (not `el` itself) that passes `test`, in document order. */
+function walkDescendants(el: XmlElement, test: Test, rest: Walker, visit: Visit): boolean {
+  for (const c of el.children) {
+    if (test(c) && rest(c, visit)) return true;
+    if (c.children.length && walkDescendants(c, test, rest, visit)) return true;
   }
-  return applySteps([ctx], path.steps);
-}
-
-function descendantsOrSelf(el: XmlElement): XmlElement[] {
-  const out: XmlElement[] = [];
-  const stack = [el];
-  while (stack.length) {
-    const e = stack.pop()!;
-    out.push(e);
-    for (let i = e.children.length - 1; i >= 0; i--) stack.push(e.children[i]);
-  }
-  return out;
-}
-
-function applySteps(start: (XmlElement | string)[], steps: Step[]): (XmlElement | string)[] {
-  let current = start;
-  for (const s of steps) {
-    const next: (XmlElement | string)[] = [];
-    for (const n of current) {
-      if (typeof n === 'string') continue;
-      if (s.axis === 'self') {
-        if (s.preds.every((p) => truthy(evaluate(p, n)))) next.push(n);
-      } else if (s.axis === 'parent') {
-        if (n.parent) next.push(n.parent);
-      } else if (s.axis === 'attr') {
-        const v = attr(n, s.local!);
-        if (v !== undefined) next.push(v);
-      } else if (s.axis === 'child') {
-        for (const c of n.children) if (stepMatches(c, s)) next.push(c);
-      } else {
-        for (const c of n.children) for (const d of descendantsOrSelf(c)) if (stepMatches(d, s)) next.push(d);
-      }
-    }
-    current = next;
-  }
-  return current;
-}
-
-const stringOf = (n: XmlElement | string): string => (typeof n === 'string' ? n : text(n));
-
-function evaluate(e: Expr, ctx: XmlElement): Value {
-  switch (e.t) {
-    case 'lit':
-      return { kind: 'str', v: e.v };
-    case 'num':
-      return { kind: 'num', v: e.v };
-    case 'path':
-      return { kind: 'nodes', nodes: select(e.path, ctx) };
-    case 'not':
-      return { kind: 'bool', v: !truthy(evaluate(e.e, ctx)) };
-    case 'and':
-      return { kind: 'bool', v: truthy(evaluate(e.a, ctx)) && truthy(evaluate(e.b, ctx)) };
-    case 'or':
-      return { kind: 'bool', v: truthy(evaluate(e.a, ctx)) || truthy(evaluate(e.b, ctx)) };
-    case 'fn': {
-      if (e.name === 'true') return { kind: 'bool', v: true };
-      if (e.name === 'false') return { kind: 'bool', v: false };
-      const s = asString(evaluate(e.args[0], ctx));
-      return { kind: 'str', v: e.name === 'upper-case' ? s.toUpperCase() : s.replace(/[ \t\r\n]+/g, ' ').trim() };
-    }
-    case 'cmp': {
-      const a = atoms(evaluate(e.a, ctx));
-      const b = atoms(evaluate(e.b, ctx));
-      const eq = (x: string | number | boolean, y: string | number | boolean) => {
-        if (typeof x === 'boolean' || typeof y === 'boolean') return Boolean(x) === Boolean(y);
-        if (typeof x === 'number' || typeof y === 'number') return Number(x) === Number(y);
-        return x === y;
-      };
-      const hit = a.some((x) => b.some((y) => (e.op === '=' ? eq(x, y) : !eq(x, y))));
-      return { kind: 'bool', v: hit };
-    }
-  }
-}
-
-function atoms(v: Value): (string | number | boolean)[] {
-  if (v.kind === 'nodes') return v.nodes.map(stringOf);
-  return [v.v];
-}
-
-function asString(v: Value): string {
-  if (v.kind === 'nodes') return v.nodes.length ? stringOf(v.nodes[0]) : '';
-  return String(v.v);
-}
-
-function truthy(v: Value): boolean {
-  if (v.kind === 'nodes') return v.nodes.length > 0;
-  if (v.kind === 'bool') return v.v;
-  if (v.kind === 'num') return v.v !== 0;
-  return v.v !== '';
-}
-
-/** Does `el` match the last step of `path` and, going up, the steps before it (XSLT match semantics)? */
-function matchesPath(el: XmlElement, path: RelPath): boolean {
-  return matchFrom(path, el, path.steps.length - 1);
-}
-
-/** Does `node` match step `i` of `path` and its ancestors the steps before it? (Top level: no closure per call.) */
-function matchFrom(path: RelPath, node: XmlElement, i: number): boolean {
-  const s = path.steps[i];
-  if (s.axis !== 'child' && s.axis !== 'desc') throw new Error('only element steps are supported in match patterns');
-  if (!stepMatches(node, s)) return false;
-  if (i === 0) {
-    if (!path.absolute) return true;
-    return s.axis === 'desc' ? true : node.parent === null;
-  }
-  if (s.axis === 'child') return node.parent !== null && matchFrom(path, node.parent, i - 1);
-  for (let p = node.parent; p; p = p.parent) if (matchFrom(path, p, i - 1)) return true;
   return false;
+}
+
+/** The walker of steps[i..] from a context node. */
+function compileSteps(steps: Step[], i: number): Walker {
+  if (i === steps.length) return (ctx, visit) => visit(ctx);
+  const s = steps[i];
+  if (s.axis === 'attr') {
+    if (i !== steps.length - 1) throw new Error('an attribute step must be the last step');
+    const local = s.local!;
+    return (ctx, visit) => {
+      const v = attr(ctx, local);
+      return v !== undefined && visit(v);
+    };
+  }
+  const rest = compileSteps(steps, i + 1);
+  if (s.axis === 'parent') return (ctx, visit) => ctx.parent !== null && rest(ctx.parent, visit);
+  if (s.axis === 'self') {
+    const preds = s.preds.map(compileBool);
+    return (ctx, visit) => {
+      for (const p of preds) if (!p(ctx)) return false;
+      return rest(ctx, visit);
+    };
+  }
+  const test = stepTest(s);
+  if (s.axis === 'child') {
+    return (ctx, visit) => {
+      for (const c of ctx.children) if (test(c) && rest(c, visit)) return true;
+      return false;
+    };
+  }
+  return (ctx, visit) => walkDescendants(ctx, test, rest, visit);
+}
+
+function compilePath(path: RelPath): Walker {
+  if (!path.absolute) return compileSteps(path.steps, 0);
+  // Absolute: from the document node, whose only child is the root element.
+  const first = path.steps[0];
+  const firstTest = stepTest(first);
+  const rest = compileSteps(path.steps, 1);
+  if (first.axis === 'desc') {
+    return (ctx, visit) => {
+      const root = rootOf(ctx);
+      return (firstTest(root) && rest(root, visit)) || walkDescendants(root, firstTest, rest, visit);
+    };
+  }
+  return (ctx, visit) => {
+    const root = rootOf(ctx);
+    return firstTest(root) && rest(root, visit);
+  };
+}
+
+const STOP: Visit = () => true;
+
+function compileOperand(e: Expr): Operand {
+  switch (e.t) {
+    case 'lit': {
+      const v = e.v;
+      return { kind: 'str', value: () => v };
+    }
+    case 'num':
+      return { kind: 'num', value: e.v };
+    case 'path':
+      return { kind: 'nodes', walk: compilePath(e.path) };
+    case 'fn': {
+      if (e.name === 'true' || e.name === 'false') {
+        const v = e.name === 'true';
+        return { kind: 'bool', value: () => v };
+      }
+      const arg = compileString(e.args[0]);
+      return e.name === 'upper-case'
+        ? { kind: 'str', value: (ctx) => arg(ctx).toUpperCase() }
+        : { kind: 'str', value: (ctx) => arg(ctx).replace(/[ \t\r\n]+/g, ' ').trim() };
+    }
+    default:
+      return { kind: 'bool', value: compileBool(e) };
+  }
+}
+
+/** XPath string(): the first selected node's string value, or the value itself. */
+function compileString(e: Expr): (ctx: XmlElement) => string {
+  const op = compileOperand(e);
+  switch (op.kind) {
+    case 'str':
+      return op.value;
+    case 'num': {
+      const v = String(op.value);
+      return () => v;
+    }
+    case 'bool':
+      return (ctx) => String(op.value(ctx));
+    case 'nodes':
+      return (ctx) => {
+        let first = '';
+        op.walk(ctx, (n) => ((first = stringOf(n)), true));
+        return first;
+      };
+  }
+}
+
+type Atom = string | number | boolean;
+
+function atomsEqual(x: Atom, y: Atom): boolean {
+  if (typeof x === 'boolean' || typeof y === 'boolean') return Boolean(x) === Boolean(y);
+  if (typeof x === 'number' || typeof y === 'number') return Number(x) === Number(y);
+  return x === y;
+}
+
+/** The atoms of an operand (general comparisons of two node-sets only; not on the hot path). */
+function atomsOf(op: Operand, ctx: XmlElement): Atom[] {
+  if (op.kind === 'nodes') {
+    const out: Atom[] = [];
+    op.walk(ctx, (n) => (out.push(stringOf(n)), false));
+    return out;
+  }
+  return [op.kind === 'num' ? op.value : op.value(ctx)];
+}
+
+/** XPath general comparison: true when some pair of atoms compares as `op` says. */
+function compileCompare(e: Extract<Expr, { t: 'cmp' }>): Test {
+  const a = compileOperand(e.a);
+  const b = compileOperand(e.b);
+  const equal = e.op === '=';
+  const hit = (x: Atom, y: Atom) => atomsEqual(x, y) === equal;
+  // The usual shape: a node-set against one value. Walk the nodes, stop at the first hit.
+  const single = (nodes: Walker, other: Operand, swap: boolean): Test => (ctx) => {
+    const y: Atom = other.kind === 'num' ? other.value : (other as { value: (c: XmlElement) => Atom }).value(ctx);
+    return nodes(ctx, (n) => (swap ? hit(y, stringOf(n)) : hit(stringOf(n), y)));
+  };
+  if (a.kind === 'nodes' && b.kind !== 'nodes') return single(a.walk, b, false);
+  if (b.kind === 'nodes' && a.kind !== 'nodes') return single(b.walk, a, true);
+  return (ctx) => {
+    const xs = atomsOf(a, ctx);
+    const ys = atomsOf(b, ctx);
+    return xs.some((x) => ys.some((y) => hit(x, y)));
+  };
+}
+
+/** An expression as a boolean (XPath boolean(): a node-set is true when not empty). */
+function compileBool(e: Expr): Test {
+  switch (e.t) {
+    case 'not': {
+      const inner = compileBool(e.e);
+      return (ctx) => !inner(ctx);
+    }
+    case 'and': {
+      const x = compileBool(e.a);
+      const y = compileBool(e.b);
+      return (ctx) => x(ctx) && y(ctx);
+    }
+    case 'or': {
+      const x = compileBool(e.a);
+      const y = compileBool(e.b);
+      return (ctx) => x(ctx) || y(ctx);
+    }
+    case 'cmp':
+      return compileCompare(e);
+    case 'lit': {
+      const v = e.v !== '';
+      return () => v;
+    }
+    case 'num': {
+      const v = e.v !== 0;
+      return () => v;
+    }
+    case 'path': {
+      const walk = compilePath(e.path);
+      return (ctx) => walk(ctx, STOP);
+    }
+    case 'fn': {
+      if (e.name === 'true' || e.name === 'false') {
+        const v = e.name === 'true';
+        return () => v;
+      }
+      const str = compileString(e);
+      return (ctx) => str(ctx) !== '';
+    }
+  }
+}
+
+/** Does `node` match step `i` of `path` and its ancestors the steps before it (XSLT match semantics)? */
+function compileMatchPath(path: RelPath): Test {
+  const tests = path.steps.map((s) => {
+    if (s.axis !== 'child' && s.axis !== 'desc') throw new Error('only element steps are supported in match patterns');
+    return stepTest(s);
+  });
+  const from = (node: XmlElement, i: number): boolean => {
+    if (!tests[i](node)) return false;
+    const s = path.steps[i];
+    if (i === 0) return !path.absolute || s.axis === 'desc' || node.parent === null;
+    if (s.axis === 'child') return node.parent !== null && from(node.parent, i - 1);
+    for (let p = node.parent; p; p = p.parent) if (from(p, i - 1)) return true;
+    return false;
+  };
+  const last = path.steps.length - 1;
+  return (el) => from(el, last);
 }
 
 export type ElementMatcher = (el: XmlElement) => boolean;
@@ -326,36 +433,44 @@ export function compileMatch(context: string): ElementMatcher {
   let m = matchCache.get(context);
   if (m) return m;
   const p = new Parser(tokenize(context), context);
-  const paths = p.union();
+  const paths = p.union().map(compileMatchPath);
   if (!p.done()) throw new Error(`trailing syntax in ${context}`);
   m =
     paths.length === 1
-      ? (el) => matchesPath(el, paths[0])
+      ? paths[0]
       : (el) => {
-          for (const path of paths) if (matchesPath(el, path)) return true;
+          for (const path of paths) if (path(el)) return true;
           return false;
         };
   matchCache.set(context, m);
   return m;
 }
 
-/** Compile a relative selection (a rule's target such as `@schemeID` or `ram:TypeCode`); returns the selected string values. */
-export function compileSelect(path: string): (ctx: XmlElement) => string[] {
+function compileRelative(path: string): Walker {
   const p = new Parser(tokenize(path), path);
   const rel = p.path();
   if (!p.done()) throw new Error(`trailing syntax in ${path}`);
-  return (ctx) => select(rel, ctx).map(stringOf);
+  return compilePath(rel);
 }
 
-/**
- * Compile a relative selection and return how many nodes it selects: the structural asserts only
- * count, and turning every selected element into its string value first was most of their cost.
- */
+/** Compile a relative selection (a rule's target such as `@schemeID` or `ram:TypeCode`); returns the selected string values. */
+export function compileSelect(path: string): (ctx: XmlElement) => string[] {
+  const walk = compileRelative(path);
+  return (ctx) => {
+    const out: string[] = [];
+    walk(ctx, (n) => (out.push(stringOf(n)), false));
+    return out;
+  };
+}
+
+/** Compile a relative selection and return how many nodes it selects (the structural asserts only count). */
 export function compileCount(path: string): (ctx: XmlElement) => number {
-  const p = new Parser(tokenize(path), path);
-  const rel = p.path();
-  if (!p.done()) throw new Error(`trailing syntax in ${path}`);
-  return (ctx) => select(rel, ctx).length;
+  const walk = compileRelative(path);
+  return (ctx) => {
+    let n = 0;
+    walk(ctx, () => (n++, false));
+    return n;
+  };
 }
 
 const lastNameCache = new Map<string, string[]>();
