@@ -4,11 +4,15 @@
  *     parse, read, XSD, every applicable rule set) and the EN 16931 rule sets alone on a freshly
  *     read document (syntax binding rules + business rules);
  *  2. a generated 10,000-line invoice (CII and UBL);
- *  3. POST /v1/validate over HTTP on 127.0.0.1 at concurrency 8 (autocannon), worker pool
- *     (WORKERS=1, the default) and inline (WORKERS=0), with the peak RSS under that load.
+ *  3. POST /v1/validate over HTTP on 127.0.0.1 at concurrency 8 (autocannon in this process, the
+ *     server in its own process), with the default configuration (typical invoices inline, worker
+ *     pool for large ones) and with everything in the pool (VALIDATION_INLINE_MAX_KB=0): requests/s,
+ *     latency, server CPU per request, and the server's peak RSS (all its threads) under that load.
  * Run: node --import tsx bench/validate.ts [--quick]
  */
-import { spawnSync } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 // @ts-expect-error autocannon ships no type declarations
@@ -46,7 +50,9 @@ async function timeIt(n: number, fn: () => unknown | Promise<unknown>): Promise<
 
 const ms = (v: number) => v.toFixed(3).padStart(8);
 
-if (process.argv.includes('--http-child')) {
+if (process.argv.includes('--serve')) {
+  await serve();
+} else if (process.argv.includes('--http-child')) {
   await httpBenchmark();
   process.exit(0);
 }
@@ -107,7 +113,7 @@ for (const [syntax, bytes] of Object.entries(big)) {
     const r = await ingest(bytes);
     parts.read.push(performance.now() - t);
     t = performance.now();
-    runXsdLayer({ xmlBytes: bytes, syntax: r.syntax as 'cii' | 'ubl', profile: r.profile });
+    runXsdLayer({ xmlBytes: bytes, syntax: r.syntax as 'cii' | 'ubl', profile: r.profile, doc: r.doc });
     parts.xsd.push(performance.now() - t);
     const set = r.syntax === 'cii' ? 'en16931-cii' : 'en16931-ubl';
     t = performance.now();
@@ -122,18 +128,57 @@ for (const [syntax, bytes] of Object.entries(big)) {
 }
 
 
-// 3. HTTP under concurrency 8 (run in the child process).
+// 3. HTTP under concurrency 8: the server runs in its own process (`--serve`), autocannon here.
+
+/** Server process: listens, reports its port, samples its RSS, and reports CPU and peak RSS on request. */
+async function serve(): Promise<never> {
+  const env = JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as Record<string, string>;
+  const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent', ...env }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  let peakRss = 0;
+  setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50).unref();
+  let cpu = process.cpuUsage();
+  process.on('message', async (m: string) => {
+    if (m === 'mark') {
+      cpu = process.cpuUsage();
+      peakRss = 0;
+      process.send!('marked');
+    } else if (m === 'report') {
+      const u = process.cpuUsage(cpu);
+      process.send!({ cpuMs: (u.user + u.system) / 1000, peakRss, rss: process.memoryUsage().rss });
+    } else {
+      await app.close();
+      process.exit(0);
+    }
+  });
+  process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
+  return new Promise<never>(() => {});
+}
+
+function ask<T>(child: ReturnType<typeof fork>, message: string): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message);
+  });
+}
+
 async function httpBenchmark(): Promise<void> {
   const files = {
     'CII (CEN example 2)': path.join(corpus, 'en16931/examples/cii/CII_example2.xml'),
     'UBL (CEN example 2)': path.join(corpus, 'en16931/examples/ubl/ubl-tc434-example2.xml'),
   };
   const boundary = '----bench-validate';
-  for (const workers of ['1', '0']) {
-    const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent', WORKERS: workers }));
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
+  const setups: [string, Record<string, string>][] = [
+    ['default (inline up to 128 KB, pool above)', {}],
+    ['everything in the pool (VALIDATION_INLINE_MAX_KB=0, WORKERS=1)', { VALIDATION_INLINE_MAX_KB: '0' }],
+  ];
+  const here = fileURLToPath(import.meta.url);
+  console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}`);
+  for (const [setupLabel, env] of setups) {
+    const server = fork(here, ['--serve'], { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_APP_ENV: JSON.stringify(env) } });
+    const { port } = await new Promise<{ port: number }>((resolve) => server.once('message', (m) => resolve(m as { port: number })));
+    console.log(`-- POST /v1/validate, ${setupLabel}`);
     for (const [label, file] of Object.entries(files)) {
       const xml = readFileSync(file);
       const body = Buffer.concat([
@@ -148,17 +193,17 @@ async function httpBenchmark(): Promise<void> {
         body,
         connections: 8,
       };
-      await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, worker start)
-      let peakRss = 0;
-      const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+      await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, rule sets, worker start)
+      await ask(server, 'mark');
       const result = await autocannon({ ...opts, duration: quick ? 5 : 15 });
-      clearInterval(sampler);
+      const { cpuMs, peakRss } = await ask<{ cpuMs: number; peakRss: number }>(server, 'report');
       console.log(
-        `POST /v1/validate, ${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8, WORKERS=${workers}: ` +
-          `${result.requests.average.toFixed(0)} req/s (${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors), ` +
-          `latency p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms, peak RSS (server + load generator) ${(peakRss / 1024 / 1024).toFixed(0)} MB`,
+        `${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8: ${result.requests.average.toFixed(0)} req/s ` +
+          `(${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors), latency p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms, ` +
+          `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request, server peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`,
       );
     }
-    await app.close();
+    server.send('stop');
+    await new Promise((resolve) => server.once('exit', resolve));
   }
 }
