@@ -78,6 +78,9 @@ ASCII_CLASS[AMP] = C_AMP;
 ASCII_CLASS[0x5d] = C_BRACKET;
 ASCII_CLASS[DQUOTE] = ASCII_CLASS[SQUOTE] = C_QUOTE;
 
+/** ASCII_CLASS for character data: everything that needs no attention is PLAIN, for a one-test fast path. */
+const TEXT_CLASS = ASCII_CLASS.map((k) => (k === C_BLANK || k === C_QUOTE ? PLAIN : k));
+
 /** NameStartChar of XML 1.0 5th edition, for code points from U+0080 on. */
 function isNameStartCodePoint(c: number): boolean {
   return (
@@ -284,8 +287,8 @@ class TreeParser {
     for (;;) {
       const c = src.charCodeAt(i);
       if (c < 0x80) {
-        const k = ASCII_CLASS[c];
-        if (k === PLAIN || k >= C_BLANK) {
+        const k = TEXT_CLASS[c];
+        if (k === PLAIN) {
           i++;
         } else if (k === C_LT) {
           break;
