@@ -315,6 +315,16 @@ test('trees: text, attributes, namespaces and lines as the readers expect them',
   );
 });
 
+test('many attributes on one element: duplicates found among them, in either form', () => {
+  const many = Array.from({ length: 3000 }, (_, i) => ` a${i}="${i}"`).join('');
+  assert.equal(ours(`<r${many}/>`).doc?.root.attrs.length, 3000);
+  assert.equal(ours(`<r${many} a1234="x"/>`).verdict, 'XML_MALFORMED');
+  assert.equal(ours(`<r xmlns:p="u" xmlns:q="u"${many} p:z="1" q:z="2"/>`).verdict, 'XML_MALFORMED');
+  assert.equal(ours(`<r xmlns:p="u" xmlns:q="v"${many} p:z="1" q:z="2" z="3"/>`).verdict, 'ok');
+  assert.equal(ours(`<r${many} xmlns="u" xmlns="u"/>`).verdict, 'XML_MALFORMED');
+  for (const xml of [`<r${many} a1234="x"/>`, `<r xmlns:p="u" xmlns:q="v"${many} p:z="1" q:z="2" z="3"/>`]) assert.equal(disagreement(xml), null);
+});
+
 test('limits: depth and element count, with the line of the offending start tag', () => {
   const deep = '<a>\n'.repeat(5) + '</a>'.repeat(5);
   const tooDeep = (() => {

@@ -585,6 +585,9 @@ class TreeParser {
     const count = this.attrCount;
     let attrs: XmlAttribute[] | null = null;
     const nsOf: string[] = count > 1 ? new Array<string>(count) : [];
+    // Pairwise comparison for the usual handful of attributes; a set when there are many, so that a
+    // start tag with 100,000 attributes costs linear time, not quadratic.
+    const seen = count > 16 ? new Set<string>() : null;
     for (let n = 0; n < count; n++) {
       const prefix = this.attrPrefix[n];
       const local = this.attrLocal[n];
@@ -594,8 +597,12 @@ class TreeParser {
         if (uri === undefined) this.fail(`unbound namespace prefix "${prefix}" on attribute ${prefix}:${local}`, lt);
         ns = uri;
       }
-      if (count > 1) {
-        // Attribute names are unique as expanded names (Namespaces in XML 1.0 §6.3), declarations included.
+      // Attribute names are unique as expanded names (Namespaces in XML 1.0 §6.3), declarations included.
+      if (seen !== null) {
+        const key = prefix === '' ? local : `{${ns}}${local}`;
+        if (seen.has(key)) this.fail(`duplicate attribute ${key}`, lt);
+        seen.add(key);
+      } else if (count > 1) {
         for (let m = 0; m < n; m++) {
           if (this.attrLocal[m] === local && nsOf[m] === ns && (this.attrPrefix[m] === '') === (prefix === '')) {
             this.fail(`duplicate attribute ${prefix === '' ? local : `{${ns}}${local}`}`, lt);
