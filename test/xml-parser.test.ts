@@ -28,6 +28,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { ingest } from '../src/input/ingest.js';
 import { decodeXmlBytes, parseXml, XmlParseError, type XmlDoc } from '../src/xml/dom.js';
 import { saxesTree, treeDifference, type ReferenceResult } from './saxes-reference.js';
 
@@ -109,6 +110,34 @@ test('every XML file of the corpus: the same tree as saxes builds, or both rejec
   }
   assert.deepEqual(problems, []);
   assert.ok(accepted > 1500, `accepted ${accepted}`);
+});
+
+test('the XML embedded in the corpus PDFs of real producers: the same tree as saxes builds, or both reject', async () => {
+  const pdfs: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = path.join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.toLowerCase().endsWith('.pdf')) pdfs.push(p);
+    }
+  };
+  walk(path.join(corpus, 'zugferd'));
+  const problems: string[] = [];
+  let compared = 0;
+  for (const file of pdfs) {
+    let xml: Uint8Array | undefined;
+    try {
+      xml = (await ingest(new Uint8Array(readFileSync(file)))).xmlBytes;
+    } catch {
+      continue; // unreadable or encrypted PDFs carry no XML to compare
+    }
+    if (!xml) continue;
+    compared++;
+    const d = disagreement(xml);
+    if (d) problems.push(`${path.relative(corpus, file)}: ${d}`);
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(compared > 40, `PDFs with embedded XML: ${compared}`);
 });
 
 // [label, input, expected verdict]. Both parsers must give this verdict (and, when accepted, the same tree).
