@@ -15,6 +15,7 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ingest } from '../src/input/ingest.js';
+import { SERVER_NODE_FLAGS } from './_server-flags.js';
 import { toExtractionResult } from '../src/extract/result.js';
 
 const PDF_FILE = path.resolve(process.cwd(), '../shared/corpus/zugferd/ZUGFeRDv2/correct/symtrax/Beispiele/EN16931/zugferd_2p1_EN16931_1_Teilrechnung.pdf');
@@ -110,7 +111,7 @@ ${lines}<ram:ApplicableHeaderTradeAgreement><ram:SellerTradeParty><ram:Name>Sell
 
 async function overHttp(pdf: Uint8Array, seconds: number): Promise<void> {
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  const server = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const server = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'], stdio: 'inherit' });
   const port = await new Promise<number>((resolve, reject) => {
     server.once('message', (m) => resolve((m as { port: number }).port));
     server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));

@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { SERVER_NODE_FLAGS } from './_server-flags.js';
 import { createServer } from 'node:net';
 
 const RUNS = Number(process.env.RUNS ?? 10);
@@ -21,7 +22,7 @@ async function freePort(): Promise<number> {
 async function startOnce(): Promise<number> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/src/main.js'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });

@@ -23,6 +23,7 @@ import { ingest } from '../src/input/ingest.js';
 import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
+import { SERVER_NODE_FLAGS } from './_server-flags.js';
 
 const quick = process.argv.includes('--quick');
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
@@ -176,7 +177,7 @@ async function httpBenchmark(): Promise<void> {
   const here = fileURLToPath(import.meta.url);
   console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}`);
   for (const [setupLabel, env] of setups) {
-    const server = fork(here, ['--serve'], { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_APP_ENV: JSON.stringify(env) } });
+    const server = fork(here, ['--serve'], { execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'], env: { ...process.env, BENCH_APP_ENV: JSON.stringify(env) } });
     const { port } = await new Promise<{ port: number }>((resolve) => server.once('message', (m) => resolve(m as { port: number })));
     console.log(`-- POST /v1/validate, ${setupLabel}`);
     for (const [label, file] of Object.entries(files)) {

@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { buildInvoiceXml } from '../src/metadata/build.js';
 import type { InvoiceMetadata } from '../src/metadata/schema.js';
+import { SERVER_NODE_FLAGS } from './_server-flags.js';
 
 /** The part of autocannon's API used here (the package ships no type declarations). */
 interface AutocannonResult {
@@ -82,7 +83,7 @@ async function serve(): Promise<void> {
 }
 
 async function startServer(): Promise<{ port: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
