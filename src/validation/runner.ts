@@ -92,9 +92,9 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     // Queue bound: beyond this many waiting tasks the pool refuses (answered as 503 by the route).
     maxQueue: threads * 256,
     idleTimeout: 60_000,
-    // A young generation of 96 MB (semi-spaces of 32 MB, as `npm start` gives the main thread): validation
+    // A young generation of 48 MB (semi-spaces of 16 MB, as `npm start` gives the main thread): validation
     // makes short-lived garbage, and the default small semi-spaces made the scavenger run every few invoices.
-    resourceLimits: { maxYoungGenerationSizeMb: 96 },
+    resourceLimits: { maxYoungGenerationSizeMb: 48 },
   });
   async function inWorker(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs = opts.timeoutMs): Promise<ValidationResult> {
     const task: WorkerTask = { bytes, ...(filename ? { filename } : {}), ...(options ? { options } : {}) };
