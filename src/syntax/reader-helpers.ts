@@ -4,9 +4,65 @@
  *
  * `$loc` keys: the field name for a scalar or a located object; `field/@attr` values are written as
  * `<element path>/@attr`; for arrays of plain values (identifiers, attributes) the key is `field[i]`.
+ *
+ * Locations are lazy: a reader records the element, and `$loc` turns the recorded elements into their
+ * pathOf() strings the first time it is read (a finding, an API answer, a test). Computing every path up
+ * front cost more than the parse on a 10,000-line invoice (one path string per value), and nearly all of
+ * them were never read. Until then `$loc` is an own, enumerable accessor, so the model object still
+ * spreads, serialises and structured-clones with the same plain `$loc` object of strings as before.
  */
-import type { Identifier, Located, SupportingDocument } from '../model/invoice.js';
+import type { Identifier, Located, Locations, SupportingDocument } from '../model/invoice.js';
 import { attr, deepText, pathOf, type XmlElement } from '../xml/dom.js';
+
+/** Where a value was read: an element, or one of its attributes. */
+class AttributeAt {
+  constructor(
+    readonly el: XmlElement,
+    readonly name: string,
+  ) {}
+}
+
+type PendingLocation = string | XmlElement | AttributeAt;
+
+/** Recorded locations of the model objects whose `$loc` has not been read yet (field → where, in recording order). */
+const pendingLocations = new WeakMap<Located, Record<string, PendingLocation>>();
+
+function resolveLocation(where: PendingLocation): string {
+  if (typeof where === 'string') return where;
+  return where instanceof AttributeAt ? `${pathOf(where.el)}/@${where.name}` : pathOf(where);
+}
+
+/** Replace the accessor by a plain data property (what `$loc` always was). */
+function settle(obj: Located, value: Locations | undefined): void {
+  pendingLocations.delete(obj);
+  Object.defineProperty(obj, '$loc', { value, writable: true, enumerable: true, configurable: true });
+}
+
+const LAZY_LOC: PropertyDescriptor = {
+  get(this: Located): Locations | undefined {
+    const pending = pendingLocations.get(this);
+    if (!pending) return undefined;
+    const locations: Locations = {};
+    for (const field in pending) locations[field] = resolveLocation(pending[field]);
+    settle(this, locations);
+    return locations;
+  },
+  set(this: Located, value: Locations | undefined) {
+    settle(this, value);
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+function record(target: Located, field: string, where: PendingLocation): void {
+  const pending = pendingLocations.get(target);
+  if (pending) pending[field] = where;
+  else if (target.$loc) target.$loc[field] = resolveLocation(where); // already read (or set by other code): stay eager
+  else {
+    pendingLocations.set(target, { [field]: where });
+    Object.defineProperty(target, '$loc', LAZY_LOC);
+  }
+}
 
 /** The element's string value: its text for a leaf (as is, whitespace kept), all descendant text otherwise. */
 export function textOf(el: XmlElement): string {
@@ -18,15 +74,16 @@ export function decOf(el: XmlElement): string {
   return textOf(el).trim();
 }
 
-export function locate(target: Located, field: string, location: string): void {
-  (target.$loc ??= {})[field] = location;
+/** Record where `field` was read: an element (its path is computed when `$loc` is read) or a location string. */
+export function locate(target: Located, field: string, location: string | XmlElement): void {
+  record(target, field, location);
 }
 
 /** Set `target[field]` from `el`'s text (or `value`), and its location. No-op when `el` is absent. */
 export function put<T extends Located>(target: T, field: keyof T & string, el: XmlElement | undefined, value?: string): void {
   if (!el) return;
   (target as Record<string, unknown>)[field] = value ?? textOf(el);
-  locate(target, field, pathOf(el));
+  locate(target, field, el);
 }
 
 /** Like `put` for decimals (trimmed lexical form). */
@@ -39,7 +96,7 @@ export function putAttr<T extends Located>(target: T, field: keyof T & string, e
   const v = attr(el, name);
   if (!el || v === undefined) return;
   (target as Record<string, unknown>)[field] = v;
-  locate(target, field, `${pathOf(el)}/@${name}`);
+  record(target, field, new AttributeAt(el, name));
 }
 
 /** An identifier with its scheme attributes (`schemeID`, `schemeVersionID` by default). */
@@ -55,12 +112,14 @@ export function identifierOf(el: XmlElement, schemeAttr = 'schemeID', versionAtt
 export function putIdentifier<T extends Located>(target: T, field: keyof T & string, el: XmlElement | undefined, schemeAttr = 'schemeID'): void {
   if (!el) return;
   (target as Record<string, unknown>)[field] = identifierOf(el, schemeAttr);
-  locate(target, field, pathOf(el));
+  locate(target, field, el);
 }
 
 /** Start a located object for element `el`. */
 export function located<T extends Located>(obj: T, el: XmlElement): T {
-  obj.$loc = { self: pathOf(el) };
+  // A fresh `$loc` (any earlier one is replaced, as assigning `{ self }` did).
+  pendingLocations.set(obj, { self: el });
+  Object.defineProperty(obj, '$loc', LAZY_LOC);
   return obj;
 }
 
@@ -89,5 +148,5 @@ export function putAttachment(sd: SupportingDocument, bin: XmlElement | undefine
   if (mime !== undefined) sd.attachment.mimeCode = mime;
   const filename = attr(bin, 'filename');
   if (filename !== undefined) sd.attachment.filename = filename;
-  locate(sd, 'attachment', pathOf(bin));
+  locate(sd, 'attachment', bin);
 }

@@ -31,14 +31,15 @@ function vatPrefixOk(syntax: 'cii' | 'ubl', value: string): boolean {
 }
 
 /** Amounts that must not carry more than two decimals. */
-function dec2(id: string, message: string, pick: (inv: Invoice, ctx: RuleContext) => { value: Dec | undefined; where: string | undefined }[]): RuleDef {
+function dec2(id: string, message: string, pick: (inv: Invoice, ctx: RuleContext) => { value: Dec | undefined; of: Located; field: string }[]): RuleDef {
   return {
     id,
     message,
     check: (ctx) => {
       const out: Violation[] = [];
-      for (const { value, where } of pick(ctx.invoice, ctx)) {
-        if (value !== undefined && fractionDigits(value.trim()) > 2) out.push({ location: where });
+      // The location is looked up for offending values only (every line's would cost a path string each).
+      for (const { value, of, field } of pick(ctx.invoice, ctx)) {
+        if (value !== undefined && fractionDigits(value.trim()) > 2) out.push({ location: loc(of, field) });
       }
       return out;
     },
@@ -55,7 +56,7 @@ function ublTaxAmountDecimals(ctx: RuleContext, currency: string | undefined): V
 }
 
 const totalsField = (field: keyof Invoice['totals']) => (inv: Invoice) =>
-  totalsPresent(inv) ? [{ value: inv.totals[field] as Dec | undefined, where: loc(inv.totals, field) }] : [];
+  totalsPresent(inv) ? [{ value: inv.totals[field] as Dec | undefined, of: inv.totals, field: field }] : [];
 
 function allCategories(inv: Invoice): string[] {
   const out: string[] = [];
@@ -271,10 +272,10 @@ export const conditionRules: RuleDef[] = [
 ];
 
 export const decimalRules: RuleDef[] = [
-  dec2('BR-DEC-01', 'The document level allowance amount (BT-92) may have at most two decimals.', (i, ctx) => acList(ctx, i.allowances, false).map((a) => ({ value: a.amount, where: loc(a, 'amount') }))),
-  dec2('BR-DEC-02', 'The document level allowance base amount (BT-93) may have at most two decimals.', (i, ctx) => acList(ctx, i.allowances, false).map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') }))),
-  dec2('BR-DEC-05', 'The document level charge amount (BT-99) may have at most two decimals.', (i, ctx) => acList(ctx, i.charges, true).map((a) => ({ value: a.amount, where: loc(a, 'amount') }))),
-  dec2('BR-DEC-06', 'The document level charge base amount (BT-100) may have at most two decimals.', (i, ctx) => acList(ctx, i.charges, true).map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') }))),
+  dec2('BR-DEC-01', 'The document level allowance amount (BT-92) may have at most two decimals.', (i, ctx) => acList(ctx, i.allowances, false).map((a) => ({ value: a.amount, of: a, field: 'amount' }))),
+  dec2('BR-DEC-02', 'The document level allowance base amount (BT-93) may have at most two decimals.', (i, ctx) => acList(ctx, i.allowances, false).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' }))),
+  dec2('BR-DEC-05', 'The document level charge amount (BT-99) may have at most two decimals.', (i, ctx) => acList(ctx, i.charges, true).map((a) => ({ value: a.amount, of: a, field: 'amount' }))),
+  dec2('BR-DEC-06', 'The document level charge base amount (BT-100) may have at most two decimals.', (i, ctx) => acList(ctx, i.charges, true).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' }))),
   dec2('BR-DEC-09', 'The sum of invoice line net amounts (BT-106) may have at most two decimals.', totalsField('lineNetTotal')),
   dec2('BR-DEC-10', 'The sum of document level allowances (BT-107) may have at most two decimals.', totalsField('allowanceTotal')),
   dec2('BR-DEC-11', 'The sum of document level charges (BT-108) may have at most two decimals.', totalsField('chargeTotal')),
@@ -310,13 +311,13 @@ export const decimalRules: RuleDef[] = [
   dec2('BR-DEC-16', 'The paid amount (BT-113) may have at most two decimals.', totalsField('paidAmount')),
   dec2('BR-DEC-17', 'The rounding amount (BT-114) may have at most two decimals.', totalsField('roundingAmount')),
   dec2('BR-DEC-18', 'The amount due for payment (BT-115) may have at most two decimals.', totalsField('amountDue')),
-  dec2('BR-DEC-19', 'The VAT category taxable amount (BT-116) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxableAmount, where: loc(b, 'taxableAmount') }))),
-  dec2('BR-DEC-20', 'The VAT category tax amount (BT-117) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxAmount, where: loc(b, 'taxAmount') }))),
-  dec2('BR-DEC-23', 'The invoice line net amount (BT-131) may have at most two decimals.', (i) => i.lines.map((l) => ({ value: l.netAmount, where: loc(l, 'netAmount') }))),
-  dec2('BR-DEC-24', 'The invoice line allowance amount (BT-136) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.allowances, false).map((a) => ({ value: a.amount, where: loc(a, 'amount') })))),
-  dec2('BR-DEC-25', 'The invoice line allowance base amount (BT-137) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.allowances, false).map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') })))),
-  dec2('BR-DEC-27', 'The invoice line charge amount (BT-141) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.charges, true).map((a) => ({ value: a.amount, where: loc(a, 'amount') })))),
-  dec2('BR-DEC-28', 'The invoice line charge base amount (BT-142) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.charges, true).map((a) => ({ value: a.baseAmount, where: loc(a, 'baseAmount') })))),
+  dec2('BR-DEC-19', 'The VAT category taxable amount (BT-116) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxableAmount, of: b, field: 'taxableAmount' }))),
+  dec2('BR-DEC-20', 'The VAT category tax amount (BT-117) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxAmount, of: b, field: 'taxAmount' }))),
+  dec2('BR-DEC-23', 'The invoice line net amount (BT-131) may have at most two decimals.', (i) => i.lines.map((l) => ({ value: l.netAmount, of: l, field: 'netAmount' }))),
+  dec2('BR-DEC-24', 'The invoice line allowance amount (BT-136) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.allowances, false).map((a) => ({ value: a.amount, of: a, field: 'amount' })))),
+  dec2('BR-DEC-25', 'The invoice line allowance base amount (BT-137) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.allowances, false).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' })))),
+  dec2('BR-DEC-27', 'The invoice line charge amount (BT-141) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.charges, true).map((a) => ({ value: a.amount, of: a, field: 'amount' })))),
+  dec2('BR-DEC-28', 'The invoice line charge base amount (BT-142) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.charges, true).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' })))),
 ];
 
 export const splitPaymentRules: RuleDef[] = [

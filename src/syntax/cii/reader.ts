@@ -32,7 +32,7 @@ import {
   type TaxRepresentative,
   type VatBreakdown,
 } from '../../model/invoice.js';
-import { attr, child, childrenNamed, pathOf, type XmlElement } from '../../xml/dom.js';
+import { attr, child, childrenNamed, type XmlElement } from '../../xml/dom.js';
 import {
   childAnyNs,
   decOf,
@@ -164,7 +164,7 @@ class CiiReader {
     for (const noteEl of this.rams(header, 'IncludedNote')) {
       const content = this.ram(noteEl, 'Content');
       const note = located<Note>({ text: content ? textOf(content) : "" }, noteEl);
-      if (content) locate(note, 'text', pathOf(content));
+      if (content) locate(note, 'text', content);
       put(note, 'subjectCode', this.ram(noteEl, 'SubjectCode'));
       inv.notes.push(note);
     }
@@ -201,7 +201,7 @@ class CiiReader {
         inv.invoicedObjectIdentifier = { value: textOf(id) };
         const scheme = this.ram(doc, 'ReferenceTypeCode');
         if (scheme) inv.invoicedObjectIdentifier.schemeId = textOf(scheme);
-        locate(inv, 'invoicedObjectIdentifier', pathOf(id));
+        locate(inv, 'invoicedObjectIdentifier', id);
       }
     }
     put(inv, 'projectReference', this.ram(this.ram(ag, 'SpecifiedProcuringProject'), 'ID'));
@@ -210,7 +210,7 @@ class CiiReader {
   private readSupportingDocument(doc: XmlElement): SupportingDocument {
     const idEl = this.ram(doc, 'IssuerAssignedID');
     const sd = located<SupportingDocument>({ reference: idEl ? textOf(idEl) : '' }, doc);
-    if (idEl) locate(sd, 'reference', pathOf(idEl));
+    if (idEl) locate(sd, 'reference', idEl);
     put(sd, 'externalLocation', this.ram(doc, 'URIID'));
     put(sd, 'description', this.ram(doc, 'Name'));
     putAttachment(sd, this.ram(doc, 'AttachmentBinaryObject'));
@@ -222,7 +222,7 @@ class CiiReader {
     for (const c of el.children) {
       if (c.ns !== this.d.ram) continue;
       if (c.local === 'ID' || c.local === 'GlobalID') {
-        locate(p, `identifiers[${p.identifiers.length}]`, pathOf(c));
+        locate(p, `identifiers[${p.identifiers.length}]`, c);
         p.identifiers.push(identifierOf(c));
       }
     }
@@ -353,7 +353,7 @@ class CiiReader {
     for (const ref of this.rams(st, 'InvoiceReferencedDocument')) {
       const idEl = this.ram(ref, 'IssuerAssignedID');
       const pi = located<PrecedingInvoice>({ number: idEl ? textOf(idEl) : '' }, ref);
-      if (idEl) locate(pi, 'number', pathOf(idEl));
+      if (idEl) locate(pi, 'number', idEl);
       this.putDate(pi, 'date', this.ram(ref, 'FormattedIssueDateTime'));
       inv.precedingInvoices.push(pi);
     }
@@ -430,7 +430,7 @@ class CiiReader {
     const p = located<Payee>({ identifiers: [] }, el);
     for (const c of el.children) {
       if (c.ns === this.d.ram && (c.local === 'ID' || c.local === 'GlobalID')) {
-        locate(p, `identifiers[${p.identifiers.length}]`, pathOf(c));
+        locate(p, `identifiers[${p.identifiers.length}]`, c);
         p.identifiers.push(identifierOf(c));
       }
     }
@@ -478,7 +478,7 @@ class CiiReader {
     const doc = this.ram(el, 'AssociatedDocumentLineDocument');
     const idEl = this.ram(doc, 'LineID');
     const line = located(emptyLine(idEl ? textOf(idEl) : ''), el);
-    if (idEl) locate(line, 'id', pathOf(idEl));
+    if (idEl) locate(line, 'id', idEl);
     const noteEl = this.ram(doc, 'IncludedNote');
     put(line, 'note', this.ram(noteEl, 'Content'));
 
@@ -492,7 +492,7 @@ class CiiReader {
       for (const ch of this.rams(product, 'ApplicableProductCharacteristic')) {
         const name = this.ram(ch, 'Description');
         const value = this.ram(ch, 'Value');
-        locate(line, `attributes[${line.attributes.length}]`, pathOf(ch));
+        locate(line, `attributes[${line.attributes.length}]`, ch);
         line.attributes.push({ name: name ? textOf(name) : '', value: value ? textOf(value) : '' });
       }
       for (const cls of this.rams(product, 'DesignatedProductClassification')) {
@@ -501,7 +501,7 @@ class CiiReader {
         const c: InvoiceLine['classifications'][number] = identifierOf(code, 'listID');
         const version = attr(code, 'listVersionID');
         if (version !== undefined) c.listVersionId = version;
-        locate(line, `classifications[${line.classifications.length}]`, pathOf(code));
+        locate(line, `classifications[${line.classifications.length}]`, code);
         line.classifications.push(c);
       }
       put(line, 'originCountryCode', this.ram(this.ram(product, 'OriginTradeCountry'), 'ID'));
@@ -544,7 +544,7 @@ class CiiReader {
         line.objectIdentifier = { value: textOf(id) };
         const scheme = this.ram(ref, 'ReferenceTypeCode');
         if (scheme) line.objectIdentifier.schemeId = textOf(scheme);
-        locate(line, 'objectIdentifier', pathOf(id));
+        locate(line, 'objectIdentifier', id);
       }
     }
     put(line, 'buyerAccountingReference', this.ram(this.ram(st, 'ReceivableSpecifiedTradeAccountingAccount'), 'ID'));

@@ -24,7 +24,7 @@ import {
   type TaxRepresentative,
   type VatBreakdown,
 } from '../../model/invoice.js';
-import { attr, child, childrenNamed, pathOf, type XmlElement } from '../../xml/dom.js';
+import { attr, child, childrenNamed, type XmlElement } from '../../xml/dom.js';
 import { identifierOf, locate, located, put, putAttachment, putAttr, putDec, putIdentifier, textOf } from '../reader-helpers.js';
 import { NS } from '../../xml/namespaces.js';
 
@@ -55,7 +55,7 @@ export function readUbl(root: XmlElement): Invoice {
   put(inv, 'typeCode', cbc(root, creditNote ? 'CreditNoteTypeCode' : 'InvoiceTypeCode') ?? cbc(root, creditNote ? 'InvoiceTypeCode' : 'CreditNoteTypeCode'));
   for (const n of cbcs(root, 'Note')) {
     const note = located<Note>({ text: textOf(n) }, n);
-    locate(note, 'text', pathOf(n));
+    locate(note, 'text', n);
     inv.notes.push(note);
   }
   put(inv, 'taxPointDate', cbc(root, 'TaxPointDate'));
@@ -77,7 +77,7 @@ export function readUbl(root: XmlElement): Invoice {
     if (!ref) continue;
     const idEl = cbc(ref, 'ID');
     const pi = located<PrecedingInvoice>({ number: idEl ? textOf(idEl) : '' }, ref);
-    if (idEl) locate(pi, 'number', pathOf(idEl));
+    if (idEl) locate(pi, 'number', idEl);
     put(pi, 'date', cbc(ref, 'IssueDate'));
     inv.precedingInvoices.push(pi);
   }
@@ -173,7 +173,7 @@ function readVatBreakdown(sub: XmlElement): VatBreakdown {
 function readSupportingDocument(doc: XmlElement): SupportingDocument {
   const idEl = cbc(doc, 'ID');
   const sd = located<SupportingDocument>({ reference: idEl ? textOf(idEl) : '' }, doc);
-  if (idEl) locate(sd, 'reference', pathOf(idEl));
+  if (idEl) locate(sd, 'reference', idEl);
   put(sd, 'description', cbc(doc, 'DocumentDescription'));
   const att = cac(doc, 'Attachment');
   put(sd, 'externalLocation', cbc(cac(att, 'ExternalReference'), 'URI'));
@@ -202,7 +202,7 @@ function readParty(el: XmlElement, inv: Invoice): Party {
       setCreditorId(inv, id);
       continue;
     }
-    locate(p, `identifiers[${p.identifiers.length}]`, pathOf(id));
+    locate(p, `identifiers[${p.identifiers.length}]`, id);
     p.identifiers.push(identifierOf(id));
   }
   put(p, 'tradingName', cbc(cac(el, 'PartyName'), 'Name'));
@@ -249,7 +249,7 @@ function readPayee(el: XmlElement, inv: Invoice): Payee {
       setCreditorId(inv, id);
       continue;
     }
-    locate(p, `identifiers[${p.identifiers.length}]`, pathOf(id));
+    locate(p, `identifiers[${p.identifiers.length}]`, id);
     p.identifiers.push(identifierOf(id));
   }
   put(p, 'name', cbc(cac(el, 'PartyName'), 'Name'));
@@ -333,7 +333,7 @@ function readAllowanceChargeCommon(ac: DocumentAllowanceCharge | LineAllowanceCh
 function readLine(el: XmlElement, creditNote: boolean): InvoiceLine {
   const idEl = cbc(el, 'ID');
   const line = located(emptyLine(idEl ? textOf(idEl) : ''), el);
-  if (idEl) locate(line, 'id', pathOf(idEl));
+  if (idEl) locate(line, 'id', idEl);
   put(line, 'note', cbc(el, 'Note'));
   const qty = cbc(el, creditNote ? 'CreditedQuantity' : 'InvoicedQuantity') ?? cbc(el, creditNote ? 'InvoicedQuantity' : 'CreditedQuantity');
   putDec(line, 'quantity', qty);
@@ -366,7 +366,7 @@ function readLine(el: XmlElement, creditNote: boolean): InvoiceLine {
     const id: InvoiceLine['classifications'][number] = identifierOf(c, 'listID');
     const version = attr(c, 'listVersionID');
     if (version !== undefined) id.listVersionId = version;
-    locate(line, `classifications[${line.classifications.length}]`, pathOf(c));
+    locate(line, `classifications[${line.classifications.length}]`, c);
     line.classifications.push(id);
   }
   const taxCat = cac(item, 'ClassifiedTaxCategory');
@@ -375,7 +375,7 @@ function readLine(el: XmlElement, creditNote: boolean): InvoiceLine {
   for (const prop of cacs(item, 'AdditionalItemProperty')) {
     const name = cbc(prop, 'Name');
     const value = cbc(prop, 'Value');
-    locate(line, `attributes[${line.attributes.length}]`, pathOf(prop));
+    locate(line, `attributes[${line.attributes.length}]`, prop);
     line.attributes.push({ name: name ? textOf(name) : '', value: value ? textOf(value) : '' });
   }
 
