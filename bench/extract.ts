@@ -3,48 +3,21 @@
  *
  * 1. In process: ingest() + ExtractionResult for a typical ~100 KB Factur-X PDF from the corpus, and for a
  *    10,000-line CII XML generated here (target: ≤ 300 ms for 10,000 lines).
- * 2. Over HTTP: POST /v1/extract with that PDF, autocannon at concurrency 8 against a server in a separate
- *    process on 127.0.0.1 (target: ≥ 1,000 requests/s on 2 cores). Bounded duration.
+ * 2. Over HTTP: POST /v1/extract with that PDF, autocannon at concurrency 8 against the compiled service in a
+ *    separate process on 127.0.0.1 (bench/_server.ts) (target: ≥ 1,000 requests/s on 2 cores). Bounded duration.
  *
  * Run: node --import tsx bench/extract.ts [seconds for the HTTP run, default 10]
  */
-import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ingest } from '../src/input/ingest.js';
-import { SERVER_NODE_FLAGS } from './_server-flags.js';
+import { SERVER_NODE_FLAGS, startServer } from './_server.js';
 import { toExtractionResult } from '../src/extract/result.js';
 
 const PDF_FILE = path.resolve(process.cwd(), '../shared/corpus/zugferd/ZUGFeRDv2/correct/symtrax/Beispiele/EN16931/zugferd_2p1_EN16931_1_Teilrechnung.pdf');
-
-// Server mode: the child process that answers HTTP while the parent drives the load.
-if (process.argv[2] === '--serve') {
-  const { buildApp } = await import('../src/http/app.js');
-  const { loadConfig } = await import('../src/config.js');
-  const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent' }));
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
-  let mark = process.cpuUsage();
-  process.on('message', async (m: string) => {
-    if (m === 'mark') {
-      mark = process.cpuUsage();
-      return;
-    }
-    if (m === 'cpu') {
-      const u = process.cpuUsage(mark);
-      process.send!({ cpuMs: (u.user + u.system) / 1000 });
-      return;
-    }
-    await app.close();
-    process.exit(0);
-  });
-} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await main();
-}
 
 interface AutocannonResult {
   requests: { average: number; min: number; p50: number; total: number };
@@ -111,11 +84,8 @@ ${lines}<ram:ApplicableHeaderTradeAgreement><ram:SellerTradeParty><ram:Name>Sell
 
 async function overHttp(pdf: Uint8Array, seconds: number): Promise<void> {
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  const server = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'], stdio: 'inherit' });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('message', (m) => resolve((m as { port: number }).port));
-    server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  const server = await startServer();
+  const port = server.port;
   const boundary = '----bench-extract';
   const body = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
@@ -134,21 +104,21 @@ async function overHttp(pdf: Uint8Array, seconds: number): Promise<void> {
     const health = await autocannon({ url: `http://127.0.0.1:${port}/health`, connections: 8, duration: Math.min(seconds, 3) });
     console.log(`GET /health (baseline): ${health.requests.average.toFixed(0)} req/s  latency p50 ${health.latency.p50} ms`);
     await autocannon({ ...request, duration: 2 }); // warm-up: JIT and the extraction path
-    server.send('mark');
+    const cpu0 = server.cpuMs();
+    const peakRss = server.sampleRss();
     const r = await autocannon({ ...request, duration: seconds });
-    const cpuMs = await new Promise<number>((resolve) => {
-      server.once('message', (m) => resolve((m as { cpuMs: number }).cpuMs));
-      server.send('cpu');
-    });
+    const cpuMs = server.cpuMs() - cpu0;
     console.log(
       `POST /v1/extract ${(pdf.length / 1024).toFixed(0)} KiB PDF: ${r.requests.average.toFixed(0)} req/s (mean; min ${r.requests.min}, p50 ${r.requests.p50})  ` +
         `latency p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  requests ${r.requests.total}  non-2xx/errors ${r.non2xx + r.errors + r.timeouts}`,
     );
     // CPU the server spent per request (all its threads, GC included): what the machine's load cannot hide.
-    console.log(`server CPU per request ${(cpuMs / r.requests.total).toFixed(3)} ms (≈ ${Math.round(r.requests.total / (cpuMs / 1000))} requests per CPU-second)`);
+    console.log(
+      `server CPU per request ${(cpuMs / r.requests.total).toFixed(3)} ms (≈ ${Math.round(r.requests.total / (cpuMs / 1000))} requests per CPU-second), ` +
+        `server peak RSS ${peakRss().toFixed(0)} MB`,
+    );
   } finally {
-    server.send('stop');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await server.stop();
   }
 }
 
@@ -160,6 +130,8 @@ async function main(): Promise<void> {
   await timeIt('Factur-X PDF (EN 16931)', pdf, 500, 3000);
   const big = new Uint8Array(Buffer.from(ciiWithLines(10_000)));
   await timeIt('CII XML, 10,000 lines', big, 10, 5000);
-  console.log(`-- over HTTP: autocannon, 8 connections, ${seconds} s, server in its own process`);
+  console.log(`-- over HTTP: autocannon, 8 connections, ${seconds} s; server: node ${SERVER_NODE_FLAGS.join(' ')} dist/src/main.js`);
   await overHttp(pdf, seconds);
 }
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

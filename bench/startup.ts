@@ -2,22 +2,10 @@
  * Start-up benchmark: time from process start to the first 200 on /health, for the compiled service
  * (`node dist/src/main.js`, what `npm start` runs after building). Target: under 1 s.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { SERVER_NODE_FLAGS } from './_server-flags.js';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { ensureBuilt, freePort, SERVER_NODE_FLAGS } from './_server.js';
 
 const RUNS = Number(process.env.RUNS ?? 10);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startOnce(): Promise<number> {
   const port = await freePort();
@@ -43,10 +31,7 @@ async function startOnce(): Promise<number> {
   }
 }
 
-if (!existsSync('dist/src/main.js')) {
-  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+ensureBuilt();
 const times: number[] = [];
 for (let i = 0; i < RUNS; i++) times.push(await startOnce());
 times.sort((a, b) => a - b);

@@ -10,20 +10,17 @@
  *     latency, server CPU per request, and the server's peak RSS (all its threads) under that load.
  * Run: node --import tsx bench/validate.ts [--quick]
  */
-import { fork, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
-import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/http/app.js';
 import { ingest } from '../src/input/ingest.js';
 import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
-import { SERVER_NODE_FLAGS } from './_server-flags.js';
+import { SERVER_NODE_FLAGS, startServer } from './_server.js';
 
 const quick = process.argv.includes('--quick');
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
@@ -51,9 +48,7 @@ async function timeIt(n: number, fn: () => unknown | Promise<unknown>): Promise<
 
 const ms = (v: number) => v.toFixed(3).padStart(8);
 
-if (process.argv.includes('--serve')) {
-  await serve();
-} else if (process.argv.includes('--http-child')) {
+if (process.argv.includes('--http-child')) {
   await httpBenchmark();
   process.exit(0);
 }
@@ -129,41 +124,7 @@ for (const [syntax, bytes] of Object.entries(big)) {
 }
 
 
-// 3. HTTP under concurrency 8: the server runs in its own process (`--serve`), autocannon here.
-
-/** Server process: listens, reports its port, samples its RSS, and reports CPU and peak RSS on request. */
-async function serve(): Promise<never> {
-  const env = JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as Record<string, string>;
-  const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent', ...env }));
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  let peakRss = 0;
-  setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50).unref();
-  let cpu = process.cpuUsage();
-  process.on('message', async (m: string) => {
-    if (m === 'mark') {
-      cpu = process.cpuUsage();
-      peakRss = 0;
-      process.send!('marked');
-    } else if (m === 'report') {
-      const u = process.cpuUsage(cpu);
-      process.send!({ cpuMs: (u.user + u.system) / 1000, peakRss, rss: process.memoryUsage().rss });
-    } else {
-      await app.close();
-      process.exit(0);
-    }
-  });
-  process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
-  return new Promise<never>(() => {});
-}
-
-function ask<T>(child: ReturnType<typeof fork>, message: string): Promise<T> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as T));
-    child.send(message);
-  });
-}
-
+// 3. HTTP under concurrency 8: the compiled service in its own process (bench/_server.ts), autocannon here.
 async function httpBenchmark(): Promise<void> {
   const files = {
     'CII (CEN example 2)': path.join(corpus, 'en16931/examples/cii/CII_example2.xml'),
@@ -174,37 +135,38 @@ async function httpBenchmark(): Promise<void> {
     ['default (inline up to 128 KB, pool above)', {}],
     ['everything in the pool (VALIDATION_INLINE_MAX_KB=0, WORKERS=1)', { VALIDATION_INLINE_MAX_KB: '0' }],
   ];
-  const here = fileURLToPath(import.meta.url);
-  console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}`);
+  console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}; server: node ${SERVER_NODE_FLAGS.join(' ')} dist/src/main.js`);
   for (const [setupLabel, env] of setups) {
-    const server = fork(here, ['--serve'], { execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'], env: { ...process.env, BENCH_APP_ENV: JSON.stringify(env) } });
-    const { port } = await new Promise<{ port: number }>((resolve) => server.once('message', (m) => resolve(m as { port: number })));
+    const server = await startServer(env);
     console.log(`-- POST /v1/validate, ${setupLabel}`);
-    for (const [label, file] of Object.entries(files)) {
-      const xml = readFileSync(file);
-      const body = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice.xml"\r\nContent-Type: application/xml\r\n\r\n`),
-        xml,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]);
-      const opts = {
-        url: `http://127.0.0.1:${port}/v1/validate`,
-        method: 'POST' as const,
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-        body,
-        connections: 8,
-      };
-      await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, rule sets, worker start)
-      await ask(server, 'mark');
-      const result = await autocannon({ ...opts, duration: quick ? 5 : 15 });
-      const { cpuMs, peakRss } = await ask<{ cpuMs: number; peakRss: number }>(server, 'report');
-      console.log(
-        `${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8: ${result.requests.average.toFixed(0)} req/s ` +
-          `(${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors), latency p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms, ` +
-          `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request, server peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`,
-      );
+    try {
+      for (const [label, file] of Object.entries(files)) {
+        const xml = readFileSync(file);
+        const body = Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice.xml"\r\nContent-Type: application/xml\r\n\r\n`),
+          xml,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]);
+        const opts = {
+          url: `http://127.0.0.1:${server.port}/v1/validate`,
+          method: 'POST' as const,
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body,
+          connections: 8,
+        };
+        await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, rule sets, worker start)
+        const cpu0 = server.cpuMs();
+        const peakRss = server.sampleRss();
+        const result = await autocannon({ ...opts, duration: quick ? 5 : 15 });
+        const cpuMs = server.cpuMs() - cpu0;
+        console.log(
+          `${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8: ${result.requests.average.toFixed(0)} req/s ` +
+            `(${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors), latency p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms, ` +
+            `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request, server peak RSS ${peakRss().toFixed(0)} MB`,
+        );
+      }
+    } finally {
+      await server.stop();
     }
-    server.send('stop');
-    await new Promise((resolve) => server.once('exit', resolve));
   }
 }

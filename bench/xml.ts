@@ -2,20 +2,16 @@
  * XML generation throughput: metadata JSON → validated → computed → CII XML.
  *
  * 1. In process, buildInvoiceXml() for a 10-line and a 1,000-line invoice (target: 1,000 lines ≤ 50 ms).
- * 2. Over HTTP, POST /v1/xml with autocannon at concurrency 8 against a server this script starts in a child
- *    process on 127.0.0.1 and an ephemeral port (target: ≥ 3,000 requests/s for 10 lines on 2 cores). Bounded duration.
+ * 2. Over HTTP, POST /v1/xml with autocannon at concurrency 8 against the compiled service in its own process
+ *    on 127.0.0.1 and an ephemeral port (bench/_server.ts) (target: ≥ 3,000 requests/s for 10 lines on 2 cores). Bounded duration.
  *
  * Run: node --import tsx bench/xml.ts [seconds per HTTP run, default 10]
  */
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { buildApp } from '../src/http/app.js';
-import { loadConfig } from '../src/config.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { buildInvoiceXml } from '../src/metadata/build.js';
 import type { InvoiceMetadata } from '../src/metadata/schema.js';
-import { SERVER_NODE_FLAGS } from './_server-flags.js';
+import { SERVER_NODE_FLAGS, startServer, type BenchServer } from './_server.js';
 
 /** The part of autocannon's API used here (the package ships no type declarations). */
 interface AutocannonResult {
@@ -70,40 +66,9 @@ function inProcess(label: string, meta: InvoiceMetadata, minIterations: number, 
   );
 }
 
-/**
- * The server runs in its own child process (this script with `--serve`), so that autocannon's client work
- * does not share the server's event loop; it listens on 127.0.0.1 on an ephemeral port and prints it.
- */
-async function serve(): Promise<void> {
-  const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent' }));
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  process.stdout.write(`PORT ${typeof address === 'object' && address ? address.port : 0}\n`);
-  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
-}
-
-async function startServer(): Promise<{ port: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const m = /PORT (\d+)/.exec(buffered);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
-    setTimeout(() => reject(new Error('server did not start within 30 s')), 30_000).unref();
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return { port, stop };
-}
-
 /** POST /v1/xml with `meta`, or (meta undefined) GET /health as the baseline of this machine right now. */
-async function overHttp(port: number, label: string, meta: InvoiceMetadata | undefined, duration: number): Promise<void> {
+async function overHttp(server: BenchServer, label: string, meta: InvoiceMetadata | undefined, duration: number): Promise<void> {
+  const port = server.port;
   const request = meta
     ? {
         url: `http://127.0.0.1:${port}/v1/xml`,
@@ -114,27 +79,29 @@ async function overHttp(port: number, label: string, meta: InvoiceMetadata | und
     : { url: `http://127.0.0.1:${port}/health`, method: 'GET' };
   // Short warm-up so that JIT and the XML path are hot before measuring.
   await autocannon({ ...request, connections: 8, duration: 1 });
+  const cpu0 = server.cpuMs();
+  const peakRss = server.sampleRss();
   const result = await autocannon({ ...request, connections: 8, duration });
+  const cpuMs = server.cpuMs() - cpu0;
   const non2xx = result.non2xx + result.errors + result.timeouts;
   console.log(
     `${label.padEnd(24)} ${result.requests.average.toFixed(0)} req/s (mean; min ${result.requests.min}, p50 ${result.requests.p50})  ` +
-      `latency p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  requests ${result.requests.total}  non-2xx/errors ${non2xx}`,
+      `latency p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  requests ${result.requests.total}  non-2xx/errors ${non2xx}  ` +
+      `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request, peak RSS ${peakRss().toFixed(0)} MB`,
   );
 }
 
-if (process.argv.includes('--serve')) {
-  await serve();
-} else {
+{
   console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`);
   console.log('-- in process: buildInvoiceXml (parse + validate + compute + write)');
   inProcess('10 lines', invoiceWithLines(10), 2000, 3000);
   inProcess('1,000 lines', invoiceWithLines(1000), 30, 5000);
-  console.log(`-- over HTTP: autocannon, 8 connections, ${seconds} s; load average now ${(await import('node:os')).loadavg()[0].toFixed(2)}`);
+  console.log(`-- over HTTP: autocannon, 8 connections, ${seconds} s; load average now ${(await import('node:os')).loadavg()[0].toFixed(2)}; server: node ${SERVER_NODE_FLAGS.join(' ')} dist/src/main.js`);
   const server = await startServer();
   try {
-    await overHttp(server.port, 'GET /health (baseline)', undefined, Math.min(seconds, 5));
-    await overHttp(server.port, 'POST 10 lines', invoiceWithLines(10), seconds);
-    await overHttp(server.port, 'POST 1,000 lines', invoiceWithLines(1000), Math.min(seconds, 5));
+    await overHttp(server, 'GET /health (baseline)', undefined, Math.min(seconds, 5));
+    await overHttp(server, 'POST 10 lines', invoiceWithLines(10), seconds);
+    await overHttp(server, 'POST 1,000 lines', invoiceWithLines(1000), Math.min(seconds, 5));
   } finally {
     await server.stop();
   }

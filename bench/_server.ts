@@ -1,0 +1,107 @@
+/**
+ * The service as shipped, for the HTTP benchmarks: `node <flags> dist/src/main.js` (what `npm start`
+ * runs after building) in its own process on 127.0.0.1, so the load generator never shares its event
+ * loop and the figures include nothing of tsx. Builds dist/ first when it is missing or older than src/.
+ * Measures the server process from outside: CPU time (/proc/<pid>/stat) and RSS (/proc/<pid>/status,
+ * all threads: the main thread and any validation workers).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+/** Node flags of the service: the same as the `start` script of package.json. */
+export const SERVER_NODE_FLAGS = startFlags();
+
+function startFlags(): string[] {
+  const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+  const m = /node ((?:--\S+ )*)dist\/src\/main\.js/.exec(script);
+  if (!m) throw new Error(`cannot read the node flags from the start script: ${script}`);
+  return m[1].trim().split(/\s+/).filter(Boolean);
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Build dist/ unless it is newer than every file of src/. */
+export function ensureBuilt(): void {
+  const stamp = 'dist/build-info.json';
+  if (existsSync(stamp) && statSync(stamp).mtimeMs > newestMtime('src')) return;
+  const build = spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) throw new Error('npm run build failed');
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface BenchServer {
+  port: number;
+  pid: number;
+  /** CPU time (user + system, all threads) the server has used so far, in ms. */
+  cpuMs(): number;
+  /** Resident set size now, in MB. */
+  rssMb(): number;
+  /** Sample RSS every 50 ms until the returned function is called; it returns the peak in MB. */
+  sampleRss(): () => number;
+  stop(): Promise<void>;
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+export async function startServer(env: Record<string, string> = {}): Promise<BenchServer> {
+  ensureBuilt();
+  const port = await freePort();
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/src/main.js'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const pid = child.pid!;
+  const started = performance.now();
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (performance.now() - started > 30_000) throw new Error('server did not answer within 30 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const cpuMs = () => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND; // utime, stime
+  };
+  const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  return {
+    port,
+    pid,
+    cpuMs,
+    rssMb,
+    sampleRss() {
+      let peak = rssMb();
+      const timer = setInterval(() => (peak = Math.max(peak, rssMb())), 50);
+      return () => {
+        clearInterval(timer);
+        return Math.max(peak, rssMb());
+      };
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
