@@ -209,6 +209,28 @@ describe('POST /v1/validate (pro)', () => {
   });
 });
 
+describe('validation runner: where work runs', () => {
+  test('a small invoice goes to a free worker only while the main thread is saturated', async () => {
+    const { createValidationRunner } = await import('../src/validation/runner.js');
+    let busy = false;
+    const runner = createValidationRunner({ workers: 1, timeoutMs: 60_000, isBusy: () => busy });
+    try {
+      const xml = readFileSync(UBL_VALID);
+      const calm = await runner.validate(xml);
+      assert.deepEqual(runner.counts, { inline: 1, pool: 0 });
+      busy = true;
+      const saturated = await runner.validate(xml);
+      assert.deepEqual(runner.counts, { inline: 1, pool: 1 });
+      assert.deepEqual(saturated, calm);
+      // Both at once while busy: one takes the only worker, the other stays inline.
+      await Promise.all([runner.validate(xml), runner.validate(xml)]);
+      assert.deepEqual(runner.counts, { inline: 2, pool: 2 });
+    } finally {
+      await runner.close();
+    }
+  });
+});
+
 describe('validation runner bounds', () => {
   test('a validation over its time bound is cut off, and the pool keeps answering', async () => {
     const { createValidationRunner, ValidationTimeoutError } = await import('../src/validation/runner.js');

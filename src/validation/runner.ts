@@ -11,8 +11,11 @@
  *   replaced; the request is answered with ValidationTimeoutError). For a PDF the size that counts
  *   is that of the embedded XML (a small PDF can carry a large compressed XML): it is taken out of
  *   the PDF inline, and if it is too big the whole upload is handed to the pool.
+ * - Inline work uses one core. When the main thread is saturated (its event-loop utilisation over the
+ *   last 100 ms is above 80%) and a worker is free, small invoices are sent to the pool as well, so
+ *   that under sustained load both the main thread and the workers validate.
  * - The pool starts its threads on first need and lets idle ones go, so a service that only sees
- *   typical invoices does not carry them in memory.
+ *   typical invoices at a moderate rate does not carry them in memory.
  *
  * `WORKERS=0` validates everything inline (no pool, no time bound); `VALIDATION_INLINE_MAX_KB=0`
  * sends everything to the pool.
@@ -20,6 +23,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { IngestError, XmlTooLargeError } from '../input/ingest.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
@@ -51,6 +55,28 @@ export interface RunnerOptions {
   timeoutMs: number;
   /** Pool mode: invoice XML up to this many bytes is validated inline (default 128 KB; 0 = never inline). */
   inlineMaxBytes?: number;
+  /** Pool mode: is the main thread saturated? (default: event-loop utilisation, see mainThreadBusy). Tests inject it. */
+  isBusy?: () => boolean;
+}
+
+/**
+ * Event-loop utilisation of this thread over the last ~100 ms is above 80%: the main thread is the
+ * bottleneck, so small jobs may go to idle workers too. Sampled by an unref'd timer, so the check is a
+ * property read; the timer starts with the first pool-mode runner.
+ */
+let busy = false;
+let busyTimer: NodeJS.Timeout | undefined;
+function mainThreadBusy(): boolean {
+  if (!busyTimer) {
+    let last = performance.eventLoopUtilization();
+    busyTimer = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      busy = performance.eventLoopUtilization(now, last).utilization > 0.8;
+      last = now;
+    }, 100);
+    busyTimer.unref();
+  }
+  return busy;
 }
 
 export const DEFAULT_INLINE_MAX_BYTES = 128 * 1024;
@@ -83,6 +109,9 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     };
   }
   const inlineMaxBytes = opts.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
+  const isBusy = opts.isBusy ?? mainThreadBusy;
+  isBusy(); // start sampling now, so that the first busy period is seen
+  let inPool = 0;
   const threads = Math.min(opts.workers, Math.max(1, availableParallelism()));
   const pool = new Piscina({
     filename: workerFile(),
@@ -100,12 +129,15 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     const task: WorkerTask = { bytes, ...(filename ? { filename } : {}), ...(options ? { options } : {}) };
     let answer: WorkerAnswer;
     counts.pool++;
+    inPool++;
     try {
       answer = await pool.run(task, { signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
       const name = (err as Error).name;
       if (name === 'AbortError' || name === 'TimeoutError') throw new ValidationTimeoutError(timeoutMs);
       throw err;
+    } finally {
+      inPool--;
     }
     if ('ingestError' in answer) throw new IngestError(answer.ingestError.code, answer.ingestError.message);
     return answer.result;
@@ -114,7 +146,8 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     mode: 'pool',
     counts,
     async validate(bytes, filename, options, timeoutMs) {
-      if (inlineMaxBytes > 0) {
+      // Small jobs stay inline unless the main thread is saturated and a worker is free.
+      if (inlineMaxBytes > 0 && !(inPool < threads && isBusy())) {
         try {
           const result = await (await loadPipeline()).validateBytes(bytes, filename, options, { maxXmlBytes: inlineMaxBytes });
           counts.inline++;
