@@ -29,6 +29,7 @@ import {
   type Step,
   type SyntaxResult,
   type TableRule,
+  type TopDownClassifier,
 } from '../syntax-table.js';
 import { CII_RULE_TABLE } from './rules-table.js';
 import type { XmlDoc } from '../../xml/dom.js';
@@ -137,6 +138,147 @@ export function classifyCii(el: XmlElement): string | undefined {
   }
   return el.local.endsWith('DocumentContextParameter') ? 'DCP' : undefined;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The same classification top-down (what indexing uses): the ancestor tests above become the
+// parent's role, so each element costs one name lookup. classifyCii stays the reference; the tests
+// check that both agree on every element of the corpus.
+
+/** The structural facts classifyCii asks of an element's ancestors. */
+type Role = 'document' | 'root' | 'transaction' | 'docContext' | 'exchangedDoc' | 'guideline' | 'line' | 'lineDoc' | 'product' | 'lineSettlement' | 'lineTax' | 'headerSettlement' | 'grossPrice' | 'other';
+
+interface CiiState {
+  readonly role: Role;
+  readonly context: string | undefined;
+}
+
+/** States are shared constants: one per role with a fixed context, one per context for the others. */
+const roleState = (role: Role, context: string | undefined): CiiState => ({ role, context });
+const DOCUMENT = roleState('document', undefined);
+const ROOT = roleState('root', 'ROOT');
+const TRANSACTION = roleState('transaction', undefined);
+const DOC_CONTEXT = roleState('docContext', 'DC');
+const EXCHANGED_DOC = roleState('exchangedDoc', 'ED');
+const GUIDELINE = roleState('guideline', 'DCP');
+const LINE = roleState('line', 'LI');
+const LINE_DOC = roleState('lineDoc', 'LDOC');
+const PRODUCT = roleState('product', 'PROD');
+const LINE_SETTLEMENT = roleState('lineSettlement', 'LSET');
+const LINE_TAX = roleState('lineTax', 'TT');
+const HEADER_SETTLEMENT = roleState('headerSettlement', 'HSET');
+const GROSS_PRICE = roleState('grossPrice', undefined);
+const OTHER = new Map<string | undefined, CiiState>();
+function other(context: string | undefined): CiiState {
+  let state = OTHER.get(context);
+  if (!state) OTHER.set(context, (state = roleState('other', context)));
+  return state;
+}
+
+/** A ram name's placement rule (RAM_BY_NAME), as the parent role it needs and the state it gives. */
+interface Placement {
+  /** Parent role required; undefined: any parent. */
+  parent?: Role;
+  state: CiiState;
+}
+
+const RAM_PLACEMENT = new Map<string, Placement>([
+  ['IncludedSupplyChainTradeLineItem', { parent: 'transaction', state: LINE }],
+  ['AssociatedDocumentLineDocument', { parent: 'line', state: LINE_DOC }],
+  ['SpecifiedTradeProduct', { parent: 'line', state: PRODUCT }],
+  ['SpecifiedLineTradeAgreement', { parent: 'line', state: other('LAGR') }],
+  ['SpecifiedLineTradeDelivery', { parent: 'line', state: other('LDEL') }],
+  ['SpecifiedLineTradeSettlement', { parent: 'line', state: LINE_SETTLEMENT }],
+  ['ApplicableHeaderTradeAgreement', { parent: 'transaction', state: other('HAGR') }],
+  ['ApplicableHeaderTradeDelivery', { parent: 'transaction', state: other('HDEL') }],
+  ['ApplicableHeaderTradeSettlement', { parent: 'transaction', state: HEADER_SETTLEMENT }],
+  ['IncludedNote', { parent: 'exchangedDoc', state: other('EDN') }],
+  ['ApplicableProductCharacteristic', { parent: 'product', state: other('PCHAR') }],
+  ['SpecifiedTradeSettlementHeaderMonetarySummation', { parent: 'headerSettlement', state: other('SUM') }],
+  ['CategoryCode', { parent: 'lineTax', state: other('CATC') }],
+  ['SpecifiedTradeAllowanceCharge', { state: other('STAC') }],
+  ['AppliedTradeAllowanceCharge', { parent: 'grossPrice', state: other('GPAC') }],
+  ['SpecifiedTradeSettlementPaymentMeans', { state: other('PM') }],
+  ['BillingSpecifiedPeriod', { state: other('BSP') }],
+  ['PostalTradeAddress', { state: other('PTA') }],
+  ['TypeCode', { state: other('TCANY') }],
+]);
+
+/** What a ram element's name alone says (computed once per distinct name of a document). */
+interface RamName {
+  placement: Placement | undefined;
+  /** ramBySuffix's answer for names not ending in "ID". */
+  bySuffix: CiiState;
+  endsWithId: boolean;
+  local: string;
+}
+
+function ramName(local: string): RamName {
+  const placement = RAM_PLACEMENT.get(local);
+  const endsWithId = local.endsWith('ID');
+  let context: string | undefined;
+  if (!endsWithId) {
+    if (local.endsWith('ReferencedDocument')) context = 'REFDOC';
+    else if (local.endsWith('Amount')) context = local === 'TaxTotalAmount' ? undefined : 'AMT';
+    else if (local.endsWith('Quantity')) context = 'QTY';
+    else if (local.endsWith('TradeTax')) context = 'TT';
+    else if (local.endsWith('DocumentContextParameter')) context = 'DCP';
+  }
+  return { placement, bySuffix: other(context), endsWithId, local };
+}
+
+/** The state of a ram element whose placement rule did not apply. */
+function ramUnplaced(name: RamName, parent: CiiState): CiiState {
+  const local = name.local;
+  if (name.endsWithId) {
+    const bare =
+      local === 'ID' ? parent.role === 'guideline' || parent.role === 'exchangedDoc'
+      : local === 'LineID' ? parent.role === 'lineDoc'
+      : local === 'SellerAssignedID' && parent.role === 'product';
+    return other(bare ? 'IDX' : 'IDANY');
+  }
+  if (local === 'ApplicableTradeTax' && parent.role === 'lineSettlement') return LINE_TAX;
+  if (local === 'GrossPriceProductTradePrice') return GROSS_PRICE;
+  return name.bySuffix;
+}
+
+const NO_CONTEXT = other(undefined);
+const DCP_ONLY = other('DCP');
+
+export const CII_TOP_DOWN: TopDownClassifier = {
+  documentState: DOCUMENT,
+  forDocument() {
+    // Per document: ram names by the document's own string objects (a Map hit is then an identity
+    // test, not a character comparison), and the document's namespace strings once recognised.
+    const ramNames = new Map<string, RamName>();
+    let ramNs: string | undefined;
+    let rsmNs: string | undefined;
+    return (el, parentState) => {
+      const parent = parentState as CiiState;
+      const ns = el.ns;
+      if (ns === ramNs || (ns === NS_RAM && (ramNs = ns) !== undefined)) {
+        let name = ramNames.get(el.local);
+        if (!name) ramNames.set(el.local, (name = ramName(el.local)));
+        const p = name.placement;
+        if (p && (p.parent === undefined || p.parent === parent.role)) return p.state;
+        if (name.local === 'GuidelineSpecifiedDocumentContextParameter' && parent.role === 'docContext') return GUIDELINE;
+        return ramUnplaced(name, parent);
+      }
+      const local = el.local;
+      if (ns === rsmNs || (ns === NS_RSM && (rsmNs = ns) !== undefined)) {
+        if (parent.role === 'document' && local === 'CrossIndustryInvoice') return ROOT;
+        if (parent.role === 'root') {
+          if (local === 'SupplyChainTradeTransaction') return TRANSACTION;
+          if (local === 'ExchangedDocumentContext') return DOC_CONTEXT;
+          if (local === 'ExchangedDocument') return EXCHANGED_DOC;
+        }
+      } else if (ns === NS_UDT && local === 'DateTimeString') {
+        for (const a of el.attrs) if (a.local === 'format' && a.ns === '' && a.value === '102') return other('DTS');
+        return NO_CONTEXT;
+      }
+      return local.endsWith('DocumentContextParameter') ? DCP_ONLY : NO_CONTEXT;
+    };
+  },
+};
 
 // ---------------------------------------------------------------------------------------------
 // Rules with conditions.
@@ -349,7 +491,7 @@ function tableMessage(r: TableRule, severity: Severity): string {
   return `${what} must occur exactly ${r.n === 1 ? 'once' : `${r.n} times`} in ${where}.`;
 }
 
-export const CII_SYNTAX: CompiledSyntaxRules = compileSyntaxRules(classifyCii, CII_TABLE, CII_CUSTOM_RULES, {
+export const CII_SYNTAX: CompiledSyntaxRules = compileSyntaxRules(CII_TOP_DOWN, CII_TABLE, CII_CUSTOM_RULES, {
   // Looked up document-wide by the hand-written rules above.
   names: ['ApplicableTradeTax', 'SpecifiedTradeSettlementPaymentMeans', 'ApplicableHeaderTradeSettlement', 'BilledQuantity'],
 });
