@@ -6,7 +6,7 @@
  * invoice XML, embedded XML that is not well-formed, an XML that is not an invoice) is reported in
  * `problems` with a stable code.
  */
-import { findInvoiceAttachment, isPdf, PdfReadError, readPdf } from '../pdf/extract.js';
+import { findInvoiceAttachment, isPdf, PdfReadError, readPdf, type PdfContents } from '../pdf/extract.js';
 import type { Invoice } from '../model/invoice.js';
 import { readCii } from '../syntax/cii/reader.js';
 import { detectFormat, detectSyntax, profileFromConformanceLevel, profileFromGuideline, readGuideline } from '../syntax/detect.js';
@@ -46,6 +46,22 @@ export async function ingest(bytes: Uint8Array, filename?: string, options: Inge
   throw new IngestError('NOT_PDF_OR_XML', `${what} is neither a PDF nor an XML document`);
 }
 
+const PDF_CONTENTS = Symbol('pdfContents');
+
+function xmpOfPdf(this: { [PDF_CONTENTS]: PdfContents }): IngestResult['xmp'] {
+  return this[PDF_CONTENTS].xmp;
+}
+
+/**
+ * `result.xmp` as an accessor that reads the PDF's XMP on first use. One shared getter function (the
+ * contents sit in a hidden property): a getter closure per result gave every result a hidden class of its
+ * own in the old generation, which kept each request's data alive through young-generation GCs.
+ */
+function withLazyXmp(result: IngestResult, contents: PdfContents): void {
+  Object.defineProperty(result, PDF_CONTENTS, { value: contents, enumerable: false });
+  Object.defineProperty(result, 'xmp', { get: xmpOfPdf, enumerable: true, configurable: true });
+}
+
 async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<IngestResult> {
   let contents;
   try {
@@ -64,7 +80,7 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
     problems: [],
   };
   // Lazy: parsing the XMP packet cost ~10 % of a request, and only some answers need it.
-  Object.defineProperty(result, 'xmp', { get: () => contents.xmp, enumerable: true, configurable: true });
+  withLazyXmp(result, contents);
   const invoiceAttachment = findInvoiceAttachment(attachments);
   if (!invoiceAttachment) {
     result.problems.push({ code: 'NO_XML', message: 'The PDF carries no embedded invoice XML (no factur-x.xml, zugferd-invoice.xml, xrechnung.xml or other CII/UBL attachment)' });
@@ -91,7 +107,7 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
   } catch (err) {
     if (!(err instanceof XmlParseError)) throw err;
     result.problems.push({ code: err.code, message: `The embedded "${invoiceAttachment.name}": ${err.message}` });
-    result.format = detectFormat({ attachmentName: invoiceAttachment.name, get xmp() { return result.xmp; } });
+    result.format = detectFormat({ attachmentName: invoiceAttachment.name, xmp: () => result.xmp });
     result.profile = profileFromConformanceLevel(result.xmp?.conformanceLevel);
     return result;
   }
@@ -118,12 +134,12 @@ function describe(result: IngestResult, doc: XmlDoc): IngestResult {
       code: 'UNKNOWN_XML',
       message: `The XML is not a CII or UBL invoice (root element {${doc.root.ns}}${doc.root.local})`,
     });
-    if (result.container === 'pdf') result.format = detectFormat({ attachmentName: result.attachmentName, get xmp() { return result.xmp; } });
+    if (result.container === 'pdf') result.format = detectFormat({ attachmentName: result.attachmentName, xmp: () => result.xmp });
     return result;
   }
   result.syntax = syntax;
   result.guideline = readGuideline(doc.root, syntax);
-  result.format = detectFormat({ syntax, guideline: result.guideline, attachmentName: result.attachmentName, get xmp() { return result.xmp; } });
+  result.format = detectFormat({ syntax, guideline: result.guideline, attachmentName: result.attachmentName, ...(result.container === 'pdf' ? { xmp: () => result.xmp } : {}) });
   result.profile = profileFromGuideline(result.guideline);
   if (result.profile === null && syntax !== 'zugferd1' && result.container === 'pdf') {
     result.profile = profileFromConformanceLevel(result.xmp?.conformanceLevel);

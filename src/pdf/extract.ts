@@ -76,6 +76,35 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfContents> {
   return (await import('./extract-full.js')).readPdfFully(bytes);
 }
 
+/**
+ * What the lazy reader found. XMP is parsed on first use only: most requests never need it (the attachment
+ * name decides the format). A class, so the getter lives on the prototype: an object literal with its own
+ * getter closure gets a hidden class of its own in the old generation, which kept each request's data
+ * alive through young-generation GCs.
+ */
+class LazyContents implements PdfContents {
+  readonly recovered = false;
+  private xmpRead = false;
+  private xmpValue: XmpInfo | undefined;
+
+  constructor(
+    readonly attachments: PdfContents['attachments'],
+    private readonly meta: PdfValue | undefined,
+  ) {}
+
+  get xmp(): XmpInfo | undefined {
+    if (!this.xmpRead) {
+      this.xmpRead = true;
+      try {
+        this.xmpValue = isStream(this.meta) ? readXmp(decodeStreamData(this.meta)) : undefined;
+      } catch {
+        this.xmpValue = undefined;
+      }
+    }
+    return this.xmpValue;
+  }
+}
+
 /** The lazy reader's view of the same structures; undefined when the file is anything but straightforward. */
 export function readPdfLazily(bytes: Uint8Array): PdfContents | undefined {
   try {
@@ -135,25 +164,7 @@ export function readPdfLazily(bytes: Uint8Array): PdfContents | undefined {
     const af = pdf.resolve(catalog.map.get('AF'));
     if (Array.isArray(af)) for (const spec of af) add(spec, undefined, 'af');
 
-    // XMP is parsed on first use only: most requests never need it (the attachment name decides the format).
-    let xmp: XmpInfo | undefined;
-    let xmpRead = false;
-    const meta = pdf.resolve(catalog.map.get('Metadata'));
-    return {
-      attachments: out,
-      recovered: false,
-      get xmp() {
-        if (!xmpRead) {
-          xmpRead = true;
-          try {
-            xmp = isStream(meta) ? readXmp(decodeStreamData(meta)) : undefined;
-          } catch {
-            xmp = undefined;
-          }
-        }
-        return xmp;
-      },
-    };
+    return new LazyContents(out, pdf.resolve(catalog.map.get('Metadata')));
   } catch {
     return undefined; // not straightforward: the full parser decides
   }

@@ -77,8 +77,12 @@ export interface FormatClues {
   guideline?: string | null;
   /** PDF only: the attachment the XML came from. */
   attachmentName?: string;
-  /** PDF only: XMP metadata (may be a lazy getter: read only when the name does not decide). */
-  readonly xmp?: XmpInfo;
+  /**
+   * PDF only: the XMP metadata, asked for only when the name does not decide (parsing it costs). A function,
+   * not a getter in an object literal: V8 gives every literal with its own getter closure a hidden class of
+   * its own in the old generation, which kept each request's document alive through young-generation GCs.
+   */
+  readonly xmp?: () => XmpInfo | undefined;
 }
 
 /**
@@ -98,7 +102,7 @@ export function detectFormat(clues: FormatClues): InvoiceFormat | null {
     if (name === 'xrechnung.xml') return 'xrechnung';
   }
   if (attachmentName !== undefined || clues.xmp) {
-    const ns = (clues.xmp?.invoiceNamespace ?? '').toLowerCase();
+    const ns = (clues.xmp?.()?.invoiceNamespace ?? '').toLowerCase();
     if (ns.includes('factur-x')) return 'factur-x';
     if (ns.includes('xrechnung')) return 'xrechnung';
     if (ns.includes('zugferd') || ns.includes('ferd')) return 'zugferd';

@@ -13,6 +13,7 @@
  */
 import type { Identifier, Located, Locations, SupportingDocument } from '../model/invoice.js';
 import { attr, deepText, pathOf, type XmlElement } from '../xml/dom.js';
+import { PropertyMap } from '../util/property-map.js';
 
 /** Where a value was read: an element, or one of its attributes. */
 class AttributeAt {
@@ -25,7 +26,7 @@ class AttributeAt {
 type PendingLocation = string | XmlElement | AttributeAt;
 
 /** Recorded locations of the model objects whose `$loc` has not been read yet (field → where, in recording order). */
-const pendingLocations = new WeakMap<Located, Record<string, PendingLocation>>();
+const pendingLocations = new PropertyMap<Located, Record<string, PendingLocation>>('pendingLocations');
 
 function resolveLocation(where: PendingLocation): string {
   if (typeof where === 'string') return where;

@@ -16,6 +16,7 @@
  */
 import { pathOf, type XmlDoc, type XmlElement } from '../xml/dom.js';
 import type { Rule, RuleContext, Severity, Violation } from '../rules/types.js';
+import { PropertyMap } from '../util/property-map.js';
 
 /** One step of a child path: an element by namespace and local name. */
 export interface Step {
@@ -540,7 +541,7 @@ export function toRules(
   messageOf: (id: string) => string,
   appliesTo: (ctx: RuleContext) => boolean,
 ): Rule[] {
-  const cache = new WeakMap<XmlDoc, SyntaxResult>();
+  const cache = new PropertyMap<XmlDoc, SyntaxResult>();
   const resultFor = (ctx: RuleContext): SyntaxResult | undefined => {
     if (!appliesTo(ctx)) return undefined;
     let r = cache.get(ctx.doc);

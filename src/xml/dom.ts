@@ -9,6 +9,7 @@
  * be checked (src/xml/xsd.ts).
  */
 import { parseXmlTree, XmlSyntaxError } from './parser.js';
+import { PropertyMap } from '../util/property-map.js';
 
 export interface XmlAttribute {
   ns: string;
@@ -151,7 +152,7 @@ export function attr(el: XmlElement | undefined | null, local: string, ns = ''):
   return undefined;
 }
 
-const byLocalNames = new WeakMap<XmlDoc, Map<string, XmlElement[]>>();
+const byLocalNames = new PropertyMap<XmlDoc, Map<string, XmlElement[]>>();
 
 /**
  * Every element of the document grouped by local name, in document order. Built once per document

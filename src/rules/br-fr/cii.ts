@@ -37,6 +37,7 @@ import {
 } from './checks.js';
 import { anyEquals, attribute, descendants, first, fromRoot, is, length, norm, perDocument, sel, text, textAt, withAttr } from './xml.js';
 import { Big } from '../../model/decimal.js';
+import { PropertyMap } from '../../util/property-map.js';
 
 const CII = 'rsm:CrossIndustryInvoice';
 const TX = `${CII}/rsm:SupplyChainTradeTransaction`;
@@ -687,7 +688,7 @@ function multiVendorRules(): FrAssert[] {
 }
 
 /** Lines of a transaction by their LineID, built once per document (sub-line rules look parents up for every line). */
-const lineIndex = new WeakMap<XmlElement, Map<string, XmlElement[]>>();
+const lineIndex = new PropertyMap<XmlElement, Map<string, XmlElement[]>>();
 function linesById(tx: XmlElement): Map<string, XmlElement[]> {
   let index = lineIndex.get(tx);
   if (!index) {

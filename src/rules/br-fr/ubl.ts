@@ -42,6 +42,7 @@ import {
 } from './checks.js';
 import { repeatsEarlierValue } from './cii.js';
 import { anyEquals, attribute, descendants, fromRoot, is, length, norm, perDocument, sel, text, textAt, withAttr } from './xml.js';
+import { PropertyMap } from '../../util/property-map.js';
 
 export const isUblRoot = (root: XmlElement) => is(root, 'ubl:Invoice') || is(root, 'cn:CreditNote');
 
@@ -723,7 +724,7 @@ function multiVendorRules(): FrAssert[] {
 }
 
 /** Lines of a document by their cbc:ID, built once per document (sub-line rules look parents up for every line). */
-const ublLineIndex = new WeakMap<XmlElement, Map<string, XmlElement[]>>();
+const ublLineIndex = new PropertyMap<XmlElement, Map<string, XmlElement[]>>();
 function ublLinesById(root: XmlElement): Map<string, XmlElement[]> {
   let index = ublLineIndex.get(root);
   if (!index) {

@@ -6,6 +6,7 @@
  */
 import { deepText, type XmlElement } from '../../xml/dom.js';
 import { NS as SYNTAX_NS } from '../../xml/namespaces.js';
+import { PropertyMap } from '../../util/property-map.js';
 
 /** Prefix → namespace URI, for the paths written in these rules (the shared map). */
 export const NS: Record<string, string> = SYNTAX_NS;
@@ -56,7 +57,7 @@ export function first(el: XmlElement | undefined, path: string): XmlElement | un
   return sel(el, path)[0];
 }
 
-const rootPaths = new WeakMap<XmlElement, Map<string, XmlElement[]>>();
+const rootPaths = new PropertyMap<XmlElement, Map<string, XmlElement[]>>();
 
 /**
  * Elements matched by an absolute path whose first step names the root element. Results are kept
@@ -87,7 +88,7 @@ export function fromRoot(root: XmlElement, path: string): XmlElement[] {
 }
 
 /** Every element of a document by namespace and local name, in document order: one walk per document. */
-const nameIndex = new WeakMap<XmlElement, Map<string, XmlElement[]>>();
+const nameIndex = new PropertyMap<XmlElement, Map<string, XmlElement[]>>();
 function indexOf(root: XmlElement): Map<string, XmlElement[]> {
   let index = nameIndex.get(root);
   if (!index) {
@@ -165,7 +166,7 @@ export function anyEquals(list: XmlElement[], ...values: string[]): boolean {
  * such a value once per document.
  */
 export function perDocument<T>(compute: (el: XmlElement) => T): (el: XmlElement) => T {
-  const cache = new WeakMap<XmlElement, T>();
+  const cache = new PropertyMap<XmlElement, T>();
   return (el) => {
     if (cache.has(el)) return cache.get(el) as T;
     const value = compute(el);

@@ -6,6 +6,7 @@ import { Big, parseDec, type BigValue } from '../../model/decimal.js';
 import type { Located, Dec } from '../../model/invoice.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
 import { elementsByLocalName, pathOf, type XmlElement } from '../../xml/dom.js';
+import { PropertyMap } from '../../util/property-map.js';
 
 /** Present and not only whitespace (XPath `normalize-space(x) != ''`). */
 export function filled(v: string | undefined | null): v is string {
@@ -134,7 +135,7 @@ export function each<T>(items: readonly T[] | undefined, test: (item: T) => bool
 // category's TaxScheme/ID is "VAT"; CII: the trade tax's TypeCode is "VAT"). The model keeps the
 // category code either way, so the rules ask the parsed document, once per invoice.
 
-const scopes = new WeakMap<object, WeakSet<object>>();
+const scopes = new PropertyMap<object, Set<object>>();
 
 function isVatDeclared(category: XmlElement, syntax: 'cii' | 'ubl'): boolean {
   const holder = category.parent;
@@ -149,10 +150,10 @@ function isVatDeclared(category: XmlElement, syntax: 'cii' | 'ubl'): boolean {
 }
 
 /** Model objects (lines, allowances, charges, VAT breakdowns) whose VAT category is not declared for VAT. */
-export function nonVatScope(ctx: RuleContext): WeakSet<object> {
+export function nonVatScope(ctx: RuleContext): Set<object> {
   let set = scopes.get(ctx.invoice);
   if (set) return set;
-  set = new WeakSet();
+  set = new Set();
   scopes.set(ctx.invoice, set);
   if (!ctx.doc) return set;
   // Undeclared categories are rare: find them in the document, then mark the model objects read from them.
@@ -183,7 +184,7 @@ export function nonVatScope(ctx: RuleContext): WeakSet<object> {
 // format of pathOf and the readers' `$loc` (`/rsm:A[1]/ram:B[2]`); resolving one walks down from the
 // root (a handful of lookups per document, far cheaper than indexing every element).
 
-const resolved = new WeakMap<object, Map<string, XmlElement | null>>();
+const resolved = new PropertyMap<object, Map<string, XmlElement | null>>();
 
 export function resolvePath(ctx: RuleContext, where: string): XmlElement | undefined {
   let cache = resolved.get(ctx.doc);
@@ -191,7 +192,7 @@ export function resolvePath(ctx: RuleContext, where: string): XmlElement | undef
   return lookup(ctx, cache, where) ?? undefined;
 }
 
-const childIndexes = new WeakMap<XmlElement, Map<string, XmlElement>>();
+const childIndexes = new PropertyMap<XmlElement, Map<string, XmlElement>>();
 
 /** "prefix:local#position" → child, built once per parent (large invoices have thousands of lines). */
 function childIndex(parent: XmlElement): Map<string, XmlElement> {
@@ -257,7 +258,7 @@ export function descendants(ctx: RuleContext, local: string): XmlElement[] {
 
 export const kid = (el: XmlElement | undefined, local: string) => el?.children.find((c) => c.local === local);
 
-const indicatorExceptions = new WeakMap<object, Map<string, boolean | undefined>>();
+const indicatorExceptions = new PropertyMap<object, Map<string, boolean | undefined>>();
 
 /**
  * Allowances/charges whose indicator is not plainly "true" or "false", by location, with the

@@ -8,6 +8,7 @@ import type { BigValue } from '../../model/decimal.js';
 import type { Invoice, InvoiceLine, DocumentAllowanceCharge, VatBreakdown, Dec, Located } from '../../model/invoice.js';
 import type { RuleContext, Violation } from '../types.js';
 import { type RuleDef, elementOf, nonVatScope, present, loc, dec, sum, round2, ZERO, ONE, HUNDRED, unless, each, code, sameRate, within1 } from './helpers.js';
+import { PropertyMap } from '../../util/property-map.js';
 
 type Syntax = 'cii' | 'ubl';
 type Party = 'sellerAny' | 'sellerVat';
@@ -56,8 +57,8 @@ const CATEGORIES: Category[] = [
  * Objects whose category is not declared for VAT, for the rule being evaluated. Set on entry of
  * every check of this module (checks are synchronous, so it cannot leak between documents).
  */
-let notVat: WeakSet<object> = new WeakSet();
-const NONE: WeakSet<object> = new WeakSet();
+let notVat: Set<object> = new Set();
+const NONE: Set<object> = new Set();
 
 const is = (c: string | undefined, want: string) => code(c) === want;
 const vatCat = (obj: object, c: string | undefined, want: string) => !notVat.has(obj) && is(c, want);
@@ -70,8 +71,8 @@ interface Groups {
 }
 // Lines, allowances, charges and breakdowns grouped by category once per invoice (and scope),
 // instead of every rule of every family filtering all lines again.
-const scopedGroups = new WeakMap<Invoice, Groups>();
-const unscopedGroups = new WeakMap<Invoice, Groups>();
+const scopedGroups = new PropertyMap<Invoice, Groups>();
+const unscopedGroups = new PropertyMap<Invoice, Groups>();
 
 function groupBy<T extends object>(items: readonly T[], codeOf: (t: T) => string | undefined): Map<string, T[]> {
   const map = new Map<string, T[]>();

@@ -8,6 +8,7 @@ import { CODELISTS } from '../data/codelists.js';
 import type { Rule } from '../types.js';
 import { has, norm, sel, text, value, values, where } from '../xrechnung/dom.js';
 import { contextNodes } from './codelists.js';
+import { PropertyMap } from '../../util/property-map.js';
 
 const TX = 'rsm:SupplyChainTradeTransaction';
 const SET = `${TX}/ram:ApplicableHeaderTradeSettlement`;
@@ -114,7 +115,7 @@ interface Items {
   logistics: TaxItem[];
 }
 
-const itemsCache = new WeakMap<XmlDoc, Items>();
+const itemsCache = new PropertyMap<XmlDoc, Items>();
 function itemsOf(doc: XmlDoc): Items {
   let items = itemsCache.get(doc);
   if (items) return items;

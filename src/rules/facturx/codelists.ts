@@ -9,6 +9,7 @@ import { CODELISTS } from '../data/codelists.js';
 import type { Rule } from '../types.js';
 import { NS, where } from '../xrechnung/dom.js';
 import { compileMatch, compileSelect, lastLocalName } from './xpath-match.js';
+import { PropertyMap } from '../../util/property-map.js';
 
 /** Elements by local name: the document's shared index (src/xml/dom.ts). */
 export function elementsNamed(doc: XmlDoc, local: string): XmlElement[] {
@@ -83,7 +84,7 @@ interface DocLookups {
   /** Elements at a context step; null when there are none. */
   steps: (XmlElement[] | null | undefined)[];
 }
-const lookups = new WeakMap<XmlDoc, DocLookups>();
+const lookups = new PropertyMap<XmlDoc, DocLookups>();
 
 /**
  * The elements a rule context matches, in document order. Cached per document: the code-list,

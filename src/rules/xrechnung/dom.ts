@@ -5,6 +5,7 @@
  */
 import { pathOf, type XmlDoc, type XmlElement } from '../../xml/dom.js';
 import { NS as SYNTAX_NS } from '../../xml/namespaces.js';
+import { PropertyMap } from '../../util/property-map.js';
 
 /** Prefix → namespace URI, for the paths written in these rules (the shared map). */
 export const NS: Record<string, string> = SYNTAX_NS;
@@ -118,7 +119,7 @@ export function is(el: XmlElement | null | undefined, qname: string): boolean {
 }
 
 /** Every element of the document in document order (cached per document). */
-const allCache = new WeakMap<XmlDoc, XmlElement[]>();
+const allCache = new PropertyMap<XmlDoc, XmlElement[]>();
 export function allElements(doc: XmlDoc): XmlElement[] {
   let all = allCache.get(doc);
   if (all) return all;

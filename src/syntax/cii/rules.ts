@@ -34,6 +34,7 @@ import {
 import { CII_RULE_TABLE } from './rules-table.js';
 import type { XmlDoc } from '../../xml/dom.js';
 import { NS } from '../../xml/namespaces.js';
+import { PropertyMap } from '../../util/property-map.js';
 
 export const CII_RULE_SET = 'en16931-cii';
 
@@ -430,7 +431,7 @@ export const CII_CUSTOM_RULES: CustomRule[] = [
     message: "A date in format 102 must be written YYYYMMDD with a valid month and day." },
 ];
 
-const billedUnitMemo = new WeakMap<DocIndex, boolean>();
+const billedUnitMemo = new PropertyMap<DocIndex, boolean>();
 
 /** Document-wide fact, computed once per document (it is asked for every quantity). */
 function billedQuantityHasUnit(index: DocIndex): boolean {
