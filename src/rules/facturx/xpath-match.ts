@@ -463,8 +463,24 @@ export function compileSelect(path: string): (ctx: XmlElement) => string[] {
   };
 }
 
+/** A relative path that is one child step without predicates (`ram:ID`). */
+const SINGLE_CHILD_STEP = /^([A-Za-z_][\w.-]*):([A-Za-z_][\w.-]*)$/;
+
 /** Compile a relative selection and return how many nodes it selects (the structural asserts only count). */
 export function compileCount(path: string): (ctx: XmlElement) => number {
+  const single = SINGLE_CHILD_STEP.exec(path);
+  if (single) {
+    // The usual structural assert, `count(p:Name)`: a plain loop, no walker and no visitor closure per call.
+    const ns = NS[single[1]];
+    if (ns === undefined) throw new Error(`unknown prefix ${single[1]} in ${path}`);
+    const local = single[2];
+    return (ctx) => {
+      let n = 0;
+      const children = ctx.children;
+      for (let i = 0; i < children.length; i++) if (children[i].local === local && children[i].ns === ns) n++;
+      return n;
+    };
+  }
   const walk = compileRelative(path);
   return (ctx) => {
     let n = 0;
