@@ -9,6 +9,8 @@ import { readCii } from '../src/syntax/cii/reader.js';
 import { ingest } from '../src/input/ingest.js';
 import { parseXml } from '../src/xml/dom.js';
 import { corpusPath } from './helpers.js';
+import { hasOwnLocation, locationOf } from '../src/syntax/reader-helpers.js';
+import type { Located } from '../src/model/invoice.js';
 
 const read = (xml: string | Buffer) => readCii(parseXml(xml).root);
 
@@ -176,6 +178,31 @@ test('$loc: every value set points at its element, attributes at @name', () => {
       if (typeof v === 'string' && k !== 'kind') assert.ok((obj.$loc as Record<string, string>)[k], `no $loc for ${k}`);
     }
   }
+});
+
+test('locationOf/hasOwnLocation answer what $loc says, without settling the pending locations', () => {
+  const bytes = readFileSync(corpusPath('en16931/examples/cii/CII_example5.xml'));
+  const lazy = read(bytes);
+  const eager = read(bytes);
+  const objects = (inv: typeof lazy) => [inv, inv.totals, inv.seller, inv.buyer, inv.seller.address, ...inv.lines, ...inv.vatBreakdown] as Located[];
+  const fields = ['self', 'number', 'netPrice', 'taxTotalAccountingCurrency', 'vatId', 'countryCode', 'unitCode', 'nothing-here'];
+  const lazyObjects = objects(lazy);
+  const eagerObjects = objects(eager);
+  for (let k = 0; k < lazyObjects.length; k++) {
+    for (const field of [undefined, ...fields]) {
+      const settled = eagerObjects[k].$loc;
+      const expected = settled ? (field && settled[field]) || settled.self : undefined;
+      assert.equal(locationOf(lazyObjects[k], field), expected, `field ${field}`);
+    }
+    assert.equal(hasOwnLocation(lazyObjects[k]), eagerObjects[k].$loc?.self !== undefined);
+    // Still the lazy accessor: nothing was settled by the lookups above.
+    assert.equal(typeof Object.getOwnPropertyDescriptor(lazyObjects[k], '$loc')?.get, 'function');
+  }
+  // Once settled (or set by other code), the plain $loc is what is read.
+  lazy.totals.$loc = { self: '/x[1]' };
+  assert.equal(locationOf(lazy.totals, 'lineNetTotal'), '/x[1]');
+  assert.equal(locationOf(undefined), undefined);
+  assert.equal(hasOwnLocation({}), false);
 });
 
 const SYNTH = (body: string, prefixes = { rsm: 'rsm', ram: 'ram', udt: 'udt' }) => {

@@ -65,6 +65,32 @@ function record(target: Located, field: string, where: PendingLocation): void {
   }
 }
 
+/**
+ * `obj.$loc[field] || obj.$loc.self` (no field: `obj.$loc.self`) without reading `$loc`: while the
+ * locations are pending only the asked one is resolved. Reading `$loc` replaces the accessor by a data
+ * property, which is slow (defineProperty) and leaves the model object on a slower shape for every
+ * later property read; the business rules ask for a location on nearly every model object.
+ */
+export function locationOf(obj: Located | undefined, field?: string): string | undefined {
+  if (!obj) return undefined;
+  const pending = pendingLocations.get(obj);
+  if (!pending) {
+    const settled = obj.$loc;
+    return settled ? (field && settled[field]) || settled.self : undefined;
+  }
+  const at = field ? pending[field] : undefined;
+  const found = at === undefined ? undefined : resolveLocation(at);
+  if (found) return found;
+  return pending.self === undefined ? undefined : resolveLocation(pending.self);
+}
+
+/** `obj.$loc.self !== undefined`, without reading `$loc` (see locationOf). */
+export function hasOwnLocation(obj: Located | undefined): boolean {
+  if (!obj) return false;
+  const pending = pendingLocations.get(obj);
+  return pending ? pending.self !== undefined : obj.$loc?.self !== undefined;
+}
+
 /** The element's string value: its text for a leaf (as is, whitespace kept), all descendant text otherwise. */
 export function textOf(el: XmlElement): string {
   return el.children.length === 0 ? el.text : deepText(el);

@@ -7,6 +7,7 @@ import type { Located, Dec } from '../../model/invoice.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
 import { elementsByLocalName, pathOf, type XmlElement } from '../../xml/dom.js';
 import { PropertyMap } from '../../util/property-map.js';
+import { hasOwnLocation, locationOf } from '../../syntax/reader-helpers.js';
 
 /** Present and not only whitespace (XPath `normalize-space(x) != ''`). */
 export function filled(v: string | undefined | null): v is string {
@@ -20,13 +21,12 @@ export function present(v: unknown): boolean {
 
 /** The model object was read from an element that exists in the source (its `$loc.self` is set). */
 export function exists(obj: Located | undefined): boolean {
-  return obj?.$loc?.self !== undefined;
+  return hasOwnLocation(obj);
 }
 
 /** Where a field of a model object sits in the source; falls back to the object's own element. */
 export function loc(obj: Located | undefined, field?: string): string | undefined {
-  if (!obj?.$loc) return undefined;
-  return (field && obj.$loc[field]) || obj.$loc.self;
+  return locationOf(obj, field);
 }
 
 // Parsed decimals are immutable, so equal texts can share one value (invoices repeat amounts a lot).
