@@ -463,17 +463,23 @@ export function compileSelect(path: string): (ctx: XmlElement) => string[] {
   };
 }
 
-/** A relative path that is one child step without predicates (`ram:ID`). */
 const SINGLE_CHILD_STEP = /^([A-Za-z_][\w.-]*):([A-Za-z_][\w.-]*)$/;
+
+/** The element a relative path names when it is one child step without predicates (`ram:ID`). */
+export function singleChildStep(path: string): { ns: string; local: string } | undefined {
+  const m = SINGLE_CHILD_STEP.exec(path);
+  if (!m) return undefined;
+  const ns = NS[m[1]];
+  if (ns === undefined) throw new Error(`unknown prefix ${m[1]} in ${path}`);
+  return { ns, local: m[2] };
+}
 
 /** Compile a relative selection and return how many nodes it selects (the structural asserts only count). */
 export function compileCount(path: string): (ctx: XmlElement) => number {
-  const single = SINGLE_CHILD_STEP.exec(path);
+  const single = singleChildStep(path);
   if (single) {
     // The usual structural assert, `count(p:Name)`: a plain loop, no walker and no visitor closure per call.
-    const ns = NS[single[1]];
-    if (ns === undefined) throw new Error(`unknown prefix ${single[1]} in ${path}`);
-    const local = single[2];
+    const { ns, local } = single;
     return (ctx) => {
       let n = 0;
       const children = ctx.children;
