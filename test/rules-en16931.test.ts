@@ -479,3 +479,15 @@ test('the engine: a rule that throws becomes an internal warning, duplicate ids 
   const dup = { id: 'T-1', severity: 'error' as const, message: '', check: () => [] };
   assert.throws(() => registerRuleSet('test-dup', [dup, dup]), /duplicate rule id T-1/);
 });
+
+test('unless: a model object location is resolved only for a failure, as loc() would', async () => {
+  const { unless, loc } = await import('../src/rules/en16931/helpers.js');
+  const { invoice } = await ingest(Buffer.from(BASE.cii));
+  const inv = invoice!;
+  assert.deepEqual(unless(true, inv.totals, 'lineNetTotal'), []);
+  assert.deepEqual(unless(false, inv.totals, 'lineNetTotal'), [{ location: loc(inv.totals, 'lineNetTotal') }]);
+  assert.match(unless(false, inv.totals, 'lineNetTotal')[0].location!, /ram:LineTotalAmount\[1\]$/);
+  assert.deepEqual(unless(false, inv), [{ location: '/rsm:CrossIndustryInvoice[1]' }]);
+  assert.deepEqual(unless(false, '/given[1]'), [{ location: '/given[1]' }]);
+  assert.deepEqual(unless(false, undefined), [{ location: undefined }]);
+});

@@ -9,8 +9,6 @@ import { attr, pathOf } from '../../xml/dom.js';
 import type { RuleContext, Violation } from '../types.js';
 import { type RuleDef, acList, nonVatScope, descendants, kid, rootChildren, present, exists, filled, loc, dec, sum, round2, round0, ZERO, ONE, HUNDRED, unless, each, code } from './helpers.js';
 
-const root = (inv: Invoice) => loc(inv);
-
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
 
 function vatIds(inv: Invoice): { owner: Located; value: string }[] {
@@ -79,7 +77,7 @@ export const conditionRules: RuleDef[] = [
     message: 'The VAT point date (BT-7) and the VAT point date code (BT-8) are mutually exclusive.',
     check: ({ invoice: i, syntax }) => {
       if (syntax === 'cii' && i.vatBreakdown.length === 0) return [];
-      return unless(!(present(i.taxPointDate) && present(i.taxPointDateCode)), root(i));
+      return unless(!(present(i.taxPointDate) && present(i.taxPointDateCode)), i);
     },
   },
   { id: 'BR-CO-04', message: 'Each invoice line must be categorised with an invoiced item VAT category code (BT-151).', check: (ctx) => each(ctx.invoice.lines, (l) => present(l.vatCategoryCode) && !nonVatScope(ctx).has(l), (l) => loc(l)) },
@@ -109,7 +107,7 @@ export const conditionRules: RuleDef[] = [
     check: ({ invoice: i }) => {
       if (!totalsPresent(i)) return [];
       const t = dec(i.totals.lineNetTotal);
-      return unless(t !== undefined && t.eq(round2(sum(i.lines.map((l) => l.netAmount)))), loc(i.totals, 'lineNetTotal'));
+      return unless(t !== undefined && t.eq(round2(sum(i.lines.map((l) => l.netAmount)))), i.totals, 'lineNetTotal');
     },
   },
   {
@@ -120,7 +118,7 @@ export const conditionRules: RuleDef[] = [
       const t = i.totals.allowanceTotal;
       if (t === undefined && i.allowances.length === 0) return [];
       const d = dec(t);
-      return unless(d !== undefined && d.eq(round2(sum(i.allowances.map((a) => a.amount)))), loc(i.totals, 'allowanceTotal'));
+      return unless(d !== undefined && d.eq(round2(sum(i.allowances.map((a) => a.amount)))), i.totals, 'allowanceTotal');
     },
   },
   {
@@ -131,7 +129,7 @@ export const conditionRules: RuleDef[] = [
       const t = i.totals.chargeTotal;
       if (t === undefined && i.charges.length === 0) return [];
       const d = dec(t);
-      return unless(d !== undefined && d.eq(round2(sum(i.charges.map((a) => a.amount)))), loc(i.totals, 'chargeTotal'));
+      return unless(d !== undefined && d.eq(round2(sum(i.charges.map((a) => a.amount)))), i.totals, 'chargeTotal');
     },
   },
   {
@@ -148,7 +146,7 @@ export const conditionRules: RuleDef[] = [
         const charge = t.chargeTotal !== undefined ? dec(t.chargeTotal) : ZERO;
         ok = allow !== undefined && charge !== undefined && te.eq(round2(ln.minus(allow).plus(charge)));
       }
-      return unless(ok, loc(t, 'taxExclusiveAmount'));
+      return unless(ok, t, 'taxExclusiveAmount');
     },
   },
   {
@@ -170,7 +168,7 @@ export const conditionRules: RuleDef[] = [
       const total = i.totals.taxTotal;
       if (total === undefined) return [];
       const d = dec(total);
-      return unless(d !== undefined && d.eq(round2(sum(i.vatBreakdown.map((b) => b.taxAmount)))), loc(i.totals, 'taxTotal'));
+      return unless(d !== undefined && d.eq(round2(sum(i.vatBreakdown.map((b) => b.taxAmount)))), i.totals, 'taxTotal');
     },
   },
   {
@@ -186,17 +184,17 @@ export const conditionRules: RuleDef[] = [
       if (syntax === 'ubl') {
         // Exactly one tax total in the invoice currency is required.
         const amounts = rootChildren(ctx, 'TaxTotal').flatMap((tt) => tt.children.filter((c) => c.local === 'TaxAmount' && attr(c, 'currencyID') === i.currency));
-        if (amounts.length !== 1) return unless(false, root(i));
+        if (amounts.length !== 1) return unless(false, i);
         const only = dec(amounts[0].text);
-        return unless(grand !== undefined && basis !== undefined && only !== undefined && grand.eq(round2(basis.plus(only))), root(i));
+        return unless(grand !== undefined && basis !== undefined && only !== undefined && grand.eq(round2(basis.plus(only))), i);
       }
       const withTax = grand !== undefined && basis !== undefined && tax !== undefined && grand.eq(round2(basis.plus(tax)));
       if (syntax === 'cii') {
         const noTax = grand !== undefined && basis !== undefined && grand.eq(basis);
         const inCurrency = descendants(ctx, 'TaxTotalAmount').filter((el) => attr(el, 'currencyID') === i.currency).length;
-        return unless((withTax && inCurrency === 1) || noTax, root(i));
+        return unless((withTax && inCurrency === 1) || noTax, i);
       }
-      return unless(withTax, root(i));
+      return unless(withTax, i);
     },
   },
   {
@@ -210,7 +208,7 @@ export const conditionRules: RuleDef[] = [
       const paid = t.paidAmount !== undefined ? dec(t.paidAmount) : ZERO;
       const rounding = t.roundingAmount !== undefined ? dec(t.roundingAmount) : ZERO;
       const ok = due !== undefined && grand !== undefined && paid !== undefined && rounding !== undefined && round2(due.minus(rounding)).eq(round2(grand.minus(paid)));
-      return unless(ok, loc(t, 'amountDue'));
+      return unless(ok, t, 'amountDue');
     },
   },
   {
@@ -241,7 +239,7 @@ export const conditionRules: RuleDef[] = [
     message: 'The invoice must contain at least one VAT breakdown group (BG-23).',
     check: ({ invoice: i, syntax }) => {
       if (syntax === 'cii' && i.lines.length === 0) return [];
-      return unless(i.vatBreakdown.length > 0, root(i));
+      return unless(i.vatBreakdown.length > 0, i);
     },
   },
   {
@@ -250,7 +248,7 @@ export const conditionRules: RuleDef[] = [
     check: ({ invoice: i, syntax }) => {
       const p = i.invoicingPeriod;
       if (!p) return [];
-      return unless(present(p.start) || present(p.end) || (syntax === 'ubl' && present(i.taxPointDateCode)), loc(p));
+      return unless(present(p.start) || present(p.end) || (syntax === 'ubl' && present(i.taxPointDateCode)), p);
     },
   },
   { id: 'BR-CO-20', message: 'An invoice line period (BG-26) must have a start date (BT-134) or an end date (BT-135).', check: ({ invoice: i }) => each(i.lines, (l) => !l.period || present(l.period.start) || present(l.period.end), (l) => loc(l.period)) },
@@ -266,7 +264,7 @@ export const conditionRules: RuleDef[] = [
       const s = i.seller;
       // Context: the seller element (UBL: AccountingSupplierParty, even without a Party inside).
       if (ctx.syntax === 'ubl' ? rootChildren(ctx, 'AccountingSupplierParty').length === 0 : !exists(s)) return [];
-      return unless(s.identifiers.length > 0 || present(s.legalRegistrationId) || present(s.vatId), loc(s));
+      return unless(s.identifiers.length > 0 || present(s.legalRegistrationId) || present(s.vatId), s);
     },
   },
 ];
@@ -291,7 +289,7 @@ export const decimalRules: RuleDef[] = [
       // CII compares the value with itself rounded (so "1.500" passes); UBL counts the written decimals.
       const d = dec(v);
       const ok = syntax === 'cii' ? d === undefined || d.eq(round2(d)) : fractionDigits(v.trim()) <= 2;
-      return unless(ok, loc(i.totals, 'taxTotal'));
+      return unless(ok, i.totals, 'taxTotal');
     },
   },
   dec2('BR-DEC-14', 'The invoice total with VAT (BT-112) may have at most two decimals.', totalsField('taxInclusiveAmount')),
@@ -305,7 +303,7 @@ export const decimalRules: RuleDef[] = [
       if (v === undefined) return [];
       const d = dec(v);
       const ok = syntax === 'cii' ? d === undefined || d.eq(round2(d)) : fractionDigits(v.trim()) <= 2;
-      return unless(ok, loc(i.totals, 'taxTotalAccountingCurrency'));
+      return unless(ok, i.totals, 'taxTotalAccountingCurrency');
     },
   },
   dec2('BR-DEC-16', 'The paid amount (BT-113) may have at most two decimals.', totalsField('paidAmount')),
@@ -326,7 +324,7 @@ export const splitPaymentRules: RuleDef[] = [
     message: 'Split payment (VAT category B) is only allowed when all countries on the invoice are Italy (IT).',
     check: ({ invoice: i }) => {
       if (!allCategories(i).includes('B')) return [];
-      return unless(allCountries(i).every((c) => c === 'IT'), root(i));
+      return unless(allCountries(i).every((c) => c === 'IT'), i);
     },
   },
   {
@@ -334,7 +332,7 @@ export const splitPaymentRules: RuleDef[] = [
     message: 'An invoice with split payment (VAT category B) must not also use the standard rated category (S).',
     check: ({ invoice: i }) => {
       const cats = allCategories(i);
-      return unless(!(cats.includes('B') && cats.includes('S')), root(i));
+      return unless(!(cats.includes('B') && cats.includes('S')), i);
     },
   },
 ];

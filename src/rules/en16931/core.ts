@@ -6,8 +6,6 @@ import type { Invoice, Party } from '../../model/invoice.js';
 import { pathOf } from '../../xml/dom.js';
 import { type RuleDef, acList, nonVatScope, descendants, kid, rootChildren, filled, present, exists, loc, dec, ZERO, unless, each, code } from './helpers.js';
 
-const root = (inv: Invoice) => loc(inv);
-
 // The totals rules hang on the monetary summation element (CII) / LegalMonetaryTotal (UBL).
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
 
@@ -29,53 +27,53 @@ function payeeDistinct(inv: Invoice, syntax: 'cii' | 'ubl'): boolean {
 }
 
 export const coreRules: RuleDef[] = [
-  { id: 'BR-01', message: 'The invoice must state its specification identifier (BT-24).', check: ({ invoice: i }) => unless(filled(i.specificationId), root(i)) },
-  { id: 'BR-02', message: 'The invoice must have an invoice number (BT-1).', check: ({ invoice: i }) => unless(filled(i.number), root(i)) },
-  { id: 'BR-03', message: 'The invoice must have an issue date (BT-2).', check: ({ invoice: i }) => unless(filled(i.issueDate), root(i)) },
-  { id: 'BR-04', message: 'The invoice must have an invoice type code (BT-3).', check: ({ invoice: i }) => unless(filled(i.typeCode), root(i)) },
-  { id: 'BR-05', message: 'The invoice must state its currency (BT-5).', check: ({ invoice: i }) => unless(filled(i.currency), root(i)) },
-  { id: 'BR-06', message: 'The seller name (BT-27) is missing.', check: ({ invoice: i }) => unless(filled(i.seller.name), root(i)) },
-  { id: 'BR-07', message: 'The buyer name (BT-44) is missing.', check: ({ invoice: i }) => unless(filled(i.buyer.name), root(i)) },
-  { id: 'BR-08', message: 'The seller postal address (BG-5) is missing.', check: ({ invoice: i }) => unless(present(i.seller.address), root(i)) },
+  { id: 'BR-01', message: 'The invoice must state its specification identifier (BT-24).', check: ({ invoice: i }) => unless(filled(i.specificationId), i) },
+  { id: 'BR-02', message: 'The invoice must have an invoice number (BT-1).', check: ({ invoice: i }) => unless(filled(i.number), i) },
+  { id: 'BR-03', message: 'The invoice must have an issue date (BT-2).', check: ({ invoice: i }) => unless(filled(i.issueDate), i) },
+  { id: 'BR-04', message: 'The invoice must have an invoice type code (BT-3).', check: ({ invoice: i }) => unless(filled(i.typeCode), i) },
+  { id: 'BR-05', message: 'The invoice must state its currency (BT-5).', check: ({ invoice: i }) => unless(filled(i.currency), i) },
+  { id: 'BR-06', message: 'The seller name (BT-27) is missing.', check: ({ invoice: i }) => unless(filled(i.seller.name), i) },
+  { id: 'BR-07', message: 'The buyer name (BT-44) is missing.', check: ({ invoice: i }) => unless(filled(i.buyer.name), i) },
+  { id: 'BR-08', message: 'The seller postal address (BG-5) is missing.', check: ({ invoice: i }) => unless(present(i.seller.address), i) },
   {
     id: 'BR-09',
     message: 'The seller postal address must have a country code (BT-40).',
     check: ({ invoice: i, syntax }) => {
       const a = i.seller.address;
-      if (!a) return syntax === 'cii' ? unless(false, root(i)) : [];
-      return unless(filled(a.countryCode), loc(a));
+      if (!a) return syntax === 'cii' ? unless(false, i) : [];
+      return unless(filled(a.countryCode), a);
     },
   },
-  { id: 'BR-10', message: 'The buyer postal address (BG-8) is missing.', check: ({ invoice: i }) => unless(present(i.buyer.address), root(i)) },
+  { id: 'BR-10', message: 'The buyer postal address (BG-8) is missing.', check: ({ invoice: i }) => unless(present(i.buyer.address), i) },
   {
     id: 'BR-11',
     message: 'The buyer postal address must have a country code (BT-55).',
     check: ({ invoice: i, syntax }) => {
       const a = i.buyer.address;
-      if (!a) return syntax === 'cii' ? unless(false, root(i)) : [];
-      return unless(filled(a.countryCode), loc(a));
+      if (!a) return syntax === 'cii' ? unless(false, i) : [];
+      return unless(filled(a.countryCode), a);
     },
   },
-  { id: 'BR-12', message: 'The sum of invoice line net amounts (BT-106) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.lineNetTotal), loc(i.totals)) : []) },
-  { id: 'BR-13', message: 'The invoice total without VAT (BT-109) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxExclusiveAmount), loc(i.totals)) : []) },
-  { id: 'BR-14', message: 'The invoice total with VAT (BT-112) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxInclusiveAmount), loc(i.totals)) : []) },
-  { id: 'BR-15', message: 'The amount due for payment (BT-115) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.amountDue), loc(i.totals)) : []) },
-  { id: 'BR-16', message: 'The invoice must have at least one invoice line (BG-25).', check: ({ invoice: i }) => unless(i.lines.length > 0, root(i)) },
+  { id: 'BR-12', message: 'The sum of invoice line net amounts (BT-106) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.lineNetTotal), i.totals) : []) },
+  { id: 'BR-13', message: 'The invoice total without VAT (BT-109) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxExclusiveAmount), i.totals) : []) },
+  { id: 'BR-14', message: 'The invoice total with VAT (BT-112) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxInclusiveAmount), i.totals) : []) },
+  { id: 'BR-15', message: 'The amount due for payment (BT-115) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.amountDue), i.totals) : []) },
+  { id: 'BR-16', message: 'The invoice must have at least one invoice line (BG-25).', check: ({ invoice: i }) => unless(i.lines.length > 0, i) },
   {
     id: 'BR-17',
     message: 'A payee (BG-10) must have a name (BT-59) and be a party other than the seller.',
-    check: ({ invoice: i, syntax }) => (i.payee ? unless(payeeDistinct(i, syntax), loc(i.payee)) : []),
+    check: ({ invoice: i, syntax }) => (i.payee ? unless(payeeDistinct(i, syntax), i.payee) : []),
   },
-  { id: 'BR-18', message: 'The seller tax representative must have a name (BT-62).', check: ({ invoice: i }) => (i.taxRepresentative ? unless(filled(i.taxRepresentative.name), loc(i.taxRepresentative)) : []) },
-  { id: 'BR-19', message: 'The seller tax representative must have a postal address (BG-12).', check: ({ invoice: i }) => (i.taxRepresentative ? unless(present(i.taxRepresentative.address), loc(i.taxRepresentative)) : []) },
+  { id: 'BR-18', message: 'The seller tax representative must have a name (BT-62).', check: ({ invoice: i }) => (i.taxRepresentative ? unless(filled(i.taxRepresentative.name), i.taxRepresentative) : []) },
+  { id: 'BR-19', message: 'The seller tax representative must have a postal address (BG-12).', check: ({ invoice: i }) => (i.taxRepresentative ? unless(present(i.taxRepresentative.address), i.taxRepresentative) : []) },
   {
     id: 'BR-20',
     message: "The seller tax representative's postal address must have a country code (BT-69).",
     check: ({ invoice: i, syntax }) => {
       const t = i.taxRepresentative;
       if (!t) return [];
-      if (!t.address) return syntax === 'cii' ? unless(false, loc(t)) : [];
-      return unless(filled(t.address.countryCode), loc(t.address));
+      if (!t.address) return syntax === 'cii' ? unless(false, t) : [];
+      return unless(filled(t.address.countryCode), t.address);
     },
   },
   { id: 'BR-21', message: 'Each invoice line must have an identifier (BT-126).', check: ({ invoice: i }) => each(i.lines, (l) => filled(l.id), (l) => loc(l)) },
@@ -100,7 +98,7 @@ export const coreRules: RuleDef[] = [
     check: ({ invoice: i }) => {
       const p = i.invoicingPeriod;
       if (!p || !filled(p.start) || !filled(p.end)) return [];
-      return unless(p.end >= p.start, loc(p));
+      return unless(p.end >= p.start, p);
     },
   },
   {
@@ -151,7 +149,7 @@ export const coreRules: RuleDef[] = [
     check: ({ invoice: i }) => {
       const c = i.payment?.card;
       if (!c) return [];
-      return unless((c.primaryAccountNumber ?? '').trim().length <= 10, loc(c, 'primaryAccountNumber'));
+      return unless((c.primaryAccountNumber ?? '').trim().length <= 10, c, 'primaryAccountNumber');
     },
   },
   {
@@ -170,10 +168,10 @@ export const coreRules: RuleDef[] = [
       if (!present(i.vatAccountingCurrency)) return [];
       if (syntax === 'cii') {
         if (!totalsPresent(i)) return [];
-        return unless(present(i.totals.taxTotalAccountingCurrency) && i.vatAccountingCurrency !== i.currency, loc(i.totals));
+        return unless(present(i.totals.taxTotalAccountingCurrency) && i.vatAccountingCurrency !== i.currency, i.totals);
       }
       const sameAsInvoice = i.vatAccountingCurrency === i.currency && present(i.totals.taxTotal);
-      return unless(present(i.totals.taxTotalAccountingCurrency) || sameAsInvoice, root(i));
+      return unless(present(i.totals.taxTotalAccountingCurrency) || sameAsInvoice, i);
     },
   },
   {
@@ -210,9 +208,9 @@ export const coreRules: RuleDef[] = [
         const ok = rootChildren(ctx, 'TaxRepresentativeParty').some((p) =>
           p.children.some((c) => c.local === 'PartyTaxScheme' && kid(c, 'CompanyID') !== undefined && (kid(kid(c, 'TaxScheme'), 'ID')?.text ?? '').trim().toUpperCase() === 'VAT'),
         );
-        return unless(ok, loc(t));
+        return unless(ok, t);
       }
-      return unless(filled(t.vatId), loc(t));
+      return unless(filled(t.vatId), t);
     },
   },
   {
@@ -222,7 +220,7 @@ export const coreRules: RuleDef[] = [
       const a = i.delivery?.address;
       if (!a) return [];
       // UBL only asks for the element; CII wants a value.
-      return unless(syntax === 'ubl' ? present(a.countryCode) : filled(a.countryCode), loc(a));
+      return unless(syntax === 'ubl' ? present(a.countryCode) : filled(a.countryCode), a);
     },
   },
   {
@@ -232,7 +230,7 @@ export const coreRules: RuleDef[] = [
       const p = i.payment;
       if (!p || !['30', '58'].includes(code(p.meansCode) ?? '')) return [];
       if (syntax === 'cii') return each(p.creditTransfers, (c) => filled(c.accountId), (c) => loc(c));
-      return unless(p.creditTransfers.some((c) => present(c.accountId)), loc(p));
+      return unless(p.creditTransfers.some((c) => present(c.accountId)), p);
     },
   },
   {
@@ -240,7 +238,7 @@ export const coreRules: RuleDef[] = [
     message: "The seller's electronic address (BT-34) must have a scheme identifier.",
     check: ({ invoice: i }) => {
       const e = i.seller.electronicAddress;
-      return e ? unless(filled(e.schemeId), loc(i.seller, 'electronicAddress')) : [];
+      return e ? unless(filled(e.schemeId), i.seller, 'electronicAddress') : [];
     },
   },
   {
@@ -248,7 +246,7 @@ export const coreRules: RuleDef[] = [
     message: "The buyer's electronic address (BT-49) must have a scheme identifier.",
     check: ({ invoice: i }) => {
       const e = i.buyer.electronicAddress;
-      return e ? unless(filled(e.schemeId), loc(i.buyer, 'electronicAddress')) : [];
+      return e ? unless(filled(e.schemeId), i.buyer, 'electronicAddress') : [];
     },
   },
   {

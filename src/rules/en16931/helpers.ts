@@ -117,9 +117,14 @@ export function forSyntax(defs: readonly RuleDef[], syntax: 'cii' | 'ubl'): Rule
   }));
 }
 
-/** One violation at a location (or none when the condition holds). */
-export function unless(ok: boolean, location: string | undefined): Violation[] {
-  return ok ? [] : [{ location }];
+/**
+ * One violation (or none when the condition holds) at a location, or at where a model object's field
+ * was read (see loc), which is then resolved only when the condition fails: most rules hold, and
+ * building their location strings up front was wasted work on every invoice.
+ */
+export function unless(ok: boolean, where: string | Located | undefined, field?: string): Violation[] {
+  if (ok) return [];
+  return [{ location: typeof where === 'object' ? loc(where, field) : where }];
 }
 
 /** Violations for every item that fails the test. */

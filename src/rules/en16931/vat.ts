@@ -206,7 +206,7 @@ function firstRule(c: Category, { invoice: inv, syntax }: RuleContext): Violatio
   } else {
     ok = (bd === 0 && lines === 0 && ac === 0) || (bd === 1 && lines + ac > 0);
   }
-  return unless(ok, loc(inv));
+  return unless(ok, inv);
 }
 
 function outsideIdsOk(inv: Invoice, syntax: Syntax): boolean {
@@ -297,7 +297,7 @@ function familyRules(c: Category): RuleDef[] {
           const p = inv.invoicingPeriod;
           const delivered = syntax === 'ubl' ? (inv.delivery?.actualDeliveryDate ?? '').length > 1 : present(inv.delivery?.actualDeliveryDate);
           const period = present(p?.start) || present(p?.end) || (syntax === 'ubl' && present(p) && present(inv.taxPointDateCode));
-          return unless(delivered || period, loc(inv));
+          return unless(delivered || period, inv);
         },
       },
       {
@@ -306,7 +306,7 @@ function familyRules(c: Category): RuleDef[] {
         check: ({ invoice: inv, syntax }) => {
           if (breakdownOf(inv, 'K').length === 0) return [];
           const country = inv.delivery?.address?.countryCode;
-          return unless(syntax === 'ubl' ? (country ?? '').length > 1 : present(country), loc(inv));
+          return unless(syntax === 'ubl' ? (country ?? '').length > 1 : present(country), inv);
         },
       },
     );
@@ -321,22 +321,22 @@ function familyRules(c: Category): RuleDef[] {
         id: 'BR-O-11',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have breakdowns of other VAT categories.',
         // The CII artefact looks at every trade tax, lines included.
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherBreakdown(inv) || (syntax === 'cii' && otherLine(inv))), loc(inv)) : []),
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherBreakdown(inv) || (syntax === 'cii' && otherLine(inv))), inv) : []),
       },
       {
         id: 'BR-O-12',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have invoice lines of other VAT categories.',
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherLine(inv) || (syntax === 'cii' && otherBreakdown(inv))), loc(inv)) : []),
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherLine(inv) || (syntax === 'cii' && otherBreakdown(inv))), inv) : []),
       },
       {
         id: 'BR-O-13',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have document level allowances of other VAT categories.',
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.allowances) || (syntax === 'cii' && otherAc(inv.charges))), loc(inv)) : []),
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.allowances) || (syntax === 'cii' && otherAc(inv.charges))), inv) : []),
       },
       {
         id: 'BR-O-14',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have document level charges of other VAT categories.',
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.charges) || (syntax === 'cii' && otherAc(inv.allowances))), loc(inv)) : []),
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.charges) || (syntax === 'cii' && otherAc(inv.allowances))), inv) : []),
       },
     );
   }
