@@ -80,7 +80,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       'request completed',
     );
   });
-  installMetricsHook(app, app.metrics);
+  // Per-request metrics cost CPU on every request; record them only when /metrics can serve them.
+  if (license.edition === 'pro' && config.metricsEnabled) installMetricsHook(app, app.metrics);
   installErrorHandling(app);
   registerCoreHealthChecks(app);
 
