@@ -125,3 +125,26 @@ test('CDATA and character data are text; deepText joins descendants', () => {
   assert.equal(root.children[0].text, '<not markup> & ok');
   assert.equal(deepText(root.children[1]), 'xy');
 });
+
+test('element namespaces stay exact when many namespaces alternate (known URIs are shared with NS)', () => {
+  // Ten namespaces, known and unknown, nested and alternating, redeclared under other prefixes.
+  const uris = [
+    'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100',
+    'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
+    'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+    'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+    ...Array.from({ length: 6 }, (_, i) => `urn:example:unknown:${i}`),
+  ];
+  const decls = uris.map((u, i) => `xmlns:p${i}="${u}"`).join(' ');
+  const inner = [...uris.keys(), ...uris.keys()].map((i) => `<p${i}:e${i}><q:x xmlns:q="${uris[(i + 3) % uris.length]}"/></p${i}:e${i}>`).join('');
+  const doc = parseXml(`<root ${decls}>${inner}<plain/></root>`);
+  assert.equal(doc.root.ns, '');
+  const kids = doc.root.children;
+  assert.equal(kids.length, 2 * uris.length + 1);
+  for (let k = 0; k < 2 * uris.length; k++) {
+    const i = k % uris.length;
+    assert.equal(kids[k].ns, uris[i], `e${i}`);
+    assert.equal(kids[k].children[0].ns, uris[(i + 3) % uris.length], `x under e${i}`);
+  }
+  assert.equal(kids[2 * uris.length].ns, '');
+});
