@@ -43,6 +43,11 @@ interface CodeRuleSpec {
   ublAccept?: (el: XmlElement, value: string) => boolean;
 }
 
+// Lists the UBL acceptance tests use per element, resolved once (codeSet builds a lookup key per call).
+const UBL_INVOICE_TYPES = codeSet('en16931-ubl', 'BR-CL-01', 0);
+const UBL_CREDIT_NOTE_TYPES = codeSet('en16931-ubl', 'BR-CL-01', 1);
+const UBL_PARTY_SCHEMES = codeSet('en16931-ubl', 'BR-CL-10', 0);
+
 const UBL_AMOUNTS = new Set(['Amount', 'BaseAmount', 'PriceAmount', 'TaxAmount', 'TaxableAmount', 'LineExtensionAmount', 'TaxExclusiveAmount', 'TaxInclusiveAmount', 'AllowanceTotalAmount', 'ChargeTotalAmount', 'PrepaidAmount', 'PayableRoundingAmount', 'PayableAmount']);
 
 const specs: CodeRuleSpec[] = [
@@ -52,7 +57,7 @@ const specs: CodeRuleSpec[] = [
     message: 'The invoice type code (BT-3) must be a code of UNTDID 1001 accepted by EN 16931.',
     cii: (el) => (el.local === 'TypeCode' && parentIs(el, 'ExchangedDocument') ? text(el) : undefined),
     ubl: (el) => (el.local === 'InvoiceTypeCode' || el.local === 'CreditNoteTypeCode' ? text(el) : undefined),
-    ublAccept: (el, v) => codeSet('en16931-ubl', 'BR-CL-01', el.local === 'InvoiceTypeCode' ? 0 : 1).has(v),
+    ublAccept: (el, v) => (el.local === 'InvoiceTypeCode' ? UBL_INVOICE_TYPES : UBL_CREDIT_NOTE_TYPES).has(v),
   },
   {
     id: 'BR-CL-03',
@@ -100,7 +105,7 @@ const specs: CodeRuleSpec[] = [
     cii: (el) => (el.local === 'GlobalID' && !hasAncestor(el, 'SpecifiedTradeProduct') && !hasAncestor(el, 'ShipToTradeParty') ? attr(el, 'schemeID') : undefined),
     ubl: (el) => (el.local === 'ID' && parentIs(el, 'PartyIdentification') ? attr(el, 'schemeID') : undefined),
     ublAccept: (el, v) =>
-      codeSet('en16931-ubl', 'BR-CL-10', 0).has(v) || (v === 'SEPA' && (hasAncestor(el, 'AccountingSupplierParty') || hasAncestor(el, 'PayeeParty'))),
+      UBL_PARTY_SCHEMES.has(v) || (v === 'SEPA' && (hasAncestor(el, 'AccountingSupplierParty') || hasAncestor(el, 'PayeeParty'))),
   },
   {
     id: 'BR-CL-11',
@@ -210,13 +215,20 @@ const specs: CodeRuleSpec[] = [
   },
 ];
 
-function checkCodes(spec: CodeRuleSpec, ctx: RuleContext): Violation[] {
+/** A rule's accepted codes per syntax; undefined when that syntax's artefact has no list for the rule. */
+type Accepted = Record<Syntax, ReadonlySet<string> | undefined>;
+
+function acceptedCodes(id: string): Accepted {
+  const of = (ruleSet: string) => (CODELISTS[ruleSet]?.[id] ? codeSet(ruleSet, id) : undefined);
+  return { cii: of('en16931-cii'), ubl: of('en16931-ubl') };
+}
+
+function checkCodes(spec: CodeRuleSpec, accepted: Accepted, ctx: RuleContext): Violation[] {
   const { doc, syntax } = ctx;
   const pick = syntax === 'cii' ? spec.cii : spec.ubl;
   if (!pick || !doc) return [];
-  const ruleSet = `en16931-${syntax as Syntax}`;
-  if (!CODELISTS[ruleSet]?.[spec.id]) return [];
-  const set = codeSet(ruleSet, spec.id);
+  const set = accepted[syntax as Syntax];
+  if (!set) return [];
   const out: Violation[] = [];
   const index = byLocal(ctx);
   for (const local of spec.locals[syntax]) for (const el of index.get(local) ?? []) {
@@ -228,4 +240,8 @@ function checkCodes(spec: CodeRuleSpec, ctx: RuleContext): Violation[] {
   return out;
 }
 
-export const codeListRules: RuleDef[] = specs.map((s) => ({ id: s.id, message: s.message, check: (ctx) => checkCodes(s, ctx) }));
+export const codeListRules: RuleDef[] = specs.map((s) => {
+  // Resolved once, not per document: the lookup built a key string per call.
+  const accepted = acceptedCodes(s.id);
+  return { id: s.id, message: s.message, check: (ctx) => checkCodes(s, accepted, ctx) };
+});
