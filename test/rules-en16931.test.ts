@@ -491,3 +491,32 @@ test('unless: a model object location is resolved only for a failure, as loc() w
   assert.deepEqual(unless(false, '/given[1]'), [{ location: '/given[1]' }]);
   assert.deepEqual(unless(false, undefined), [{ location: undefined }]);
 });
+
+test('round2/round0 are XPath round(): halves towards +infinity, same value as floor(x * 100 + 0.5) div 100', async () => {
+  const { round2, round0 } = await import('../src/rules/en16931/helpers.js');
+  const r2 = (s: string) => round2(new Big(s)).toString();
+  const r0 = (s: string) => round0(new Big(s)).toString();
+  assert.equal(r2('2.345'), '2.35');
+  assert.equal(r2('-2.345'), '-2.34');
+  assert.equal(r2('0.005'), '0.01');
+  assert.equal(r2('1.004999999999999999999999'), '1');
+  assert.equal(r2('99.995'), '100');
+  assert.equal(r0('2.5'), '3');
+  assert.equal(r0('-2.5'), '-2');
+  assert.equal(r0('-2.51'), '-3');
+  // Against the formula itself, on seeded pseudo-random decimals of both signs and many scales.
+  const HUNDRED = new Big('100');
+  const floor = (v: InstanceType<typeof Big>) => {
+    const t = v.round(0, Big.roundDown);
+    return t.gt(v) ? t.minus(new Big('1')) : t;
+  };
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  for (let i = 0; i < 3000; i++) {
+    const digits = String(next()).padStart(10, '0');
+    const s = `${next() % 3 === 0 ? '-' : ''}${digits.slice(0, next() % 6)}.${digits.slice(0, 1 + (next() % 9))}`.replace(/^(-?)\./, '$10.');
+    const v = new Big(s);
+    assert.ok(round2(v).eq(floor(v.times(HUNDRED).plus(new Big('0.5'))).div(HUNDRED)), `round2(${s})`);
+    assert.ok(round0(v).eq(floor(v.plus(new Big('0.5')))), `round0(${s})`);
+  }
+});

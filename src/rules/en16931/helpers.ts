@@ -59,11 +59,15 @@ function floor(v: BigValue): BigValue {
  * (round(-2.5) = -2), which is what the official Schematron computes.
  */
 export function round2(v: BigValue): BigValue {
+  // Non-negative: halves towards +infinity is big.js's half-up, one rounding step instead of a
+  // multiplication, a floor and a long division (same digits, sign and exponent; negatives keep the formula).
+  if (v.s === 1) return v.round(2, Big.roundHalfUp);
   return floor(v.times(HUNDRED).plus(HALF)).div(HUNDRED);
 }
 
 /** XPath `round(x)`: nearest integer, halves towards +infinity. */
 export function round0(v: BigValue): BigValue {
+  if (v.s === 1) return v.round(0, Big.roundHalfUp);
   return floor(v.plus(HALF));
 }
 
