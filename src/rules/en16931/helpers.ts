@@ -71,13 +71,49 @@ export function round0(v: BigValue): BigValue {
   return floor(v.plus(HALF));
 }
 
+/**
+ * Sum of lexical decimals (absent or unreadable ones count as nothing), exactly as adding them with
+ * big.js: plain decimals are added as scaled integers (BigInt, exact), anything else through dec()
+ * and big.js, and the two parts meet once at the end. Adding 10,000 line amounts with big.js
+ * allocated ~8 MB per invoice; decimal addition is exact either way, so the value is the same.
+ */
 export function sum(values: Iterable<Dec | undefined>): BigValue {
-  let total = ZERO;
+  let units = 0n; // the plain decimals' total × 10^scale
+  let scale = 0;
+  let plain = false;
+  let other = ZERO;
   for (const v of values) {
-    const d = dec(v);
-    if (d) total = total.plus(d);
+    if (v === undefined) continue;
+    const t = v.trim();
+    const m = PLAIN_DECIMAL.exec(t);
+    if (m === null || (m[2] === '' && !m[3])) {
+      const d = dec(v); // the general path: undefined when unreadable, throws where big.js throws
+      if (d) other = other.plus(d);
+      continue;
+    }
+    const fraction = m[3] ?? '';
+    if (fraction.length > scale) {
+      units *= 10n ** BigInt(fraction.length - scale);
+      scale = fraction.length;
+    }
+    let n = BigInt((m[2] || '0') + fraction) * 10n ** BigInt(scale - fraction.length);
+    if (m[1] === '-') n = -n;
+    units += n;
+    plain = true;
   }
-  return total;
+  if (!plain) return other;
+  return fromScaled(units, scale).plus(other);
+}
+
+/** What big.js reads the same as parseDec does: optional minus, digits, optional fraction (never "+", never an exponent). */
+const PLAIN_DECIMAL = /^(-?)(\d*)(?:\.(\d*))?$/;
+
+function fromScaled(units: bigint, scale: number): BigValue {
+  if (units === 0n) return ZERO;
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+  const text = scale === 0 ? digits : `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+  return new Big(negative ? `-${text}` : text);
 }
 
 /** Decimal equality of a lexical value with a computed one; an unreadable value is unequal. */
