@@ -7,7 +7,7 @@ import type { Invoice, Dec, Located } from '../../model/invoice.js';
 import { codeSet, CODELISTS } from '../data/codelists.js';
 import { attr, pathOf } from '../../xml/dom.js';
 import type { RuleContext, Violation } from '../types.js';
-import { type RuleDef, acList, nonVatScope, descendants, kid, rootChildren, present, exists, filled, loc, dec, sum, round2, round0, ZERO, ONE, HUNDRED, unless, each, code } from './helpers.js';
+import { type RuleDef, acList, acrossLines, nonVatScope, descendants, kid, rootChildren, present, exists, filled, loc, dec, sum, round2, round0, ZERO, ONE, HUNDRED, unless, each, code } from './helpers.js';
 
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
 
@@ -254,8 +254,8 @@ export const conditionRules: RuleDef[] = [
   { id: 'BR-CO-20', message: 'An invoice line period (BG-26) must have a start date (BT-134) or an end date (BT-135).', check: ({ invoice: i }) => each(i.lines, (l) => !l.period || present(l.period.start) || present(l.period.end), (l) => loc(l.period)) },
   { id: 'BR-CO-21', message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98), or both.', check: (ctx) => each(acList(ctx, ctx.invoice.allowances, false), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
   { id: 'BR-CO-22', message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105), or both.', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-CO-23', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140), or both.', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.allowances, false), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
-  { id: 'BR-CO-24', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145), or both.', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.charges, true), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
+  { id: 'BR-CO-23', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140), or both.', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.allowances, false)), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
+  { id: 'BR-CO-24', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145), or both.', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.charges, true)), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
   {
     id: 'BR-CO-26',
     message: 'The seller must be identifiable: give a seller identifier (BT-29), a legal registration identifier (BT-30) or a VAT identifier (BT-31).',
@@ -312,10 +312,10 @@ export const decimalRules: RuleDef[] = [
   dec2('BR-DEC-19', 'The VAT category taxable amount (BT-116) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxableAmount, of: b, field: 'taxableAmount' }))),
   dec2('BR-DEC-20', 'The VAT category tax amount (BT-117) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxAmount, of: b, field: 'taxAmount' }))),
   dec2('BR-DEC-23', 'The invoice line net amount (BT-131) may have at most two decimals.', (i) => i.lines.map((l) => ({ value: l.netAmount, of: l, field: 'netAmount' }))),
-  dec2('BR-DEC-24', 'The invoice line allowance amount (BT-136) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.allowances, false).map((a) => ({ value: a.amount, of: a, field: 'amount' })))),
-  dec2('BR-DEC-25', 'The invoice line allowance base amount (BT-137) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.allowances, false).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' })))),
-  dec2('BR-DEC-27', 'The invoice line charge amount (BT-141) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.charges, true).map((a) => ({ value: a.amount, of: a, field: 'amount' })))),
-  dec2('BR-DEC-28', 'The invoice line charge base amount (BT-142) may have at most two decimals.', (i, ctx) => i.lines.flatMap((l) => acList(ctx, l.charges, true).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' })))),
+  dec2('BR-DEC-24', 'The invoice line allowance amount (BT-136) may have at most two decimals.', (i, ctx) => acrossLines(i.lines, (l) => acList(ctx, l.allowances, false)).map((a) => ({ value: a.amount, of: a, field: 'amount' }))),
+  dec2('BR-DEC-25', 'The invoice line allowance base amount (BT-137) may have at most two decimals.', (i, ctx) => acrossLines(i.lines, (l) => acList(ctx, l.allowances, false)).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' }))),
+  dec2('BR-DEC-27', 'The invoice line charge amount (BT-141) may have at most two decimals.', (i, ctx) => acrossLines(i.lines, (l) => acList(ctx, l.charges, true)).map((a) => ({ value: a.amount, of: a, field: 'amount' }))),
+  dec2('BR-DEC-28', 'The invoice line charge base amount (BT-142) may have at most two decimals.', (i, ctx) => acrossLines(i.lines, (l) => acList(ctx, l.charges, true)).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' }))),
 ];
 
 export const splitPaymentRules: RuleDef[] = [

@@ -3,8 +3,9 @@
  * Where the CII and UBL artefacts test a rule differently, the rule looks at ctx.syntax.
  */
 import type { Invoice, Party } from '../../model/invoice.js';
+import type { Violation } from '../types.js';
 import { pathOf } from '../../xml/dom.js';
-import { type RuleDef, acList, nonVatScope, descendants, kid, rootChildren, filled, present, exists, loc, dec, ZERO, unless, each, code } from './helpers.js';
+import { type RuleDef, acList, acrossLines, nonVatScope, descendants, kid, rootChildren, filled, present, exists, loc, dec, ZERO, unless, each, code } from './helpers.js';
 
 // The totals rules hang on the monetary summation element (CII) / LegalMonetaryTotal (UBL).
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
@@ -112,10 +113,10 @@ export const coreRules: RuleDef[] = [
   { id: 'BR-36', message: 'Each document level charge must have an amount (BT-99).', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.amount), (a) => loc(a)) },
   { id: 'BR-37', message: 'Each document level charge must have a VAT category code (BT-102).', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.vatCategoryCode) && !nonVatScope(ctx).has(a), (a) => loc(a)) },
   { id: 'BR-38', message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105).', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-41', message: 'Each invoice line allowance must have an amount (BT-136).', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.allowances, false), (a) => present(a.amount), (a) => loc(a))) },
-  { id: 'BR-42', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140).', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.allowances, false), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
-  { id: 'BR-43', message: 'Each invoice line charge must have an amount (BT-141).', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.charges, true), (a) => present(a.amount), (a) => loc(a))) },
-  { id: 'BR-44', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145).', check: (ctx) => ctx.invoice.lines.flatMap((l) => each(acList(ctx, l.charges, true), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a))) },
+  { id: 'BR-41', message: 'Each invoice line allowance must have an amount (BT-136).', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.allowances, false)), (a) => present(a.amount), (a) => loc(a)) },
+  { id: 'BR-42', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140).', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.allowances, false)), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
+  { id: 'BR-43', message: 'Each invoice line charge must have an amount (BT-141).', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.charges, true)), (a) => present(a.amount), (a) => loc(a)) },
+  { id: 'BR-44', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145).', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.charges, true)), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
   { id: 'BR-45', message: 'Each VAT breakdown must have a VAT category taxable amount (BT-116).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.taxableAmount), (b) => loc(b)) },
   { id: 'BR-46', message: 'Each VAT breakdown must have a VAT category tax amount (BT-117).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.taxAmount), (b) => loc(b)) },
   { id: 'BR-47', message: 'Each VAT breakdown must have a VAT category code (BT-118).', check: (ctx) => each(ctx.invoice.vatBreakdown, (b) => present(b.categoryCode) && !nonVatScope(ctx).has(b), (b) => loc(b)) },
@@ -257,6 +258,10 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-65',
     message: 'An item classification identifier (BT-158) must have a scheme identifier.',
-    check: ({ invoice: i }) => i.lines.flatMap((l) => each(l.classifications, (c) => filled(c.schemeId), () => loc(l, 'classifications'))),
+    check: ({ invoice: i }) => {
+      const out: Violation[] = [];
+      for (const l of i.lines) for (const c of l.classifications) if (!filled(c.schemeId)) out.push({ location: loc(l, 'classifications') });
+      return out;
+    },
   },
 ];

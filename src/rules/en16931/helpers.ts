@@ -167,6 +167,21 @@ export function unless(ok: boolean, where: string | Located | undefined, field?:
   return [{ location: typeof where === 'object' ? loc(where, field) : where }];
 }
 
+/**
+ * The items of every line's list, in order, as one array (`lines.flatMap(pick)` without the
+ * intermediate arrays: on a 10,000-line invoice each such rule built 10,000 of them).
+ */
+export function acrossLines<L, T>(lines: readonly L[], pick: (line: L) => readonly T[]): readonly T[] {
+  let out: T[] | undefined;
+  for (const line of lines) {
+    const items = pick(line);
+    if (items.length === 0) continue;
+    out ??= [];
+    for (const item of items) out.push(item);
+  }
+  return out ?? [];
+}
+
 /** Violations for every item that fails the test. */
 export function each<T>(items: readonly T[] | undefined, test: (item: T) => boolean, where: (item: T) => string | undefined): Violation[] {
   const out: Violation[] = [];
