@@ -10,6 +10,7 @@ import { FX_STRUCTURE_CONTEXTS } from './catalogue.data.js';
 import { contextNodes } from './codelists.js';
 import { structureTests, type StructureTest } from './structure.table.js';
 import { compileCount, singleChildStep } from './xpath-match.js';
+import { PropertyMap } from '../../util/property-map.js';
 
 function label(child: string): string {
   return child.replace(/^ram:/, '');
@@ -36,6 +37,10 @@ interface ChildCount {
 interface ContextGroup {
   context: string;
   ids: string[];
+  /** Result slot of the group's first assert; its asserts have consecutive slots. */
+  firstSlot: number;
+  /** Scratch counts of one node, reused: evaluation is synchronous and never re-entered. */
+  counts: Int32Array;
   /** Per assert: its test, or undefined when it is a child count (then `bounds` says what holds). */
   tests: (NodeTest | undefined)[];
   bounds: ({ op: '=' | '<=' | '>='; n: number } | undefined)[];
@@ -43,24 +48,38 @@ interface ContextGroup {
   counted: Map<string, ChildCount[]>;
 }
 
-/** Per document: the violations of every structural assert, filled one context group at a time. */
-const results = new WeakMap<XmlDoc, Map<string, Violation[]>>();
+/**
+ * Per document: the violations of every structural assert by slot, filled one context group at a
+ * time. A hidden property of the document, not a WeakMap (whose entries the young-generation GC keeps
+ * alive and promotes), and an array by slot, not a Map by id (~200 ids set per typical invoice).
+ */
+const results = new PropertyMap<XmlDoc, (Violation[] | undefined)[]>('fxStructure');
+let slotCount = 0;
+
+/** What an assert that holds everywhere returns (most asserts, most contexts absent): shared, never mutated. */
+const NO_VIOLATIONS = Object.freeze([]) as unknown as Violation[];
 
 function holds(count: number, bound: { op: '=' | '<=' | '>='; n: number }): boolean {
   return bound.op === '=' ? count === bound.n : bound.op === '<=' ? count <= bound.n : count >= bound.n;
 }
 
-function violationsOf(doc: XmlDoc, id: string, group: ContextGroup): Violation[] {
-  let byId = results.get(doc);
-  if (!byId) results.set(doc, (byId = new Map()));
-  let found = byId.get(id);
+function violationsOf(doc: XmlDoc, slot: number, group: ContextGroup): Violation[] {
+  let bySlot = results.get(doc);
+  if (!bySlot) results.set(doc, (bySlot = new Array<Violation[] | undefined>(slotCount)));
+  const found = bySlot[slot];
   if (found) return found;
+  evaluateGroup(doc, group, bySlot);
+  return bySlot[slot]!;
+}
+
+function evaluateGroup(doc: XmlDoc, group: ContextGroup, bySlot: (Violation[] | undefined)[]): void {
   // One pass over the context's nodes runs all of its asserts while each node is at hand, and one
   // pass over each node's children counts every name the asserts count: a line context carries ~20
-  // asserts, and one walk per assert over 10,000 lines cost 5 ms each.
+  // asserts, and one walk per assert over 10,000 lines cost 5 ms each. Lists are made only for
+  // asserts that fail: most contexts of a profile are absent from a typical invoice.
   const size = group.ids.length;
-  const lists = group.ids.map((): Violation[] => []);
-  const counts = new Int32Array(size);
+  const counts = group.counts;
+  let lists: Violation[][] | undefined;
   for (const node of contextNodes(doc, group.context)) {
     counts.fill(0);
     const children = node.children;
@@ -72,12 +91,12 @@ function violationsOf(doc: XmlDoc, id: string, group: ContextGroup): Violation[]
     for (let i = 0; i < size; i++) {
       const test = group.tests[i];
       const ok = test ? test(node) : holds(counts[i], group.bounds[i]!);
-      if (!ok) lists[i].push({ location: where(node) });
+      if (ok) continue;
+      lists ??= [];
+      (lists[i] ??= []).push({ location: where(node) });
     }
   }
-  for (let i = 0; i < size; i++) byId.set(group.ids[i], lists[i]);
-  found = byId.get(id)!;
-  return found;
+  for (let i = 0; i < size; i++) bySlot[group.firstSlot + i] = lists?.[i] ?? NO_VIOLATIONS;
 }
 
 let cached: Rule[] | undefined;
@@ -91,7 +110,7 @@ export function structureRules(_set?: string): Rule[] {
     const context = FX_STRUCTURE_CONTEXTS[id];
     if (context === undefined) continue;
     let group = groups.get(context);
-    if (!group) groups.set(context, (group = { context, ids: [], tests: [], bounds: [], counted: new Map() }));
+    if (!group) groups.set(context, (group = { context, ids: [], firstSlot: 0, counts: new Int32Array(0), tests: [], bounds: [], counted: new Map() }));
     const index = group.ids.length;
     group.ids.push(id);
     const single = t.kind === 'count' ? singleChildStep(t.child) : undefined;
@@ -117,8 +136,13 @@ export function structureRules(_set?: string): Rule[] {
       id,
       severity: 'error',
       message: message(t, context),
-      check: (ctx) => violationsOf(ctx.doc, id, inGroup),
+      check: (ctx) => violationsOf(ctx.doc, inGroup.firstSlot + index, inGroup),
     });
+  }
+  for (const group of groups.values()) {
+    group.firstSlot = slotCount;
+    slotCount += group.ids.length;
+    group.counts = new Int32Array(group.ids.length);
   }
   cached = rules;
   return rules;
