@@ -39,6 +39,8 @@ interface ContextStep {
   next: Map<string, ContextStep>;
   /** The same child steps by local name (a document's children are matched by name, then namespace). */
   nextByLocal: Map<string, ContextStep[]>;
+  /** Number of the resolveChildSteps scan that last resolved this step (scratch, see there). */
+  scan: number;
 }
 const contextSteps: ContextStep[] = [];
 const topSteps = new Map<string, ContextStep>();
@@ -48,7 +50,7 @@ function stepUnder(parent: ContextStep | undefined, ns: string, local: string): 
   const key = `${ns} ${local}`;
   let step = siblings.get(key);
   if (!step) {
-    step = { id: contextSteps.length, parent, ns, local, next: new Map(), nextByLocal: new Map() };
+    step = { id: contextSteps.length, parent, ns, local, next: new Map(), nextByLocal: new Map(), scan: 0 };
     contextSteps.push(step);
     siblings.set(key, step);
     if (parent) {
@@ -141,30 +143,35 @@ function resolveStep(doc: XmlDoc, state: DocLookups, step: ContextStep): XmlElem
  * once per step (comparing names each time) cost ~50 ms on a 10,000-line invoice.
  */
 function resolveChildSteps(state: DocLookups, parent: ContextStep, parents: XmlElement[] | null): void {
-  const todo: ContextStep[] = [];
-  for (const s of parent.next.values()) if (state.steps[s.id] === undefined) todo.push(s);
-  if (todo.length === 0) return;
-  const found = new Map<ContextStep, XmlElement[]>();
-  if (parents) {
-    const byLocal = parent.nextByLocal;
-    for (const p of parents) {
-      const children = p.children;
-      for (let i = 0; i < children.length; i++) {
-        const c = children[i];
-        const steps = byLocal.get(c.local);
-        if (steps === undefined) continue;
-        for (const s of steps) {
-          // Steps resolved by an earlier scan (their context was compiled before) keep their list.
-          if (s.ns !== c.ns || state.steps[s.id] !== undefined) continue;
-          const list = found.get(s);
-          if (list) list.push(c);
-          else found.set(s, [c]);
-        }
+  // The steps this scan resolves start as "none" and carry its number; no list or Map per scan (most
+  // parents of a typical invoice's profile contexts are absent, and then nothing else is done).
+  const scan = ++scans;
+  let todo = 0;
+  for (const s of parent.next.values()) {
+    if (state.steps[s.id] !== undefined) continue;
+    state.steps[s.id] = null;
+    s.scan = scan;
+    todo++;
+  }
+  if (todo === 0 || !parents) return;
+  const byLocal = parent.nextByLocal;
+  for (const p of parents) {
+    const children = p.children;
+    for (let i = 0; i < children.length; i++) {
+      const c = children[i];
+      const steps = byLocal.get(c.local);
+      if (steps === undefined) continue;
+      for (const s of steps) {
+        // Steps resolved by an earlier scan (their context was compiled before) keep their list.
+        if (s.ns !== c.ns || s.scan !== scan) continue;
+        const list = state.steps[s.id];
+        if (list) list.push(c);
+        else state.steps[s.id] = [c];
       }
     }
   }
-  for (const s of todo) state.steps[s.id] = found.get(s) ?? null;
 }
+let scans = 0;
 
 function describeTarget(target: string): string {
   return target === '.' ? 'value' : target.startsWith('@') ? `attribute ${target}` : target;
