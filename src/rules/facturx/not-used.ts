@@ -7,23 +7,26 @@
 import type { Rule } from '../types.js';
 import { attr, where } from '../xrechnung/dom.js';
 import { FX_CATALOGUE } from './catalogue.data.js';
-import { contextNodes } from './codelists.js';
+import { contextHandle, contextNodes } from './codelists.js';
 
 export function notUsedRules(set: string): Rule[] {
   const reports = FX_CATALOGUE[set]?.notUsed ?? [];
-  return reports.map((r) => ({
-    id: r.id,
-    severity: 'error' as const,
-    message: r.attribute ? `The attribute @${r.attribute} is not used in this Factur-X profile here.` : 'This element is not used in this Factur-X profile.',
-    check(ctx) {
-      const out = [];
-      for (const context of r.contexts) {
-        for (const node of contextNodes(ctx.doc, context)) {
-          if (r.attribute && attr(node, r.attribute) === undefined) continue;
-          out.push({ location: where(node), message: r.attribute ? `@${r.attribute} of ${node.local} is not used in this Factur-X profile.` : `${node.local} is not used in this Factur-X profile.` });
+  return reports.map((r) => {
+    const handles = r.contexts.map(contextHandle);
+    return {
+      id: r.id,
+      severity: 'error' as const,
+      message: r.attribute ? `The attribute @${r.attribute} is not used in this Factur-X profile here.` : 'This element is not used in this Factur-X profile.',
+      check(ctx) {
+        const out = [];
+        for (const context of handles) {
+          for (const node of contextNodes(ctx.doc, context)) {
+            if (r.attribute && attr(node, r.attribute) === undefined) continue;
+            out.push({ location: where(node), message: r.attribute ? `@${r.attribute} of ${node.local} is not used in this Factur-X profile.` : `${node.local} is not used in this Factur-X profile.` });
+          }
         }
-      }
-      return out;
-    },
-  }));
+        return out;
+      },
+    };
+  });
 }

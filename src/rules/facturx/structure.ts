@@ -7,7 +7,7 @@ import type { Rule, Violation } from '../types.js';
 import type { XmlDoc, XmlElement } from '../../xml/dom.js';
 import { attr, where } from '../xrechnung/dom.js';
 import { FX_STRUCTURE_CONTEXTS } from './catalogue.data.js';
-import { contextNodes } from './codelists.js';
+import { contextHandle, contextNodes, type ContextHandle } from './codelists.js';
 import { structureTests, type StructureTest } from './structure.table.js';
 import { compileCount, singleChildStep } from './xpath-match.js';
 import { PropertyMap } from '../../util/property-map.js';
@@ -36,6 +36,8 @@ interface ChildCount {
 /** The structural asserts of one rule context, evaluated together (see violationsOf). */
 interface ContextGroup {
   context: string;
+  /** The context compiled once (see contextHandle). */
+  handle: ContextHandle | string;
   ids: string[];
   /** Result slot of the group's first assert; its asserts have consecutive slots. */
   firstSlot: number;
@@ -80,7 +82,7 @@ function evaluateGroup(doc: XmlDoc, group: ContextGroup, bySlot: (Violation[] | 
   const size = group.ids.length;
   const counts = group.counts;
   let lists: Violation[][] | undefined;
-  for (const node of contextNodes(doc, group.context)) {
+  for (const node of contextNodes(doc, group.handle)) {
     counts.fill(0);
     const children = node.children;
     for (let c = 0; c < children.length; c++) {
@@ -110,7 +112,7 @@ export function structureRules(_set?: string): Rule[] {
     const context = FX_STRUCTURE_CONTEXTS[id];
     if (context === undefined) continue;
     let group = groups.get(context);
-    if (!group) groups.set(context, (group = { context, ids: [], firstSlot: 0, counts: new Int32Array(0), tests: [], bounds: [], counted: new Map() }));
+    if (!group) groups.set(context, (group = { context, handle: contextHandle(context), ids: [], firstSlot: 0, counts: new Int32Array(0), tests: [], bounds: [], counted: new Map() }));
     const index = group.ids.length;
     group.ids.push(id);
     const single = t.kind === 'count' ? singleChildStep(t.child) : undefined;
