@@ -179,6 +179,21 @@ export function parseXmlTree(text: string, limits: XmlLimits): { root: XmlElemen
   return new TreeParser(src, limits).parse();
 }
 
+/**
+ * Local names as V8-internalized strings, shared by all documents: the same string object as the name
+ * literals in the readers and rules, so their `el.local === 'TypeCode'` tests are pointer compares instead
+ * of character compares of a slice (measured 2.3x slower; tens of millions of compares on a 10,000-line
+ * invoice). A direct-mapped cache: bounded memory whatever names a document uses; a miss internalizes.
+ */
+const NAME_SLOTS = 4096;
+const internedNames: string[] = new Array<string>(NAME_SLOTS).fill('');
+
+/** The internalized copy of a string (property keys are internalized by the engine). */
+function internalize(s: string): string {
+  for (const key in { [s]: 0 }) return key;
+  return s;
+}
+
 class TreeParser {
   private readonly len: number;
   private root: XmlElement | null = null;
@@ -204,8 +219,6 @@ class TreeParser {
   /** The last element prefix and its URI (undefined after a binding change), so `ram:` is not looked up 100,000 times. */
   private lastPrefix = '';
   private lastPrefixUri: string | undefined = undefined;
-  /** Recently seen local names, so repeated names share one string instead of one slice each. */
-  private readonly names: string[] = new Array<string>(1024).fill('');
 
   /**
    * Children of the open elements, contiguous per element: an element's children become one exactly-sized
@@ -372,13 +385,12 @@ class TreeParser {
   private name(start: number, end: number): string {
     const src = this.src;
     const length = end - start;
-    const slot = (length * 31 + src.charCodeAt(start) * 7 + src.charCodeAt(end - 1) * 3 + src.charCodeAt(start + (length >> 1))) & 1023;
+    const slot = (length * 31 + src.charCodeAt(start) * 7 + src.charCodeAt(end - 1) * 3 + src.charCodeAt(start + (length >> 1))) & (NAME_SLOTS - 1);
     // A short-lived slice and === compare faster than startsWith(known, start) in V8.
     const fresh = src.slice(start, end);
-    const known = this.names[slot];
+    const known = internedNames[slot];
     if (fresh === known) return known;
-    this.names[slot] = fresh;
-    return fresh;
+    return (internedNames[slot] = internalize(fresh));
   }
 
   private startTag(lt: number): number {
