@@ -51,7 +51,7 @@ function allElements(root: XmlElement): XmlElement[] {
 function copyUnder(el: XmlElement, parent: XmlElement): XmlElement {
   const copy: XmlElement = { ...el, parent, children: [], _pos: undefined, _path: undefined };
   copy.children = el.children.map((c) => copyUnder(c, copy));
-  parent.children.push(copy);
+  parent.children = [...parent.children, copy]; // parsed trees share one frozen empty array
   return copy;
 }
 

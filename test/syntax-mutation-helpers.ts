@@ -15,7 +15,7 @@ export function loadCorpus(rel: string): XmlDoc {
 
 export function newElement(parent: XmlElement, step: Step, text = ''): XmlElement {
   const el: XmlElement = { ns: step.ns, local: step.local, prefix: 'x', attrs: [], children: [], text, parent, line: 0 };
-  parent.children.push(el);
+  parent.children = [...parent.children, el]; // parsed trees share one frozen empty array
   return el;
 }
 
@@ -31,7 +31,7 @@ export function ensure(from: XmlElement, steps: readonly Step[]): XmlElement {
 export function setAttr(el: XmlElement, local: string, value: string): void {
   const a = el.attrs.find((x) => x.local === local && x.ns === '');
   if (a) a.value = value;
-  else el.attrs.push({ ns: '', local, prefix: '', value });
+  else el.attrs = [...el.attrs, { ns: '', local, prefix: '', value }];
 }
 
 /** Make a rule's path select something (or more than allowed) under `ctx`. */

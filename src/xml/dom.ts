@@ -23,6 +23,10 @@ export interface XmlElement {
   ns: string; // namespace URI, '' when none
   local: string;
   prefix: string;
+  /**
+   * Empty attrs and children of parsed trees are one shared frozen array: to change a parsed tree,
+   * assign a new array (`el.children = [...el.children, x]`), never push into the old one.
+   */
   attrs: XmlAttribute[];
   children: XmlElement[];
   /** Direct character data (text and CDATA children, concatenated). */
