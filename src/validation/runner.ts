@@ -1,5 +1,6 @@
 /**
- * Where validation runs. Small jobs on the calling thread, big ones in worker threads (piscina):
+ * Where the CPU work of the service runs: validation (also for /v1/merge), XML generation (/v1/xml)
+ * and extraction (/v1/extract). Small jobs on the calling thread, big ones in worker threads (piscina):
  *
  * - A typical invoice (10–30 KB) validates in well under a millisecond. Sending it to a worker
  *   costs more than the work (structured clone of the bytes and of the result, a thread hop, a
@@ -12,8 +13,9 @@
  *   is that of the embedded XML (a small PDF can carry a large compressed XML): it is taken out of
  *   the PDF inline, and if it is too big the whole upload is handed to the pool.
  * - Inline work uses one core. When the main thread is saturated (its event-loop utilisation over the
- *   last 100 ms is above 80%) and a worker is free, small invoices are sent to the pool as well, so
- *   that under sustained load both the main thread and the workers validate.
+ *   last 100 ms is above 80%) and a worker is free, small jobs are sent to the pool as well, so that
+ *   under sustained load both the main thread and the workers work. The same rules apply to XML
+ *   generation (the size of the metadata counts) and extraction (the size of the invoice XML).
  * - The pool starts its threads on first need and lets idle ones go, so a service that only sees
  *   typical invoices at a moderate rate does not carry them in memory.
  *
@@ -26,26 +28,73 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { IngestError, XmlTooLargeError } from '../input/ingest.js';
+import type { ExtractionResult } from '../extract/result.js';
+import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../metadata/errors.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
-import type { WorkerAnswer, WorkerTask } from './worker.js';
+import type { MetadataErrorData, WorkerAnswer, WorkerTask } from './worker.js';
 
 export class ValidationTimeoutError extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`Validation did not finish within ${timeoutMs} ms`);
+  constructor(
+    readonly timeoutMs: number,
+    what = 'Validation',
+  ) {
+    super(`${what} did not finish within ${timeoutMs} ms`);
     this.name = 'ValidationTimeoutError';
   }
+}
+
+/** What /v1/xml answers: the XML and the metadata fields the profile could not carry. */
+export interface BuiltXml {
+  xml: string;
+  droppedFields: string[];
 }
 
 export interface ValidationRunner {
   /** inline: everything on the calling thread (WORKERS=0); pool: big jobs in worker threads, small ones inline. */
   readonly mode: 'inline' | 'pool';
-  /** Always through a worker (pool mode only): the readiness check uses it to prove the pool works. */
-  /** How many validations ran where, since start (tests, diagnostics). */
+  /** How many jobs ran where, since start (tests, diagnostics). */
   readonly counts: { inline: number; pool: number };
-  validateInWorker?(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
-  /** `timeoutMs` overrides the runner's bound for this call (pool mode). */
+  /** `timeoutMs` overrides the runner's bound for this call (pool mode). Throws IngestError for unusable uploads. */
   validate(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
+  /** Always through a worker (pool mode only): the readiness check uses it to prove the pool works. */
+  validateInWorker?(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
+  /** Metadata (JSON text or parsed) → CII XML; throws the metadata errors of src/metadata/errors.ts. */
+  buildXml(metadata: unknown): Promise<BuiltXml>;
+  /** Upload → ExtractionResult; throws IngestError for unusable uploads. */
+  extract(bytes: Uint8Array, filename?: string): Promise<ExtractionResult>;
   close(): Promise<void>;
+}
+
+/** A metadata error sent back by a worker, as the class the HTTP layer maps. */
+function metadataError(data: MetadataErrorData): Error {
+  if (data.kind === 'notJson') return new MetadataNotJsonError(data.message);
+  if (data.kind === 'shape') return new MetadataShapeError(data.items);
+  const err = new MetadataContentError('The invoice metadata is inconsistent', data.issues);
+  err.message = data.message;
+  return err;
+}
+
+// The inline implementations, loaded on first use (validation brings every rule set).
+let pipeline: Promise<typeof import('./validate.js')> | undefined;
+const loadPipeline = () => (pipeline ??= import('./validate.js'));
+let xmlBuilder: Promise<typeof import('../metadata/build.js')> | undefined;
+const loadXmlBuilder = () => (xmlBuilder ??= import('../metadata/build.js'));
+let extraction: Promise<[typeof import('../input/ingest.js'), typeof import('../extract/result.js')]> | undefined;
+const loadExtraction = () => (extraction ??= Promise.all([import('../input/ingest.js'), import('../extract/result.js')]));
+
+async function buildXmlInline(metadata: unknown): Promise<BuiltXml> {
+  const built = (await loadXmlBuilder()).buildInvoiceXml(metadata);
+  return { xml: built.xml, droppedFields: built.droppedFields };
+}
+
+async function extractInline(bytes: Uint8Array, filename: string | undefined, maxXmlBytes?: number): Promise<ExtractionResult> {
+  const [{ ingest }, { toExtractionResult }] = await loadExtraction();
+  return toExtractionResult(await ingest(bytes, filename, maxXmlBytes === undefined ? {} : { maxXmlBytes }));
+}
+
+/** Size of the metadata for the inline/pool choice: the JSON text, or (already parsed) a rough count. */
+function metadataSize(metadata: unknown): number {
+  return typeof metadata === 'string' ? metadata.length : 0;
 }
 
 export interface RunnerOptions {
@@ -93,9 +142,6 @@ function workerFile(): string {
 }
 
 export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
-  // The pipeline is loaded on first use, not at start-up (it brings every rule set).
-  let pipeline: Promise<typeof import('./validate.js')> | undefined;
-  const loadPipeline = () => (pipeline ??= import('./validate.js'));
   const counts = { inline: 0, pool: 0 };
   if (opts.workers <= 0) {
     return {
@@ -105,13 +151,21 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
         counts.inline++;
         return (await loadPipeline()).validateBytes(bytes, filename, options);
       },
+      buildXml(metadata) {
+        counts.inline++;
+        return buildXmlInline(metadata);
+      },
+      extract(bytes, filename) {
+        counts.inline++;
+        return extractInline(bytes, filename);
+      },
       close: async () => {},
     };
   }
   const inlineMaxBytes = opts.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
   const isBusy = opts.isBusy ?? mainThreadBusy;
   isBusy(); // start sampling now, so that the first busy period is seen
-  let inPool = 0;
+  let poolJobs = 0;
   const threads = Math.min(opts.workers, Math.max(1, availableParallelism()));
   const pool = new Piscina({
     filename: workerFile(),
@@ -125,43 +179,69 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     // makes short-lived garbage, and the default small semi-spaces made the scavenger run every few invoices.
     resourceLimits: { maxYoungGenerationSizeMb: 48 },
   });
-  async function inWorker(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs = opts.timeoutMs): Promise<ValidationResult> {
-    const task: WorkerTask = { bytes, ...(filename ? { filename } : {}), ...(options ? { options } : {}) };
+  /** Run a task in a worker; bad-input answers come back as the error classes the routes map. */
+  async function inPool(task: WorkerTask, timeoutMs: number, what: string): Promise<WorkerAnswer> {
     let answer: WorkerAnswer;
     counts.pool++;
-    inPool++;
+    poolJobs++;
     try {
       answer = await pool.run(task, { signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
       const name = (err as Error).name;
-      if (name === 'AbortError' || name === 'TimeoutError') throw new ValidationTimeoutError(timeoutMs);
+      if (name === 'AbortError' || name === 'TimeoutError') throw new ValidationTimeoutError(timeoutMs, what);
       throw err;
     } finally {
-      inPool--;
+      poolJobs--;
     }
     if ('ingestError' in answer) throw new IngestError(answer.ingestError.code, answer.ingestError.message);
-    return answer.result;
+    if ('metadataError' in answer) throw metadataError(answer.metadataError);
+    return answer;
+  }
+  /** Small jobs stay inline unless the main thread is saturated and a worker is free. */
+  const preferInline = () => inlineMaxBytes > 0 && !(poolJobs < threads && isBusy());
+  /** Inline with a bound on the invoice XML; undefined when it is over the bound (then the pool takes it). */
+  async function boundedInline<T>(run: () => Promise<T>): Promise<T | undefined> {
+    try {
+      const result = await run();
+      counts.inline++;
+      return result;
+    } catch (err) {
+      if (err instanceof XmlTooLargeError) return undefined;
+      counts.inline++;
+      throw err;
+    }
+  }
+  async function validateInWorker(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs = opts.timeoutMs): Promise<ValidationResult> {
+    const task: WorkerTask = { bytes, ...(filename ? { filename } : {}), ...(options ? { options } : {}) };
+    return ((await inPool(task, timeoutMs, 'Validation')) as { result: ValidationResult }).result;
   }
   return {
     mode: 'pool',
     counts,
     async validate(bytes, filename, options, timeoutMs) {
-      // Small jobs stay inline unless the main thread is saturated and a worker is free.
-      if (inlineMaxBytes > 0 && !(inPool < threads && isBusy())) {
-        try {
-          const result = await (await loadPipeline()).validateBytes(bytes, filename, options, { maxXmlBytes: inlineMaxBytes });
-          counts.inline++;
-          return result;
-        } catch (err) {
-          if (!(err instanceof XmlTooLargeError)) {
-            counts.inline++;
-            throw err;
-          }
-        }
+      if (preferInline()) {
+        const pipelineModule = await loadPipeline();
+        const result = await boundedInline(() => pipelineModule.validateBytes(bytes, filename, options, { maxXmlBytes: inlineMaxBytes }));
+        if (result) return result;
       }
-      return inWorker(bytes, filename, options, timeoutMs);
+      return validateInWorker(bytes, filename, options, timeoutMs);
     },
-    validateInWorker: inWorker,
+    validateInWorker,
+    async buildXml(metadata) {
+      if (preferInline() && metadataSize(metadata) <= inlineMaxBytes) {
+        counts.inline++;
+        return buildXmlInline(metadata);
+      }
+      return ((await inPool({ kind: 'xml', metadata }, opts.timeoutMs, 'XML generation')) as { xml: BuiltXml }).xml;
+    },
+    async extract(bytes, filename) {
+      if (preferInline()) {
+        const result = await boundedInline(() => extractInline(bytes, filename, inlineMaxBytes));
+        if (result) return result;
+      }
+      const task: WorkerTask = { kind: 'extract', bytes, ...(filename ? { filename } : {}) };
+      return ((await inPool(task, opts.timeoutMs, 'Extraction')) as { extraction: ExtractionResult }).extraction;
+    },
     close: () => pool.destroy(),
   };
 }

@@ -1,20 +1,59 @@
 /**
- * Worker-thread entry of the validation pool: validates bytes off the main event loop. Errors that
- * mean "bad upload" are returned as data, because class identity does not survive the thread hop.
+ * Worker-thread entry of the CPU pool: validation, XML generation and extraction off the main event
+ * loop. Errors that mean "bad input" are returned as data, because class identity does not survive
+ * the thread hop; the runner turns them back into the same error classes.
  */
 import { IngestError } from '../input/ingest.js';
-import { validateBytes, type ValidateOptions, type ValidationResult } from './validate.js';
+import type { ExtractionResult } from '../extract/result.js';
+import type { ContentIssue, ShapeErrorItem } from '../metadata/errors.js';
+import type { ValidateOptions, ValidationResult } from './validate.js';
 
-export interface WorkerTask {
-  bytes: Uint8Array;
-  filename?: string;
-  options?: ValidateOptions;
+export type WorkerTask =
+  | { kind?: 'validate'; bytes: Uint8Array; filename?: string; options?: ValidateOptions }
+  | { kind: 'xml'; metadata: unknown }
+  | { kind: 'extract'; bytes: Uint8Array; filename?: string };
+
+/** A metadata error of buildInvoiceXml, as data. */
+export type MetadataErrorData =
+  | { kind: 'notJson'; message: string }
+  | { kind: 'shape'; items: ShapeErrorItem[] }
+  | { kind: 'content'; message: string; issues: ContentIssue[] };
+
+export type WorkerAnswer =
+  | { result: ValidationResult }
+  | { xml: { xml: string; droppedFields: string[] } }
+  | { extraction: ExtractionResult }
+  | { ingestError: { code: IngestError['code']; message: string } }
+  | { metadataError: MetadataErrorData };
+
+// Loaded on first use: a worker loads only what its tasks need (the rule sets are the largest part).
+let validateModule: Promise<typeof import('./validate.js')> | undefined;
+let metadataModules: Promise<[typeof import('../metadata/build.js'), typeof import('../metadata/errors.js')]> | undefined;
+let extractModules: Promise<[typeof import('../input/ingest.js'), typeof import('../extract/result.js')]> | undefined;
+
+async function buildXml(metadata: unknown): Promise<WorkerAnswer> {
+  const [{ buildInvoiceXml }, errors] = await (metadataModules ??= Promise.all([import('../metadata/build.js'), import('../metadata/errors.js')]));
+  try {
+    const built = buildInvoiceXml(metadata);
+    return { xml: { xml: built.xml, droppedFields: built.droppedFields } };
+  } catch (err) {
+    if (err instanceof errors.MetadataNotJsonError) return { metadataError: { kind: 'notJson', message: err.message } };
+    if (err instanceof errors.MetadataShapeError) return { metadataError: { kind: 'shape', items: err.items } };
+    if (err instanceof errors.MetadataContentError) return { metadataError: { kind: 'content', message: err.message, issues: err.issues } };
+    throw err;
+  }
 }
 
-export type WorkerAnswer = { result: ValidationResult } | { ingestError: { code: IngestError['code']; message: string } };
+async function extract(bytes: Uint8Array, filename?: string): Promise<WorkerAnswer> {
+  const [{ ingest }, { toExtractionResult }] = await (extractModules ??= Promise.all([import('../input/ingest.js'), import('../extract/result.js')]));
+  return { extraction: toExtractionResult(await ingest(bytes, filename)) };
+}
 
-export default async function validateInWorker(task: WorkerTask): Promise<WorkerAnswer> {
+export default async function runInWorker(task: WorkerTask): Promise<WorkerAnswer> {
   try {
+    if (task.kind === 'xml') return await buildXml(task.metadata);
+    if (task.kind === 'extract') return await extract(task.bytes, task.filename);
+    const { validateBytes } = await (validateModule ??= import('./validate.js'));
     return { result: await validateBytes(task.bytes, task.filename, task.options) };
   } catch (err) {
     if (err instanceof IngestError) return { ingestError: { code: err.code, message: err.message } };

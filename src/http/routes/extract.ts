@@ -3,9 +3,10 @@
  * (detected format and profile, the invoice XML found, best-effort invoice JSON, findings).
  */
 import type { FastifyInstance } from 'fastify';
-import { toExtractionResult } from '../../extract/result.js';
 import { readForm } from '../multipart.js';
-import { ingestUpload } from '../upload.js';
+import { IngestError } from '../../input/ingest.js';
+import { ValidationTimeoutError } from '../../validation/runner.js';
+import { ProblemError } from '../errors.js';
 import { errorResponses } from '../schemas.js';
 
 const strOrNull = { type: ['string', 'null'] } as const;
@@ -73,7 +74,8 @@ the uploaded XML, and returns best-effort invoice JSON. Amounts are strings exac
 **400 ProblemDetails, \`code\`**: \`EMPTY_FILE\`, \`NOT_PDF_OR_XML\` (neither a PDF nor XML), \`PDF_ENCRYPTED\`,
 \`PDF_UNREADABLE\`, and for an uploaded XML \`XML_MALFORMED\`, \`XML_DTD_FORBIDDEN\` (any DOCTYPE, so no external entity is
 ever resolved), \`XML_TOO_DEEP\`, \`XML_TOO_LARGE\`, \`XML_ENCODING\`; a multipart body that cannot be read is 400 without a code.
-**413** \`UPLOAD_TOO_LARGE\` past MAX_UPLOAD_SIZE_MB. **422** HTTPValidationError when the \`file\` part is missing.`;
+**413** \`UPLOAD_TOO_LARGE\` past MAX_UPLOAD_SIZE_MB. **422** HTTPValidationError when the \`file\` part is missing, and
+ProblemDetails \`PROCESSING_TIMEOUT\` when reading takes longer than 30 s (only possible for very large invoices).`;
 
 export default async function extract(app: FastifyInstance): Promise<void> {
   app.post(
@@ -93,8 +95,18 @@ export default async function extract(app: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const form = await readForm(req, { files: { file: { required: true } } });
-      // Unusable input (not PDF/XML, encrypted PDF, malformed XML upload) → 400 with the ingest code.
-      return toExtractionResult(await ingestUpload(form.files.file));
+      const file = form.files.file;
+      try {
+        // Inline, or in a worker when the main thread is saturated or the invoice XML is large (validation/runner.ts).
+        return await app.validation.extract(file.data, file.filename);
+      } catch (err) {
+        // Unusable input (not PDF/XML, encrypted PDF, malformed XML upload) → 400 with the ingest code.
+        if (err instanceof IngestError) throw new ProblemError(400, 'Bad Request', err.message, { code: err.code });
+        if (err instanceof ValidationTimeoutError) {
+          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the document is too large to read.`, { code: 'PROCESSING_TIMEOUT' });
+        }
+        throw err;
+      }
     },
   );
 }

@@ -2,9 +2,10 @@
  * POST /v1/xml: invoice metadata JSON (form field `metadata`) → Factur-X / ZUGFeRD / XRechnung CII D22B XML.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { buildInvoiceXml, INVOICE_METADATA_COMPONENT, MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../../metadata/index.js';
+import { INVOICE_METADATA_COMPONENT, MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../../metadata/index.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
 import { isMultipart, readForm } from '../multipart.js';
+import { ValidationTimeoutError, type BuiltXml } from '../../validation/runner.js';
 import { errorResponses } from '../schemas.js';
 
 /** Response header listing the metadata fields the chosen profile cannot carry (comma-separated paths). */
@@ -41,7 +42,8 @@ The metadata is the JSON schema \`InvoiceMetadata\`, sent as the form field \`me
   \`X-Dropped-Fields\` (comma-separated paths such as \`seller.contact, line_items[].description\`).
 - Metadata that is not JSON: **400** (\`METADATA_NOT_JSON\`). A missing field, a wrong type or a value out of its format,
   or a field the profile requires (e.g. \`buyer_reference\` and the electronic addresses for \`xrechnung\`):
-  **422** HTTPValidationError with \`loc\` pointing into the metadata, e.g. \`["body","metadata","seller","name"]\`.`;
+  **422** HTTPValidationError with \`loc\` pointing into the metadata, e.g. \`["body","metadata","seller","name"]\`.
+- Generation over the 30 s time bound (only conceivable for enormous invoices): **422** ProblemDetails \`PROCESSING_TIMEOUT\`.`;
 
 /** Decode one application/x-www-form-urlencoded component ('+' is a space); URIError on a broken escape. */
 function decodeFormComponent(text: string): string {
@@ -134,10 +136,14 @@ export default async function xml(app: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       const metadata = await readMetadataField(req);
-      let built: ReturnType<typeof buildInvoiceXml>;
+      let built: BuiltXml;
       try {
-        built = buildInvoiceXml(metadata);
+        // Inline, or in a worker when the main thread is saturated or the metadata is large (validation/runner.ts).
+        built = await app.validation.buildXml(metadata);
       } catch (err) {
+        if (err instanceof ValidationTimeoutError) {
+          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the invoice is too large to generate.`, { code: 'PROCESSING_TIMEOUT' });
+        }
         throw toHttpError(err);
       }
       if (built.droppedFields.length) reply.header(DROPPED_FIELDS_HEADER, built.droppedFields.join(', '));
