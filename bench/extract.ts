@@ -105,16 +105,19 @@ async function overHttp(pdf: Uint8Array, seconds: number): Promise<void> {
     console.log(`GET /health (baseline): ${health.requests.average.toFixed(0)} req/s  latency p50 ${health.latency.p50} ms`);
     await autocannon({ ...request, duration: 2 }); // warm-up: JIT and the extraction path
     const cpu0 = server.cpuMs();
+    const client0 = process.cpuUsage();
     const peakRss = server.sampleRss();
     const r = await autocannon({ ...request, duration: seconds });
     const cpuMs = server.cpuMs() - cpu0;
+    const clientUse = process.cpuUsage(client0);
+    const clientMs = (clientUse.user + clientUse.system) / 1000;
     console.log(
       `POST /v1/extract ${(pdf.length / 1024).toFixed(0)} KiB PDF: ${r.requests.average.toFixed(0)} req/s (mean; min ${r.requests.min}, p50 ${r.requests.p50})  ` +
         `latency p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  requests ${r.requests.total}  non-2xx/errors ${r.non2xx + r.errors + r.timeouts}`,
     );
     // CPU the server spent per request (all its threads, GC included): what the machine's load cannot hide.
     console.log(
-      `server CPU per request ${(cpuMs / r.requests.total).toFixed(3)} ms (≈ ${Math.round(r.requests.total / (cpuMs / 1000))} requests per CPU-second), ` +
+      `server CPU per request ${(cpuMs / r.requests.total).toFixed(3)} ms (≈ ${Math.round(r.requests.total / (cpuMs / 1000))} requests per CPU-second; load generator ${(clientMs / r.requests.total).toFixed(3)} ms), ` +
         `server peak RSS ${peakRss().toFixed(0)} MB`,
     );
   } finally {

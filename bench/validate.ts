@@ -156,13 +156,16 @@ async function httpBenchmark(): Promise<void> {
         };
         await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, rule sets, worker start)
         const cpu0 = server.cpuMs();
+    const client0 = process.cpuUsage();
         const peakRss = server.sampleRss();
         const result = await autocannon({ ...opts, duration: quick ? 5 : 15 });
         const cpuMs = server.cpuMs() - cpu0;
+    const clientUse = process.cpuUsage(client0);
+    const clientMs = (clientUse.user + clientUse.system) / 1000;
         console.log(
           `${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8: ${result.requests.average.toFixed(0)} req/s ` +
             `(${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors), latency p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms, ` +
-            `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request, server peak RSS ${peakRss().toFixed(0)} MB`,
+            `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request (load generator ${(clientMs / result.requests.total).toFixed(3)}), server peak RSS ${peakRss().toFixed(0)} MB`,
         );
       }
     } finally {

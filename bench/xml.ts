@@ -80,14 +80,17 @@ async function overHttp(server: BenchServer, label: string, meta: InvoiceMetadat
   // Short warm-up so that JIT and the XML path are hot before measuring.
   await autocannon({ ...request, connections: 8, duration: 1 });
   const cpu0 = server.cpuMs();
+  const client0 = process.cpuUsage();
   const peakRss = server.sampleRss();
   const result = await autocannon({ ...request, connections: 8, duration });
   const cpuMs = server.cpuMs() - cpu0;
+  const clientUse = process.cpuUsage(client0);
+  const clientMs = (clientUse.user + clientUse.system) / 1000;
   const non2xx = result.non2xx + result.errors + result.timeouts;
   console.log(
     `${label.padEnd(24)} ${result.requests.average.toFixed(0)} req/s (mean; min ${result.requests.min}, p50 ${result.requests.p50})  ` +
       `latency p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  requests ${result.requests.total}  non-2xx/errors ${non2xx}  ` +
-      `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request, peak RSS ${peakRss().toFixed(0)} MB`,
+      `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request (load generator ${(clientMs / result.requests.total).toFixed(3)}), peak RSS ${peakRss().toFixed(0)} MB`,
   );
 }
 
