@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attr, child, childrenNamed, deepText, looksLikeXml, parseXml, pathOf, XmlParseError } from '../src/xml/dom.js';
+import { attr, child, childrenNamed, deepText, elementsNamedAnywhere, looksLikeXml, parseXml, pathOf, XmlParseError } from '../src/xml/dom.js';
 
 const code = (fn: () => unknown): string | undefined => {
   try {
@@ -147,4 +147,34 @@ test('element namespaces stay exact when many namespaces alternate (known URIs a
     assert.equal(kids[k].children[0].ns, uris[(i + 3) % uris.length], `x under e${i}`);
   }
   assert.equal(kids[2 * uris.length].ns, '');
+});
+
+test('leaves and attribute-less elements share a frozen empty array: a parsed tree is changed by assigning, never by pushing', () => {
+  const doc = parseXml('<a x="1"><b/><c>t</c></a>');
+  const [b, c] = doc.root.children;
+  assert.equal(b.children, c.children);
+  assert.equal(b.attrs, c.children);
+  assert.ok(Object.isFrozen(b.children));
+  assert.throws(() => b.children.push(c));
+  assert.deepEqual(parseXml('<a/>').root.children, []);
+  assert.equal(doc.root.attrs.length, 1);
+});
+
+test('elementsNamedAnywhere: every element of a local name in document order, whatever the namespace or depth', () => {
+  const xml = '<r xmlns:p="urn:p"><Alpha n="1"><Beta n="2"><Alpha n="3"/></Beta></Alpha><p:Alpha n="4"/><Gamma n="5"/><Beta n="6"/></r>';
+  const doc = parseXml(xml);
+  const ids = (els: { attrs: { value: string }[] }[]) => els.map((e) => e.attrs[0].value);
+  assert.deepEqual(ids(elementsNamedAnywhere(doc, 'Alpha')), ['1', '3', '4']);
+  // Names asked after the document's first walk are found by a walk of their own, then kept.
+  const betas = elementsNamedAnywhere(doc, 'Beta');
+  assert.deepEqual(ids(betas), ['2', '6']);
+  assert.equal(elementsNamedAnywhere(doc, 'Beta'), betas);
+  assert.deepEqual(elementsNamedAnywhere(doc, 'Absent'), []);
+  // A second document is indexed for all names asked so far, and documents never share lists.
+  const other = parseXml('<r><Beta n="7"/><Gamma n="8"/></r>');
+  assert.deepEqual(ids(elementsNamedAnywhere(other, 'Gamma')), ['8']);
+  assert.deepEqual(ids(elementsNamedAnywhere(other, 'Beta')), ['7']);
+  assert.deepEqual(ids(elementsNamedAnywhere(other, 'Alpha')), []);
+  assert.deepEqual(ids(elementsNamedAnywhere(doc, 'Gamma')), ['5']);
+  assert.deepEqual(ids(elementsNamedAnywhere(doc, 'Beta')), ['2', '6']);
 });

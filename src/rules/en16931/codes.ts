@@ -7,7 +7,7 @@
 import { attr, pathOf, type XmlElement } from '../../xml/dom.js';
 import { codeSet, CODELISTS } from '../data/codelists.js';
 import type { RuleContext, Violation } from '../types.js';
-import { byLocal, type RuleDef } from './helpers.js';
+import { descendants, type RuleDef } from './helpers.js';
 
 type Syntax = 'cii' | 'ubl';
 
@@ -230,8 +230,7 @@ function checkCodes(spec: CodeRuleSpec, accepted: Accepted, ctx: RuleContext): V
   const set = accepted[syntax as Syntax];
   if (!set) return [];
   const out: Violation[] = [];
-  const index = byLocal(ctx);
-  for (const local of spec.locals[syntax]) for (const el of index.get(local) ?? []) {
+  for (const local of spec.locals[syntax]) for (const el of descendants(ctx, local)) {
     const value = pick(el);
     if (value === undefined) continue;
     const ok = syntax === 'ubl' && spec.ublAccept ? spec.ublAccept(el, value) : set.has(value.trim());

@@ -5,7 +5,7 @@
 import { Big, parseDec, type BigValue } from '../../model/decimal.js';
 import type { Located, Dec } from '../../model/invoice.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
-import { elementsByLocalName, pathOf, type XmlElement } from '../../xml/dom.js';
+import { elementsNamedAnywhere, pathOf, type XmlElement } from '../../xml/dom.js';
 import { PropertyMap } from '../../util/property-map.js';
 import { hasOwnLocation, locationOf } from '../../syntax/reader-helpers.js';
 
@@ -306,14 +306,9 @@ export function rootChildren(ctx: RuleContext, local: string): XmlElement[] {
   return ctx.doc.root.children.filter((c) => c.local === local);
 }
 
-/** Elements of the document grouped by local name, in document order: the document's shared index. */
-export function byLocal(ctx: RuleContext): Map<string, XmlElement[]> {
-  return elementsByLocalName(ctx.doc);
-}
-
-/** All elements with this local name, anywhere. */
+/** All elements with this local name, anywhere, in document order (the document's shared index; do not modify). */
 export function descendants(ctx: RuleContext, local: string): XmlElement[] {
-  return byLocal(ctx).get(local) ?? [];
+  return elementsNamedAnywhere(ctx.doc, local);
 }
 
 export const kid = (el: XmlElement | undefined, local: string) => el?.children.find((c) => c.local === local);

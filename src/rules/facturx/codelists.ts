@@ -4,7 +4,7 @@
  * the accepted codes (Factur-X code database 1.09.2). Like the official asserts, an empty value is
  * accepted (the list is checked only when a value is given) and values are compared exactly.
  */
-import { elementsByLocalName, type XmlDoc, type XmlElement } from '../../xml/dom.js';
+import { elementsNamedAnywhere, type XmlDoc, type XmlElement } from '../../xml/dom.js';
 import { CODELISTS } from '../data/codelists.js';
 import type { Rule } from '../types.js';
 import { NS, where } from '../xrechnung/dom.js';
@@ -13,7 +13,7 @@ import { PropertyMap } from '../../util/property-map.js';
 
 /** Elements by local name: the document's shared index (src/xml/dom.ts). */
 export function elementsNamed(doc: XmlDoc, local: string): XmlElement[] {
-  return elementsByLocalName(doc).get(local) ?? [];
+  return elementsNamedAnywhere(doc, local);
 }
 
 /**
