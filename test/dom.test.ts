@@ -178,3 +178,20 @@ test('elementsNamedAnywhere: every element of a local name in document order, wh
   assert.deepEqual(ids(elementsNamedAnywhere(doc, 'Gamma')), ['5']);
   assert.deepEqual(ids(elementsNamedAnywhere(doc, 'Beta')), ['2', '6']);
 });
+
+test('whitespace between tags is kept exactly (shared indentation strings in large documents), alone or mixed with text', () => {
+  // A comment makes the document large enough for the parser to share indentation strings.
+  const large = `<!--${' '.repeat(1 << 20)}-->`;
+  for (const prolog of ['', large]) {
+    const doc = parseXml(`${prolog}<r>\n  <a>\n\t<b/>\t\n  </a>\n  <c>x<d/>\n  <e/>  y<f/>\n</c>\n</r>`);
+    const [a, c] = doc.root.children;
+    assert.equal(doc.root.text, '\n  \n  \n');
+    assert.equal(a.text, '\n\t\t\n  ');
+    assert.equal(c.text, 'x\n    y\n');
+    assert.equal(c.children[0].text, '');
+  }
+  // Thousands of distinct paddings (more than the shared strings kept) stay exact.
+  const widths = Array.from({ length: 3000 }, (_, i) => i % 300);
+  const many = parseXml(`${large}<r>${widths.map((w) => `<p>${' '.repeat(w)}<q/>${'\n'.repeat(1 + (w % 3))}${' '.repeat(w + 1)}</p>`).join('')}</r>`);
+  many.root.children.forEach((p, i) => assert.equal(p.text, ' '.repeat(widths[i]) + '\n'.repeat(1 + (widths[i] % 3)) + ' '.repeat(widths[i] + 1)));
+});
