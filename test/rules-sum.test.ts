@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Big, parseDec, type BigValue } from '../src/model/decimal.js';
 import { sum } from '../src/rules/en16931/helpers.js';
+import { prng } from './test-utils.js';
 
 /** The definition: big.js additions of every readable value, from zero. */
 function referenceSum(values: (string | undefined)[]): BigValue {
@@ -27,15 +28,6 @@ function outcome(f: () => BigValue): string {
   }
 }
 
-/** Small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ODD = ['', ' ', '-', '.', '-.', '+1', '+1.5', '1e3', '1,5', 'abc', 'NaN', ' 2 ', '\t-3.25\n', '-0', '-0.00', '0', '.5', '-.5', '5.', '007.10', '00', '-000.000'];
 

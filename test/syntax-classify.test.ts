@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseXml, type XmlElement } from '../src/xml/dom.js';
 import { CII_TOP_DOWN, classifyCii, NS_RSM } from '../src/syntax/cii/rules.js';
 import { indexDocument, type PlaceState } from '../src/syntax/syntax-table.js';
+import { allElements, prng } from './test-utils.js';
 
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
 
@@ -36,16 +37,6 @@ function disagreements(root: XmlElement): string[] {
   return out;
 }
 
-function allElements(root: XmlElement): XmlElement[] {
-  const out: XmlElement[] = [];
-  const stack = [root];
-  while (stack.length) {
-    const el = stack.pop()!;
-    out.push(el);
-    for (const c of el.children) stack.push(c);
-  }
-  return out;
-}
 
 /** A copy of `el`'s subtree hung under `parent`. */
 function copyUnder(el: XmlElement, parent: XmlElement): XmlElement {
@@ -55,15 +46,6 @@ function copyUnder(el: XmlElement, parent: XmlElement): XmlElement {
   return copy;
 }
 
-/** Small deterministic PRNG (mulberry32), so a failure can be replayed. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ciiDocs = xmlFiles(corpus)
   .map((file) => {

@@ -31,6 +31,7 @@ import path from 'node:path';
 import { ingest } from '../src/input/ingest.js';
 import { decodeXmlBytes, parseXml, XmlParseError, type XmlDoc } from '../src/xml/dom.js';
 import { saxesTree, treeDifference, type ReferenceResult } from './saxes-reference.js';
+import { prng } from './test-utils.js';
 
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
 
@@ -369,17 +370,6 @@ test('limits: depth and element count, with the line of the offending start tag'
   assert.throws(() => parseXml(`<r>${'<x/>'.repeat(5)}</r>`, { maxDepth: 10, maxElements: 5 }), (e: unknown) => e instanceof XmlParseError && e.code === 'XML_TOO_LARGE');
 });
 
-/** mulberry32: a small seeded PRNG, so every run tries the same mutations. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Single characters and short snippets that matter to an XML parser. No lone surrogates (note 3).
 const CHARS = ['<', '>', '&', ';', '"', "'", '=', '/', '!', '?', '-', '[', ']', ':', ' ', '\t', '\n', '\r', 'a', 'Z', '1', '.', '#', 'x', '\u0000', '\u0001', '\u00e9', '\u00b7', '\u0085', '\u2028', '\uFFFE', '\u{1F600}'];

@@ -25,6 +25,7 @@ import { validateAgainstSchema } from '../src/xml/xsd-native/validate.js';
 import { validateXsd, validateXsdTree, type XsdResult, type XsdSchemaId } from '../src/xml/xsd.js';
 import { disposeLibxml2Validators, libxml2ValidateXsd } from './libxml2-xsd.js';
 import { PROFILE_SCENARIOS } from './invoice-scenarios.js';
+import { allElements, prng } from './test-utils.js';
 
 after(() => disposeLibxml2Validators());
 
@@ -113,28 +114,7 @@ function cloneTree(el: XmlElement, parent: XmlElement | null): XmlElement {
   return copy;
 }
 
-function allElements(root: XmlElement): XmlElement[] {
-  const out: XmlElement[] = [];
-  const stack = [root];
-  while (stack.length) {
-    const el = stack.pop()!;
-    out.push(el);
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
-  }
-  return out;
-}
 
-/** Small deterministic PRNG (mulberry32): the random mutations are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Valid invoices per schema set: the writer's output for each profile, plus corpus invoices for the wide sets. */
 function validBases(): { set: XsdSchemaId; name: string; xml: string }[] {
