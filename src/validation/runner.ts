@@ -13,7 +13,8 @@
  *   is that of the embedded XML (a small PDF can carry a large compressed XML): it is taken out of
  *   the PDF inline, and if it is too big the whole upload is handed to the pool.
  * - Inline work uses one core. When the main thread is saturated (its event-loop utilisation over the
- *   last 100 ms is above 80%) and a worker is free, small jobs are sent to the pool as well, so that
+ *   last 100 ms is above 80%), small jobs are sent to the pool as well (up to SPILL_DEPTH waiting per
+ *   worker), so that
  *   under sustained load both the main thread and the workers work. The same rules apply to XML
  *   generation (the size of the metadata counts) and extraction (the size of the invoice XML).
  * - The pool starts its threads on first need and lets idle ones go, so a service that only sees
@@ -130,6 +131,13 @@ function mainThreadBusy(): boolean {
 
 export const DEFAULT_INLINE_MAX_BYTES = 128 * 1024;
 
+/**
+ * While the main thread is saturated, up to this many small jobs per worker may wait in the pool. With one
+ * job per worker, the worker took only about one request in eight at concurrency 8 and idled; a few queued
+ * jobs keep it busy while the main thread works on the others.
+ */
+export const SPILL_DEPTH = 4;
+
 export const DEFAULT_VALIDATION_TIMEOUT_MS = 30_000;
 
 /**
@@ -198,7 +206,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     return answer;
   }
   /** Small jobs stay inline unless the main thread is saturated and a worker is free. */
-  const preferInline = () => inlineMaxBytes > 0 && !(poolJobs < threads && isBusy());
+  const preferInline = () => inlineMaxBytes > 0 && !(poolJobs < threads * SPILL_DEPTH && isBusy());
   /** Inline with a bound on the invoice XML; undefined when it is over the bound (then the pool takes it). */
   async function boundedInline<T>(run: () => Promise<T>): Promise<T | undefined> {
     try {
