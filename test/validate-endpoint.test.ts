@@ -3,6 +3,7 @@
  * invalid XML (CII and UBL), PDF input, a PDF without invoice XML, unusable uploads, the pro result.
  */
 import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -210,10 +211,22 @@ describe('POST /v1/validate (pro)', () => {
 });
 
 describe('validation runner: where work runs', () => {
-  test('a small invoice goes to a free worker only while the main thread is saturated', async () => {
+  test('with one worker (the default), small invoices stay inline even while the main thread is saturated', async () => {
+    const { createValidationRunner } = await import('../src/validation/runner.js');
+    const runner = createValidationRunner({ workers: 1, timeoutMs: 60_000, isBusy: () => true });
+    try {
+      await Promise.all([runner.validate(readFileSync(UBL_VALID)), runner.validate(readFileSync(UBL_VALID))]);
+      assert.deepEqual(runner.counts, { inline: 2, pool: 0 });
+      assert.equal(runner.activeThreads(), 0, 'no worker was started');
+    } finally {
+      await runner.close();
+    }
+  });
+
+  test('with two workers, a small invoice goes to the pool only while the main thread is saturated', { skip: availableParallelism() < 2 && 'one CPU: the pool is capped at one worker' }, async () => {
     const { createValidationRunner, SPILL_DEPTH } = await import('../src/validation/runner.js');
     let busy = false;
-    const runner = createValidationRunner({ workers: 1, timeoutMs: 60_000, isBusy: () => busy });
+    const runner = createValidationRunner({ workers: 2, timeoutMs: 60_000, isBusy: () => busy });
     try {
       const xml = readFileSync(UBL_VALID);
       const calm = await runner.validate(xml);
@@ -222,9 +235,9 @@ describe('validation runner: where work runs', () => {
       const saturated = await runner.validate(xml);
       assert.deepEqual(runner.counts, { inline: 1, pool: 1 });
       assert.deepEqual(saturated, calm);
-      // More at once while busy than may wait for the one worker: the rest stays inline.
-      await Promise.all(Array.from({ length: SPILL_DEPTH + 1 }, () => runner.validate(xml)));
-      assert.deepEqual(runner.counts, { inline: 2, pool: 1 + SPILL_DEPTH });
+      // More at once while busy than may wait for the two workers: the rest stays inline.
+      await Promise.all(Array.from({ length: 2 * SPILL_DEPTH + 1 }, () => runner.validate(xml)));
+      assert.deepEqual(runner.counts, { inline: 2, pool: 1 + 2 * SPILL_DEPTH });
     } finally {
       await runner.close();
     }

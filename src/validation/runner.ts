@@ -12,9 +12,9 @@
  *   replaced; the request is answered with ValidationTimeoutError). For a PDF the size that counts
  *   is that of the embedded XML (a small PDF can carry a large compressed XML): it is taken out of
  *   the PDF inline, and if it is too big the whole upload is handed to the pool.
- * - Inline work uses one core. When the main thread is saturated (its event-loop utilisation over the
- *   last 100 ms is above 80%), small jobs are sent to the pool as well (up to SPILL_DEPTH waiting per
- *   worker), so that
+ * - Inline work uses one core. With two or more workers (WORKERS >= 2), when the main thread is
+ *   saturated (its event-loop utilisation over the last 100 ms is above 80%), small jobs are sent to the
+ *   pool as well (up to SPILL_DEPTH waiting per worker), so that
  *   under sustained load both the main thread and the workers work. The same rules apply to XML
  *   generation (the size of the metadata counts) and extraction (the size of the invoice XML).
  * - The pool starts its threads on first need and lets idle ones go, so a service that only sees
@@ -55,6 +55,8 @@ export interface ValidationRunner {
   readonly mode: 'inline' | 'pool';
   /** How many jobs ran where, since start (tests, diagnostics). */
   readonly counts: { inline: number; pool: number };
+  /** Worker threads alive right now (0 when idle: they start on first need). */
+  activeThreads(): number;
   /** `timeoutMs` overrides the runner's bound for this call (pool mode). Throws IngestError for unusable uploads. */
   validate(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
   /** Always through a worker (pool mode only): the readiness check uses it to prove the pool works. */
@@ -155,6 +157,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     return {
       mode: 'inline',
       counts,
+      activeThreads: () => 0,
       async validate(bytes, filename, options) {
         counts.inline++;
         return (await loadPipeline()).validateBytes(bytes, filename, options);
@@ -205,8 +208,13 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     if ('metadataError' in answer) throw metadataError(answer.metadataError);
     return answer;
   }
-  /** Small jobs stay inline unless the main thread is saturated and a worker is free. */
-  const preferInline = () => inlineMaxBytes > 0 && !(poolJobs < threads * SPILL_DEPTH && isBusy());
+  /**
+   * Small jobs stay inline unless the main thread is saturated and workers can take more. Only with two or
+   * more workers: one worker (the default) is kept for large invoices, because a worker thread costs ~100 MB
+   * and on two cores its help was lost in the noise (the load generator had the other core).
+   */
+  const spill = threads >= 2;
+  const preferInline = () => inlineMaxBytes > 0 && !(spill && poolJobs < threads * SPILL_DEPTH && isBusy());
   /** Inline with a bound on the invoice XML; undefined when it is over the bound (then the pool takes it). */
   async function boundedInline<T>(run: () => Promise<T>): Promise<T | undefined> {
     try {
@@ -226,6 +234,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
   return {
     mode: 'pool',
     counts,
+    activeThreads: () => pool.threads.length,
     async validate(bytes, filename, options, timeoutMs) {
       if (preferInline()) {
         const pipelineModule = await loadPipeline();
