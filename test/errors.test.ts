@@ -64,6 +64,19 @@ test('an upload over MAX_UPLOAD_SIZE_MB answers 413 ProblemDetails and the servi
   await app.close();
 });
 
+test('an overloaded worker pool answers 503 SERVICE_BUSY with Retry-After', async () => {
+  const { PoolBusyError } = await import('../src/validation/runner.js');
+  const app = await communityApp();
+  app.get('/__busy', async () => {
+    throw new PoolBusyError();
+  });
+  const res = await app.inject({ url: '/__busy' });
+  const body = assertProblem(res, 503);
+  assert.equal(body.code, 'SERVICE_BUSY');
+  assert.equal(res.headers['retry-after'], '1');
+  await app.close();
+});
+
 test('a 500 never leaks the internal message or a stack trace', async () => {
   const app = await communityApp();
   app.get('/__boom', async () => {

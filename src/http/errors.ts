@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LICENSE_URL } from '../license/license.js';
+import { PoolBusyError } from '../validation/runner.js';
 
 export interface ValidationItem {
   loc: (string | number)[];
@@ -113,9 +114,12 @@ function ajvToItem(e: NonNullable<FastifyError['validation']>[number], context: 
 
 /** Install the central error handler and the 404/405 handler. */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | ProblemError | RequestShapeError, req, reply) => {
+  app.setErrorHandler((error: FastifyError | ProblemError | RequestShapeError | PoolBusyError, req, reply) => {
     if (error instanceof ProblemError) return sendProblem(reply, req, error);
     if (error instanceof RequestShapeError) return sendShapeError(reply, error.items);
+    if (error instanceof PoolBusyError) {
+      return sendProblem(reply, req, new ProblemError(503, 'Service Unavailable', error.message, { code: 'SERVICE_BUSY' }, { 'retry-after': '1' }));
+    }
     const err = error as FastifyError;
     if (err.validation) {
       return sendShapeError(reply, err.validation.map((e) => ajvToItem(e, err.validationContext ?? 'body')));

@@ -44,6 +44,14 @@ export class ValidationTimeoutError extends Error {
   }
 }
 
+/** The pool's queue is full: the service is overloaded with large jobs (HTTP 503, with Retry-After). */
+export class PoolBusyError extends Error {
+  constructor() {
+    super('Too many large documents are waiting to be processed; try again shortly');
+    this.name = 'PoolBusyError';
+  }
+}
+
 /** What /v1/xml answers: the XML and the metadata fields the profile could not carry. */
 export interface BuiltXml {
   xml: string;
@@ -174,16 +182,22 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     };
   }
   const inlineMaxBytes = opts.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
-  const isBusy = opts.isBusy ?? mainThreadBusy;
-  isBusy(); // start sampling now, so that the first busy period is seen
-  let poolJobs = 0;
   const threads = Math.min(opts.workers, Math.max(1, availableParallelism()));
+  /**
+   * Small jobs stay inline unless the main thread is saturated and workers can take more. Only with two or
+   * more workers: one worker (the default) is kept for large invoices, because a worker thread costs ~100 MB
+   * and on two cores its help was lost in the noise (the load generator had the other core).
+   */
+  const spill = threads >= 2;
+  const isBusy = opts.isBusy ?? mainThreadBusy;
+  if (spill) isBusy(); // start sampling now, so that the first busy period is seen
+  let poolJobs = 0;
   const pool = new Piscina({
     filename: workerFile(),
     // Threads start on first need; idle ones end after idleTimeout.
     minThreads: 0,
     maxThreads: threads,
-    // Queue bound: beyond this many waiting tasks the pool refuses (answered as 503 by the route).
+    // Queue bound: beyond this many waiting tasks the pool refuses (PoolBusyError, answered 503).
     maxQueue: threads * 256,
     idleTimeout: 60_000,
     // A young generation of 48 MB (semi-spaces of 16 MB, as `npm start` gives the main thread): validation
@@ -200,6 +214,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     } catch (err) {
       const name = (err as Error).name;
       if (name === 'AbortError' || name === 'TimeoutError') throw new ValidationTimeoutError(timeoutMs, what);
+      if ((err as Error).message === 'Task queue is at limit') throw new PoolBusyError(); // piscina's QueueIsFull
       throw err;
     } finally {
       poolJobs--;
@@ -208,12 +223,6 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     if ('metadataError' in answer) throw metadataError(answer.metadataError);
     return answer;
   }
-  /**
-   * Small jobs stay inline unless the main thread is saturated and workers can take more. Only with two or
-   * more workers: one worker (the default) is kept for large invoices, because a worker thread costs ~100 MB
-   * and on two cores its help was lost in the noise (the load generator had the other core).
-   */
-  const spill = threads >= 2;
   const preferInline = () => inlineMaxBytes > 0 && !(spill && poolJobs < threads * SPILL_DEPTH && isBusy());
   /** Inline with a bound on the invoice XML; undefined when it is over the bound (then the pool takes it). */
   async function boundedInline<T>(run: () => Promise<T>): Promise<T | undefined> {
