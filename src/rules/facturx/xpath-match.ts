@@ -446,6 +446,18 @@ export function compileMatch(context: string): ElementMatcher {
   return m;
 }
 
+/**
+ * Compile one element step of a context (`ram:Name[predicate]...`) into its name test plus predicates,
+ * evaluated on the element itself: contexts of absolute child steps are then selected top down (see
+ * codelists.ts), which gives the same elements as matching the whole context against each candidate.
+ */
+export function compileStepTest(step: string): ElementMatcher {
+  const p = new Parser(tokenize(step), step);
+  const s = p.step('child');
+  if (!p.done()) throw new Error(`trailing syntax in ${step}`);
+  return stepTest(s);
+}
+
 function compileRelative(path: string): Walker {
   const p = new Parser(tokenize(path), path);
   const rel = p.path();
