@@ -16,6 +16,7 @@ import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { applicableRuleSets, validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
 import { ciiWithLines } from './extract.js';
+import { tenThousandLineInvoices } from './_fixtures.js';
 
 const quick = process.argv.includes('--quick');
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
@@ -37,24 +38,11 @@ async function timeRuns(runs: number, fn: () => unknown): Promise<number[]> {
   return ts;
 }
 
-/** Same generator as bench/validate.ts: the first line of a CEN example, repeated with fresh line ids. */
-function manyLines(file: string, open: string, close: string, lines: number): Buffer {
-  const xml = readFileSync(file, 'utf8');
-  const start = xml.indexOf(open);
-  const end = xml.indexOf(close, start) + close.length;
-  const line = xml.slice(start, end);
-  const copies: string[] = [];
-  for (let i = 0; i < lines; i++) copies.push(line.replace(/(<(?:ram:LineID|cbc:ID)>)[^<]*/, `$1${i + 1}`));
-  return Buffer.from(xml.slice(0, start) + copies.join('') + xml.slice(end));
-}
 
 console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
 // 1. 10,000-line validation.
-const big = {
-  cii: manyLines(path.join(corpus, 'en16931/examples/cii/CII_example1.xml'), '<ram:IncludedSupplyChainTradeLineItem>', '</ram:IncludedSupplyChainTradeLineItem>', 10_000),
-  ubl: manyLines(path.join(corpus, 'en16931/examples/ubl/ubl-tc434-example1.xml'), '<cac:InvoiceLine>', '</cac:InvoiceLine>', 10_000),
-};
+const big = tenThousandLineInvoices();
 const runs = quick ? 5 : 9;
 for (const [syntax, bytes] of Object.entries(big)) {
   await validateBytes(bytes); // warm-up

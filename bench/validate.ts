@@ -21,6 +21,7 @@ import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
 import { SERVER_NODE_FLAGS, startServer } from './_server.js';
+import { tenThousandLineInvoices } from './_fixtures.js';
 
 const quick = process.argv.includes('--quick');
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
@@ -83,20 +84,7 @@ for (const file of examples) {
 console.log(`median of medians: whole pipeline ${stats(allPipeline).median.toFixed(3)} ms, EN 16931 rule sets ${stats(allRules).median.toFixed(3)} ms`);
 
 // 2. A 10,000-line invoice.
-function manyLines(file: string, open: string, close: string, lines: number): Buffer {
-  const xml = readFileSync(file, 'utf8');
-  const start = xml.indexOf(open);
-  const end = xml.indexOf(close, start) + close.length;
-  const line = xml.slice(start, end);
-  const copies: string[] = [];
-  for (let i = 0; i < lines; i++) copies.push(line.replace(/(<(?:ram:LineID|cbc:ID)>)[^<]*/, `$1${i + 1}`));
-  return Buffer.from(xml.slice(0, start) + copies.join('') + xml.slice(end));
-}
-// Lines of the CEN example 1 (about 1 KB per line, like real line-heavy invoices).
-const big = {
-  cii: manyLines(path.join(corpus, 'en16931/examples/cii/CII_example1.xml'), '<ram:IncludedSupplyChainTradeLineItem>', '</ram:IncludedSupplyChainTradeLineItem>', 10_000),
-  ubl: manyLines(path.join(corpus, 'en16931/examples/ubl/ubl-tc434-example1.xml'), '<cac:InvoiceLine>', '</cac:InvoiceLine>', 10_000),
-};
+const big = tenThousandLineInvoices();
 for (const [syntax, bytes] of Object.entries(big)) {
   const runs = quick ? 3 : 5;
   const whole: number[] = [];
