@@ -6,6 +6,7 @@
  * all threads: the main thread and any validation workers).
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -105,3 +106,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
       }),
   };
 }
+
+/** The part of autocannon's API the benchmarks use (the package ships no type declarations). */
+export interface AutocannonResult {
+  requests: { average: number; min: number; p50: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+/** The load generator, typed. */
+export const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;

@@ -9,24 +9,15 @@
  * Run: node --import tsx bench/extract.ts [seconds for the HTTP run, default 10]
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ingest } from '../src/input/ingest.js';
-import { SERVER_NODE_FLAGS, startServer } from './_server.js';
+import { autocannon, SERVER_NODE_FLAGS, startServer } from './_server.js';
 import { toExtractionResult } from '../src/extract/result.js';
 
 const PDF_FILE = path.resolve(process.cwd(), '../shared/corpus/zugferd/ZUGFeRDv2/correct/symtrax/Beispiele/EN16931/zugferd_2p1_EN16931_1_Teilrechnung.pdf');
 
-interface AutocannonResult {
-  requests: { average: number; min: number; p50: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -83,7 +74,6 @@ ${lines}<ram:ApplicableHeaderTradeAgreement><ram:SellerTradeParty><ram:Name>Sell
 }
 
 async function overHttp(pdf: Uint8Array, seconds: number): Promise<void> {
-  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
   const server = await startServer();
   const port = server.port;
   const boundary = '----bench-extract';

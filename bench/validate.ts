@@ -14,13 +14,11 @@ import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-// @ts-expect-error autocannon ships no type declarations
-import autocannon from 'autocannon';
 import { ingest } from '../src/input/ingest.js';
 import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
-import { SERVER_NODE_FLAGS, startServer } from './_server.js';
+import { autocannon, SERVER_NODE_FLAGS, startServer } from './_server.js';
 import { tenThousandLineInvoices } from './_fixtures.js';
 
 const quick = process.argv.includes('--quick');

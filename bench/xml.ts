@@ -7,22 +7,11 @@
  *
  * Run: node --import tsx bench/xml.ts [seconds per HTTP run, default 10]
  */
-import { createRequire } from 'node:module';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { buildInvoiceXml } from '../src/metadata/build.js';
 import type { InvoiceMetadata } from '../src/metadata/schema.js';
-import { SERVER_NODE_FLAGS, startServer, type BenchServer } from './_server.js';
+import { autocannon, SERVER_NODE_FLAGS, startServer, type BenchServer } from './_server.js';
 
-/** The part of autocannon's API used here (the package ships no type declarations). */
-interface AutocannonResult {
-  requests: { average: number; min: number; p50: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const seconds = Math.max(1, Math.min(60, Number(process.argv[2] ?? 10)));
 
