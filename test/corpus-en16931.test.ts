@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ingest } from '../src/input/ingest.js';
+import { SHARED_EMPTY_ARRAY } from '../src/xml/parser.js';
 import { getRuleSet, INTERNAL_RULE_ERROR, runRules } from '../src/rules/engine.js';
 import type { Finding } from '../src/rules/types.js';
 import '../src/validation/validate.js'; // registers the rule sets
@@ -141,6 +142,8 @@ test('EN 16931 corpus agreement with the official verdicts', async () => {
   console.log(lines.join('\n'));
   if (process.env.CORPUS_DIFF) console.log(diffs.join('\n'));
   assert.deepEqual(internal.slice(0, 5), [], 'rules must not throw on corpus documents');
+  // Leaves share one empty children/attrs array (src/xml/parser.ts): a rule that pushed into it would corrupt every tree.
+  assert.equal(SHARED_EMPTY_ARRAY.length, 0, 'something pushed into the parser\'s shared empty array');
 
   for (const set of SETS) {
     const t = tallies.business[set];

@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ingest } from '../src/input/ingest.js';
+import { SHARED_EMPTY_ARRAY } from '../src/xml/parser.js';
 import { getRuleSet, INTERNAL_RULE_ERROR, runRuleSet } from '../src/rules/engine.js';
 import type { Finding } from '../src/rules/types.js';
 import '../src/rules/xrechnung/index.js';
@@ -189,6 +190,8 @@ test('XRechnung and Factur-X profile rule sets agree with the corpus verdicts', 
 
   assert.deepEqual(selectionMismatches, [], 'selectRuleSets must choose the official rule sets');
   assert.deepEqual(internal.slice(0, 5), [], 'rules must not throw on corpus documents');
+  // Leaves share one empty children/attrs array (src/xml/parser.ts): a rule that pushed into it would corrupt every tree.
+  assert.equal(SHARED_EMPTY_ARRAY.length, 0, 'something pushed into the parser\'s shared empty array');
   for (const set of SETS) {
     const t = tallies[set];
     assert.ok(t.files > 0, `no corpus files for ${set}`);
