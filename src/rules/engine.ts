@@ -88,7 +88,9 @@ export function runRules(ruleSet: RuleSetId, rules: readonly Rule[], ctx: RuleCo
       });
       continue;
     }
-    for (const v of violations) {
+    // Indexed, not for...of: over 1,300 mostly empty arrays per document, V8's iterator objects were garbage.
+    for (let k = 0; k < violations.length; k++) {
+      const v = violations[k];
       findings.push({
         ruleId: rule.id,
         severity: rule.severity,

@@ -43,6 +43,6 @@ export interface Rule {
   severity: Severity;
   /** Default message, in our own words. */
   message: string;
-  /** Pure check: returns the violations (empty when the rule holds). */
-  check(ctx: RuleContext): Violation[];
+  /** Pure check: returns the violations (empty when the rule holds); callers never modify the array. */
+  check(ctx: RuleContext): readonly Violation[];
 }

@@ -109,7 +109,8 @@ export function runBusinessValidation(
       continue;
     }
     ran.push(id);
-    for (const f of runRules(id, rules, { doc, invoice, syntax }, memo)) findings.push(f);
+    const found = runRules(id, rules, { doc, invoice, syntax }, memo);
+    for (let k = 0; k < found.length; k++) findings.push(found[k]);
   }
   return { findings, ran, missing };
 }
