@@ -6,8 +6,8 @@
  */
 import { elementsNamedAnywhere, type XmlDoc, type XmlElement } from '../../xml/dom.js';
 import { CODELISTS } from '../data/codelists.js';
-import type { Rule } from '../types.js';
-import { NS, where } from '../xrechnung/dom.js';
+import type { Rule, Violation } from '../types.js';
+import { attr, NS, text, where } from '../xrechnung/dom.js';
 import { compileMatch, compileSelect, compileStepTest, lastLocalName, type ElementMatcher } from './xpath-match.js';
 import { PropertyMap } from '../../util/property-map.js';
 
@@ -271,6 +271,34 @@ function resolveChildSteps(state: DocLookups, parent: ContextStep, parents: XmlE
 }
 let scans = 0;
 
+const NO_VIOLATIONS: readonly Violation[] = [];
+
+/**
+ * The official assert on one context node: string-length($value) = 0 or the code database holds
+ * $value (as a general comparison: some selected value is listed). Every catalogued target is the
+ * node itself or one of its attributes, read directly; other paths go through the XPath selection.
+ */
+function compileCodeTest(target: string, accepted: ReadonlySet<string>): (node: XmlElement) => boolean {
+  if (target === '.') {
+    return (node) => {
+      const v = text(node);
+      return v === '' || accepted.has(v);
+    };
+  }
+  const attribute = /^@([A-Za-z_][\w.-]*)$/.exec(target)?.[1];
+  if (attribute !== undefined) {
+    return (node) => {
+      const v = attr(node, attribute);
+      return v === undefined || v === '' || accepted.has(v);
+    };
+  }
+  const select = compileSelect(target);
+  return (node) => {
+    const values = select(node);
+    return values.length === 0 || (values.length === 1 && values[0] === '') || values.some((v) => accepted.has(v));
+  };
+}
+
 function describeTarget(target: string): string {
   return target === '.' ? 'value' : target.startsWith('@') ? `attribute ${target}` : target;
 }
@@ -282,22 +310,17 @@ export function codeListRules(set: string): Rule[] {
     if (!id.startsWith('FX-SCH-A-') || !entry.context || !entry.target || !entry.guarded) continue;
     const context = entry.context;
     const handle = contextHandle(context);
-    const selectTarget = compileSelect(entry.target);
-    const accepted = new Set(entry.codes);
+    const allowed = compileCodeTest(entry.target, new Set(entry.codes));
     const contextName = lastLocalName(context)[0];
     rules.push({
       id,
       severity: 'error',
       message: `The ${describeTarget(entry.target)} of ${contextName.replace(/\[.*$/, '')} is not a code this profile allows.`,
       check(ctx) {
-        const out = [];
-        for (const node of contextNodes(ctx.doc, handle)) {
-          const values = selectTarget(node);
-          // The official assert: string-length($value) = 0 or the code database holds $value.
-          if (values.length === 0 || (values.length === 1 && values[0] === '')) continue;
-          if (!values.some((v) => accepted.has(v))) out.push({ location: where(node) });
-        }
-        return out;
+        let out: Violation[] | undefined;
+        const nodes = contextNodes(ctx.doc, handle);
+        for (let i = 0; i < nodes.length; i++) if (!allowed(nodes[i])) (out ??= []).push({ location: where(nodes[i]) });
+        return out ?? NO_VIOLATIONS;
       },
     });
   }
