@@ -227,6 +227,24 @@ function ramName(local: string): RamName {
   return { placement, bySuffix: other(context), endsWithId, local };
 }
 
+/**
+ * What each ram name says, shared by all documents: the parser interns names, so a hit is an identity
+ * test (a Map per document was ~7 KB of garbage per invoice). Bounded, since names come from documents:
+ * when full it starts over, so a document of made-up names cannot keep the real ones out for good.
+ */
+const RAM_NAMES = new Map<string, RamName>();
+const MAX_RAM_NAMES = 2048;
+
+function ramNameOf(local: string): RamName {
+  let name = RAM_NAMES.get(local);
+  if (!name) {
+    name = ramName(local);
+    if (RAM_NAMES.size >= MAX_RAM_NAMES) RAM_NAMES.clear();
+    RAM_NAMES.set(local, name);
+  }
+  return name;
+}
+
 /** The state of a ram element whose placement rule did not apply. */
 function ramUnplaced(name: RamName, parent: CiiState): CiiState {
   const local = name.local;
@@ -248,17 +266,14 @@ const DCP_ONLY = other('DCP');
 export const CII_TOP_DOWN: TopDownClassifier = {
   documentState: DOCUMENT,
   forDocument() {
-    // Per document: ram names by the document's own string objects (a Map hit is then an identity
-    // test, not a character comparison), and the document's namespace strings once recognised.
-    const ramNames = new Map<string, RamName>();
+    // Per document: its namespace strings once recognised (then an identity test per element).
     let ramNs: string | undefined;
     let rsmNs: string | undefined;
     return (el, parentState) => {
       const parent = parentState as CiiState;
       const ns = el.ns;
       if (ns === ramNs || (ns === NS_RAM && (ramNs = ns) !== undefined)) {
-        let name = ramNames.get(el.local);
-        if (!name) ramNames.set(el.local, (name = ramName(el.local)));
+        const name = ramNameOf(el.local);
         const p = name.placement;
         if (p && (p.parent === undefined || p.parent === parent.role)) return p.state;
         if (name.local === 'GuidelineSpecifiedDocumentContextParameter' && parent.role === 'docContext') return GUIDELINE;
