@@ -460,11 +460,26 @@ class TreeParser {
   private name(start: number, end: number): string {
     const src = this.src;
     const length = end - start;
-    const slot = (length * 31 + src.charCodeAt(start) * 7 + src.charCodeAt(end - 1) * 3 + src.charCodeAt(start + (length >> 1))) & (NAME_SLOTS - 1);
+    // A bucket of two slots (even index): see below.
+    const quarter = length >> 2;
+    const slot =
+      (length * 131 +
+        src.charCodeAt(start) * 7 +
+        src.charCodeAt(end - 1) * 37 +
+        src.charCodeAt(start + (length >> 1)) * 11 +
+        src.charCodeAt(start + quarter * 3) * 5 +
+        src.charCodeAt(start + quarter)) &
+      (NAME_SLOTS - 2);
     // A short-lived slice and === compare faster than startsWith(known, start) in V8.
     const fresh = src.slice(start, end);
     const known = internedNames[slot];
     if (fresh === known) return known;
+    // Two names per bucket, the last one used first. With one slot and a weaker hash, names that collided
+    // evicted each other on every use (18 internalizations per parse of a 26 KB CII, ~5% of the parse);
+    // over the CEN examples no name is internalized again once a document has been seen.
+    const other = internedNames[slot + 1];
+    if (fresh === other) return other;
+    internedNames[slot + 1] = known;
     return (internedNames[slot] = internalize(fresh));
   }
 
