@@ -62,6 +62,26 @@ export interface BenchServer {
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
+/** A /proc file's text, or undefined when the process has gone. */
+function readProc(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** `pid` and its child processes (the server processes of a supervisor). */
+function processTree(pid: number): number[] {
+  const pids = [pid];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readProc(`/proc/${entry}/stat`);
+    if (stat && Number(stat.split(') ')[1].split(' ')[1]) === pid) pids.push(Number(entry)); // ppid
+  }
+  return pids;
+}
+
 export async function startServer(env: Record<string, string> = {}): Promise<BenchServer> {
   ensureBuilt();
   const port = await freePort();
@@ -81,22 +101,35 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
     if (performance.now() - started > 30_000) throw new Error('server did not answer within 30 s');
     await new Promise((r) => setTimeout(r, 20));
   }
+  // The server and, with PROCESSES > 1, the server processes its supervisor started.
   const cpuMs = () => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND; // utime, stime
+    let ms = 0;
+    for (const p of processTree(pid)) {
+      const fields = readProc(`/proc/${p}/stat`)?.split(') ')[1].split(' ');
+      if (fields) ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND; // utime, stime
+    }
+    return ms;
   };
-  const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  const rssMb = (pids = processTree(pid)) => {
+    let mb = 0;
+    for (const p of pids) {
+      const status = readProc(`/proc/${p}/status`);
+      if (status) mb += Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+    }
+    return mb;
+  };
   return {
     port,
     pid,
     cpuMs,
-    rssMb,
+    rssMb: () => rssMb(),
     sampleRss() {
-      let peak = rssMb();
-      const timer = setInterval(() => (peak = Math.max(peak, rssMb())), 50);
+      const pids = processTree(pid); // once: walking /proc every 50 ms would load the machine being measured
+      let peak = rssMb(pids);
+      const timer = setInterval(() => (peak = Math.max(peak, rssMb(pids))), 50);
       return () => {
         clearInterval(timer);
-        return Math.max(peak, rssMb());
+        return Math.max(peak, rssMb(pids));
       };
     },
     stop: () =>

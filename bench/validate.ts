@@ -6,7 +6,8 @@
  *  2. a generated 10,000-line invoice (CII and UBL);
  *  3. POST /v1/validate over HTTP on 127.0.0.1 at concurrency 8 (autocannon in this process, the
  *     server in its own process), with the default configuration (typical invoices inline, worker
- *     pool for large ones) and with everything in the pool (VALIDATION_INLINE_MAX_KB=0): requests/s,
+ *     pool for large ones), with everything in the pool (VALIDATION_INLINE_MAX_KB=0) and with two server
+ *     processes (PROCESSES=2): requests/s,
  *     latency, server CPU per request, and the server's peak RSS (all its threads) under that load.
  * Run: node --import tsx bench/validate.ts [--quick]
  */
@@ -120,6 +121,7 @@ async function httpBenchmark(): Promise<void> {
   const setups: [string, Record<string, string>][] = [
     ['default (inline up to 128 KB, pool above)', {}],
     ['everything in the pool (VALIDATION_INLINE_MAX_KB=0, WORKERS=1)', { VALIDATION_INLINE_MAX_KB: '0' }],
+    ['two server processes (PROCESSES=2), each as the default', { PROCESSES: '2' }],
   ];
   console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}; server: node ${SERVER_NODE_FLAGS.join(' ')} dist/src/main.js`);
   for (const [setupLabel, env] of setups) {

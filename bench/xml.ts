@@ -3,7 +3,8 @@
  *
  * 1. In process, buildInvoiceXml() for a 10-line and a 1,000-line invoice (target: 1,000 lines ≤ 50 ms).
  * 2. Over HTTP, POST /v1/xml with autocannon at concurrency 8 against the compiled service in its own process
- *    on 127.0.0.1 and an ephemeral port (bench/_server.ts) (target: ≥ 3,000 requests/s for 10 lines on 2 cores). Bounded duration.
+ *    on 127.0.0.1 and an ephemeral port (bench/_server.ts) (target: ≥ 3,000 requests/s for 10 lines on 2 cores),
+ *    in the default configuration and with two server processes (PROCESSES=2). Bounded duration.
  *
  * Run: node --import tsx bench/xml.ts [seconds per HTTP run, default 10]
  */
@@ -94,6 +95,13 @@ async function overHttp(server: BenchServer, label: string, meta: InvoiceMetadat
     await overHttp(server, 'POST 1,000 lines', invoiceWithLines(1000), Math.min(seconds, 5));
   } finally {
     await server.stop();
+  }
+  // The same with two server processes sharing the port (PROCESSES=2): HTTP on both cores.
+  const two = await startServer({ PROCESSES: '2' });
+  try {
+    await overHttp(two, 'POST 10 lines, PROCESSES=2', invoiceWithLines(10), seconds);
+  } finally {
+    await two.stop();
   }
   console.log('-- in process: buildInvoiceXml (parse + validate + compute + write)');
   inProcess('10 lines', invoiceWithLines(10), 2000, 3000);

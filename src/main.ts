@@ -1,9 +1,10 @@
 /**
  * Process entry point: configuration, the app, listening, graceful shutdown.
  * A bad configuration stops the process with one line naming the variable.
+ * With PROCESSES > 1 this process supervises that many server processes instead (./processes.ts).
  */
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { buildApp } from './http/app.js';
+import { isSupervisor, runSupervisor } from './processes.js';
 
 let config: Config;
 try {
@@ -16,28 +17,35 @@ try {
   throw err;
 }
 
-const app = await buildApp(config);
+if (isSupervisor(config)) runSupervisor(config);
+else await serve(config);
 
-let closing = false;
-async function shutdown(signal: string): Promise<void> {
-  if (closing) return;
-  closing = true;
-  app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+async function serve(config: Config): Promise<void> {
+  // Loaded here: the supervisor of several server processes never builds the app.
+  const { buildApp } = await import('./http/app.js');
+  const app = await buildApp(config);
+
+  let closing = false;
+  async function shutdown(signal: string): Promise<void> {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests, runs onClose hooks (worker pool)
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
   try {
-    await app.close(); // stops accepting, waits for in-flight requests, runs onClose hooks (worker pool)
-    process.exit(0);
+    await app.listen({ port: config.port, host: config.host });
+    app.log.info({ edition: app.edition, port: config.port, host: config.host }, `einvoice-service listening (${app.edition} mode)`);
   } catch (err) {
-    app.log.error({ err }, 'error during shutdown');
+    app.log.error({ err }, 'could not start listening');
     process.exit(1);
   }
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
-
-try {
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info({ edition: app.edition, port: config.port, host: config.host }, `einvoice-service listening (${app.edition} mode)`);
-} catch (err) {
-  app.log.error({ err }, 'could not start listening');
-  process.exit(1);
 }
