@@ -12,13 +12,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ingest } from '../src/input/ingest.js';
 import { SHARED_EMPTY_ARRAY } from '../src/xml/parser.js';
 import { getRuleSet, INTERNAL_RULE_ERROR, runRules } from '../src/rules/engine.js';
 import type { Finding } from '../src/rules/types.js';
 import '../src/validation/validate.js'; // registers the rule sets
+import { ingestCorpusInvoice, readCorpusVerdicts } from './corpus-helpers.js';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
 const catalogue = path.resolve(process.cwd(), '../shared/docs/rules');
 const SETS = ['en16931-cii', 'en16931-ubl'] as const;
 type SetId = (typeof SETS)[number];
@@ -70,10 +69,7 @@ function compare(t: Tally, expected: Set<string>, actual: Set<string>, which: 'e
 }
 
 test('EN 16931 corpus agreement with the official verdicts', async () => {
-  const verdicts = readFileSync(path.join(corpus, 'verdicts.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Verdict);
+  const verdicts = readCorpusVerdicts<Verdict>();
   const tallies = { business: { 'en16931-cii': newTally(), 'en16931-ubl': newTally() }, all: { 'en16931-cii': newTally(), 'en16931-ubl': newTally() } };
   const diffs: string[] = [];
   const firedByRule = new Map<string, number>();
@@ -83,18 +79,12 @@ test('EN 16931 corpus agreement with the official verdicts', async () => {
   for (const v of verdicts) {
     const set = SETS.find((s) => v.rulesets.includes(s));
     if (!set) continue;
-    let ing;
-    try {
-      ing = await ingest(readFileSync(path.join(corpus, v.file)), v.file);
-    } catch {
+    const ctx = await ingestCorpusInvoice(v.file);
+    if (!ctx) {
       unreadable++;
       continue;
     }
-    if (!ing.doc || !ing.invoice || (ing.syntax !== 'cii' && ing.syntax !== 'ubl')) {
-      unreadable++;
-      continue;
-    }
-    const findings: Finding[] = runRules(set, getRuleSet(set)!, { doc: ing.doc, invoice: ing.invoice, syntax: ing.syntax });
+    const findings: Finding[] = runRules(set, getRuleSet(set)!, ctx);
     for (const f of findings) if (f.ruleId === INTERNAL_RULE_ERROR) internal.push(`${v.file}: ${f.message}`);
     for (const scope of ['business', 'all'] as const) {
       const keep = scope === 'business' ? isBusiness : () => true;

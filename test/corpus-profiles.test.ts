@@ -14,15 +14,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ingest } from '../src/input/ingest.js';
 import { SHARED_EMPTY_ARRAY } from '../src/xml/parser.js';
 import { getRuleSet, INTERNAL_RULE_ERROR, runRuleSet } from '../src/rules/engine.js';
 import type { Finding } from '../src/rules/types.js';
 import '../src/rules/xrechnung/index.js';
 import '../src/rules/facturx/index.js';
 import { flavorOf, selectRuleSets } from '../src/validation/rulesets.js';
+import { ingestCorpusInvoice, readCorpusVerdicts } from './corpus-helpers.js';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
 const catalogue = path.resolve(process.cwd(), '../shared/docs/rules');
 const SETS = ['xrechnung-cii', 'xrechnung-ubl', 'fx-minimum', 'fx-basicwl', 'fx-basic', 'fx-en16931', 'fx-extended'] as const;
 type SetId = (typeof SETS)[number];
@@ -105,10 +104,7 @@ function family(id: string): string {
 }
 
 test('XRechnung and Factur-X profile rule sets agree with the corpus verdicts', async () => {
-  const verdicts = readFileSync(path.join(corpus, 'verdicts.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Verdict);
+  const verdicts = readCorpusVerdicts<Verdict>();
   const tallies = Object.fromEntries(SETS.map((s) => [s, newTally()])) as Record<SetId, Tally>;
   const diffs: string[] = [];
   const internal: string[] = [];
@@ -123,19 +119,13 @@ test('XRechnung and Factur-X profile rule sets agree with the corpus verdicts', 
     }
     const sets = SETS.filter((s) => v.rulesets.includes(s));
     if (sets.length === 0) continue;
-    let ing;
-    try {
-      ing = await ingest(readFileSync(path.join(corpus, v.file)), v.file);
-    } catch {
-      unreadable++;
-      continue;
-    }
-    if (!ing.doc || !ing.invoice || (ing.syntax !== 'cii' && ing.syntax !== 'ubl')) {
+    const ctx = await ingestCorpusInvoice(v.file);
+    if (!ctx) {
       unreadable++;
       continue;
     }
     for (const set of sets) {
-      const findings: Finding[] = runRuleSet(set, { doc: ing.doc, invoice: ing.invoice, syntax: ing.syntax });
+      const findings: Finding[] = runRuleSet(set, ctx);
       for (const f of findings) if (f.ruleId === INTERNAL_RULE_ERROR) internal.push(`${v.file} ${set}: ${f.message}`);
       const t = tallies[set];
       t.files++;
