@@ -101,11 +101,17 @@ export function classifyUbl(el: XmlElement): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // Rules with conditions.
 
-/** Parse `a/b:c` with the table's conventions (unprefixed = cac, `b:` = cbc). */
+/** Parsed paths: the rules below ask for the same few paths on every document. */
+const parsedPaths = new Map<string, Step[]>();
+
+/** Parse `a/b:c` with the table's conventions (unprefixed = cac, `b:` = cbc), once per distinct path. */
 function p(path: string): Step[] {
-  return path.split('/').map((s) =>
-    s.startsWith('b:') ? { ns: NS_CBC, local: s.slice(2) } : { ns: NS_CAC, local: s },
-  );
+  let steps = parsedPaths.get(path);
+  if (!steps) {
+    steps = path.split('/').map((s) => (s.startsWith('b:') ? { ns: NS_CBC, local: s.slice(2) } : { ns: NS_CAC, local: s }));
+    parsedPaths.set(path, steps);
+  }
+  return steps;
 }
 const sel = (el: XmlElement, path: string): XmlElement[] => selectPath(el, p(path));
 
