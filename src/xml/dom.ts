@@ -44,6 +44,8 @@ export interface XmlDoc {
   encoding: string;
   /** Count of elements, for size accounting. */
   elementCount: number;
+  /** From the parser: the elements with children whose text may be more than blanks (see ParsedTree); absent = unknown. */
+  mixed?: readonly XmlElement[];
 }
 
 export interface XmlLimits {
@@ -162,9 +164,9 @@ export function parseXml(input: Uint8Array | string, limits: XmlLimits = DEFAULT
   // Real files sometimes have whitespace before the XML declaration; a strict parser refuses it.
   text = text.replace(/^[\s\uFEFF]+/, '');
   try {
-    const { root, elementCount } = parseXmlTree(text, limits);
+    const { root, elementCount, mixed } = parseXmlTree(text, limits);
     shareNamespaceStrings(root);
-    return { root, encoding, elementCount };
+    return { root, encoding, elementCount, mixed };
   } catch (err) {
     if (!(err instanceof XmlSyntaxError)) throw err;
     const message = err.code === 'XML_MALFORMED' ? `XML is not well-formed: line ${err.line}: ${err.message}` : err.message;

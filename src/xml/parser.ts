@@ -169,11 +169,22 @@ function lineAt(src: string, pos: number): number {
   return line;
 }
 
+export interface ParsedTree {
+  root: XmlElement;
+  elementCount: number;
+  /**
+   * The elements with child elements whose own text may be more than blanks (spaces, tabs, line ends);
+   * every other element with children has only indentation as text. Usually none: the XSD layer then
+   * knows without reading (and so flattening) each container's concatenated indentation.
+   */
+  mixed: readonly XmlElement[];
+}
+
 /**
  * Parse a decoded document into the element tree. The caller has stripped a byte-order mark and
  * leading whitespace. Throws XmlSyntaxError.
  */
-export function parseXmlTree(text: string, limits: XmlLimits): { root: XmlElement; elementCount: number } {
+export function parseXmlTree(text: string, limits: XmlLimits): ParsedTree {
   // End-of-line handling (XML 1.0 §2.11): CRLF and lone CR become LF before anything else sees them.
   const src = text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n');
   return new TreeParser(src, limits).parse();
@@ -297,6 +308,10 @@ class TreeParser {
   private childTop = 0;
   /** childTop when each open element started, by depth. */
   private readonly childMarks: number[] = [];
+  /** Whether each open element (by depth) has had character data other than blanks between tags (or maybe: a reference). */
+  private readonly textAtDepth: boolean[] = [];
+  /** Elements with children and such text (see ParsedTree.mixed). */
+  private mixed: XmlElement[] | undefined;
 
   // Attributes of the start tag being read (reused scratch arrays).
   private attrCount = 0;
@@ -320,7 +335,7 @@ class TreeParser {
     throw new XmlSyntaxError(message, 'XML_MALFORMED', lineAt(this.src, pos));
   }
 
-  parse(): { root: XmlElement; elementCount: number } {
+  parse(): ParsedTree {
     const src = this.src;
     const len = this.len;
     let pos = 0;
@@ -346,10 +361,10 @@ class TreeParser {
   }
 
   /** End of input (a method of its own so that parse()'s optimised loop never meets unseen code). */
-  private finish(): { root: XmlElement; elementCount: number } {
+  private finish(): ParsedTree {
     if (this.root === null) this.fail('the document has no root element', this.len);
     if (this.current !== null) this.fail(`unclosed tag <${qualifiedName(this.current)}>`, this.len);
-    return { root: this.root, elementCount: this.elementCount };
+    return { root: this.root, elementCount: this.elementCount, mixed: this.mixed ?? NONE };
   }
 
   /** Whitespace before or after the root element; stops at '<'. */
@@ -367,6 +382,7 @@ class TreeParser {
     let i = pos;
     let first = src.charCodeAt(i);
     while (first === LF || first === SPACE || first === TAB) first = src.charCodeAt(++i);
+    if (first !== LT) this.textAtDepth[this.depth] = true;
     if (first === LT && i > pos && this.shareBlanks) {
       el.text = appendBlank(el.text, src, pos, i);
       return i;
@@ -589,6 +605,7 @@ class TreeParser {
       this.closeElement(el);
     } else {
       this.childMarks[this.depth] = this.childTop;
+      this.textAtDepth[this.depth] = false;
       this.current = el;
     }
     return i;
@@ -755,6 +772,7 @@ class TreeParser {
     if (this.childTop > mark) {
       el.children = this.childStack.slice(mark, this.childTop);
       this.childTop = mark;
+      if (this.textAtDepth[depth]) (this.mixed ??= []).push(el);
     }
     const undoDepth = this.undoDepth;
     if (undoDepth.length > 0 && undoDepth[undoDepth.length - 1] === depth) {
@@ -788,7 +806,10 @@ class TreeParser {
       const end = src.indexOf(']]>', lt + 9);
       if (end === -1) this.fail('unterminated CDATA section', lt);
       this.checkChars(lt + 9, end);
-      if (end > lt + 9) this.current.text += src.slice(lt + 9, end);
+      if (end > lt + 9) {
+        this.current.text += src.slice(lt + 9, end);
+        this.textAtDepth[this.depth] = true;
+      }
       return end + 3;
     }
     if (src.startsWith('<!DOCTYPE', lt)) {
