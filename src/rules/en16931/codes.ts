@@ -7,7 +7,7 @@
 import { attr, pathOf, type XmlElement } from '../../xml/dom.js';
 import { codeSet, CODELISTS } from '../data/codelists.js';
 import type { RuleContext, Violation } from '../types.js';
-import { descendants, type RuleDef } from './helpers.js';
+import { NO_VIOLATIONS, descendants, type RuleDef } from './helpers.js';
 
 type Syntax = 'cii' | 'ubl';
 
@@ -223,20 +223,25 @@ function acceptedCodes(id: string): Accepted {
   return { cii: of('en16931-cii'), ubl: of('en16931-ubl') };
 }
 
-function checkCodes(spec: CodeRuleSpec, accepted: Accepted, ctx: RuleContext): Violation[] {
+function checkCodes(spec: CodeRuleSpec, accepted: Accepted, ctx: RuleContext): readonly Violation[] {
   const { doc, syntax } = ctx;
   const pick = syntax === 'cii' ? spec.cii : spec.ubl;
-  if (!pick || !doc) return [];
+  if (!pick || !doc) return NO_VIOLATIONS;
   const set = accepted[syntax as Syntax];
-  if (!set) return [];
-  const out: Violation[] = [];
-  for (const local of spec.locals[syntax]) for (const el of descendants(ctx, local)) {
-    const value = pick(el);
-    if (value === undefined) continue;
-    const ok = syntax === 'ubl' && spec.ublAccept ? spec.ublAccept(el, value) : set.has(value.trim());
-    if (!ok) out.push({ location: pathOf(el), message: `${spec.message} "${value}" is not one.` });
+  if (!set) return NO_VIOLATIONS;
+  let out: Violation[] | undefined;
+  const locals = spec.locals[syntax];
+  for (let k = 0; k < locals.length; k++) {
+    const elements = descendants(ctx, locals[k]);
+    for (let i = 0; i < elements.length; i++) {
+      const el = elements[i];
+      const value = pick(el);
+      if (value === undefined) continue;
+      const ok = syntax === 'ubl' && spec.ublAccept ? spec.ublAccept(el, value) : set.has(value.trim());
+      if (!ok) (out ??= []).push({ location: pathOf(el), message: `${spec.message} "${value}" is not one.` });
+    }
   }
-  return out;
+  return out ?? NO_VIOLATIONS;
 }
 
 export const codeListRules: RuleDef[] = specs.map((s) => {

@@ -7,7 +7,7 @@ import type { Invoice, Dec, Located } from '../../model/invoice.js';
 import { codeSet, CODELISTS } from '../data/codelists.js';
 import { attr, pathOf } from '../../xml/dom.js';
 import type { RuleContext, Violation } from '../types.js';
-import { type RuleDef, acList, acrossLines, nonVatScope, descendants, kid, rootChildren, present, exists, filled, loc, dec, sum, round2, round0, ZERO, ONE, HUNDRED, unless, each, code } from './helpers.js';
+import { NO_VIOLATIONS, type RuleDef, acList, acrossLines, nonVatScope, descendants, kid, rootChildren, present, exists, filled, loc, dec, sum, round2, round0, ZERO, ONE, HUNDRED, unless, each, code } from './helpers.js';
 
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
 
@@ -45,8 +45,8 @@ function dec2(id: string, message: string, pick: (inv: Invoice, ctx: RuleContext
 }
 
 /** UBL: tax total amounts written in the given currency may have at most two decimals. */
-function ublTaxAmountDecimals(ctx: RuleContext, currency: string | undefined): Violation[] {
-  if (currency === undefined) return [];
+function ublTaxAmountDecimals(ctx: RuleContext, currency: string | undefined): readonly Violation[] {
+  if (currency === undefined) return NO_VIOLATIONS;
   return rootChildren(ctx, 'TaxTotal')
     .flatMap((tt) => tt.children.filter((c) => c.local === 'TaxAmount' && attr(c, 'currencyID') === currency))
     .filter((el) => fractionDigits(el.text.trim()) > 2)
@@ -76,7 +76,7 @@ export const conditionRules: RuleDef[] = [
     id: 'BR-CO-03',
     message: 'The VAT point date (BT-7) and the VAT point date code (BT-8) are mutually exclusive.',
     check: ({ invoice: i, syntax }) => {
-      if (syntax === 'cii' && i.vatBreakdown.length === 0) return [];
+      if (syntax === 'cii' && i.vatBreakdown.length === 0) return NO_VIOLATIONS;
       return unless(!(present(i.taxPointDate) && present(i.taxPointDateCode)), i);
     },
   },
@@ -105,7 +105,7 @@ export const conditionRules: RuleDef[] = [
     id: 'BR-CO-10',
     message: 'The sum of invoice line net amounts (BT-106) must equal the sum of all line net amounts (BT-131).',
     check: ({ invoice: i }) => {
-      if (!totalsPresent(i)) return [];
+      if (!totalsPresent(i)) return NO_VIOLATIONS;
       const t = dec(i.totals.lineNetTotal);
       return unless(t !== undefined && t.eq(round2(sum(i.lines.map((l) => l.netAmount)))), i.totals, 'lineNetTotal');
     },
@@ -114,9 +114,9 @@ export const conditionRules: RuleDef[] = [
     id: 'BR-CO-11',
     message: 'The sum of allowances on document level (BT-107) must equal the sum of all document level allowance amounts (BT-92).',
     check: ({ invoice: i }) => {
-      if (!totalsPresent(i)) return [];
+      if (!totalsPresent(i)) return NO_VIOLATIONS;
       const t = i.totals.allowanceTotal;
-      if (t === undefined && i.allowances.length === 0) return [];
+      if (t === undefined && i.allowances.length === 0) return NO_VIOLATIONS;
       const d = dec(t);
       return unless(d !== undefined && d.eq(round2(sum(i.allowances.map((a) => a.amount)))), i.totals, 'allowanceTotal');
     },
@@ -125,9 +125,9 @@ export const conditionRules: RuleDef[] = [
     id: 'BR-CO-12',
     message: 'The sum of charges on document level (BT-108) must equal the sum of all document level charge amounts (BT-99).',
     check: ({ invoice: i }) => {
-      if (!totalsPresent(i)) return [];
+      if (!totalsPresent(i)) return NO_VIOLATIONS;
       const t = i.totals.chargeTotal;
-      if (t === undefined && i.charges.length === 0) return [];
+      if (t === undefined && i.charges.length === 0) return NO_VIOLATIONS;
       const d = dec(t);
       return unless(d !== undefined && d.eq(round2(sum(i.charges.map((a) => a.amount)))), i.totals, 'chargeTotal');
     },
@@ -136,7 +136,7 @@ export const conditionRules: RuleDef[] = [
     id: 'BR-CO-13',
     message: 'The invoice total without VAT (BT-109) must equal the line net total (BT-106) minus allowances (BT-107) plus charges (BT-108).',
     check: ({ invoice: i }) => {
-      if (!totalsPresent(i)) return [];
+      if (!totalsPresent(i)) return NO_VIOLATIONS;
       const t = i.totals;
       const te = dec(t.taxExclusiveAmount);
       const ln = dec(t.lineNetTotal);
@@ -166,7 +166,7 @@ export const conditionRules: RuleDef[] = [
           .map((tt) => ({ location: pathOf(tt) }));
       }
       const total = i.totals.taxTotal;
-      if (total === undefined) return [];
+      if (total === undefined) return NO_VIOLATIONS;
       const d = dec(total);
       return unless(d !== undefined && d.eq(round2(sum(i.vatBreakdown.map((b) => b.taxAmount)))), i.totals, 'taxTotal');
     },
@@ -176,7 +176,7 @@ export const conditionRules: RuleDef[] = [
     message: 'The invoice total with VAT (BT-112) must equal the total without VAT (BT-109) plus the total VAT amount (BT-110).',
     check: (ctx) => {
       const { invoice: i, syntax } = ctx;
-      if (!present(i.currency)) return []; // the artefacts quantify over the invoice currency
+      if (!present(i.currency)) return NO_VIOLATIONS; // the artefacts quantify over the invoice currency
       const t = i.totals;
       const grand = dec(t.taxInclusiveAmount);
       const basis = dec(t.taxExclusiveAmount);
@@ -201,7 +201,7 @@ export const conditionRules: RuleDef[] = [
     id: 'BR-CO-16',
     message: 'The amount due (BT-115) must equal the total with VAT (BT-112) minus the paid amount (BT-113) plus the rounding amount (BT-114).',
     check: ({ invoice: i }) => {
-      if (!totalsPresent(i)) return [];
+      if (!totalsPresent(i)) return NO_VIOLATIONS;
       const t = i.totals;
       const due = dec(t.amountDue);
       const grand = dec(t.taxInclusiveAmount);
@@ -238,7 +238,7 @@ export const conditionRules: RuleDef[] = [
     id: 'BR-CO-18',
     message: 'The invoice must contain at least one VAT breakdown group (BG-23).',
     check: ({ invoice: i, syntax }) => {
-      if (syntax === 'cii' && i.lines.length === 0) return [];
+      if (syntax === 'cii' && i.lines.length === 0) return NO_VIOLATIONS;
       return unless(i.vatBreakdown.length > 0, i);
     },
   },
@@ -247,7 +247,7 @@ export const conditionRules: RuleDef[] = [
     message: 'An invoicing period (BG-14) must have a start date (BT-73) or an end date (BT-74).',
     check: ({ invoice: i, syntax }) => {
       const p = i.invoicingPeriod;
-      if (!p) return [];
+      if (!p) return NO_VIOLATIONS;
       return unless(present(p.start) || present(p.end) || (syntax === 'ubl' && present(i.taxPointDateCode)), p);
     },
   },
@@ -263,7 +263,7 @@ export const conditionRules: RuleDef[] = [
       const i = ctx.invoice;
       const s = i.seller;
       // Context: the seller element (UBL: AccountingSupplierParty, even without a Party inside).
-      if (ctx.syntax === 'ubl' ? rootChildren(ctx, 'AccountingSupplierParty').length === 0 : !exists(s)) return [];
+      if (ctx.syntax === 'ubl' ? rootChildren(ctx, 'AccountingSupplierParty').length === 0 : !exists(s)) return NO_VIOLATIONS;
       return unless(s.identifiers.length > 0 || present(s.legalRegistrationId) || present(s.vatId), s);
     },
   },
@@ -285,7 +285,7 @@ export const decimalRules: RuleDef[] = [
       const { invoice: i, syntax } = ctx;
       if (syntax === 'ubl') return ublTaxAmountDecimals(ctx, i.currency);
       const v = i.totals.taxTotal;
-      if (v === undefined) return [];
+      if (v === undefined) return NO_VIOLATIONS;
       // CII compares the value with itself rounded (so "1.500" passes); UBL counts the written decimals.
       const d = dec(v);
       const ok = syntax === 'cii' ? d === undefined || d.eq(round2(d)) : fractionDigits(v.trim()) <= 2;
@@ -300,7 +300,7 @@ export const decimalRules: RuleDef[] = [
       const { invoice: i, syntax } = ctx;
       if (syntax === 'ubl') return ublTaxAmountDecimals(ctx, i.vatAccountingCurrency);
       const v = i.totals.taxTotalAccountingCurrency;
-      if (v === undefined) return [];
+      if (v === undefined) return NO_VIOLATIONS;
       const d = dec(v);
       const ok = syntax === 'cii' ? d === undefined || d.eq(round2(d)) : fractionDigits(v.trim()) <= 2;
       return unless(ok, i.totals, 'taxTotalAccountingCurrency');
@@ -323,7 +323,7 @@ export const splitPaymentRules: RuleDef[] = [
     id: 'BR-B-01',
     message: 'Split payment (VAT category B) is only allowed when all countries on the invoice are Italy (IT).',
     check: ({ invoice: i }) => {
-      if (!allCategories(i).includes('B')) return [];
+      if (!allCategories(i).includes('B')) return NO_VIOLATIONS;
       return unless(allCountries(i).every((c) => c === 'IT'), i);
     },
   },

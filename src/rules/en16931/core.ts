@@ -5,7 +5,7 @@
 import type { Invoice, Party } from '../../model/invoice.js';
 import type { Violation } from '../types.js';
 import { pathOf } from '../../xml/dom.js';
-import { type RuleDef, acList, acrossLines, nonVatScope, descendants, kid, rootChildren, filled, present, exists, loc, dec, ZERO, unless, each, code } from './helpers.js';
+import { NO_VIOLATIONS, type RuleDef, acList, acrossLines, nonVatScope, descendants, kid, rootChildren, filled, present, exists, loc, dec, ZERO, unless, each, code } from './helpers.js';
 
 // The totals rules hang on the monetary summation element (CII) / LegalMonetaryTotal (UBL).
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
@@ -72,7 +72,7 @@ export const coreRules: RuleDef[] = [
     message: "The seller tax representative's postal address must have a country code (BT-69).",
     check: ({ invoice: i, syntax }) => {
       const t = i.taxRepresentative;
-      if (!t) return [];
+      if (!t) return NO_VIOLATIONS;
       if (!t.address) return syntax === 'cii' ? unless(false, t) : [];
       return unless(filled(t.address.countryCode), t.address);
     },
@@ -98,7 +98,7 @@ export const coreRules: RuleDef[] = [
     message: 'The invoicing period end date (BT-74) must not be before its start date (BT-73).',
     check: ({ invoice: i }) => {
       const p = i.invoicingPeriod;
-      if (!p || !filled(p.start) || !filled(p.end)) return [];
+      if (!p || !filled(p.start) || !filled(p.end)) return NO_VIOLATIONS;
       return unless(p.end >= p.start, p);
     },
   },
@@ -139,7 +139,7 @@ export const coreRules: RuleDef[] = [
     message: 'A credit transfer must give the payment account identifier (BT-84).',
     check: ({ invoice: i }) => {
       const p = i.payment;
-      if (!p || !['30', '58'].includes(code(p.meansCode) ?? '')) return [];
+      if (!p || !['30', '58'].includes(code(p.meansCode) ?? '')) return NO_VIOLATIONS;
       return each(p.creditTransfers, (c) => filled(c.accountId), (c) => loc(c));
     },
   },
@@ -149,7 +149,7 @@ export const coreRules: RuleDef[] = [
     severity: { cii: 'error', ubl: 'warning' },
     check: ({ invoice: i }) => {
       const c = i.payment?.card;
-      if (!c) return [];
+      if (!c) return NO_VIOLATIONS;
       return unless((c.primaryAccountNumber ?? '').trim().length <= 10, c, 'primaryAccountNumber');
     },
   },
@@ -166,9 +166,9 @@ export const coreRules: RuleDef[] = [
     id: 'BR-53',
     message: 'When a VAT accounting currency (BT-6) is given, the total VAT amount in that currency (BT-111) must be given too.',
     check: ({ invoice: i, syntax }) => {
-      if (!present(i.vatAccountingCurrency)) return [];
+      if (!present(i.vatAccountingCurrency)) return NO_VIOLATIONS;
       if (syntax === 'cii') {
-        if (!totalsPresent(i)) return [];
+        if (!totalsPresent(i)) return NO_VIOLATIONS;
         return unless(present(i.totals.taxTotalAccountingCurrency) && i.vatAccountingCurrency !== i.currency, i.totals);
       }
       const sameAsInvoice = i.vatAccountingCurrency === i.currency && present(i.totals.taxTotal);
@@ -203,7 +203,7 @@ export const coreRules: RuleDef[] = [
     message: 'The seller tax representative must have a VAT identifier (BT-63).',
     check: (ctx) => {
       const t = ctx.invoice.taxRepresentative;
-      if (!t) return [];
+      if (!t) return NO_VIOLATIONS;
       if (ctx.syntax === 'ubl') {
         // Only a tax scheme declared as VAT counts.
         const ok = rootChildren(ctx, 'TaxRepresentativeParty').some((p) =>
@@ -219,7 +219,7 @@ export const coreRules: RuleDef[] = [
     message: 'A deliver-to address (BG-15) must have a country code (BT-80).',
     check: ({ invoice: i, syntax }) => {
       const a = i.delivery?.address;
-      if (!a) return [];
+      if (!a) return NO_VIOLATIONS;
       // UBL only asks for the element; CII wants a value.
       return unless(syntax === 'ubl' ? present(a.countryCode) : filled(a.countryCode), a);
     },
@@ -229,7 +229,7 @@ export const coreRules: RuleDef[] = [
     message: 'For payment by credit transfer (code 30 or 58) the payment account identifier (BT-84) is required.',
     check: ({ invoice: i, syntax }) => {
       const p = i.payment;
-      if (!p || !['30', '58'].includes(code(p.meansCode) ?? '')) return [];
+      if (!p || !['30', '58'].includes(code(p.meansCode) ?? '')) return NO_VIOLATIONS;
       if (syntax === 'cii') return each(p.creditTransfers, (c) => filled(c.accountId), (c) => loc(c));
       return unless(p.creditTransfers.some((c) => present(c.accountId)), p);
     },

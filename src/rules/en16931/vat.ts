@@ -7,7 +7,7 @@
 import type { BigValue } from '../../model/decimal.js';
 import type { Invoice, InvoiceLine, DocumentAllowanceCharge, VatBreakdown, Dec, Located } from '../../model/invoice.js';
 import type { RuleContext, Violation } from '../types.js';
-import { type RuleDef, elementOf, nonVatScope, present, loc, dec, sum, round2, ZERO, ONE, HUNDRED, unless, each, code, sameRate, within1 } from './helpers.js';
+import { type RuleDef, NO_VIOLATIONS, elementOf, nonVatScope, present, loc, dec, sum, round2, ZERO, ONE, HUNDRED, unless, each, code, sameRate, within1 } from './helpers.js';
 import { PropertyMap } from '../../util/property-map.js';
 
 type Syntax = 'cii' | 'ubl';
@@ -192,7 +192,7 @@ function taxOk(c: Category, b: VatBreakdown, syntax: Syntax): boolean {
   return tax.abs().minus(ONE).lt(expected) && tax.abs().plus(ONE).gt(expected);
 }
 
-function firstRule(c: Category, { invoice: inv, syntax }: RuleContext): Violation[] {
+function firstRule(c: Category, { invoice: inv, syntax }: RuleContext): readonly Violation[] {
   const lines = linesOf(inv, c.code).length;
   const ac = acOf(inv.allowances, c.code, inv).length + acOf(inv.charges, c.code, inv).length;
   const bd = breakdownOf(inv, c.code).length;
@@ -217,7 +217,7 @@ function outsideIdsOk(inv: Invoice, syntax: Syntax): boolean {
 function familyRules(c: Category): RuleDef[] {
   const p = c.prefix;
   const n = `"${c.name}" (${c.code})`;
-  const idRule = (which: 'line' | 'allowance' | 'charge') => (ctx: RuleContext): Violation[] => {
+  const idRule = (which: 'line' | 'allowance' | 'charge') => (ctx: RuleContext): readonly Violation[] => {
     const { invoice: inv, syntax } = ctx;
     let items: Located[] = which === 'line' ? linesOf(inv, c.code) : acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code, inv);
     if (c.code === 'L' && which === 'charge' && syntax === 'ubl') {
@@ -231,11 +231,11 @@ function familyRules(c: Category): RuleDef[] {
       declared = items.length > 0;
       items = any;
     }
-    if (items.length === 0) return [];
+    if (items.length === 0) return NO_VIOLATIONS;
     const ok = declared && (c.ids === 'none' ? outsideIdsOk(inv, syntax) : idsOk(inv, c.ids));
-    return ok ? [] : items.map((it) => ({ location: loc(it) }));
+    return ok ? NO_VIOLATIONS : items.map((it) => ({ location: loc(it) }));
   };
-  const rateRule = (which: 'line' | 'allowance' | 'charge') => ({ invoice: inv, syntax }: RuleContext): Violation[] => {
+  const rateRule = (which: 'line' | 'allowance' | 'charge') => ({ invoice: inv, syntax }: RuleContext): readonly Violation[] => {
     const want = c.rate(syntax, which);
     if (which === 'line') return each(linesOf(inv, c.code), (l) => rateOk(l.vatRate, want), (l) => loc(l, 'vatRate'));
     return each(acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code, inv), (a) => rateOk(a.vatRate, want), (a) => loc(a, 'vatRate'));
@@ -293,7 +293,7 @@ function familyRules(c: Category): RuleDef[] {
         id: 'BR-IC-11',
         message: 'An intra-community supply (K) needs the actual delivery date (BT-72) or an invoicing period (BG-14).',
         check: ({ invoice: inv, syntax }) => {
-          if (breakdownOf(inv, 'K').length === 0) return [];
+          if (breakdownOf(inv, 'K').length === 0) return NO_VIOLATIONS;
           const p = inv.invoicingPeriod;
           const delivered = syntax === 'ubl' ? (inv.delivery?.actualDeliveryDate ?? '').length > 1 : present(inv.delivery?.actualDeliveryDate);
           const period = present(p?.start) || present(p?.end) || (syntax === 'ubl' && present(p) && present(inv.taxPointDateCode));
@@ -304,7 +304,7 @@ function familyRules(c: Category): RuleDef[] {
         id: 'BR-IC-12',
         message: 'An intra-community supply (K) needs the deliver-to country code (BT-80).',
         check: ({ invoice: inv, syntax }) => {
-          if (breakdownOf(inv, 'K').length === 0) return [];
+          if (breakdownOf(inv, 'K').length === 0) return NO_VIOLATIONS;
           const country = inv.delivery?.address?.countryCode;
           return unless(syntax === 'ubl' ? (country ?? '').length > 1 : present(country), inv);
         },
