@@ -9,7 +9,7 @@
  *     pool for large ones), with everything in the pool (VALIDATION_INLINE_MAX_KB=0) and with two server
  *     processes (PROCESSES=2): requests/s,
  *     latency, server CPU per request, and the server's peak RSS (all its threads) under that load.
- * Run: node --import tsx bench/validate.ts [--quick]
+ * Run: node --import tsx bench/validate.ts [--quick] [--in-process (skip 3.)]
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -54,8 +54,10 @@ if (process.argv.includes('--http-child')) {
 }
 
 // HTTP first, in a fresh child process, so that its RSS is the server's and not this process's.
-const child = spawnSync(process.execPath, ['--import', 'tsx', 'bench/validate.ts', '--http-child', ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
-if (child.status !== 0) process.exitCode = 1;
+if (!process.argv.includes('--in-process')) {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', 'bench/validate.ts', '--http-child', ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
+  if (child.status !== 0) process.exitCode = 1;
+}
 
 // 1. In-process, per example.
 console.log('In-process, per CEN example (ms): whole pipeline | EN 16931 rule sets on a fresh read');
