@@ -14,7 +14,7 @@
  * The result is cached per parsed document, so the many `Rule.check` calls of a rule table share
  * the single evaluation.
  */
-import { pathOf, type XmlDoc, type XmlElement } from '../xml/dom.js';
+import { nameIndexCollector, pathOf, type XmlDoc, type XmlElement } from '../xml/dom.js';
 import type { Rule, RuleContext, Severity, Violation } from '../rules/types.js';
 import { PropertyMap } from '../util/property-map.js';
 
@@ -111,7 +111,11 @@ export function indexDocument(
   const contexts = new Map<string, XmlElement[]>();
   const byLocal = new Map<string, XmlElement[]>();
   const attributes = new Map<string, XmlElement[]>();
+  // The business rules' name index (elementsNamedAnywhere) is filled on this walk, not on one of its own.
+  const nameIndex = nameIndexCollector(doc);
+  const collectName = nameIndex?.collect;
   const record = (el: XmlElement, kind: string | undefined): void => {
+    if (collectName !== undefined) collectName(el);
     if (names.has(el.local)) {
       const list = byLocal.get(el.local);
       if (list) list.push(el);
@@ -149,6 +153,7 @@ export function indexDocument(
     };
     visit(doc.root, classify.documentState);
   }
+  nameIndex?.done();
   return { doc, contexts, byLocal, attributes };
 }
 
