@@ -17,6 +17,7 @@ import { applicableRuleSets, validateBytes } from '../src/validation/validate.js
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
 import { ciiWithLines } from './extract.js';
 import { tenThousandLineInvoices } from './_fixtures.js';
+import { median, timeRuns } from './_timing.js';
 
 const quick = process.argv.includes('--quick');
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
@@ -26,17 +27,6 @@ const examples = ['cii', 'ubl'].flatMap((s) =>
     .map((f) => path.join(corpus, 'en16931/examples', s, f)),
 );
 
-const median = (ts: number[]) => [...ts].sort((a, b) => a - b)[Math.floor(ts.length / 2)];
-
-async function timeRuns(runs: number, fn: () => unknown): Promise<number[]> {
-  const ts: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    ts.push(performance.now() - t);
-  }
-  return ts;
-}
 
 
 console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);

@@ -10,13 +10,9 @@ import { parseXml } from '../src/xml/dom.js';
 import { evaluateCiiSyntax } from '../src/syntax/cii/rules.js';
 import { evaluateUblSyntax } from '../src/syntax/ubl/rules.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
+import { stats } from './_timing.js';
 
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
-
-function stats(samples: number[]): { median: number; p99: number } {
-  const s = [...samples].sort((a, b) => a - b);
-  return { median: s[Math.floor(s.length / 2)], p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] };
-}
 
 function time(fn: () => void, runs: number): { median: number; p99: number } {
   for (let i = 0; i < Math.min(50, runs); i++) fn(); // warm-up

@@ -21,6 +21,7 @@ import { validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
 import { autocannon, SERVER_NODE_FLAGS, startServer } from './_server.js';
 import { tenThousandLineInvoices } from './_fixtures.js';
+import { stats, timeRuns } from './_timing.js';
 
 const quick = process.argv.includes('--quick');
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
@@ -30,21 +31,7 @@ const examples = ['cii', 'ubl'].flatMap((s) =>
     .map((f) => path.join(corpus, 'en16931/examples', s, f)),
 );
 
-function stats(ts: number[]) {
-  const s = [...ts].sort((a, b) => a - b);
-  return { median: s[Math.floor(s.length / 2)], p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] };
-}
-
-async function timeIt(n: number, fn: () => unknown | Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < Math.min(50, n); i++) await fn();
-  const ts: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn();
-    ts.push(performance.now() - t);
-  }
-  return ts;
-}
+const timeIt = (n: number, fn: () => unknown) => timeRuns(n, fn, Math.min(50, n));
 
 const ms = (v: number) => v.toFixed(3).padStart(8);
 

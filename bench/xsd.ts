@@ -11,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { stats } from './_timing.js';
 
 const quick = process.argv.includes('--quick');
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
@@ -35,11 +36,6 @@ const { parseXml } = await import('../src/xml/dom.js');
 const { validateXsd, validateXsdTree } = await import('../src/xml/xsd.js');
 const { libxml2ValidateXsd } = await import('../test/libxml2-xsd.js');
 const { ciiWithLines } = await import('./extract.js');
-
-function stats(ts: number[]): { median: number; p99: number } {
-  const s = [...ts].sort((a, b) => a - b);
-  return { median: s[Math.floor(s.length / 2)], p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] };
-}
 
 function timeIt(n: number, fn: () => unknown): { median: number; p99: number } {
   for (let i = 0; i < Math.min(30, n); i++) fn();
