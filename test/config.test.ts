@@ -9,6 +9,7 @@ test('defaults: 0.0.0.0:8080, 10 MB uploads, 1 worker for invoices over 128 KB, 
   assert.equal(c.host, '0.0.0.0');
   assert.equal(c.maxUploadSizeMb, 10);
   assert.equal(c.workers, 1);
+  assert.equal(c.processes, 1);
   assert.equal(c.validationInlineMaxKb, 128);
   assert.equal(c.logLevel, 'info');
   assert.equal(c.metricsEnabled, false);
@@ -25,6 +26,9 @@ test('bad values name the variable', () => {
     [{ VALIDATION_INLINE_MAX_KB: '-5' }, 'VALIDATION_INLINE_MAX_KB'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ METRICS_ENABLED: 'maybe' }, 'METRICS_ENABLED'],
+    [{ PROCESSES: '0' }, 'PROCESSES'],
+    [{ PROCESSES: '65' }, 'PROCESSES'],
+    [{ PROCESSES: 'all' }, 'PROCESSES'],
   ];
   for (const [env, variable] of cases) {
     assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(variable));
@@ -41,4 +45,11 @@ test('a bad value stops the process with one line naming the variable', () => {
   const lines = run.stderr.trim().split('\n').filter((l) => !/nodedir|ExperimentalWarning/.test(l));
   assert.equal(lines.length, 1, run.stderr);
   assert.match(lines[0], /^configuration error: PORT: must be a whole number/);
+});
+
+test('PROCESSES: a whole number, or auto for one per core (at most 64)', () => {
+  assert.equal(loadConfig({ PROCESSES: '3' }).processes, 3);
+  assert.equal(loadConfig({ PROCESSES: 'auto' }, 4).processes, 4);
+  assert.equal(loadConfig({ PROCESSES: 'AUTO' }, 1).processes, 1);
+  assert.equal(loadConfig({ PROCESSES: 'auto' }, 200).processes, 64);
 });
