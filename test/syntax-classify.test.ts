@@ -42,7 +42,7 @@ function disagreements(root: XmlElement): string[] {
 function copyUnder(el: XmlElement, parent: XmlElement): XmlElement {
   const copy: XmlElement = { ...el, parent, children: [], _pos: undefined, _path: undefined };
   copy.children = el.children.map((c) => copyUnder(c, copy));
-  parent.children = [...parent.children, copy]; // parsed trees share one frozen empty array
+  parent.children = [...parent.children, copy]; // parsed trees share one empty array: assign, never push
   return copy;
 }
 

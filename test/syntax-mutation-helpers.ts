@@ -15,7 +15,7 @@ export function loadCorpus(rel: string): XmlDoc {
 
 export function newElement(parent: XmlElement, step: Step, text = ''): XmlElement {
   const el: XmlElement = { ns: step.ns, local: step.local, prefix: 'x', attrs: [], children: [], text, parent, line: 0 };
-  parent.children = [...parent.children, el]; // parsed trees share one frozen empty array
+  parent.children = [...parent.children, el]; // parsed trees share one empty array: assign, never push
   return el;
 }
 

@@ -24,7 +24,7 @@ export interface XmlElement {
   local: string;
   prefix: string;
   /**
-   * Empty attrs and children of parsed trees are one shared frozen array: to change a parsed tree,
+   * Empty attrs and children of parsed trees are one shared array: to change a parsed tree,
    * assign a new array (`el.children = [...el.children, x]`), never push into the old one.
    */
   attrs: XmlAttribute[];
