@@ -467,10 +467,13 @@ export function compileSyntaxRules(
 
 /** Does `//path` select anything in the document? */
 export function existsAnywhere(index: DocIndex, path: ChildPath): boolean {
-  if (path.steps.length === 0) return path.attr !== undefined && index.attributes.has(path.attr);
-  const [first, ...rest] = path.steps;
-  for (const start of elementsNamed(index, first.ns, first.local)) {
-    if (countPath(start, { steps: rest, ...(path.attr ? { attr: path.attr } : {}) }) > 0) return true;
+  const steps = path.steps;
+  if (steps.length === 0) return path.attr !== undefined && index.attributes.has(path.attr);
+  const starts = index.byLocal.get(steps[0].local);
+  if (!starts) return false;
+  // From each element named like the first step, the rest of the path (no lists or copies of the path per call).
+  for (let i = 0; i < starts.length; i++) {
+    if (starts[i].ns === steps[0].ns && countFrom(starts[i], steps, 1, path.attr) > 0) return true;
   }
   return false;
 }
@@ -516,7 +519,9 @@ export function evaluateSyntaxRules(compiled: CompiledSyntaxRules, doc: XmlDoc):
   for (const r of compiled.anywhere) {
     const nodes = index.contexts.get(r.context);
     if (!nodes) continue;
-    if (r.paths.some((p) => existsAnywhere(index, p))) for (const node of nodes) add(r.id, node);
+    let found = false;
+    for (let i = 0; i < r.paths.length && !found; i++) found = existsAnywhere(index, r.paths[i]);
+    if (found) for (const node of nodes) add(r.id, node);
   }
   for (const r of compiled.counted) {
     const nodes = index.contexts.get(r.context);
