@@ -87,6 +87,8 @@ test('GET /diagnostics with the token fills every required field truthfully', as
   assert.equal(body.environment.python_version, process.version);
   assert.deepEqual(body.runtime_config.mode, 'community');
   assert.equal(body.runtime_config.workers, 2);
+  assert.equal(body.runtime_config.processes, 1);
+  assert.equal(body.runtime_config.process_id, process.pid);
   assert.equal(body.runtime_config.max_upload_size_mb, 7);
   const fastify = body.dependencies.find((d: { name: string }) => d.name === 'fastify');
   assert.match(fastify.version, /^5\.\d+\.\d+$/, 'versions are read from the installed packages');

@@ -158,6 +158,8 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
         properties: {
           mode: { type: 'string', enum: ['community', 'pro'] },
           workers: { type: 'integer', default: 1 },
+          processes: { type: 'integer', default: 1, description: 'Server processes sharing the port (PROCESSES); this answer describes one of them' },
+          process_id: { type: 'integer', description: 'The answering server process' },
           max_upload_size_mb: { type: 'integer', default: 10 },
         },
         required: ['mode'],

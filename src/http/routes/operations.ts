@@ -110,6 +110,8 @@ export default async function operations(app: FastifyInstance): Promise<void> {
         runtime_config: {
           mode: app.edition,
           workers: app.config.workers,
+          processes: app.config.processes,
+          process_id: process.pid,
           max_upload_size_mb: app.config.maxUploadSizeMb,
           log_level: app.config.logLevel,
           metrics_enabled: app.config.metricsEnabled,
