@@ -41,7 +41,7 @@ export const coreRules: RuleDef[] = [
     message: 'The seller postal address must have a country code (BT-40).',
     check: ({ invoice: i, syntax }) => {
       const a = i.seller.address;
-      if (!a) return syntax === 'cii' ? unless(false, i) : [];
+      if (!a) return syntax === 'cii' ? unless(false, i) : NO_VIOLATIONS;
       return unless(filled(a.countryCode), a);
     },
   },
@@ -51,7 +51,7 @@ export const coreRules: RuleDef[] = [
     message: 'The buyer postal address must have a country code (BT-55).',
     check: ({ invoice: i, syntax }) => {
       const a = i.buyer.address;
-      if (!a) return syntax === 'cii' ? unless(false, i) : [];
+      if (!a) return syntax === 'cii' ? unless(false, i) : NO_VIOLATIONS;
       return unless(filled(a.countryCode), a);
     },
   },
@@ -73,7 +73,7 @@ export const coreRules: RuleDef[] = [
     check: ({ invoice: i, syntax }) => {
       const t = i.taxRepresentative;
       if (!t) return NO_VIOLATIONS;
-      if (!t.address) return syntax === 'cii' ? unless(false, t) : [];
+      if (!t.address) return syntax === 'cii' ? unless(false, t) : NO_VIOLATIONS;
       return unless(filled(t.address.countryCode), t.address);
     },
   },
@@ -239,7 +239,7 @@ export const coreRules: RuleDef[] = [
     message: "The seller's electronic address (BT-34) must have a scheme identifier.",
     check: ({ invoice: i }) => {
       const e = i.seller.electronicAddress;
-      return e ? unless(filled(e.schemeId), i.seller, 'electronicAddress') : [];
+      return e ? unless(filled(e.schemeId), i.seller, 'electronicAddress') : NO_VIOLATIONS;
     },
   },
   {
@@ -247,7 +247,7 @@ export const coreRules: RuleDef[] = [
     message: "The buyer's electronic address (BT-49) must have a scheme identifier.",
     check: ({ invoice: i }) => {
       const e = i.buyer.electronicAddress;
-      return e ? unless(filled(e.schemeId), i.buyer, 'electronicAddress') : [];
+      return e ? unless(filled(e.schemeId), i.buyer, 'electronicAddress') : NO_VIOLATIONS;
     },
   },
   {

@@ -158,16 +158,16 @@ export function forSyntax(defs: readonly RuleDef[], syntax: 'cii' | 'ubl'): Rule
 }
 
 /**
- * One violation (or none when the condition holds) at a location, or at where a model object's field
- * was read (see loc), which is then resolved only when the condition fails: most rules hold, and
- * building their location strings up front was wasted work on every invoice.
- */
-/**
  * What a rule that holds returns: one shared array, never modified (a fresh empty array per rule and
  * document was most of the business rules' garbage; nearly every rule holds on nearly every invoice).
  */
 export const NO_VIOLATIONS: readonly Violation[] = [];
 
+/**
+ * One violation (or none when the condition holds) at a location, or at where a model object's field
+ * was read (see loc), which is then resolved only when the condition fails: most rules hold, and
+ * building their location strings up front was wasted work on every invoice.
+ */
 export function unless(ok: boolean, where: string | Located | undefined, field?: string): readonly Violation[] {
   if (ok) return NO_VIOLATIONS;
   return [{ location: typeof where === 'object' ? loc(where, field) : where }];
