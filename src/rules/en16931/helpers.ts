@@ -7,6 +7,9 @@ import type { Located, Dec } from '../../model/invoice.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
 import { elementsNamedAnywhere, pathOf, type XmlElement } from '../../xml/dom.js';
 import { PropertyMap } from '../../util/property-map.js';
+import { NO_VIOLATIONS } from '../engine.js';
+
+export { NO_VIOLATIONS };
 import { hasOwnLocation, locationOf } from '../../syntax/reader-helpers.js';
 
 /** Present and not only whitespace (XPath `normalize-space(x) != ''`). */
@@ -156,12 +159,6 @@ export function forSyntax(defs: readonly RuleDef[], syntax: 'cii' | 'ubl'): Rule
     severity: d.severity === undefined ? 'error' : typeof d.severity === 'string' ? d.severity : d.severity[syntax],
   }));
 }
-
-/**
- * What a rule that holds returns: one shared array, never modified (a fresh empty array per rule and
- * document was most of the business rules' garbage; nearly every rule holds on nearly every invoice).
- */
-export const NO_VIOLATIONS: readonly Violation[] = [];
 
 /**
  * One violation (or none when the condition holds) at a location, or at where a model object's field

@@ -10,6 +10,7 @@ import type { Rule, Violation } from '../types.js';
 import { attr, NS, text, where } from '../xrechnung/dom.js';
 import { compileMatch, compileSelect, compileStepTest, lastLocalName, type ElementMatcher } from './xpath-match.js';
 import { PropertyMap } from '../../util/property-map.js';
+import { NO_VIOLATIONS } from '../engine.js';
 
 /** Elements by local name: the document's shared index (src/xml/dom.ts). */
 export function elementsNamed(doc: XmlDoc, local: string): XmlElement[] {
@@ -271,8 +272,6 @@ function resolveChildSteps(state: DocLookups, parent: ContextStep, parents: XmlE
   }
 }
 let scans = 0;
-
-const NO_VIOLATIONS: readonly Violation[] = [];
 
 /**
  * The official assert on one context node: string-length($value) = 0 or the code database holds

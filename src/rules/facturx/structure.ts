@@ -11,6 +11,7 @@ import { contextHandle, contextNodes, type ContextHandle } from './codelists.js'
 import { structureTests, type StructureTest } from './structure.table.js';
 import { compileCount, singleChildStep } from './xpath-match.js';
 import { PropertyMap } from '../../util/property-map.js';
+import { NO_VIOLATIONS } from '../engine.js';
 
 function label(child: string): string {
   return child.replace(/^ram:/, '');
@@ -55,26 +56,23 @@ interface ContextGroup {
  * time. A hidden property of the document, not a WeakMap (whose entries the young-generation GC keeps
  * alive and promotes), and an array by slot, not a Map by id (~200 ids set per typical invoice).
  */
-const results = new PropertyMap<XmlDoc, (Violation[] | undefined)[]>('fxStructure');
+const results = new PropertyMap<XmlDoc, (readonly Violation[] | undefined)[]>('fxStructure');
 let slotCount = 0;
-
-/** What an assert that holds everywhere returns (most asserts, most contexts absent): shared, never mutated. */
-const NO_VIOLATIONS = Object.freeze([]) as unknown as Violation[];
 
 function holds(count: number, bound: { op: '=' | '<=' | '>='; n: number }): boolean {
   return bound.op === '=' ? count === bound.n : bound.op === '<=' ? count <= bound.n : count >= bound.n;
 }
 
-function violationsOf(doc: XmlDoc, slot: number, group: ContextGroup): Violation[] {
+function violationsOf(doc: XmlDoc, slot: number, group: ContextGroup): readonly Violation[] {
   let bySlot = results.get(doc);
-  if (!bySlot) results.set(doc, (bySlot = new Array<Violation[] | undefined>(slotCount)));
+  if (!bySlot) results.set(doc, (bySlot = new Array<readonly Violation[] | undefined>(slotCount)));
   const found = bySlot[slot];
   if (found) return found;
   evaluateGroup(doc, group, bySlot);
   return bySlot[slot]!;
 }
 
-function evaluateGroup(doc: XmlDoc, group: ContextGroup, bySlot: (Violation[] | undefined)[]): void {
+function evaluateGroup(doc: XmlDoc, group: ContextGroup, bySlot: (readonly Violation[] | undefined)[]): void {
   // One pass over the context's nodes runs all of its asserts while each node is at hand, and one
   // pass over each node's children counts every name the asserts count: a line context carries ~20
   // asserts, and one walk per assert over 10,000 lines cost 5 ms each. Lists are made only for
