@@ -1,8 +1,17 @@
 /** Invoices the benchmarks build from the corpus (shared by bench/validate.ts and bench/large.ts). */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
+
+/** The CEN example invoices of the corpus (CII and UBL), the "typical invoices" of the validation targets. */
+export function cenExamples(): string[] {
+  return ['cii', 'ubl'].flatMap((s) =>
+    readdirSync(path.join(CORPUS, 'en16931/examples', s))
+      .filter((f) => /\.xml$/i.test(f))
+      .map((f) => path.join(CORPUS, 'en16931/examples', s, f)),
+  );
+}
 
 /** The first invoice line of a corpus invoice, repeated `lines` times with fresh line ids. */
 export function manyLines(file: string, open: string, close: string, lines: number): Buffer {

@@ -7,25 +7,19 @@
  *     extraction of every example (so a change for large files cannot hide a loss on small ones).
  * Run: node --import tsx bench/large.ts [--quick]
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import path from 'node:path';
 import { ingest } from '../src/input/ingest.js';
 import { toExtractionResult } from '../src/extract/result.js';
 import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { applicableRuleSets, validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
 import { ciiWithLines } from './extract.js';
-import { tenThousandLineInvoices } from './_fixtures.js';
+import { cenExamples, tenThousandLineInvoices } from './_fixtures.js';
 import { median, timeRuns } from './_timing.js';
 
 const quick = process.argv.includes('--quick');
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
-const examples = ['cii', 'ubl'].flatMap((s) =>
-  readdirSync(path.join(corpus, 'en16931/examples', s))
-    .filter((f) => /\.xml$/i.test(f))
-    .map((f) => path.join(corpus, 'en16931/examples', s, f)),
-);
+const examples = cenExamples();
 
 
 

@@ -13,23 +13,18 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ingest } from '../src/input/ingest.js';
 import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
 import { autocannon, SERVER_NODE_FLAGS, startServer } from './_server.js';
-import { tenThousandLineInvoices } from './_fixtures.js';
+import { cenExamples, CORPUS, tenThousandLineInvoices } from './_fixtures.js';
 import { stats, timeRuns } from './_timing.js';
 
 const quick = process.argv.includes('--quick');
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
-const examples = ['cii', 'ubl'].flatMap((s) =>
-  readdirSync(path.join(corpus, 'en16931/examples', s))
-    .filter((f) => /\.xml$/i.test(f))
-    .map((f) => path.join(corpus, 'en16931/examples', s, f)),
-);
+const examples = cenExamples();
 
 const timeIt = (n: number, fn: () => unknown) => timeRuns(n, fn, Math.min(50, n));
 
@@ -67,7 +62,7 @@ for (const file of examples) {
   const r = stats(rules);
   allPipeline.push(p.median);
   allRules.push(r.median);
-  console.log(`${path.relative(corpus, file).slice(0, 48).padEnd(48)} ${(bytes.length / 1024).toFixed(0).padStart(5)} ${ms(p.median)} ${ms(p.p99)} | ${ms(r.median)} ${ms(r.p99)}`);
+  console.log(`${path.relative(CORPUS, file).slice(0, 48).padEnd(48)} ${(bytes.length / 1024).toFixed(0).padStart(5)} ${ms(p.median)} ${ms(p.p99)} | ${ms(r.median)} ${ms(r.p99)}`);
 }
 console.log(`median of medians: whole pipeline ${stats(allPipeline).median.toFixed(3)} ms, EN 16931 rule sets ${stats(allRules).median.toFixed(3)} ms`);
 
@@ -103,8 +98,8 @@ for (const [syntax, bytes] of Object.entries(big)) {
 // 3. HTTP under concurrency 8: the compiled service in its own process (bench/_server.ts), autocannon here.
 async function httpBenchmark(): Promise<void> {
   const files = {
-    'CII (CEN example 2)': path.join(corpus, 'en16931/examples/cii/CII_example2.xml'),
-    'UBL (CEN example 2)': path.join(corpus, 'en16931/examples/ubl/ubl-tc434-example2.xml'),
+    'CII (CEN example 2)': path.join(CORPUS, 'en16931/examples/cii/CII_example2.xml'),
+    'UBL (CEN example 2)': path.join(CORPUS, 'en16931/examples/ubl/ubl-tc434-example2.xml'),
   };
   const boundary = '----bench-validate';
   const setups: [string, Record<string, string>][] = [
