@@ -2,8 +2,13 @@
  * The service as shipped, for the HTTP benchmarks: `node <flags> dist/src/main.js` (what `npm start`
  * runs after building) in its own process on 127.0.0.1, so the load generator never shares its event
  * loop and the figures include nothing of tsx. Builds dist/ first when it is missing or older than src/.
- * Measures the server process from outside: CPU time (/proc/<pid>/stat) and RSS (/proc/<pid>/status,
- * all threads: the main thread and any validation workers).
+ * Measures the server process from outside: CPU time (/proc/<pid>/stat) and memory (/proc/<pid>/smaps_rollup,
+ * all threads: the main thread and any validation workers), both summed over the server processes of a
+ * supervisor. Memory is given as RSS and as PSS: RSS counts the pages that processes share (the node
+ * binary and libraries, ~43 MB, mapped by every process) once per process, PSS divides them among the
+ * processes that share them. With one process the two differ by the shared pages only; with
+ * PROCESSES > 1 the summed RSS counts the same pages several times, and PSS is the memory the service
+ * occupies.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -55,8 +60,8 @@ export interface BenchServer {
   cpuMs(): number;
   /** Resident set size now, in MB. */
   rssMb(): number;
-  /** Sample RSS every 50 ms until the returned function is called; it returns the peak in MB. */
-  sampleRss(): () => number;
+  /** Sample memory every 50 ms until the returned function is called; it returns the peaks in MB. */
+  sampleMemory(): () => { rss: number; pss: number };
   stop(): Promise<void>;
 }
 
@@ -110,26 +115,36 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
     }
     return ms;
   };
-  const rssMb = (pids = processTree(pid)) => {
-    let mb = 0;
+  /** RSS and PSS in MB, summed over `pids`. */
+  const memoryMb = (pids = processTree(pid)) => {
+    let rss = 0;
+    let pss = 0;
     for (const p of pids) {
-      const status = readProc(`/proc/${p}/status`);
-      if (status) mb += Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+      const rollup = readProc(`/proc/${p}/smaps_rollup`);
+      if (!rollup) continue;
+      rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)![1]) / 1024;
+      pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)![1]) / 1024;
     }
-    return mb;
+    return { rss, pss };
   };
   return {
     port,
     pid,
     cpuMs,
-    rssMb: () => rssMb(),
-    sampleRss() {
+    rssMb: () => memoryMb().rss,
+    sampleMemory() {
       const pids = processTree(pid); // once: walking /proc every 50 ms would load the machine being measured
-      let peak = rssMb(pids);
-      const timer = setInterval(() => (peak = Math.max(peak, rssMb(pids))), 50);
+      const peak = memoryMb(pids);
+      const sample = () => {
+        const now = memoryMb(pids);
+        peak.rss = Math.max(peak.rss, now.rss);
+        peak.pss = Math.max(peak.pss, now.pss);
+      };
+      const timer = setInterval(sample, 50);
       return () => {
         clearInterval(timer);
-        return Math.max(peak, rssMb(pids));
+        sample();
+        return peak;
       };
     },
     stop: () =>
@@ -151,3 +166,8 @@ export interface AutocannonResult {
 
 /** The load generator, typed. */
 export const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+/** Peak memory as the benchmarks print it: RSS, and PSS in brackets (see the header). */
+export function memoryText(m: { rss: number; pss: number }): string {
+  return `${m.rss.toFixed(0)} MB (PSS ${m.pss.toFixed(0)} MB)`;
+}

@@ -13,7 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ingest } from '../src/input/ingest.js';
-import { autocannon, SERVER_NODE_FLAGS, startServer } from './_server.js';
+import { autocannon, memoryText, SERVER_NODE_FLAGS, startServer } from './_server.js';
 import { toExtractionResult } from '../src/extract/result.js';
 
 const PDF_FILE = path.resolve(process.cwd(), '../shared/corpus/zugferd/ZUGFeRDv2/correct/symtrax/Beispiele/EN16931/zugferd_2p1_EN16931_1_Teilrechnung.pdf');
@@ -96,7 +96,7 @@ async function overHttp(pdf: Uint8Array, seconds: number): Promise<void> {
     await autocannon({ ...request, duration: 2 }); // warm-up: JIT and the extraction path
     const cpu0 = server.cpuMs();
     const client0 = process.cpuUsage();
-    const peakRss = server.sampleRss();
+    const peakMemory = server.sampleMemory();
     const r = await autocannon({ ...request, duration: seconds });
     const cpuMs = server.cpuMs() - cpu0;
     const clientUse = process.cpuUsage(client0);
@@ -108,7 +108,7 @@ async function overHttp(pdf: Uint8Array, seconds: number): Promise<void> {
     // CPU the server spent per request (all its threads, GC included): what the machine's load cannot hide.
     console.log(
       `server CPU per request ${(cpuMs / r.requests.total).toFixed(3)} ms (≈ ${Math.round(r.requests.total / (cpuMs / 1000))} requests per CPU-second; load generator ${(clientMs / r.requests.total).toFixed(3)} ms), ` +
-        `server peak RSS ${peakRss().toFixed(0)} MB`,
+        `server peak RSS ${memoryText(peakMemory())}`,
     );
   } finally {
     await server.stop();

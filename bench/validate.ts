@@ -8,7 +8,8 @@
  *     server in its own process), with the default configuration (typical invoices inline, worker
  *     pool for large ones), with everything in the pool (VALIDATION_INLINE_MAX_KB=0) and with two server
  *     processes (PROCESSES=2): requests/s,
- *     latency, server CPU per request, and the server's peak RSS (all its threads) under that load.
+ *     latency, server CPU per request, and the server's peak memory under that load (RSS and PSS, all its
+ *     threads and processes; see bench/_server.ts).
  * Run: node --import tsx bench/validate.ts [--quick] [--in-process (skip 3.)]
  */
 import { spawnSync } from 'node:child_process';
@@ -19,7 +20,7 @@ import { ingest } from '../src/input/ingest.js';
 import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
-import { autocannon, SERVER_NODE_FLAGS, startServer } from './_server.js';
+import { autocannon, memoryText, SERVER_NODE_FLAGS, startServer } from './_server.js';
 import { cenExamples, CORPUS, tenThousandLineInvoices } from './_fixtures.js';
 import { stats, timeRuns } from './_timing.js';
 
@@ -128,16 +129,16 @@ async function httpBenchmark(): Promise<void> {
         };
         await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, rule sets, worker start)
         const cpu0 = server.cpuMs();
-    const client0 = process.cpuUsage();
-        const peakRss = server.sampleRss();
+        const client0 = process.cpuUsage();
+        const peakMemory = server.sampleMemory();
         const result = await autocannon({ ...opts, duration: quick ? 5 : 15 });
         const cpuMs = server.cpuMs() - cpu0;
-    const clientUse = process.cpuUsage(client0);
-    const clientMs = (clientUse.user + clientUse.system) / 1000;
+        const clientUse = process.cpuUsage(client0);
+        const clientMs = (clientUse.user + clientUse.system) / 1000;
         console.log(
           `${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8: ${result.requests.average.toFixed(0)} req/s ` +
             `(${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors), latency p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms, ` +
-            `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request (load generator ${(clientMs / result.requests.total).toFixed(3)}), server peak RSS ${peakRss().toFixed(0)} MB`,
+            `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request (load generator ${(clientMs / result.requests.total).toFixed(3)}), server peak RSS ${memoryText(peakMemory())}`,
         );
       }
     } finally {

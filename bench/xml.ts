@@ -11,7 +11,7 @@
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { buildInvoiceXml } from '../src/metadata/build.js';
 import type { InvoiceMetadata } from '../src/metadata/schema.js';
-import { autocannon, SERVER_NODE_FLAGS, startServer, type BenchServer } from './_server.js';
+import { autocannon, memoryText, SERVER_NODE_FLAGS, startServer, type BenchServer } from './_server.js';
 
 
 const seconds = Math.max(1, Math.min(60, Number(process.argv[2] ?? 10)));
@@ -71,7 +71,7 @@ async function overHttp(server: BenchServer, label: string, meta: InvoiceMetadat
   await autocannon({ ...request, connections: 8, duration: 1 });
   const cpu0 = server.cpuMs();
   const client0 = process.cpuUsage();
-  const peakRss = server.sampleRss();
+  const peakMemory = server.sampleMemory();
   const result = await autocannon({ ...request, connections: 8, duration });
   const cpuMs = server.cpuMs() - cpu0;
   const clientUse = process.cpuUsage(client0);
@@ -80,7 +80,7 @@ async function overHttp(server: BenchServer, label: string, meta: InvoiceMetadat
   console.log(
     `${label.padEnd(24)} ${result.requests.average.toFixed(0)} req/s (mean; min ${result.requests.min}, p50 ${result.requests.p50})  ` +
       `latency p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  requests ${result.requests.total}  non-2xx/errors ${non2xx}  ` +
-      `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request (load generator ${(clientMs / result.requests.total).toFixed(3)}), peak RSS ${peakRss().toFixed(0)} MB`,
+      `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request (load generator ${(clientMs / result.requests.total).toFixed(3)}), peak RSS ${memoryText(peakMemory())}`,
   );
 }
 
