@@ -41,6 +41,8 @@ interface ContextStep {
   ns: string;
   local: string;
   next: Map<string, ContextStep>;
+  /** The same child steps as a list (resolveChildSteps goes through them for every document). */
+  nextList: ContextStep[];
   /** The same child steps by local name (a document's children are matched by name, then namespace). */
   nextByLocal: Map<string, ContextStep[]>;
   /** Number of the resolveChildSteps scan that last resolved this step (scratch, see there). */
@@ -59,10 +61,11 @@ function stepUnder(parent: ContextStep | undefined, ns: string, local: string): 
   const key = `${ns} ${local}`;
   let step = siblings.get(key);
   if (!step) {
-    step = { id: contextSteps.length, parent, ns, local, next: new Map(), nextByLocal: new Map(), scan: 0 };
+    step = { id: contextSteps.length, parent, ns, local, next: new Map(), nextList: [], nextByLocal: new Map(), scan: 0 };
     contextSteps.push(step);
     siblings.set(key, step);
     if (parent) {
+      parent.nextList.push(step);
       const sameName = parent.nextByLocal.get(local);
       if (sameName) sameName.push(step);
       else parent.nextByLocal.set(local, [step]);
@@ -77,7 +80,7 @@ function filteredStep(base: ContextStep, text: string): ContextStep {
   let step = base.filtered.get(text);
   if (!step) {
     const filter = compileStepTest(text);
-    step = { id: contextSteps.length, parent: base.parent, ns: base.ns, local: base.local, next: new Map(), nextByLocal: new Map(), scan: 0, base, filter };
+    step = { id: contextSteps.length, parent: base.parent, ns: base.ns, local: base.local, next: new Map(), nextList: [], nextByLocal: new Map(), scan: 0, base, filter };
     contextSteps.push(step);
     base.filtered.set(text, step);
   }
@@ -247,26 +250,30 @@ function resolveChildSteps(state: DocLookups, parent: ContextStep, parents: XmlE
   // parents of a typical invoice's profile contexts are absent, and then nothing else is done).
   const scan = ++scans;
   let todo = 0;
-  for (const s of parent.next.values()) {
-    if (state.steps[s.id] !== undefined) continue;
-    state.steps[s.id] = null;
+  const steps = state.steps;
+  const next = parent.nextList;
+  for (let i = 0; i < next.length; i++) {
+    const s = next[i];
+    if (steps[s.id] !== undefined) continue;
+    steps[s.id] = null;
     s.scan = scan;
     todo++;
   }
   if (todo === 0 || !parents) return;
   const byLocal = parent.nextByLocal;
-  for (const p of parents) {
-    const children = p.children;
+  for (let k = 0; k < parents.length; k++) {
+    const children = parents[k].children;
     for (let i = 0; i < children.length; i++) {
       const c = children[i];
-      const steps = byLocal.get(c.local);
-      if (steps === undefined) continue;
-      for (const s of steps) {
+      const named = byLocal.get(c.local);
+      if (named === undefined) continue;
+      for (let j = 0; j < named.length; j++) {
+        const s = named[j];
         // Steps resolved by an earlier scan (their context was compiled before) keep their list.
         if (s.ns !== c.ns || s.scan !== scan) continue;
-        const list = state.steps[s.id];
+        const list = steps[s.id];
         if (list) list.push(c);
-        else state.steps[s.id] = [c];
+        else steps[s.id] = [c];
       }
     }
   }

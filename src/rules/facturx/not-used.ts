@@ -4,10 +4,11 @@
  * them as FX-NU-<hash> (see catalogue.data.ts), one finding per offending node, as errors (the
  * reference validators treat them as fatal).
  */
-import type { Rule } from '../types.js';
+import type { Rule, Violation } from '../types.js';
 import { attr, where } from '../xrechnung/dom.js';
 import { FX_CATALOGUE } from './catalogue.data.js';
 import { contextHandle, contextNodes } from './codelists.js';
+import { NO_VIOLATIONS } from '../engine.js';
 
 export function notUsedRules(set: string): Rule[] {
   const reports = FX_CATALOGUE[set]?.notUsed ?? [];
@@ -18,14 +19,17 @@ export function notUsedRules(set: string): Rule[] {
       severity: 'error' as const,
       message: r.attribute ? `The attribute @${r.attribute} is not used in this Factur-X profile here.` : 'This element is not used in this Factur-X profile.',
       check(ctx) {
-        const out = [];
-        for (const context of handles) {
-          for (const node of contextNodes(ctx.doc, context)) {
+        // A profile-conformant invoice has none of these elements: no list unless one is found.
+        let out: Violation[] | undefined;
+        for (let h = 0; h < handles.length; h++) {
+          const nodes = contextNodes(ctx.doc, handles[h]);
+          for (let i = 0; i < nodes.length; i++) {
+            const node = nodes[i];
             if (r.attribute && attr(node, r.attribute) === undefined) continue;
-            out.push({ location: where(node), message: r.attribute ? `@${r.attribute} of ${node.local} is not used in this Factur-X profile.` : `${node.local} is not used in this Factur-X profile.` });
+            (out ??= []).push({ location: where(node), message: r.attribute ? `@${r.attribute} of ${node.local} is not used in this Factur-X profile.` : `${node.local} is not used in this Factur-X profile.` });
           }
         }
-        return out;
+        return out ?? NO_VIOLATIONS;
       },
     };
   });
