@@ -69,7 +69,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('edition', license.edition);
   app.decorate('license', license);
   app.decorate('health', new HealthRegistry());
-  app.decorate('metrics', createMetrics());
+  // Per-request metrics cost CPU on every request; record them only when /metrics can serve them.
+  app.decorate('metrics', createMetrics(license.edition === 'pro' && config.metricsEnabled));
   app.decorate('startedAt', Date.now());
   app.decorate('validation', createValidationRunner({ workers: config.workers, timeoutMs: DEFAULT_VALIDATION_TIMEOUT_MS, inlineMaxBytes: config.validationInlineMaxKb * 1024 }));
   app.addHook('onClose', async () => app.validation.close());
@@ -83,8 +84,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       'request completed',
     );
   });
-  // Per-request metrics cost CPU on every request; record them only when /metrics can serve them.
-  if (license.edition === 'pro' && config.metricsEnabled) installMetricsHook(app, app.metrics);
+  if (app.metrics.recording) installMetricsHook(app, app.metrics);
   installErrorHandling(app);
   registerCoreHealthChecks(app);
 

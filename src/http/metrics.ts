@@ -6,16 +6,19 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface Metrics {
+  /** Whether /metrics can serve them (pro with METRICS_ENABLED): otherwise nothing is recorded per request. */
+  recording: boolean;
   registry: Registry;
   requests: Counter<'method' | 'route' | 'status_code'>;
   duration: Histogram<'method' | 'route' | 'status_code'>;
   validations: Counter<'outcome'>;
 }
 
-export function createMetrics(): Metrics {
+export function createMetrics(recording: boolean): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  if (recording) collectDefaultMetrics({ register: registry });
   return {
+    recording,
     registry,
     requests: new Counter({
       name: 'http_requests_total',
