@@ -163,15 +163,16 @@ function compileContext(context: string): CompiledContext {
 }
 
 /**
- * What one document's lookups found, in arrays indexed by context id and by context-step id (a
+ * What one document's lookups found, in an array indexed by context-step id (a
  * Map per document, or an index of every element path, cost ~100 KB of garbage per invoice; most
  * profile contexts name elements the invoice does not have, and are settled at their first
  * missing step).
  */
 interface DocLookups {
-  contexts: (XmlElement[] | undefined)[];
   /** Elements at a context step; null when there are none. */
   steps: (XmlElement[] | null | undefined)[];
+  /** Contexts that are not a path of steps, matched element by element (none in the current catalogues). */
+  matched: Map<number, XmlElement[]> | undefined;
 }
 const lookups = new PropertyMap<XmlDoc, DocLookups>();
 
@@ -183,17 +184,17 @@ const lookups = new PropertyMap<XmlDoc, DocLookups>();
 export function contextNodes(doc: XmlDoc, context: string | ContextHandle): XmlElement[] {
   let state = lookups.get(doc);
   // Sized up front: filled at scattered ids, a growing array went through dictionary mode (~30 KB of garbage per invoice).
-  if (!state) lookups.set(doc, (state = { contexts: new Array(compiledContexts.size), steps: new Array(contextSteps.length) }));
+  // A path context's elements are its last step's, so the steps are all there is to cache (a second
+  // array by context id was 7 KB more per invoice).
+  if (!state) lookups.set(doc, (state = { steps: new Array(contextSteps.length), matched: undefined }));
   const compiled = typeof context === 'string' ? compileContext(context) : context;
-  const hit = state.contexts[compiled.id];
-  if (hit) return hit;
-  let out: XmlElement[];
-  if ('plain' in compiled) out = resolveStep(doc, state, compiled.plain) ?? NONE;
-  else {
-    out = [];
-    for (const name of compiled.names) for (const el of elementsNamed(doc, name)) if (compiled.match(el)) out.push(el);
-  }
-  state.contexts[compiled.id] = out;
+  if ('plain' in compiled) return resolveStep(doc, state, compiled.plain) ?? NONE;
+  state.matched ??= new Map();
+  let out = state.matched.get(compiled.id);
+  if (out) return out;
+  out = [];
+  for (const name of compiled.names) for (const el of elementsNamed(doc, name)) if (compiled.match(el)) out.push(el);
+  state.matched.set(compiled.id, out);
   return out;
 }
 
