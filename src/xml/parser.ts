@@ -16,6 +16,7 @@
  *   and namespace checks stay the same for existing documents.
  */
 import type { XmlAttribute, XmlElement, XmlLimits } from './dom.js';
+import { internalize } from '../util/internalize.js';
 
 export type XmlSyntaxCode = 'XML_MALFORMED' | 'XML_DTD_FORBIDDEN' | 'XML_TOO_DEEP' | 'XML_TOO_LARGE';
 
@@ -213,11 +214,6 @@ export const SHARED_EMPTY_ARRAY: readonly never[] = NONE;
 
 const internedNames: string[] = new Array<string>(NAME_SLOTS).fill('');
 
-/** The internalized copy of a string (property keys are internalized by the engine). */
-function internalize(s: string): string {
-  for (const key in { [s]: 0 }) return key;
-  return s;
-}
 
 /**
  * Indentation between tags, as strings shared by all documents. Half the elements of an invoice are

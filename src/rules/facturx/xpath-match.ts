@@ -7,6 +7,7 @@
  */
 import type { XmlElement } from '../../xml/dom.js';
 import { NS, attr, text } from '../xrechnung/dom.js';
+import { internalize } from '../../util/internalize.js';
 
 type Expr =
   | { t: 'or' | 'and'; a: Expr; b: Expr }
@@ -483,7 +484,8 @@ export function singleChildStep(path: string): { ns: string; local: string } | u
   if (!m) return undefined;
   const ns = NS[m[1]];
   if (ns === undefined) throw new Error(`unknown prefix ${m[1]} in ${path}`);
-  return { ns, local: m[2] };
+  // Internalized like the parser's element names, so comparing with them is a pointer compare.
+  return { ns, local: internalize(m[2]) };
 }
 
 /** Compile a relative selection and return how many nodes it selects (the structural asserts only count). */
