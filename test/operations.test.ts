@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { communityApp, proApp } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { communityApp, corpusPath, multipart, proApp } from './helpers.js';
 
 test('GET /health answers 200 at once', async () => {
   const app = await communityApp();
@@ -132,5 +133,21 @@ test('GET /metrics in pro mode with METRICS_ENABLED and token: 401 on a wrong to
   assert.match(res.body, /route="unmatched",status_code="404"/);
   assert.match(res.body, /process_cpu_user_seconds_total/);
   assert.match(res.body, /# TYPE invoice_validations_total counter/);
+  await app.close();
+});
+
+test('GET /metrics counts validations by outcome in pro mode with METRICS_ENABLED', async () => {
+  const app = await proApp({ METRICS_ENABLED: 'true', METRICS_TOKEN: 'm3trics' });
+  const valid = readFileSync(corpusPath('en16931/examples/cii/CII_example2.xml'));
+  const invalid = Buffer.from(valid.toString('utf8').replace(/<ram:TypeCode>380<\/ram:TypeCode>/, '<ram:TypeCode>999</ram:TypeCode>'));
+  assert.notDeepEqual(invalid, valid);
+  for (const [file, status] of [[valid, 200], [invalid, 200], [valid, 200], [Buffer.from('neither a PDF nor XML'), 400]] as const) {
+    const form = multipart([{ name: 'file', value: file, filename: 'invoice.xml', contentType: 'application/xml' }]);
+    assert.equal((await app.inject({ method: 'POST', url: '/v1/validate', ...form })).statusCode, status);
+  }
+  const res = await app.inject({ url: '/metrics', headers: { authorization: 'Bearer m3trics' } });
+  assert.match(res.body, /invoice_validations_total\{outcome="valid"\} 2/);
+  assert.match(res.body, /invoice_validations_total\{outcome="invalid"\} 1/);
+  assert.match(res.body, /invoice_validations_total\{outcome="unreadable"\} 1/);
   await app.close();
 });
