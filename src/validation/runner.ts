@@ -200,8 +200,9 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     // Queue bound: beyond this many waiting tasks the pool refuses (PoolBusyError, answered 503).
     maxQueue: threads * 256,
     idleTimeout: 60_000,
-    // A young generation of 48 MB (semi-spaces of 16 MB, as `npm start` gives the main thread): validation
-    // makes short-lived garbage, and the default small semi-spaces made the scavenger run every few invoices.
+    // A young generation of 48 MB (semi-spaces of 16 MB): validation makes short-lived garbage, and the
+    // default small semi-spaces made the scavenger run every few invoices. (The main thread has 32 MB
+    // semi-spaces, see the README's Operations; workers take the large invoices, measured with 16.)
     resourceLimits: { maxYoungGenerationSizeMb: 48 },
   });
   /** Run a task in a worker; bad-input answers come back as the error classes the routes map. */
