@@ -214,7 +214,6 @@ export const SHARED_EMPTY_ARRAY: readonly never[] = NONE;
 
 const internedNames: string[] = new Array<string>(NAME_SLOTS).fill('');
 
-
 /**
  * Indentation between tags, as strings shared by all documents. Half the elements of an invoice are
  * containers whose text is only the whitespace around their children; built from slices and
