@@ -144,20 +144,10 @@ function compileContext(context: string): CompiledContext {
   let c = compiledContexts.get(context);
   if (c) return c;
   const id = compiledContexts.size;
-  if (PLAIN_PATH.test(context)) {
-    let step: ContextStep | undefined;
-    for (const part of context.slice(1).split('/')) {
-      const [prefix, local] = part.split(':');
-      const ns = NS[prefix];
-      if (ns === undefined) throw new Error(`unknown prefix ${prefix} in ${context}`);
-      step = stepUnder(step, ns, local);
-    }
-    c = { id, plain: step! };
-  } else {
-    const step = stepOfChildPath(context);
-    if (step) c = { id, plain: step };
-  }
-  if (!c) c = { id, match: compileMatch(context), names: [...new Set(lastLocalName(context))] };
+  // An absolute path of child steps (with or without predicates) is a trie step; anything else, and a
+  // path with an unknown prefix (which compileMatch refuses), is matched element by element.
+  const step = stepOfChildPath(context);
+  c = step ? { id, plain: step } : { id, match: compileMatch(context), names: [...new Set(lastLocalName(context))] };
   compiledContexts.set(context, c);
   return c;
 }
@@ -212,9 +202,6 @@ export function contextHandle(context: string): ContextHandle | string {
     return context;
   }
 }
-
-/** An absolute path of element steps without predicates (most profile contexts). */
-const PLAIN_PATH = /^(?:\/[A-Za-z]+:[A-Za-z_][\w.-]*)+$/;
 
 const NONE: XmlElement[] = [];
 
