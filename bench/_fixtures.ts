@@ -1,8 +1,28 @@
-/** Invoices the benchmarks build from the corpus (shared by bench/validate.ts and bench/large.ts). */
+/** What the benchmarks send and validate: corpus invoices and multipart bodies (shared by the bench/ scripts). */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
+
+export interface FormPart {
+  name: string;
+  value: Uint8Array | string;
+  /** A file part: its filename, and its Content-Type (application/octet-stream unless given). */
+  filename?: string;
+  contentType?: string;
+}
+
+/** A multipart/form-data body and its Content-Type header, encoded by hand as a client would send it. */
+export function multipartForm(parts: FormPart[], boundary = '----bench'): { payload: Buffer; headers: { 'content-type': string } } {
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
+    if (p.filename) head += `; filename="${p.filename}"\r\nContent-Type: ${p.contentType ?? 'application/octet-stream'}`;
+    chunks.push(Buffer.from(`${head}\r\n\r\n`), Buffer.from(p.value), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
 
 /** The CEN example invoices of the corpus (CII and UBL), the "typical invoices" of the validation targets. */
 export function cenExamples(): string[] {

@@ -17,6 +17,7 @@ import { buildInvoiceXml } from '../src/metadata/index.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { embedInvoiceXml, hybridFlavour } from '../src/pdf/embed.js';
 import { validateIngested } from '../src/validation/validate.js';
+import { multipartForm, type FormPart } from './_fixtures.js';
 
 const ITERATIONS = Number(process.argv[2] ?? 60);
 const WARMUP = 15;
@@ -63,17 +64,7 @@ async function measure(label: string, run: () => Promise<unknown>, target?: numb
   );
 }
 
-function form(parts: { name: string; value: Uint8Array | string; filename?: string }[]) {
-  const boundary = '----bench-convert';
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
-    if (p.filename) head += `; filename="${p.filename}"\r\nContent-Type: application/octet-stream`;
-    chunks.push(Buffer.from(`${head}\r\n\r\n`), Buffer.from(p.value), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+const form = (parts: FormPart[]) => multipartForm(parts, '----bench-convert');
 
 console.log(`node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${ITERATIONS} iterations after ${WARMUP} warm-up`);
 // WORKERS=0: no validation worker threads, whose start-up would be counted in this process's CPU time.

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ingest } from '../src/input/ingest.js';
 import { autocannon, memoryText, SERVER_NODE_FLAGS, startServer } from './_server.js';
+import { multipartForm } from './_fixtures.js';
 import { toExtractionResult } from '../src/extract/result.js';
 
 const PDF_FILE = path.resolve(process.cwd(), '../shared/corpus/zugferd/ZUGFeRDv2/correct/symtrax/Beispiele/EN16931/zugferd_2p1_EN16931_1_Teilrechnung.pdf');
@@ -76,17 +77,12 @@ ${lines}<ram:ApplicableHeaderTradeAgreement><ram:SellerTradeParty><ram:Name>Sell
 async function overHttp(pdf: Uint8Array, seconds: number): Promise<void> {
   const server = await startServer();
   const port = server.port;
-  const boundary = '----bench-extract';
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
-    pdf,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
+  const form = multipartForm([{ name: 'file', value: pdf, filename: 'invoice.pdf', contentType: 'application/pdf' }], '----bench-extract');
   const request = {
     url: `http://127.0.0.1:${port}/v1/extract`,
     method: 'POST',
-    body,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body: form.payload,
+    headers: form.headers,
     connections: 8,
   };
   try {

@@ -21,7 +21,7 @@ import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
 import { autocannon, memoryText, SERVER_NODE_FLAGS, startServer } from './_server.js';
-import { cenExamples, CORPUS, tenThousandLineInvoices } from './_fixtures.js';
+import { cenExamples, CORPUS, multipartForm, tenThousandLineInvoices } from './_fixtures.js';
 import { stats, timeRuns } from './_timing.js';
 
 const quick = process.argv.includes('--quick');
@@ -102,7 +102,6 @@ async function httpBenchmark(): Promise<void> {
     'CII (CEN example 2)': path.join(CORPUS, 'en16931/examples/cii/CII_example2.xml'),
     'UBL (CEN example 2)': path.join(CORPUS, 'en16931/examples/ubl/ubl-tc434-example2.xml'),
   };
-  const boundary = '----bench-validate';
   const setups: [string, Record<string, string>][] = [
     ['default (inline up to 128 KB, pool above)', {}],
     ['everything in the pool (VALIDATION_INLINE_MAX_KB=0, WORKERS=1)', { VALIDATION_INLINE_MAX_KB: '0' }],
@@ -115,16 +114,12 @@ async function httpBenchmark(): Promise<void> {
     try {
       for (const [label, file] of Object.entries(files)) {
         const xml = readFileSync(file);
-        const body = Buffer.concat([
-          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice.xml"\r\nContent-Type: application/xml\r\n\r\n`),
-          xml,
-          Buffer.from(`\r\n--${boundary}--\r\n`),
-        ]);
+        const form = multipartForm([{ name: 'file', value: xml, filename: 'invoice.xml', contentType: 'application/xml' }], '----bench-validate');
         const opts = {
           url: `http://127.0.0.1:${server.port}/v1/validate`,
           method: 'POST' as const,
-          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-          body,
+          headers: form.headers,
+          body: form.payload,
           connections: 8,
         };
         await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, rule sets, worker start)
