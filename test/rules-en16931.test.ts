@@ -13,7 +13,7 @@ import { ingest } from '../src/input/ingest.js';
 import { Big } from '../src/model/decimal.js';
 import type { Invoice } from '../src/model/invoice.js';
 import { getRuleSet, runRules } from '../src/rules/engine.js';
-import type { Syntax } from '../src/rules/types.js';
+import type { Rule, Syntax } from '../src/rules/types.js';
 import type { XmlDoc } from '../src/xml/dom.js';
 import '../src/validation/validate.js';
 
@@ -478,6 +478,67 @@ test('the engine: a rule that throws becomes an internal warning, duplicate ids 
   assert.match(findings[1].message, /T-2.*boom/);
   const dup = { id: 'T-1', severity: 'error' as const, message: '', check: () => [] };
   assert.throws(() => registerRuleSet('test-dup', [dup, dup]), /duplicate rule id T-1/);
+});
+
+test('the engine: a family answers for its rules in table order; ids the table lacks are ignored; a broken family falls back to each rule', async () => {
+  const { runRules, INTERNAL_RULE_ERROR } = await import('../src/rules/engine.js');
+  const p = await parse(BASE.cii);
+  const ctx = { doc: p.doc, invoice: p.invoice, syntax: 'cii' as const };
+  const fired = new Map([
+    ['F-3', [{ location: '/c1' }, { location: '/c2', message: 'own words' }]],
+    ['F-1', [{ location: '/a' }]],
+    ['F-9', [{ location: '/not-in-table' }]],
+  ]);
+  let asked = 0;
+  const family = {
+    fired: () => {
+      asked++;
+      return fired;
+    },
+  };
+  const member = (id: string) => ({ id, severity: 'error' as const, message: `${id} fired`, check: () => fired.get(id) ?? [], family });
+  const table: Rule[] = [
+    member('F-1'),
+    { id: 'S-2', severity: 'warning' as const, message: 'single', check: () => [{ location: '/b' }] },
+    member('F-3'),
+    member('F-4'),
+  ];
+  const findings = runRules('test-family', table, ctx);
+  assert.equal(asked, 1, 'the family is asked once per run, not once per rule');
+  assert.deepEqual(
+    findings.map((f) => [f.ruleId, f.location, f.message, f.severity]),
+    [
+      ['F-1', '/a', 'F-1 fired', 'error'],
+      ['S-2', '/b', 'single', 'warning'],
+      ['F-3', '/c1', 'F-3 fired', 'error'],
+      ['F-3', '/c2', 'own words', 'error'],
+    ],
+  );
+  // The same answers as calling every rule on its own.
+  const alone = runRules('test-family', table.map((rule) => ({ ...rule, family: undefined })), ctx);
+  assert.deepEqual(findings, alone);
+
+  const broken = {
+    fired: (): never => {
+      throw new Error('family down');
+    },
+  };
+  const withBroken = [
+    { id: 'B-1', severity: 'error' as const, message: 'b1', check: () => [{ location: '/b1' }], family: broken },
+    {
+      id: 'B-2',
+      severity: 'error' as const,
+      message: 'b2',
+      check: (): never => {
+        throw new Error('rule down');
+      },
+      family: broken,
+    },
+  ];
+  const fallback = runRules('test-family', withBroken, ctx);
+  assert.deepEqual(fallback[0], { ruleId: 'B-1', severity: 'error', message: 'b1', location: '/b1', ruleSet: 'test-family' });
+  assert.equal(fallback[1].ruleId, INTERNAL_RULE_ERROR);
+  assert.match(fallback[1].message, /B-2.*rule down/);
 });
 
 test('unless: a model object location is resolved only for a failure, as loc() would', async () => {

@@ -45,4 +45,19 @@ export interface Rule {
   message: string;
   /** Pure check: returns the violations (empty when the rule holds); callers never modify the array. */
   check(ctx: RuleContext): readonly Violation[];
+  /**
+   * The family this rule is evaluated with, when its rules share one evaluation per document (a syntax
+   * rule table). The engine then asks the family once for the rules that fired instead of calling every
+   * rule's check; `check` gives the same answer for one rule on its own.
+   */
+  family?: RuleFamily;
+}
+
+/** Rules evaluated together in one pass per document (see Rule.family). */
+export interface RuleFamily {
+  /**
+   * The violations of the family's rules that fired on this document, by rule id; rules that hold are
+   * absent. The family caches its evaluation per document, so asking again costs a lookup.
+   */
+  fired(ctx: RuleContext): ReadonlyMap<string, readonly Violation[]>;
 }

@@ -15,7 +15,7 @@
  * the single evaluation.
  */
 import { nameIndexCollector, pathOf, type XmlDoc, type XmlElement } from '../xml/dom.js';
-import type { Rule, RuleContext, Severity, Violation } from '../rules/types.js';
+import type { Rule, RuleContext, RuleFamily, Severity, Violation } from '../rules/types.js';
 import { PropertyMap } from '../util/property-map.js';
 import { NO_VIOLATIONS } from '../rules/engine.js';
 
@@ -479,8 +479,10 @@ export function existsAnywhere(index: DocIndex, path: ChildPath): boolean {
   return false;
 }
 
-/** Violations per rule id for one document. */
+/** Violations per rule id for one document (only the rules that fired have an entry). */
 export type SyntaxResult = Map<string, Violation[]>;
+
+const NOTHING_FIRED: ReadonlyMap<string, readonly Violation[]> = new Map();
 
 /**
  * Occurrences listed per rule and document; beyond it one summary violation says how many more
@@ -562,6 +564,8 @@ export function toRules(
     }
     return r;
   };
+  // The engine asks the family for the fired rules only (the result holds no entry for a rule that holds).
+  const family: RuleFamily = { fired: (ctx) => resultFor(ctx) ?? NOTHING_FIRED };
   const seen = new Set<string>();
   const rules: Rule[] = [];
   for (const id of compiled.ids) {
@@ -572,6 +576,7 @@ export function toRules(
       severity: severityOf(id),
       message: messageOf(id),
       check: (ctx) => resultFor(ctx)?.get(id) ?? NO_VIOLATIONS,
+      family,
     });
   }
   return rules;
