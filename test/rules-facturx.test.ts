@@ -607,3 +607,27 @@ describe('EXTENDED category presence, format-205 dates and document notes', () =
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-01', doc('')), 1, 'without text must fire');
   });
 });
+
+test("each profile's own asserts are one family of that profile's table, never shared with another profile", () => {
+  const familyOf = new Map<string, NonNullable<Rule['family']>>();
+  for (const set of FX_PROFILES) {
+    const rules = getRuleSet(set)!;
+    const own = rules.filter((r) => r.id.startsWith('FX-SCH-A-') || r.id.startsWith('FX-NU-'));
+    // Not every FX-SCH-A id is a structure, code-list or not-used assert; those that are form the family.
+    const families = new Set(own.map((r) => r.family).filter((f) => f !== undefined));
+    assert.equal(families.size, 1, `${set}: one family`);
+    const family = [...families][0]!;
+    for (const [other, f] of familyOf) assert.notEqual(f, family, `${set} and ${other} share a family`);
+    familyOf.set(set, family);
+    assert.ok(own.filter((r) => r.family === family).length > 30, `${set}: the family holds the profile's asserts`);
+    // What the family reports is what the rules report one by one.
+    // An EN 16931 invoice: the smaller profiles' asserts fire on it.
+    const doc = parseXml(readFileSync(path.join(corpus, 'en16931/examples/cii/CII_example2.xml')));
+    const ctx = { doc, invoice: emptyInvoice(), syntax: 'cii' as const };
+    const fired = family.fired(ctx);
+    if (set === 'fx-minimum') assert.ok(fired.size > 0, 'the MINIMUM profile finds elements it does not use');
+    for (const r of rules.filter((x) => x.family === family)) {
+      assert.deepEqual(fired.get(r.id) ?? [], [...r.check(ctx)], `${set} ${r.id}`);
+    }
+  }
+});
