@@ -96,11 +96,13 @@ export function joinFamily(members: Rule[]): RuleFamily {
 /**
  * How a table is run: the rules called one by one, and the families asked once each for what fired
  * (a syntax table is ~600 rules of one family, nearly all holding: calling each to look up an empty
- * result cost ~55 µs per document). Made once per table and kept with it.
+ * result cost ~55 µs per document). A family is asked where its first rule stands in the table, so the
+ * work happens in table order as before: the syntax rules' walk of the document, which also fills the
+ * name index the business rules read, still comes first. Made once per table and kept with it.
  */
 interface RunPlan {
-  /** Indexes of the rules called one by one, in table order. */
-  single: Int32Array;
+  /** In table order: a rule's index (>= 0) for a rule called on its own, or -(family number + 1). */
+  order: Int32Array;
   /** Each family used by the table, with the table index of each of its rules by id. */
   families: { family: RuleFamily; indexOf: Map<string, number> }[];
 }
@@ -110,19 +112,24 @@ const plans = new WeakMap<readonly Rule[], RunPlan>();
 function planOf(rules: readonly Rule[]): RunPlan {
   let plan = plans.get(rules);
   if (plan) return plan;
-  const single: number[] = [];
-  const byFamily = new Map<RuleFamily, Map<string, number>>();
+  const order: number[] = [];
+  const families: RunPlan['families'] = [];
+  const numberOf = new Map<RuleFamily, number>();
   for (let i = 0; i < rules.length; i++) {
     const family = rules[i].family;
     if (family === undefined) {
-      single.push(i);
+      order.push(i);
       continue;
     }
-    let indexOf = byFamily.get(family);
-    if (!indexOf) byFamily.set(family, (indexOf = new Map()));
-    indexOf.set(rules[i].id, i);
+    let n = numberOf.get(family);
+    if (n === undefined) {
+      numberOf.set(family, (n = families.length));
+      families.push({ family, indexOf: new Map() });
+      order.push(-(n + 1));
+    }
+    families[n].indexOf.set(rules[i].id, i);
   }
-  plan = { single: Int32Array.from(single), families: [...byFamily].map(([family, indexOf]) => ({ family, indexOf })) };
+  plan = { order: Int32Array.from(order), families };
   plans.set(rules, plan);
   return plan;
 }
@@ -161,12 +168,17 @@ export function runRules(ruleSet: RuleSetId, rules: readonly Rule[], ctx: RuleCo
   const findings: Finding[] = [];
   /** Table index of the rule of each finding (for the order, when families add findings). */
   const at: number[] = [];
+  let fromFamilies = false;
   const plan = planOf(rules);
   // Tables registered under a set id have slots; others (tests run ad-hoc tables) are not memoised.
   const slots = memo ? memoSlots.get(rules) : undefined;
-  const single = plan.single;
-  for (let s = 0; s < single.length; s++) {
-    const i = single[s];
+  const order = plan.order;
+  for (let s = 0; s < order.length; s++) {
+    const i = order[s];
+    if (i < 0) {
+      if (askFamily(plan.families[-i - 1], rules, ctx, ruleSet, findings, at)) fromFamilies = true;
+      continue;
+    }
     const rule = rules[i];
     const slot = slots ? slots[i] : -1;
     let violations = slot >= 0 ? memo![slot] : undefined;
@@ -182,33 +194,43 @@ export function runRules(ruleSet: RuleSetId, rules: readonly Rule[], ctx: RuleCo
     }
     if (violations.length > 0) pushFindings(findings, at, i, rule, violations, ruleSet);
   }
-  const fromSingles = findings.length;
-  for (const { family, indexOf } of plan.families) {
-    let fired: ReadonlyMap<string, readonly Violation[]>;
-    try {
-      fired = family.fired(ctx);
-    } catch {
-      // The family could not be evaluated: its rules, one by one, say so each (as they would alone).
-      for (const i of indexOf.values()) {
-        try {
-          pushFindings(findings, at, i, rules[i], rules[i].check(ctx), ruleSet);
-        } catch (err) {
-          findings.push(internalFinding(rules[i], err, ruleSet));
-          at.push(i);
-        }
-      }
-      continue;
-    }
-    if (fired.size === 0) continue;
-    for (const [id, violations] of fired) {
-      const i = indexOf.get(id);
-      if (i !== undefined) pushFindings(findings, at, i, rules[i], violations, ruleSet);
-    }
-  }
-  if (findings.length === fromSingles) return findings;
+  if (!fromFamilies) return findings;
   // Families added findings: into table order, stably (a rule's own violations keep their order).
-  const order = Array.from(findings.keys()).sort((a, b) => at[a] - at[b] || a - b);
-  return order.map((k) => findings[k]);
+  const sorted = Array.from(findings.keys()).sort((a, b) => at[a] - at[b] || a - b);
+  return sorted.map((k) => findings[k]);
+}
+
+/** Add the findings of a family's fired rules that are in this table; true when there were any. */
+function askFamily(
+  { family, indexOf }: RunPlan['families'][number],
+  rules: readonly Rule[],
+  ctx: RuleContext,
+  ruleSet: RuleSetId,
+  findings: Finding[],
+  at: number[],
+): boolean {
+  const before = findings.length;
+  let fired: ReadonlyMap<string, readonly Violation[]>;
+  try {
+    fired = family.fired(ctx);
+  } catch {
+    // The family could not be evaluated: its rules, one by one, say so each (as they would alone).
+    for (const i of indexOf.values()) {
+      try {
+        pushFindings(findings, at, i, rules[i], rules[i].check(ctx), ruleSet);
+      } catch (err) {
+        findings.push(internalFinding(rules[i], err, ruleSet));
+        at.push(i);
+      }
+    }
+    return findings.length > before;
+  }
+  if (fired.size === 0) return false;
+  for (const [id, violations] of fired) {
+    const i = indexOf.get(id);
+    if (i !== undefined) pushFindings(findings, at, i, rules[i], violations, ruleSet);
+  }
+  return findings.length > before;
 }
 
 /** Run a registered rule set by id. Throws for an unknown id (a programming error, not a document error). */
