@@ -9,7 +9,7 @@ import { readCii } from '../src/syntax/cii/reader.js';
 import { ingest } from '../src/input/ingest.js';
 import { parseXml } from '../src/xml/dom.js';
 import { corpusPath } from './helpers.js';
-import { hasOwnLocation, locationOf } from '../src/syntax/reader-helpers.js';
+import { fieldLocationOf, hasOwnLocation, locationOf } from '../src/syntax/reader-helpers.js';
 import type { Located } from '../src/model/invoice.js';
 
 const read = (xml: string | Buffer) => readCii(parseXml(xml).root);
@@ -180,7 +180,7 @@ test('$loc: every value set points at its element, attributes at @name', () => {
   }
 });
 
-test('locationOf/hasOwnLocation answer what $loc says, without settling the pending locations', () => {
+test('locationOf/fieldLocationOf/hasOwnLocation answer what $loc says, without settling the pending locations', () => {
   const bytes = readFileSync(corpusPath('en16931/examples/cii/CII_example5.xml'));
   const lazy = read(bytes);
   const eager = read(bytes);
@@ -193,6 +193,8 @@ test('locationOf/hasOwnLocation answer what $loc says, without settling the pend
       const settled = eagerObjects[k].$loc;
       const expected = settled ? (field && settled[field]) || settled.self : undefined;
       assert.equal(locationOf(lazyObjects[k], field), expected, `field ${field}`);
+      // The field's own location only: no fallback to self.
+      if (field) assert.equal(fieldLocationOf(lazyObjects[k], field), settled?.[field], `own field ${field}`);
     }
     assert.equal(hasOwnLocation(lazyObjects[k]), eagerObjects[k].$loc?.self !== undefined);
     // Still the lazy accessor: nothing was settled by the lookups above.
@@ -201,6 +203,8 @@ test('locationOf/hasOwnLocation answer what $loc says, without settling the pend
   // Once settled (or set by other code), the plain $loc is what is read.
   lazy.totals.$loc = { self: '/x[1]' };
   assert.equal(locationOf(lazy.totals, 'lineNetTotal'), '/x[1]');
+  assert.equal(fieldLocationOf(lazy.totals, 'lineNetTotal'), undefined);
+  assert.equal(fieldLocationOf(lazy.totals, 'self'), '/x[1]');
   assert.equal(locationOf(undefined), undefined);
   assert.equal(hasOwnLocation({}), false);
 });

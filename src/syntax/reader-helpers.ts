@@ -84,6 +84,15 @@ export function locationOf(obj: Located | undefined, field?: string): string | u
   return pending.self === undefined ? undefined : resolveLocation(pending.self);
 }
 
+/** `obj.$loc[field]` (no fallback to `self`), without reading `$loc` (see locationOf). */
+export function fieldLocationOf(obj: Located | undefined, field: string): string | undefined {
+  if (!obj) return undefined;
+  const pending = pendingLocations.get(obj);
+  if (!pending) return obj.$loc?.[field];
+  const at = pending[field];
+  return at === undefined ? undefined : resolveLocation(at);
+}
+
 /** `obj.$loc.self !== undefined`, without reading `$loc` (see locationOf). */
 export function hasOwnLocation(obj: Located | undefined): boolean {
   if (!obj) return false;

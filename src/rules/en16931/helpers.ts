@@ -10,7 +10,7 @@ import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
 
 export { NO_VIOLATIONS };
-import { hasOwnLocation, locationOf } from '../../syntax/reader-helpers.js';
+import { fieldLocationOf, hasOwnLocation, locationOf } from '../../syntax/reader-helpers.js';
 
 /** Present and not only whitespace (XPath `normalize-space(x) != ''`). */
 export function filled(v: string | undefined | null): v is string {
@@ -231,7 +231,7 @@ export function nonVatScope(ctx: RuleContext): Set<object> {
   }
   if (undeclared.size === 0) return set;
   const mark = (obj: Located, field: string) => {
-    const where = obj.$loc?.[field];
+    const where = fieldLocationOf(obj, field);
     if (where && undeclared.has(where)) set!.add(obj);
   };
   const inv = ctx.invoice;
@@ -300,7 +300,7 @@ function lookup(ctx: RuleContext, cache: Map<string, XmlElement | null>, where: 
 
 /** The source element a model object was read from, when the reader recorded it. */
 export function elementOf(ctx: RuleContext, obj: Located | undefined, field = 'self'): XmlElement | undefined {
-  const where = obj?.$loc?.[field];
+  const where = fieldLocationOf(obj, field);
   return where ? resolvePath(ctx, where) : undefined;
 }
 
@@ -343,7 +343,8 @@ export function acList<T extends Located>(ctx: RuleContext, list: readonly T[], 
   const unusual = unusualIndicators(ctx);
   if (unusual.size === 0) return list as T[];
   return list.filter((a) => {
-    const where = a.$loc?.self;
+    // Not a.$loc: reading it computes and settles every location of the object (see locationOf).
+    const where = fieldLocationOf(a, 'self');
     return where === undefined || !unusual.has(where) || unusual.get(where) === charge;
   });
 }
