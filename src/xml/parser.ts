@@ -290,9 +290,14 @@ class TreeParser {
   private readonly undoPrefix: string[] = [];
   private readonly undoUri: (string | undefined)[] = [];
   private readonly undoDepth: number[] = [];
-  /** The last element prefix and its URI (undefined after a binding change), so `ram:` is not looked up 100,000 times. */
+  /**
+   * The last two element prefixes and their URIs (undefined after a binding change), so `ram:` is not
+   * looked up 100,000 times, nor UBL's alternating `cac:` and `cbc:` read and looked up at every tag.
+   */
   private lastPrefix = '';
   private lastPrefixUri: string | undefined = undefined;
+  private otherPrefix = '';
+  private otherPrefixUri: string | undefined = undefined;
 
   /**
    * Children of the open elements, contiguous per element: an element's children become one exactly-sized
@@ -503,7 +508,11 @@ class TreeParser {
     let prefix = '';
     let local: string;
     if (src.charCodeAt(i) === COLON) {
-      prefix = this.name(nameStart, i);
+      // One of the last two prefixes, compared in place (a few characters), or an interned name.
+      const length = i - nameStart;
+      if (sameChars(this.lastPrefix, src, nameStart, length)) prefix = this.lastPrefix;
+      else if (sameChars(this.otherPrefix, src, nameStart, length)) prefix = this.otherPrefix;
+      else prefix = this.name(nameStart, i);
       const localStart = i + 1;
       i = scanNCName(src, localStart);
       if (i === localStart || src.charCodeAt(i) === COLON) this.fail('malformed qualified name', lt);
@@ -541,7 +550,7 @@ class TreeParser {
       if (aPrefix === 'xmlns' || (aPrefix === '' && this.attrLocal[n] === 'xmlns')) {
         if (!declared) {
           declared = true;
-          this.lastPrefixUri = undefined;
+          this.lastPrefixUri = this.otherPrefixUri = undefined;
         }
         this.declare(aPrefix === '' ? '' : this.attrLocal[n], this.attrValue[n].trim(), i);
       }
@@ -555,11 +564,19 @@ class TreeParser {
       ns = this.defaultNs;
     } else if (prefix === this.lastPrefix && this.lastPrefixUri !== undefined) {
       ns = this.lastPrefixUri;
+    } else if (prefix === this.otherPrefix && this.otherPrefixUri !== undefined) {
+      ns = this.otherPrefixUri;
+      this.otherPrefix = this.lastPrefix;
+      this.otherPrefixUri = this.lastPrefixUri;
+      this.lastPrefix = prefix;
+      this.lastPrefixUri = ns;
     } else {
       if (prefix === 'xmlns') this.fail('an element name cannot have the prefix xmlns', lt);
       const uri = this.bindings.get(prefix);
       if (uri === undefined) this.fail(`unbound namespace prefix "${prefix}"`, lt);
       ns = uri;
+      this.otherPrefix = this.lastPrefix;
+      this.otherPrefixUri = this.lastPrefixUri;
       this.lastPrefix = prefix;
       this.lastPrefixUri = uri;
     }
@@ -779,7 +796,7 @@ class TreeParser {
         else if (uri === undefined) this.bindings.delete(prefix);
         else this.bindings.set(prefix, uri);
       } while (undoDepth.length > 0 && undoDepth[undoDepth.length - 1] === depth);
-      this.lastPrefixUri = undefined;
+      this.lastPrefixUri = this.otherPrefixUri = undefined;
     }
     this.depth = depth - 1;
     this.current = el.parent;
