@@ -25,8 +25,21 @@ class AttributeAt {
 
 type PendingLocation = string | XmlElement | AttributeAt;
 
-/** Recorded locations of the model objects whose `$loc` has not been read yet (field → where, in recording order). */
-const pendingLocations = new PropertyMap<Located, Record<string, PendingLocation>>('pendingLocations');
+/**
+ * The recorded locations of a model object whose `$loc` has not been read yet, as pairs in recording
+ * order: field, where, field, where... A later pair for the same field overrides an earlier one. Pairs
+ * in an array, not an object keyed by field: every model type records other fields, and storing each
+ * under its name sent the readers' stores through V8's slowest (megamorphic, keyed) path.
+ */
+type Pending = (string | PendingLocation)[];
+
+const pendingLocations = new PropertyMap<Located, Pending>('pendingLocations');
+
+/** Where `field` was recorded, the latest record winning; undefined when it was not. */
+function pendingAt(pending: Pending, field: string): PendingLocation | undefined {
+  for (let i = pending.length - 2; i >= 0; i -= 2) if (pending[i] === field) return pending[i + 1];
+  return undefined;
+}
 
 function resolveLocation(where: PendingLocation): string {
   if (typeof where === 'string') return where;
@@ -44,7 +57,8 @@ const LAZY_LOC: PropertyDescriptor = {
     const pending = pendingLocations.get(this);
     if (!pending) return undefined;
     const locations: Locations = {};
-    for (const field in pending) locations[field] = resolveLocation(pending[field]);
+    // In recording order: a field's latest record wins, and keys keep the order they were first recorded in.
+    for (let i = 0; i < pending.length; i += 2) locations[pending[i] as string] = resolveLocation(pending[i + 1]);
     settle(this, locations);
     return locations;
   },
@@ -57,10 +71,10 @@ const LAZY_LOC: PropertyDescriptor = {
 
 function record(target: Located, field: string, where: PendingLocation): void {
   const pending = pendingLocations.get(target);
-  if (pending) pending[field] = where;
+  if (pending) pending.push(field, where);
   else if (target.$loc) target.$loc[field] = resolveLocation(where); // already read (or set by other code): stay eager
   else {
-    pendingLocations.set(target, { [field]: where });
+    pendingLocations.set(target, [field, where]);
     Object.defineProperty(target, '$loc', LAZY_LOC);
   }
 }
@@ -78,10 +92,11 @@ export function locationOf(obj: Located | undefined, field?: string): string | u
     const settled = obj.$loc;
     return settled ? (field && settled[field]) || settled.self : undefined;
   }
-  const at = field ? pending[field] : undefined;
+  const at = field ? pendingAt(pending, field) : undefined;
   const found = at === undefined ? undefined : resolveLocation(at);
   if (found) return found;
-  return pending.self === undefined ? undefined : resolveLocation(pending.self);
+  const self = pendingAt(pending, 'self');
+  return self === undefined ? undefined : resolveLocation(self);
 }
 
 /** `obj.$loc[field]` (no fallback to `self`), without reading `$loc` (see locationOf). */
@@ -89,7 +104,7 @@ export function fieldLocationOf(obj: Located | undefined, field: string): string
   if (!obj) return undefined;
   const pending = pendingLocations.get(obj);
   if (!pending) return obj.$loc?.[field];
-  const at = pending[field];
+  const at = pendingAt(pending, field);
   return at === undefined ? undefined : resolveLocation(at);
 }
 
@@ -97,7 +112,7 @@ export function fieldLocationOf(obj: Located | undefined, field: string): string
 export function hasOwnLocation(obj: Located | undefined): boolean {
   if (!obj) return false;
   const pending = pendingLocations.get(obj);
-  return pending ? pending.self !== undefined : obj.$loc?.self !== undefined;
+  return pending ? pendingAt(pending, 'self') !== undefined : obj.$loc?.self !== undefined;
 }
 
 /** The element's string value: its text for a leaf (as is, whitespace kept), all descendant text otherwise. */
@@ -154,7 +169,7 @@ export function putIdentifier<T extends Located>(target: T, field: keyof T & str
 /** Start a located object for element `el`. */
 export function located<T extends Located>(obj: T, el: XmlElement): T {
   // A fresh `$loc` (any earlier one is replaced, as assigning `{ self }` did).
-  pendingLocations.set(obj, { self: el });
+  pendingLocations.set(obj, ['self', el]);
   Object.defineProperty(obj, '$loc', LAZY_LOC);
   return obj;
 }
