@@ -436,3 +436,27 @@ test('seeded random mutations of corpus invoices: the same verdict and tree as s
   // The mutations must exercise both outcomes, or the test proves little.
   assert.ok(accepted > 200 && rejected > 2000, `accepted ${accepted}, rejected ${rejected}`);
 });
+
+test('blankLeaves: the leaves with empty or blank text, in document order, as a walk of the tree finds them', () => {
+  const doc = parseXml(
+    '<r><a/><b> \n\t</b><c>x</c><d><e></e><f><![CDATA[  ]]></f><g>\u00a0</g><h><!-- only a comment --></h></d><i attr="v"/><j> y </j></r>',
+  );
+  assert.deepEqual(
+    doc.blankLeaves!.map((el) => el.local),
+    ['a', 'b', 'e', 'f', 'g', 'h', 'i'],
+  );
+  // Over real invoices (with empty elements spliced in), the same list as a walk of the tree.
+  const walk = (el: XmlDoc['root'], out: string[]): string[] => {
+    if (el.children.length === 0) {
+      if (el.text.trim() === '') out.push(`${el.local}@${el.line}`);
+    } else for (const c of el.children) walk(c, out);
+    return out;
+  };
+  for (const file of ['en16931/examples/cii/CII_example2.xml', 'en16931/examples/ubl/ubl-tc434-example2.xml']) {
+    const xml = readFileSync(path.resolve('../shared/corpus', file), 'utf8').replace(/<\/(ram|cbc):ID>/, '$&<Dummy/><Blank>  </Blank>');
+    const parsed = parseXml(xml);
+    const listed = parsed.blankLeaves!.map((el) => `${el.local}@${el.line}`);
+    assert.ok(listed.length >= 1, file);
+    assert.deepEqual(listed, walk(parsed.root, []), file);
+  }
+});

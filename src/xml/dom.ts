@@ -46,6 +46,8 @@ export interface XmlDoc {
   elementCount: number;
   /** From the parser: the elements with children whose text may be more than blanks (see ParsedTree); absent = unknown. */
   mixed?: readonly XmlElement[];
+  /** From the parser: the leaves with empty or blank text, in document order (see ParsedTree); absent = unknown. */
+  blankLeaves?: readonly XmlElement[];
 }
 
 export interface XmlLimits {
@@ -164,9 +166,9 @@ export function parseXml(input: Uint8Array | string, limits: XmlLimits = DEFAULT
   // Real files sometimes have whitespace before the XML declaration; a strict parser refuses it.
   text = text.replace(/^[\s\uFEFF]+/, '');
   try {
-    const { root, elementCount, mixed } = parseXmlTree(text, limits);
+    const { root, elementCount, mixed, blankLeaves } = parseXmlTree(text, limits);
     shareNamespaceStrings(root);
-    return { root, encoding, elementCount, mixed };
+    return { root, encoding, elementCount, mixed, blankLeaves };
   } catch (err) {
     if (!(err instanceof XmlSyntaxError)) throw err;
     const message = err.code === 'XML_MALFORMED' ? `XML is not well-formed: line ${err.line}: ${err.message}` : err.message;

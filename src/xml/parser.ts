@@ -179,6 +179,22 @@ export interface ParsedTree {
    * knows without reading (and so flattening) each container's concatenated indentation.
    */
   mixed: readonly XmlElement[];
+  /**
+   * The elements without child elements whose text is empty or blank (isBlankText), in document order:
+   * what PEPPOL-EN16931-R008 reports. Usually none; listed here so that no rule walks the tree for them.
+   */
+  blankLeaves: readonly XmlElement[];
+}
+
+/**
+ * No text at all, or only characters String.prototype.trim() removes (which is when the Schematron's
+ * normalize-space() of it is empty). Most leaves start with a printable ASCII character, which settles it.
+ */
+export function isBlankText(text: string): boolean {
+  if (text.length === 0) return true;
+  const first = text.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f) return false;
+  return text.trim() === '';
 }
 
 /**
@@ -312,6 +328,8 @@ class TreeParser {
   private readonly textAtDepth: boolean[] = [];
   /** Elements with children and such text (see ParsedTree.mixed). */
   private mixed: XmlElement[] | undefined;
+  /** See ParsedTree.blankLeaves. */
+  private blankLeaves: XmlElement[] | undefined;
 
   // Attributes of the start tag being read (reused scratch arrays).
   private attrCount = 0;
@@ -364,7 +382,7 @@ class TreeParser {
   private finish(): ParsedTree {
     if (this.root === null) this.fail('the document has no root element', this.len);
     if (this.current !== null) this.fail(`unclosed tag <${qualifiedName(this.current)}>`, this.len);
-    return { root: this.root, elementCount: this.elementCount, mixed: this.mixed ?? NONE };
+    return { root: this.root, elementCount: this.elementCount, mixed: this.mixed ?? NONE, blankLeaves: this.blankLeaves ?? NONE };
   }
 
   /** Whitespace before or after the root element; stops at '<'. */
@@ -785,6 +803,9 @@ class TreeParser {
       el.children = this.childStack.slice(mark, this.childTop);
       this.childTop = mark;
       if (this.textAtDepth[depth]) (this.mixed ??= []).push(el);
+    } else if (isBlankText(el.text)) {
+      // A leaf closes before anything after it opens, so these come in document order.
+      (this.blankLeaves ??= []).push(el);
     }
     const undoDepth = this.undoDepth;
     if (undoDepth.length > 0 && undoDepth[undoDepth.length - 1] === depth) {
