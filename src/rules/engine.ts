@@ -71,7 +71,8 @@ export function newCheckMemo(): CheckMemo {
   return new Array<readonly Violation[] | undefined>(sharedCheckCount);
 }
 
-const NOTHING_FIRED: ReadonlyMap<string, readonly Violation[]> = new Map();
+/** What a family answers when none of its rules fired: one shared empty map, never modified. */
+export const NOTHING_FIRED: ReadonlyMap<string, readonly Violation[]> = new Map();
 
 /**
  * Make `members` one family that runs their checks in one loop (see Rule.family): for rules that each

@@ -46,9 +46,9 @@ export interface Rule {
   /** Pure check: returns the violations (empty when the rule holds); callers never modify the array. */
   check(ctx: RuleContext): readonly Violation[];
   /**
-   * The family this rule is evaluated with, when its rules share one evaluation per document (a syntax
-   * rule table). The engine then asks the family once for the rules that fired instead of calling every
-   * rule's check; `check` gives the same answer for one rule on its own.
+   * The family this rule is evaluated with (a syntax rule table, a Factur-X profile's own asserts). The
+   * engine then asks the family once for the rules that fired instead of calling every rule's check;
+   * `check` gives the same answer for one rule on its own.
    */
   family?: RuleFamily;
 }
@@ -57,7 +57,8 @@ export interface Rule {
 export interface RuleFamily {
   /**
    * The violations of the family's rules that fired on this document, by rule id; rules that hold are
-   * absent. The family caches its evaluation per document, so asking again costs a lookup.
+   * absent. Asked once per rule set that carries the family (a syntax table, shared by several sets,
+   * caches its evaluation per document).
    */
   fired(ctx: RuleContext): ReadonlyMap<string, readonly Violation[]>;
 }

@@ -17,7 +17,7 @@
 import { nameIndexCollector, pathOf, type XmlDoc, type XmlElement } from '../xml/dom.js';
 import type { Rule, RuleContext, RuleFamily, Severity, Violation } from '../rules/types.js';
 import { PropertyMap } from '../util/property-map.js';
-import { NO_VIOLATIONS } from '../rules/engine.js';
+import { NO_VIOLATIONS, NOTHING_FIRED } from '../rules/engine.js';
 
 /** One step of a child path: an element by namespace and local name. */
 export interface Step {
@@ -481,8 +481,6 @@ export function existsAnywhere(index: DocIndex, path: ChildPath): boolean {
 
 /** Violations per rule id for one document (only the rules that fired have an entry). */
 export type SyntaxResult = Map<string, Violation[]>;
-
-const NOTHING_FIRED: ReadonlyMap<string, readonly Violation[]> = new Map();
 
 /**
  * Occurrences listed per rule and document; beyond it one summary violation says how many more

@@ -71,10 +71,10 @@ export function buildProfileRules(set: FxProfileSet): Rule[] {
   for (const r of en16931Business) add(r);
   for (const r of ciiSyntaxRules) add(r);
   if (severityOf('PEPPOL-EN16931-R008')) add(emptyElementRule(severityOf('PEPPOL-EN16931-R008')));
+  // Made for this profile (not shared), and always an error: no copy needed.
   for (const r of notUsedRules(set)) {
-    const rule = { ...r };
-    out.push(rule);
-    family.push(rule);
+    out.push(r);
+    family.push(r);
   }
   joinFamily(family);
   return out;
