@@ -187,8 +187,9 @@ export interface ParsedTree {
 }
 
 /**
- * No text at all, or only characters String.prototype.trim() removes (which is when the Schematron's
- * normalize-space() of it is empty). Most leaves start with a printable ASCII character, which settles it.
+ * No text at all, or only characters String.prototype.trim() removes: exactly when the rules' norm() of it
+ * is empty (norm only collapses characters trim() removes). Most leaves start with a printable ASCII
+ * character, which settles it without trimming.
  */
 export function isBlankText(text: string): boolean {
   if (text.length === 0) return true;
