@@ -12,11 +12,19 @@ export interface Metrics {
   requests: Counter<'method' | 'route' | 'status_code'>;
   duration: Histogram<'method' | 'route' | 'status_code'>;
   validations: Counter<'outcome'>;
+  /** Count one validation by outcome, when recording (the one place that asks). */
+  countValidation(outcome: 'valid' | 'invalid' | 'unreadable' | 'timeout'): void;
 }
 
 export function createMetrics(recording: boolean): Metrics {
   const registry = new Registry();
   if (recording) collectDefaultMetrics({ register: registry });
+  const validations = new Counter({
+    name: 'invoice_validations_total',
+    help: 'Invoice validations by outcome (valid, invalid, unreadable)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   return {
     recording,
     registry,
@@ -33,12 +41,10 @@ export function createMetrics(recording: boolean): Metrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [registry],
     }),
-    validations: new Counter({
-      name: 'invoice_validations_total',
-      help: 'Invoice validations by outcome (valid, invalid, unreadable)',
-      labelNames: ['outcome'],
-      registers: [registry],
-    }),
+    validations,
+    countValidation(outcome) {
+      if (recording) validations.inc({ outcome });
+    },
   };
 }
 

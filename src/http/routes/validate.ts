@@ -178,16 +178,16 @@ export default async function validate(app: FastifyInstance): Promise<void> {
         result = await runner.validate(file.data, file.filename, options);
       } catch (err) {
         if (err instanceof IngestError) {
-          if (app.metrics.recording) app.metrics.validations.inc({ outcome: 'unreadable' });
+          app.metrics.countValidation('unreadable');
           throw new ProblemError(400, 'Bad Request', err.message, { code: err.code });
         }
         if (err instanceof ValidationTimeoutError) {
-          if (app.metrics.recording) app.metrics.validations.inc({ outcome: 'timeout' });
+          app.metrics.countValidation('timeout');
           throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the document is too large or too complex to validate.`, { code: 'VALIDATION_TIMEOUT' });
         }
         throw err;
       }
-      if (app.metrics.recording) app.metrics.validations.inc({ outcome: result.valid ? 'valid' : 'invalid' });
+      app.metrics.countValidation(result.valid ? 'valid' : 'invalid');
       return pro ? proReport(result, isPdf(file.data), checkPdfa) : result;
     },
   );
