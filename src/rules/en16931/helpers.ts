@@ -8,9 +8,9 @@ import type { Rule, RuleContext, Severity, Violation } from '../types.js';
 import { elementsNamedAnywhere, pathOf, type XmlElement } from '../../xml/dom.js';
 import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
+import { fieldLocationOf, hasOwnLocation, locationOf } from '../../syntax/reader-helpers.js';
 
 export { NO_VIOLATIONS };
-import { fieldLocationOf, hasOwnLocation, locationOf } from '../../syntax/reader-helpers.js';
 
 /** Present and not only whitespace (XPath `normalize-space(x) != ''`). */
 export function filled(v: string | undefined | null): v is string {

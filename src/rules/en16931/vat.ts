@@ -321,22 +321,22 @@ function familyRules(c: Category): RuleDef[] {
         id: 'BR-O-11',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have breakdowns of other VAT categories.',
         // The CII artefact looks at every trade tax, lines included.
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherBreakdown(inv) || (syntax === 'cii' && otherLine(inv))), inv) : []),
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherBreakdown(inv) || (syntax === 'cii' && otherLine(inv))), inv) : NO_VIOLATIONS),
       },
       {
         id: 'BR-O-12',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have invoice lines of other VAT categories.',
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherLine(inv) || (syntax === 'cii' && otherBreakdown(inv))), inv) : []),
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherLine(inv) || (syntax === 'cii' && otherBreakdown(inv))), inv) : NO_VIOLATIONS),
       },
       {
         id: 'BR-O-13',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have document level allowances of other VAT categories.',
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.allowances) || (syntax === 'cii' && otherAc(inv.charges))), inv) : []),
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.allowances) || (syntax === 'cii' && otherAc(inv.charges))), inv) : NO_VIOLATIONS),
       },
       {
         id: 'BR-O-14',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have document level charges of other VAT categories.',
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.charges) || (syntax === 'cii' && otherAc(inv.allowances))), inv) : []),
+        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.charges) || (syntax === 'cii' && otherAc(inv.allowances))), inv) : NO_VIOLATIONS),
       },
     );
   }

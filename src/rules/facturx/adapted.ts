@@ -9,6 +9,7 @@ import type { Rule } from '../types.js';
 import { has, norm, sel, text, value, values, where } from '../xrechnung/dom.js';
 import { contextNodes } from './codelists.js';
 import { PropertyMap } from '../../util/property-map.js';
+import { NO_VIOLATIONS } from '../engine.js';
 
 const TX = 'rsm:SupplyChainTradeTransaction';
 const SET = `${TX}/ram:ApplicableHeaderTradeSettlement`;
@@ -54,9 +55,9 @@ export const adaptedRules: Rule[] = [
       const root = ctx.doc.root;
       const due = values(root, `${SET}/ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:DuePayableAmount`).map(dec);
       const positive = due.some((d) => d !== undefined && d.gt(ZERO));
-      if (!positive) return [];
+      if (!positive) return NO_VIOLATIONS;
       const terms = has(root, `${SET}/ram:SpecifiedTradePaymentTerms/ram:DueDateDateTime`) || has(root, `${SET}/ram:SpecifiedTradePaymentTerms/ram:Description`);
-      return terms ? [] : [{ location: where(root) }];
+      return terms ? NO_VIOLATIONS : [{ location: where(root) }];
     },
   },
 ];
@@ -289,7 +290,7 @@ export const extendedLineRules: Rule[] = [
     id: 'BR-FXEXT-08',
     severity: 'error',
     message: 'The net amount (BT-131) of a GROUP line must equal the sum of the net amounts of its DETAIL and GROUP sub-lines.',
-    check: (ctx) => (groupTotalsAgree(ctx.doc) ? [] : contextNodes(ctx.doc, LINE).map((l) => ({ location: where(l) }))),
+    check: (ctx) => (groupTotalsAgree(ctx.doc) ? NO_VIOLATIONS : contextNodes(ctx.doc, LINE).map((l) => ({ location: where(l) }))),
   },
   onNodes(
     'BR-FXEXT-11',
