@@ -231,8 +231,8 @@ export function elementsNamedAnywhere(doc: XmlDoc, local: string): XmlElement[] 
   let slot = wantedSlots.get(local);
   if (slot === undefined && wantedSlots.size < MAX_WANTED_NAMES) wantedSlots.set(local, (slot = wantedSlots.size));
   if (index === undefined) {
-    index = collectWantedNames(doc.root);
-    nameIndexes.set(doc, index);
+    collectWantedNames(doc);
+    index = nameIndexes.get(doc)!;
   }
   if (slot !== undefined && slot < index.collected) return index.lists[slot] ?? NO_ELEMENTS;
   const known = slot !== undefined ? index.lists[slot] : index.extra?.get(local);
@@ -267,20 +267,16 @@ export function nameIndexCollector(doc: XmlDoc): { collect: (el: XmlElement) => 
   };
 }
 
-function collectWantedNames(root: XmlElement): NameIndex {
-  const lists: (XmlElement[] | undefined)[] = new Array<XmlElement[] | undefined>(wantedSlots.size).fill(undefined);
-  const collect = (el: XmlElement): void => {
-    const slot = wantedSlots.get(el.local);
-    if (slot !== undefined) {
-      const list = lists[slot];
-      if (list === undefined) lists[slot] = [el];
-      else list.push(el);
-    }
+/** The document's name index by a walk of its own (when no other walk has filled it, see nameIndexCollector). */
+function collectWantedNames(doc: XmlDoc): void {
+  const { collect, done } = nameIndexCollector(doc)!;
+  const walk = (el: XmlElement): void => {
+    collect(el);
     const children = el.children;
-    for (let i = 0; i < children.length; i++) collect(children[i]);
+    for (let i = 0; i < children.length; i++) walk(children[i]);
   };
-  collect(root);
-  return { lists, collected: lists.length, extra: undefined };
+  walk(doc.root);
+  done();
 }
 
 function collectNamed(el: XmlElement, local: string, out: XmlElement[]): void {
