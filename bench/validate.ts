@@ -4,8 +4,8 @@
  *     parse, read, XSD, every applicable rule set) and the EN 16931 rule sets alone on a freshly
  *     read document (syntax binding rules + business rules);
  *  2. a generated 10,000-line invoice (CII and UBL);
- *  3. POST /v1/validate over HTTP on 127.0.0.1 at concurrency 8 (autocannon in this process, the
- *     server in its own process), with the default configuration (typical invoices inline, worker
+ *  3. POST /v1/validate over HTTP on 127.0.0.1 at concurrency 8 (autocannon in this process, then wrk
+ *     when it is installed: see bench/_wrk.ts; the server in its own process), with the default configuration (typical invoices inline, worker
  *     pool for large ones), with everything in the pool (VALIDATION_INLINE_MAX_KB=0) and with two server
  *     processes (PROCESSES=2): requests/s,
  *     latency, server CPU per request, and the server's peak memory under that load (RSS and PSS, all its
@@ -21,6 +21,7 @@ import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
 import { autocannon, memoryText, SERVER_NODE_FLAGS, startServer } from './_server.js';
+import { wrkAvailable, wrkPost } from './_wrk.js';
 import { cenExamples, CORPUS, multipartForm, tenThousandLineInvoices } from './_fixtures.js';
 import { stats, timeRuns } from './_timing.js';
 
@@ -107,7 +108,9 @@ async function httpBenchmark(): Promise<void> {
     ['everything in the pool (VALIDATION_INLINE_MAX_KB=0, WORKERS=1)', { VALIDATION_INLINE_MAX_KB: '0' }],
     ['two server processes (PROCESSES=2), each as the default', { PROCESSES: '2' }],
   ];
+  const withWrk = wrkAvailable();
   console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}; server: node ${SERVER_NODE_FLAGS.join(' ')} dist/src/main.js`);
+  console.log(`load generators: autocannon in this process${withWrk ? ', then wrk (one thread)' : '; wrk is not installed (scripts/install-bench-tools.sh), so no wrk rows'}`);
   for (const [setupLabel, env] of setups) {
     const server = await startServer(env);
     console.log(`-- POST /v1/validate, ${setupLabel}`);
@@ -131,9 +134,19 @@ async function httpBenchmark(): Promise<void> {
         const clientUse = process.cpuUsage(client0);
         const clientMs = (clientUse.user + clientUse.system) / 1000;
         console.log(
-          `${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8: ${result.requests.average.toFixed(0)} req/s ` +
+          `${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8, autocannon: ${result.requests.average.toFixed(0)} req/s ` +
             `(${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors), latency p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms, ` +
             `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request (load generator ${(clientMs / result.requests.total).toFixed(3)}), server peak RSS ${memoryText(peakMemory())}`,
+        );
+        if (!withWrk) continue;
+        const wrkCpu0 = server.cpuMs();
+        const wrkPeakMemory = server.sampleMemory();
+        const w = await wrkPost({ ...opts, seconds: quick ? 5 : 15 });
+        const wrkServerMs = server.cpuMs() - wrkCpu0;
+        console.log(
+          `${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8, wrk: ${w.requestsPerSecond.toFixed(0)} req/s ` +
+            `(${w.requests} requests, ${w.non2xx} non-2xx, ${w.errors} errors), latency p50 ${w.latencyMs.p50.toFixed(2)} ms p99 ${w.latencyMs.p99.toFixed(2)} ms, ` +
+            `server CPU ${(wrkServerMs / w.requests).toFixed(3)} ms/request (load generator ${(w.cpuMs / w.requests).toFixed(3)}), server peak RSS ${memoryText(wrkPeakMemory())}`,
         );
       }
     } finally {
