@@ -25,7 +25,7 @@ export function wrkAvailable(): boolean {
 }
 
 /** wrk prints latencies as `812.00us`, `1.25ms` or `2.01s`. */
-function toMs(text: string): number {
+export function toMs(text: string): number {
   const m = /^([\d.]+)(us|ms|s)$/.exec(text);
   if (!m) throw new Error(`unexpected wrk latency ${text}`);
   const v = Number(m[1]);
@@ -57,19 +57,29 @@ export async function wrkPost(opts: { url: string; headers: Record<string, strin
         else resolve(childrenCpuMs() - childrenCpu0);
       });
     });
-    const number = (re: RegExp, text = out) => Number(re.exec(text)?.[1] ?? 0);
-    const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-    return {
-      requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
-      requests: number(/(\d+) requests in/),
-      non2xx: number(/Non-2xx or 3xx responses: (\d+)/),
-      errors: errors ? errors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
-      latencyMs: { p50: toMs(/\n\s+50%\s+(\S+)/.exec(out)![1]), p99: toMs(/\n\s+99%\s+(\S+)/.exec(out)![1]) },
-      cpuMs,
-    };
+    return { ...parseWrkOutput(out), cpuMs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The figures of wrk's report (`--latency`), without wrk's CPU time. */
+export function parseWrkOutput(out: string): Omit<WrkResult, 'cpuMs'> {
+  const number = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
+  const latency = (percentile: number) => {
+    const m = new RegExp(`\\n\\s+${percentile}%\\s+(\\S+)`).exec(out);
+    if (!m) throw new Error(`no ${percentile}% latency in the wrk report: ${out}`);
+    return toMs(m[1]);
+  };
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  if (!/Requests\/sec:/.test(out)) throw new Error(`not a wrk report: ${out}`);
+  return {
+    requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
+    requests: number(/(\d+) requests in/),
+    non2xx: number(/Non-2xx or 3xx responses: (\d+)/),
+    errors: errors ? errors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
+    latencyMs: { p50: latency(50), p99: latency(99) },
+  };
 }
 
 /**
