@@ -244,6 +244,45 @@ describe('validation runner: where work runs', () => {
   });
 });
 
+describe('validation runner: order of pool jobs', () => {
+  test('jobs waiting for the pool finish in the order they came: none is overtaken by newer ones', async () => {
+    const { createValidationRunner } = await import('../src/validation/runner.js');
+    // Everything in the pool, one worker: twelve jobs at once must queue.
+    const runner = createValidationRunner({ workers: 1, timeoutMs: 60_000, inlineMaxBytes: 0 });
+    try {
+      const xml = readFileSync(UBL_VALID);
+      const finished: number[] = [];
+      await Promise.all(Array.from({ length: 12 }, (_, i) => runner.validate(xml).then(() => finished.push(i))));
+      assert.deepEqual(finished, [...Array(12).keys()]);
+      assert.deepEqual(runner.counts, { inline: 0, pool: 12 });
+    } finally {
+      await runner.close();
+    }
+  });
+
+  test('the worker gate: first come first served, a job gives up at its deadline, and a full queue refuses', async () => {
+    const { WorkerGate, PoolBusyError } = await import('../src/validation/runner.js');
+    const far = () => performance.now() + 60_000;
+    const gate = new WorkerGate(1, 2);
+    assert.equal(await gate.acquire(far()), true, 'a free slot is taken at once');
+    const order: string[] = [];
+    const a = gate.acquire(far()).then((ok) => order.push(`a ${ok}`));
+    const b = gate.acquire(far()).then((ok) => order.push(`b ${ok}`));
+    await assert.rejects(gate.acquire(far()), PoolBusyError);
+    assert.equal(gate.queued, 2);
+    gate.release();
+    await a;
+    gate.release();
+    await b;
+    assert.deepEqual(order, ['a true', 'b true']);
+    // The slot is b's now: a job whose deadline passes while it waits is told so and leaves the queue.
+    assert.equal(await gate.acquire(performance.now() + 5), false);
+    assert.equal(gate.queued, 0);
+    gate.release();
+    assert.equal(await gate.acquire(performance.now()), true, 'a free slot is given even at the deadline');
+  });
+});
+
 describe('validation runner bounds', () => {
   test('a validation over its time bound is cut off, and the pool keeps answering', async () => {
     const { createValidationRunner, ValidationTimeoutError } = await import('../src/validation/runner.js');
