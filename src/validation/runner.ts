@@ -260,8 +260,8 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     maxQueue: threads * 256,
     idleTimeout: 60_000,
     // A young generation of 48 MB (semi-spaces of 16 MB): validation makes short-lived garbage, and the
-    // default small semi-spaces made the scavenger run every few invoices. The main thread has 32 MB
-    // semi-spaces (README, Operations); on the 10,000-line invoices the pool takes, 96 MB here made no
+    // default small semi-spaces made the scavenger run every few invoices. The main thread has the same
+    // (the start flags, README Operations); on the 10,000-line invoices the pool takes, 96 MB here made no
     // difference beyond the machine's noise, so it stays 48.
     resourceLimits: { maxYoungGenerationSizeMb: 48 },
   });
