@@ -173,7 +173,7 @@ export class WorkerGate {
   private readonly waiting: { grant: () => void; timer: NodeJS.Timeout }[] = [];
 
   constructor(
-    slots: number,
+    private readonly slots: number,
     /** Jobs that may wait; one more is refused (PoolBusyError, answered 503). */
     private readonly maxWaiting: number,
   ) {
@@ -183,6 +183,11 @@ export class WorkerGate {
   /** Jobs waiting for a worker now. */
   get queued(): number {
     return this.waiting.length;
+  }
+
+  /** Jobs in the pool or waiting for it. */
+  get jobs(): number {
+    return this.slots - this.free + this.waiting.length;
   }
 
   /**
@@ -250,14 +255,12 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
   const spill = threads >= 2;
   const isBusy = opts.isBusy ?? mainThreadBusy;
   if (spill) isBusy(); // start sampling now, so that the first busy period is seen
-  let poolJobs = 0;
   const pool = new Piscina({
     filename: workerFile(),
     // Threads start on first need; idle ones end after idleTimeout.
     minThreads: 0,
     maxThreads: threads,
-    // Jobs wait in the gate below, and piscina's own queue holds at most one: this bound is never reached.
-    maxQueue: threads * 256,
+    // No queue bound here: jobs wait in the gate below (which has one), and piscina's own queue holds at most one.
     idleTimeout: 60_000,
     // A young generation of 48 MB (semi-spaces of 16 MB): validation makes short-lived garbage, and the
     // default small semi-spaces made the scavenger run every few invoices. The main thread has the same
@@ -275,7 +278,6 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     let answer: WorkerAnswer;
     const deadline = performance.now() + timeoutMs;
     counts.pool++;
-    poolJobs++;
     try {
       if (!(await gate.acquire(deadline))) throw new ValidationTimeoutError(timeoutMs, what);
       try {
@@ -286,16 +288,13 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     } catch (err) {
       const name = (err as Error).name;
       if (name === 'AbortError' || name === 'TimeoutError') throw new ValidationTimeoutError(timeoutMs, what);
-      if ((err as Error).message === 'Task queue is at limit') throw new PoolBusyError(); // piscina's QueueIsFull
       throw err;
-    } finally {
-      poolJobs--;
     }
     if ('ingestError' in answer) throw new IngestError(answer.ingestError.code, answer.ingestError.message);
     if ('metadataError' in answer) throw metadataError(answer.metadataError);
     return answer;
   }
-  const preferInline = () => inlineMaxBytes > 0 && !(spill && poolJobs < threads * SPILL_DEPTH && isBusy());
+  const preferInline = () => inlineMaxBytes > 0 && !(spill && gate.jobs < threads * SPILL_DEPTH && isBusy());
   /** Inline with a bound on the invoice XML; undefined when it is over the bound (then the pool takes it). */
   async function boundedInline<T>(run: () => Promise<T>): Promise<T | undefined> {
     try {
