@@ -1,7 +1,7 @@
 /**
  * wrk (Debian package `wrk`, C, one epoll loop per thread) as the HTTP load generator when it is installed.
  * On a 2-core machine the load generator shares the cores with the server: autocannon, being Node,
- * spends ~0.3 ms of CPU per request that the server then lacks, and wrk a fraction of that. The
+ * spends 0.12-0.19 ms of CPU per validation request that the server then lacks, wrk 0.02-0.06. The
  * benchmarks print both when they can, so that a figure is never read without its generator.
  * `scripts/install-bench-tools.sh` (run by `npm run bench`) installs it.
  */
@@ -71,8 +71,8 @@ export function parseWrkOutput(out: string): Omit<WrkResult, 'cpuMs'> {
     if (!m) throw new Error(`no ${percentile}% latency in the wrk report: ${out}`);
     return toMs(m[1]);
   };
-  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   if (!/Requests\/sec:/.test(out)) throw new Error(`not a wrk report: ${out}`);
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   return {
     requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
     requests: number(/(\d+) requests in/),

@@ -5,11 +5,11 @@
  *     read document (syntax binding rules + business rules);
  *  2. a generated 10,000-line invoice (CII and UBL);
  *  3. POST /v1/validate over HTTP on 127.0.0.1 at concurrency 8 (autocannon in this process, then wrk
- *     when it is installed: see bench/_wrk.ts; the server in its own process), with the default configuration (typical invoices inline, worker
- *     pool for large ones), with everything in the pool (VALIDATION_INLINE_MAX_KB=0) and with two server
- *     processes (PROCESSES=2): requests/s,
- *     latency, server CPU per request, and the server's peak memory under that load (RSS and PSS, all its
- *     threads and processes; see bench/_server.ts).
+ *     when it is installed, see bench/_wrk.ts; the server in its own process), with the default
+ *     configuration (typical invoices inline, worker pool for large ones), with everything in the pool
+ *     (VALIDATION_INLINE_MAX_KB=0) and with two server processes (PROCESSES=2): requests/s, latency,
+ *     server CPU per request, the load generator's CPU per request, and the server's peak memory under
+ *     that load (RSS and PSS, all its threads and processes; see bench/_server.ts).
  * Run: node --import tsx bench/validate.ts [--quick] [--in-process (skip 3.)]
  */
 import { spawnSync } from 'node:child_process';
@@ -20,7 +20,7 @@ import { ingest } from '../src/input/ingest.js';
 import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { runXsdLayer } from '../src/validation/xsd-layer.js';
-import { autocannon, memoryText, SERVER_NODE_FLAGS, startServer } from './_server.js';
+import { autocannon, memoryText, SERVER_NODE_FLAGS, startServer, type BenchServer } from './_server.js';
 import { wrkAvailable, wrkPost } from './_wrk.js';
 import { cenExamples, CORPUS, multipartForm, tenThousandLineInvoices } from './_fixtures.js';
 import { stats, timeRuns } from './_timing.js';
@@ -97,7 +97,30 @@ for (const [syntax, bytes] of Object.entries(big)) {
 }
 
 
-// 3. HTTP under concurrency 8: the compiled service in its own process (bench/_server.ts), autocannon here.
+/** What a load generator reports of one run; `clientMs` is its own CPU time. */
+interface LoadRun {
+  requestsPerSecond: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  latency: string;
+  clientMs: number;
+}
+
+/** One load run against `server`, printed with the server's CPU time per request and its peak memory during the run. */
+async function measured(server: BenchServer, what: string, generator: string, run: () => Promise<LoadRun>): Promise<void> {
+  const cpu0 = server.cpuMs();
+  const peakMemory = server.sampleMemory();
+  const r = await run();
+  const serverMs = server.cpuMs() - cpu0;
+  console.log(
+    `${what}, ${generator}: ${r.requestsPerSecond.toFixed(0)} req/s (${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors), ` +
+      `latency ${r.latency}, server CPU ${(serverMs / r.requests).toFixed(3)} ms/request (load generator ${(r.clientMs / r.requests).toFixed(3)}), ` +
+      `server peak RSS ${memoryText(peakMemory())}`,
+  );
+}
+
+// 3. HTTP under concurrency 8: the compiled service in its own process (bench/_server.ts), autocannon here, then wrk.
 async function httpBenchmark(): Promise<void> {
   const files = {
     'CII (CEN example 2)': path.join(CORPUS, 'en16931/examples/cii/CII_example2.xml'),
@@ -126,28 +149,26 @@ async function httpBenchmark(): Promise<void> {
           connections: 8,
         };
         await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, rule sets, worker start)
-        const cpu0 = server.cpuMs();
-        const client0 = process.cpuUsage();
-        const peakMemory = server.sampleMemory();
-        const result = await autocannon({ ...opts, duration: quick ? 5 : 15 });
-        const cpuMs = server.cpuMs() - cpu0;
-        const clientUse = process.cpuUsage(client0);
-        const clientMs = (clientUse.user + clientUse.system) / 1000;
-        console.log(
-          `${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8, autocannon: ${result.requests.average.toFixed(0)} req/s ` +
-            `(${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors), latency p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms, ` +
-            `server CPU ${(cpuMs / result.requests.total).toFixed(3)} ms/request (load generator ${(clientMs / result.requests.total).toFixed(3)}), server peak RSS ${memoryText(peakMemory())}`,
-        );
+        const seconds = quick ? 5 : 15;
+        const what = `${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8`;
+        await measured(server, what, 'autocannon', async () => {
+          const client0 = process.cpuUsage();
+          const r = await autocannon({ ...opts, duration: seconds });
+          const client = process.cpuUsage(client0);
+          return {
+            requestsPerSecond: r.requests.average,
+            requests: r.requests.total,
+            non2xx: r.non2xx,
+            errors: r.errors,
+            latency: `p50 ${r.latency.p50} ms p99 ${r.latency.p99} ms`,
+            clientMs: (client.user + client.system) / 1000,
+          };
+        });
         if (!withWrk) continue;
-        const wrkCpu0 = server.cpuMs();
-        const wrkPeakMemory = server.sampleMemory();
-        const w = await wrkPost({ ...opts, seconds: quick ? 5 : 15 });
-        const wrkServerMs = server.cpuMs() - wrkCpu0;
-        console.log(
-          `${label} ${(xml.length / 1024).toFixed(0)} KB, concurrency 8, wrk: ${w.requestsPerSecond.toFixed(0)} req/s ` +
-            `(${w.requests} requests, ${w.non2xx} non-2xx, ${w.errors} errors), latency p50 ${w.latencyMs.p50.toFixed(2)} ms p99 ${w.latencyMs.p99.toFixed(2)} ms, ` +
-            `server CPU ${(wrkServerMs / w.requests).toFixed(3)} ms/request (load generator ${(w.cpuMs / w.requests).toFixed(3)}), server peak RSS ${memoryText(wrkPeakMemory())}`,
-        );
+        await measured(server, what, 'wrk', async () => {
+          const r = await wrkPost({ ...opts, seconds });
+          return { ...r, latency: `p50 ${r.latencyMs.p50.toFixed(2)} ms p99 ${r.latencyMs.p99.toFixed(2)} ms`, clientMs: r.cpuMs };
+        });
       }
     } finally {
       await server.stop();
