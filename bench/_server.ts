@@ -95,6 +95,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const pid = child.pid!;
+  // A benchmark that dies (an exception, or SIGPIPE when its output is cut short) must not leave its server running.
+  const killOnExit = () => child.kill('SIGTERM'); // SIGTERM: a supervisor (PROCESSES > 1) then stops its server processes too
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
   const started = performance.now();
   for (;;) {
     try {
