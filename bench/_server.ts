@@ -67,6 +67,16 @@ export interface BenchServer {
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
+/**
+ * CPU time (user + system) in the text of a /proc/<pid>/stat file, in ms: the process's own (utime, stime),
+ * or that of its children it has waited for (cutime, cstime).
+ */
+export function statCpuMs(stat: string, whose: 'own' | 'children' = 'own'): number {
+  const fields = stat.split(') ')[1].split(' '); // from field 3 (state) on: the command name may hold spaces
+  const first = whose === 'own' ? 11 : 13;
+  return ((Number(fields[first]) + Number(fields[first + 1])) * 1000) / TICKS_PER_SECOND;
+}
+
 /** A /proc file's text, or undefined when the process has gone. */
 function readProc(file: string): string | undefined {
   try {
@@ -114,8 +124,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
   const cpuMs = () => {
     let ms = 0;
     for (const p of processTree(pid)) {
-      const fields = readProc(`/proc/${p}/stat`)?.split(') ')[1].split(' ');
-      if (fields) ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND; // utime, stime
+      const stat = readProc(`/proc/${p}/stat`);
+      if (stat) ms += statCpuMs(stat);
     }
     return ms;
   };

@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { statCpuMs } from './_server.js';
 
 export interface WrkResult {
   requestsPerSecond: number;
@@ -88,6 +89,5 @@ export function parseWrkOutput(out: string): Omit<WrkResult, 'cpuMs'> {
  * other child, is still running then and not counted).
  */
 function childrenCpuMs(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // USER_HZ
+  return statCpuMs(readFileSync('/proc/self/stat', 'utf8'), 'children');
 }
