@@ -1,0 +1,91 @@
+/**
+ * InlineBatch (src/validation/inline-batch.ts): the inline jobs of one turn of the event loop run back to
+ * back and are settled only after the last one, in order; a failing job rejects only its own caller; a
+ * batch stops at its time bound and the rest runs in the next turn.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { InlineBatch } from '../src/validation/inline-batch.js';
+import { corpusPath } from './helpers.js';
+
+/** Busy-waits `ms` (a job that does CPU work, as validation does). */
+function spin(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+describe('InlineBatch', () => {
+  test('jobs of one turn all run before any of them is settled; results and errors go to their own callers', async () => {
+    const batch = new InlineBatch(1_000);
+    const events: string[] = [];
+    const job = (name: string, fail = false) =>
+      batch
+        .run(async () => {
+          events.push(`run ${name}`);
+          if (fail) throw new Error(`bad ${name}`);
+          return name.toUpperCase();
+        })
+        .then(
+          (value) => events.push(`done ${value}`),
+          (err: Error) => events.push(`failed ${err.message}`),
+        );
+    await Promise.all([job('a'), job('b', true), job('c')]);
+    assert.deepEqual(events, ['run a', 'run b', 'run c', 'done A', 'failed bad b', 'done C']);
+    assert.deepEqual(batch.stats, { batches: 1, jobs: 3 });
+  });
+
+  test('a job queued while the batch runs joins it', async () => {
+    const batch = new InlineBatch(1_000);
+    let late: Promise<string> | undefined;
+    const first = batch.run(async () => {
+      late = batch.run(async () => 'late');
+      return 'first';
+    });
+    assert.equal(await first, 'first');
+    assert.equal(await late, 'late');
+    assert.deepEqual(batch.stats, { batches: 1, jobs: 2 });
+  });
+
+  test('a batch ends at its time bound: the jobs after it are settled in a later turn, still in order', async () => {
+    const batch = new InlineBatch(5);
+    const settled: number[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        batch.run(async () => (spin(3), i)).then((value) => settled.push(value)),
+      ),
+    );
+    assert.deepEqual(settled, [0, 1, 2, 3, 4, 5]);
+    // 3 ms each against a 5 ms bound: at most two jobs per batch (one, if the machine stalls a job).
+    assert.equal(batch.stats.jobs, 6);
+    assert.ok(batch.stats.batches >= 3, `${batch.stats.batches} batches`);
+  });
+
+  test('a lone job is run and settled in the next turn', async () => {
+    const batch = new InlineBatch();
+    let ran = false;
+    const pending = batch.run(async () => {
+      ran = true;
+      return 1;
+    });
+    assert.equal(ran, false, 'nothing runs on the caller\'s stack');
+    assert.equal(await pending, 1);
+    assert.equal(ran, true);
+  });
+});
+
+describe('validation runner: inline jobs are batched', () => {
+  test('concurrent inline validations give the same results as one at a time', async () => {
+    const { createValidationRunner } = await import('../src/validation/runner.js');
+    const runner = createValidationRunner({ workers: 0, timeoutMs: 60_000 });
+    const valid = readFileSync(corpusPath('en16931/examples/ubl/ubl-tc434-example2.xml'));
+    const notXml = Buffer.from('not an invoice');
+    const alone = await runner.validate(valid);
+    const results = await Promise.allSettled([runner.validate(valid), runner.validate(notXml), runner.validate(valid)]);
+    assert.equal(results[0].status, 'fulfilled');
+    assert.deepEqual((results[0] as PromiseFulfilledResult<unknown>).value, alone);
+    assert.equal(results[1].status, 'rejected');
+    assert.equal(((results[1] as PromiseRejectedResult).reason as Error).name, 'IngestError');
+    assert.deepEqual((results[2] as PromiseFulfilledResult<unknown>).value, alone);
+  });
+});
