@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { CODELISTS } from '../src/rules/data/codelists.js';
 import { FX_CATALOGUE, FX_STRUCTURE_CONTEXTS } from '../src/rules/facturx/catalogue.data.js';
 import { contextNodes } from '../src/rules/facturx/codelists.js';
-import { compileMatch, lastLocalName } from '../src/rules/facturx/xpath-match.js';
+import { compileMatch, compileStepTest, lastLocalName } from '../src/rules/facturx/xpath-match.js';
 import { parseXml, type XmlElement } from '../src/xml/dom.js';
 
 const corpus = path.resolve(process.cwd(), '../shared/corpus');
@@ -79,4 +79,35 @@ test('top-down context lookup selects what matching the whole context selects, i
   // The comparison is only worth something if the contexts, predicates included, find elements.
   assert.ok(found > 10_000, `elements found: ${found}`);
   assert.ok(foundWithPredicates > 100, `elements found by contexts with predicates: ${foundWithPredicates}`);
+});
+
+test('a predicate comparing a child path with a literal follows XPath general comparison', () => {
+  const RAM = 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100';
+  const UDT = 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100';
+  const doc = parseXml(
+    Buffer.from(
+      `<r xmlns:ram="${RAM}" xmlns:udt="${UDT}">` +
+        '<ram:Doc><ram:TypeCode>916</ram:TypeCode></ram:Doc>' +
+        '<ram:Doc><ram:TypeCode>50</ram:TypeCode><ram:TypeCode>916</ram:TypeCode></ram:Doc>' +
+        '<ram:Doc><ram:ID schemeID="0088">1</ram:ID></ram:Doc>' +
+        '<ram:Doc><ram:Charge><udt:Indicator>true</udt:Indicator></ram:Charge></ram:Doc>' +
+        '<ram:Doc/>' +
+        '</r>',
+    ),
+  );
+  const docs = doc.root.children;
+  const holds = (step: string) => docs.map((el) => compileStepTest(step)(el));
+  // `=`: some selected node has the value; none selected is false.
+  assert.deepEqual(holds('ram:Doc[ram:TypeCode="916"]'), [true, true, false, false, false]);
+  assert.deepEqual(holds("ram:Doc[ram:TypeCode='50']"), [false, true, false, false, false]);
+  // `!=`: some selected node has another value (so both may hold on one element); none selected is false.
+  assert.deepEqual(holds('ram:Doc[ram:TypeCode!="916"]'), [false, true, false, false, false]);
+  assert.deepEqual(holds('ram:Doc[not(ram:TypeCode="916")]'), [false, false, true, true, true]);
+  // Two steps, and a path ending on an attribute; the literal may stand first.
+  assert.deepEqual(holds('ram:Doc[ram:Charge/udt:Indicator="true"]'), [false, false, false, true, false]);
+  assert.deepEqual(holds('ram:Doc["true"=ram:Charge/udt:Indicator]'), [false, false, false, true, false]);
+  assert.deepEqual(holds('ram:Doc[ram:ID/@schemeID="0088"]'), [false, false, true, false, false]);
+  assert.deepEqual(holds('ram:Doc[ram:ID/@schemeID="0088 "]'), [false, false, false, false, false]);
+  // The name test still applies.
+  assert.equal(compileStepTest('ram:Other[ram:TypeCode="916"]')(docs[0]), false);
 });

@@ -346,7 +346,40 @@ function atomsOf(op: Operand, ctx: XmlElement): Atom[] {
 }
 
 /** XPath general comparison: true when some pair of atoms compares as `op` says. */
+/**
+ * `p:A/p:B = 'x'` (or `!=`, or ending on an attribute): child steps without predicates against a literal, the
+ * usual predicate of the profile contexts (`[ram:TypeCode="916"]`, `[ram:ChargeIndicator/udt:Indicator="true"]`).
+ * Compiled to a plain nested loop: the general walker made a visitor closure per call, and these filters are
+ * run on every element of their base step in every document.
+ */
+function literalCompare(path: Expr, literal: Expr, equal: boolean): Test | undefined {
+  if (path.t !== 'path' || literal.t !== 'lit' || path.path.absolute) return undefined;
+  const steps = path.path.steps;
+  const last = steps[steps.length - 1];
+  const attribute = last?.axis === 'attr' ? last.local! : undefined;
+  const elementSteps = attribute === undefined ? steps : steps.slice(0, -1);
+  if (elementSteps.some((s) => s.axis !== 'child' || s.preds.length > 0)) return undefined;
+  const locals = elementSteps.map((s) => internalize(s.local!));
+  const namespaces = elementSteps.map((s) => s.ns!);
+  const value = literal.v;
+  const from = (el: XmlElement, i: number): boolean => {
+    if (i === locals.length) {
+      const v = attribute === undefined ? text(el) : attr(el, attribute);
+      return v !== undefined && (v === value) === equal;
+    }
+    const children = el.children;
+    for (let k = 0; k < children.length; k++) {
+      const c = children[k];
+      if (c.local === locals[i] && c.ns === namespaces[i] && from(c, i + 1)) return true;
+    }
+    return false;
+  };
+  return (ctx) => from(ctx, 0);
+}
+
 function compileCompare(e: Extract<Expr, { t: 'cmp' }>): Test {
+  const fast = literalCompare(e.a, e.b, e.op === '=') ?? literalCompare(e.b, e.a, e.op === '=');
+  if (fast) return fast;
   const a = compileOperand(e.a);
   const b = compileOperand(e.b);
   const equal = e.op === '=';
