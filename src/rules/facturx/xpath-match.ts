@@ -345,7 +345,6 @@ function atomsOf(op: Operand, ctx: XmlElement): Atom[] {
   return [op.kind === 'num' ? op.value : op.value(ctx)];
 }
 
-/** XPath general comparison: true when some pair of atoms compares as `op` says. */
 /**
  * `p:A/p:B = 'x'` (or `!=`, or ending on an attribute): child steps without predicates against a literal, the
  * usual predicate of the profile contexts (`[ram:TypeCode="916"]`, `[ram:ChargeIndicator/udt:Indicator="true"]`).
@@ -377,6 +376,7 @@ function literalCompare(path: Expr, literal: Expr, equal: boolean): Test | undef
   return (ctx) => from(ctx, 0);
 }
 
+/** XPath general comparison: true when some pair of atoms compares as `op` says. */
 function compileCompare(e: Extract<Expr, { t: 'cmp' }>): Test {
   const fast = literalCompare(e.a, e.b, e.op === '=') ?? literalCompare(e.b, e.a, e.op === '=');
   if (fast) return fast;
