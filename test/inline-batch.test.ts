@@ -1,7 +1,8 @@
 /**
- * InlineBatch (src/validation/inline-batch.ts): the inline jobs of one turn of the event loop run back to
- * back and are settled only after the last one, in order; a failing job rejects only its own caller; a
- * batch stops at its time bound and the rest runs in the next turn.
+ * InlineBatch (src/validation/inline-batch.ts): the inline jobs of one turn of the event loop run together
+ * and are settled only after the last one, in order; jobs written as stages run in rounds; a failing job
+ * rejects only its own caller; a batch takes as many jobs as fit its time bound at the recent cost per
+ * job, and the rest runs in the next turn.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -47,18 +48,46 @@ describe('InlineBatch', () => {
     assert.deepEqual(batch.stats, { batches: 1, jobs: 2 });
   });
 
-  test('a batch ends at its time bound: the jobs after it are settled in a later turn, still in order', async () => {
+  test('a batch takes the jobs that fit its time bound at the recent cost per job; the others follow in later turns, in order', async () => {
     const batch = new InlineBatch(5);
+    const run = (count: number, ms: number) =>
+      Promise.all(Array.from({ length: count }, (_, i) => batch.run(async () => (spin(ms), i))));
+    // Cheap jobs: the first batch takes 5 (the starting estimate is 1 ms per job), the cost falls, and all fit.
+    assert.deepEqual(await run(4, 0.1), [0, 1, 2, 3]);
+    assert.deepEqual(batch.stats, { batches: 1, jobs: 4 });
+    // Expensive jobs: once their cost is known, a batch takes one or two of them.
+    await run(3, 4);
+    const before = { ...batch.stats };
     const settled: number[] = [];
-    await Promise.all(
-      Array.from({ length: 6 }, (_, i) =>
-        batch.run(async () => (spin(3), i)).then((value) => settled.push(value)),
-      ),
-    );
+    await Promise.all(Array.from({ length: 6 }, (_, i) => batch.run(async () => (spin(4), i)).then((value) => settled.push(value))));
     assert.deepEqual(settled, [0, 1, 2, 3, 4, 5]);
-    // 3 ms each against a 5 ms bound: at most two jobs per batch (one, if the machine stalls a job).
-    assert.equal(batch.stats.jobs, 6);
-    assert.ok(batch.stats.batches >= 3, `${batch.stats.batches} batches`);
+    assert.equal(batch.stats.jobs - before.jobs, 6);
+    assert.ok(batch.stats.batches - before.batches >= 3, `${batch.stats.batches - before.batches} batches for 6 jobs of 4 ms`);
+  });
+
+  test('jobs written as stages run in rounds: every first stage, then every second; a failing stage rejects its own job only', async () => {
+    const batch = new InlineBatch(1_000);
+    const events: string[] = [];
+    async function* job(name: string, stages: number, failAt = -1) {
+      for (let i = 1; i <= stages; i++) {
+        events.push(`${name}${i}`);
+        if (i === failAt) throw new Error(`${name} failed`);
+        if (i < stages) yield;
+      }
+      return name;
+    }
+    const results = await Promise.allSettled([
+      batch.runStages(() => job('a', 3)),
+      batch.runStages(() => job('b', 2, 2)),
+      batch.runStages(() => job('c', 3)),
+      batch.run(async () => (events.push('d'), 'd')),
+    ]);
+    assert.deepEqual(events, ['a1', 'b1', 'c1', 'd', 'a2', 'b2', 'c2', 'a3', 'c3']);
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
+      ['a', 'b failed', 'c', 'd'],
+    );
+    assert.deepEqual(batch.stats, { batches: 1, jobs: 4 });
   });
 
   test('a lone job is run and settled in the next turn', async () => {

@@ -36,6 +36,15 @@ export class XmlTooLargeError extends Error {
 
 /** Read an uploaded file. `filename` is only a hint for messages; the bytes decide what the file is. */
 export async function ingest(bytes: Uint8Array, filename?: string, options: IngestOptions = {}): Promise<IngestResult> {
+  return readModel(await parseUpload(bytes, filename, options));
+}
+
+/**
+ * ingest() up to the parsed XML and what it declares (syntax, guideline, format, profile), without the
+ * model: readModel() completes it. Two steps so that a batch of uploads can be parsed together and then
+ * read together (see InlineBatch).
+ */
+export async function parseUpload(bytes: Uint8Array, filename?: string, options: IngestOptions = {}): Promise<IngestResult> {
   if (bytes.length === 0) throw new IngestError('EMPTY_FILE', 'The uploaded file is empty');
   if (isPdf(bytes)) return ingestPdf(bytes, options);
   if (looksLikeXml(bytes)) {
@@ -125,7 +134,7 @@ function ingestXml(bytes: Uint8Array): IngestResult {
   return describe({ container: 'xml', xmlBytes: bytes, format: null, profile: null, guideline: null, problems: [] }, doc);
 }
 
-/** Fill syntax, guideline, format, profile and the model from a parsed document. */
+/** Fill syntax, guideline, format and profile from a parsed document (the model: readModel). */
 function describe(result: IngestResult, doc: XmlDoc): IngestResult {
   result.doc = doc;
   const syntax = detectSyntax(doc.root);
@@ -150,7 +159,12 @@ function describe(result: IngestResult, doc: XmlDoc): IngestResult {
       message: 'ZUGFeRD 1.0 (CrossIndustryDocument) predates EN 16931: read best-effort, not validated against EN 16931',
     });
   }
-  result.invoice = readInvoice(doc, syntax);
+  return result;
+}
+
+/** The second step of ingest(): the EN 16931 model of what parseUpload() found, when it found an invoice. */
+export function readModel(result: IngestResult): IngestResult {
+  if (result.doc && result.syntax) result.invoice = readInvoice(result.doc, result.syntax);
   return result;
 }
 

@@ -6,7 +6,8 @@
  * choose (see ../shared/corpus/README.md); only the EN 16931 sets are registered today, the others
  * (XRechnung, Factur-X profiles, BR-FR) are reported as a skipped layer until they are.
  */
-import { ingest, type IngestOptions, type IngestResult } from '../input/ingest.js';
+import { parseUpload, readModel, type IngestOptions, type IngestResult } from '../input/ingest.js';
+import { finishAsyncStages, finishStages, type AsyncStages, type Stages } from '../util/stages.js';
 import type { Invoice } from '../model/invoice.js';
 import { getRuleSet, newCheckMemo, registerRuleSet, runRules } from '../rules/engine.js';
 import { EN16931_CII, EN16931_UBL, en16931CiiBusinessRules, en16931UblBusinessRules } from '../rules/en16931/index.js';
@@ -90,13 +91,19 @@ export function applicableRuleSets(syntax: Syntax, guideline: string | null | un
   return selectRuleSets({ syntax, guideline: guideline ?? null });
 }
 
+interface BusinessValidation {
+  findings: Finding[];
+  ran: RuleSetId[];
+  missing: RuleSetId[];
+}
+
 /** Run the applicable rule sets that are registered; report the others. */
-export function runBusinessValidation(
-  doc: XmlDoc,
-  invoice: Invoice,
-  syntax: Syntax,
-  ruleSets: readonly RuleSetId[],
-): { findings: Finding[]; ran: RuleSetId[]; missing: RuleSetId[] } {
+export function runBusinessValidation(doc: XmlDoc, invoice: Invoice, syntax: Syntax, ruleSets: readonly RuleSetId[]): BusinessValidation {
+  return finishStages(businessValidationStages(doc, invoice, syntax, ruleSets));
+}
+
+/** runBusinessValidation as stages: one per rule set that runs. */
+function* businessValidationStages(doc: XmlDoc, invoice: Invoice, syntax: Syntax, ruleSets: readonly RuleSetId[]): Stages<BusinessValidation> {
   const findings: Finding[] = [];
   const ran: RuleSetId[] = [];
   const missing: RuleSetId[] = [];
@@ -108,6 +115,7 @@ export function runBusinessValidation(
       missing.push(id);
       continue;
     }
+    if (ran.length > 0) yield;
     ran.push(id);
     const found = runRules(id, rules, { doc, invoice, syntax }, memo);
     for (let k = 0; k < found.length; k++) findings.push(found[k]);
@@ -136,6 +144,11 @@ function emptyResult(format: string | null, flavor: string | null): ValidationRe
 
 /** Validate what ingest() read. */
 export async function validateIngested(ing: IngestResult, options: ValidateOptions = {}): Promise<ValidationResult> {
+  return finishStages(validateIngestedStages(ing, options));
+}
+
+/** validateIngested as stages: the XSD layer, then each rule set (the French CTC layer with the last). */
+function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): Stages<ValidationResult> {
   const { doc, invoice, syntax } = ing;
   const flavor = syntax === 'cii' || syntax === 'ubl' ? flavorOf({ syntax, guideline: ing.guideline, fallback: ing.profile }) : ing.profile;
   const result = emptyResult(ing.format, flavor);
@@ -157,8 +170,9 @@ export async function validateIngested(ing: IngestResult, options: ValidateOptio
   } else {
     result.layers_skipped.push({ layer: 'xsd', reason: 'tool_missing:xsd_validator' });
   }
+  yield;
 
-  const { findings: ruleFindings, ran, missing } = runBusinessValidation(doc, invoice, syntax, applicableRuleSets(syntax, ing.guideline));
+  const { findings: ruleFindings, ran, missing } = yield* businessValidationStages(doc, invoice, syntax, applicableRuleSets(syntax, ing.guideline));
   findings.push(...ruleFindings);
   result.rule_sets = ran;
   if (ran.length > 0) result.layers_executed.push('schematron');
@@ -195,5 +209,24 @@ export async function validateBytes(
   options: ValidateOptions = {},
   ingestOptions: IngestOptions = {},
 ): Promise<ValidationResult> {
-  return validateIngested(await ingest(bytes, filename, ingestOptions), options);
+  return finishAsyncStages(validationStages(bytes, filename, options, ingestOptions));
+}
+
+/**
+ * validateBytes as stages: parse, read the model, the XSD layer, each rule set. Run in rounds over a batch
+ * of uploads (InlineBatch), each stage's code and tables stay in the CPU caches from one document to the
+ * next: measured on the 26 KB CII example, a batch of 7 validations cost 0.80 (3: 0.87) of the CPU time of
+ * the same validations one after the other (same-process interleaved runs, 2026-11-23).
+ */
+export async function* validationStages(
+  bytes: Uint8Array,
+  filename?: string,
+  options: ValidateOptions = {},
+  ingestOptions: IngestOptions = {},
+): AsyncStages<ValidationResult> {
+  const ing = await parseUpload(bytes, filename, ingestOptions);
+  yield;
+  readModel(ing);
+  yield;
+  return yield* validateIngestedStages(ing, options);
 }
