@@ -4,6 +4,7 @@
  * its table; every rule reads the already-parsed model/document, nothing is re-parsed per rule.
  */
 import type { Finding, Rule, RuleContext, RuleFamily, RuleSetId, Violation } from './types.js';
+import { finishStages, type Stages } from '../util/stages.js';
 
 const registry = new Map<RuleSetId, readonly Rule[]>();
 
@@ -166,6 +167,17 @@ function pushFindings(findings: Finding[], at: number[], index: number, rule: Ru
  * called on its own or answered by its family.
  */
 export function runRules(ruleSet: RuleSetId, rules: readonly Rule[], ctx: RuleContext, memo?: CheckMemo): Finding[] {
+  return finishStages(runRulesStages(ruleSet, rules, ctx, memo));
+}
+
+/**
+ * runRules as stages (see src/util/stages.ts): a family's evaluation (a syntax table's walk, the Factur-X
+ * profile asserts) is a stage of its own, the rules around it are others. Over a batch of documents each
+ * stage's code and tables then stay cached from one document to the next: with these stages a batch of
+ * CII validations in rounds costs 0.81–0.83 (3 documents) and 0.75 (7) of the CPU time of the same one after
+ * the other, against 0.86 and 0.82 with whole rule sets as stages (same-process interleaved runs).
+ */
+export function* runRulesStages(ruleSet: RuleSetId, rules: readonly Rule[], ctx: RuleContext, memo?: CheckMemo): Stages<Finding[]> {
   const findings: Finding[] = [];
   /** Table index of the rule of each finding (for the order, when families add findings). */
   const at: number[] = [];
@@ -178,6 +190,7 @@ export function runRules(ruleSet: RuleSetId, rules: readonly Rule[], ctx: RuleCo
     const i = order[s];
     if (i < 0) {
       if (askFamily(plan.families[-i - 1], rules, ctx, ruleSet, findings, at)) fromFamilies = true;
+      if (s < order.length - 1) yield;
       continue;
     }
     const rule = rules[i];

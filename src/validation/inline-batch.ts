@@ -1,7 +1,7 @@
 /**
  * Runs the inline jobs (small validations, XML generation, extraction) that arrive in one turn of the
  * event loop together, and only then settles them, so that their HTTP answers are written one after the
- * other too. A job written as stages (validation: parse, read, XSD, each rule set; see src/util/stages.ts)
+ * other too. A job written as stages (validation: parse, read, XSD, each rule set and family; src/util/stages.ts)
  * runs in rounds with the others: every job's first stage, then every job's second, and so on.
  *
  * Why, measured on the 2-core machine (wrk, concurrency 8, the 26 KB CII example, one process):
@@ -13,8 +13,8 @@
  *   1.06–1.09 to 0.87 ms of CPU per request, 920 → 1,150 req/s.
  * - A validation is bound by memory access, and its stages each bring their own code and tables into
  *   the caches; within one document they evict each other. Run stage by stage over a batch, a stage
- *   finds them still cached from the document before: 7 validations in rounds cost 0.80 of the CPU time
- *   of the same 7 one after the other, 3 cost 0.87 (README, Performance).
+ *   finds them still cached from the document before: 7 validations in rounds cost 0.75 of the CPU time
+ *   of the same 7 one after the other, 3 cost 0.81–0.83 (README, Performance).
  *
  * A batch takes as many jobs as fit in `maxBatchMs` at the recent cost per job (at least one), so that
  * the first answer of a batch waits at most about that long for the others; the rest run in the next
