@@ -118,3 +118,28 @@ describe('validation runner: inline jobs are batched', () => {
     assert.deepEqual((results[2] as PromiseFulfilledResult<unknown>).value, alone);
   });
 });
+
+describe('validation runner: a batch of different uploads validated stage by stage', () => {
+  test('every result equals that upload validated alone, broken uploads included', async () => {
+    const { createValidationRunner } = await import('../src/validation/runner.js');
+    const runner = createValidationRunner({ workers: 0, timeoutMs: 60_000 });
+    const uploads: [string, Buffer][] = [
+      'en16931/examples/cii/CII_example2.xml',
+      'en16931/examples/ubl/ubl-tc434-example2.xml',
+      'en16931/examples/cii/CII_example5.xml',
+      'xrechnung/instances/cii/cii-br-de-1-test.xml',
+      'en16931/unit/Invoice-unit-UBL/BR-01.test1.xml',
+      'zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf',
+      'en16931/examples/ubl/ubl-tc434-creditnote1.xml',
+    ].map((file) => [file, readFileSync(corpusPath(file))]);
+    uploads.splice(3, 0, ['not XML', Buffer.from('not an invoice')]);
+    const outcome = (p: Promise<unknown>) => p.then((value) => ({ value }), (err: Error) => ({ error: `${err.name}: ${err.message}` }));
+    const alone = [];
+    for (const [, bytes] of uploads) alone.push(await outcome(runner.validate(bytes)));
+    const together = await Promise.all(uploads.map(([, bytes]) => outcome(runner.validate(bytes))));
+    for (let i = 0; i < uploads.length; i++) assert.deepEqual(together[i], alone[i], uploads[i][0]);
+    // The comparison means something only if the uploads differ in what they yield.
+    assert.ok(alone.some((r) => 'error' in r) && alone.some((r) => 'value' in r && (r.value as { valid: boolean }).valid === false), 'valid, invalid and broken uploads');
+  });
+});
+
