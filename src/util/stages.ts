@@ -13,10 +13,3 @@ export function finishStages<T>(stages: Stages<T>): T {
   while (!step.done) step = stages.next();
   return step.value;
 }
-
-/** Run all the stages of asynchronous work and return its result. */
-export async function finishAsyncStages<T>(stages: AsyncStages<T>): Promise<T> {
-  let step = await stages.next();
-  while (!step.done) step = await stages.next();
-  return step.value;
-}

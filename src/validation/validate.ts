@@ -6,8 +6,8 @@
  * choose (see ../shared/corpus/README.md); only the EN 16931 sets are registered today, the others
  * (XRechnung, Factur-X profiles, BR-FR) are reported as a skipped layer until they are.
  */
-import { parseUpload, readModel, type IngestOptions, type IngestResult } from '../input/ingest.js';
-import { finishAsyncStages, finishStages, type AsyncStages, type Stages } from '../util/stages.js';
+import { ingest, parseUpload, readModel, type IngestOptions, type IngestResult } from '../input/ingest.js';
+import { finishStages, type AsyncStages, type Stages } from '../util/stages.js';
 import type { Invoice } from '../model/invoice.js';
 import { getRuleSet, newCheckMemo, registerRuleSet, runRulesStages } from '../rules/engine.js';
 import { EN16931_CII, EN16931_UBL, en16931CiiBusinessRules, en16931UblBusinessRules } from '../rules/en16931/index.js';
@@ -209,7 +209,8 @@ export async function validateBytes(
   options: ValidateOptions = {},
   ingestOptions: IngestOptions = {},
 ): Promise<ValidationResult> {
-  return finishAsyncStages(validationStages(bytes, filename, options, ingestOptions));
+  // Not through validationStages: run alone, the asynchronous stages' promises cost ~2% of a validation.
+  return validateIngested(await ingest(bytes, filename, ingestOptions), options);
 }
 
 /**
