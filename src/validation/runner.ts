@@ -230,7 +230,7 @@ export class WorkerGate {
 
 export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
   const counts = { inline: 0, pool: 0 };
-  /** Inline jobs run back to back per turn of the event loop, and are answered together (see InlineBatch). */
+  /** Inline jobs of one turn of the event loop run together (validations stage by stage) and are answered together (see InlineBatch). */
   const batch = new InlineBatch();
   if (opts.workers <= 0) {
     return {
