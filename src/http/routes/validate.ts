@@ -9,6 +9,7 @@ import { toDiagnostic } from '../../validation/diagnostics.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import type { SkippedLayer, ValidationResult } from '../../validation/validate.js';
 import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, brFrRequested, parseBrFrEdition } from '../../validation/br-fr.js';
+import { DEFAULT_XR_RELEASE, XR_RELEASES, parseXrRelease } from '../../rules/xrechnung/common.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
 import { formBoolean, readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
@@ -44,6 +45,7 @@ const communityResult = {
     layers_skipped: skippedLayers,
     rule_sets: { type: 'array', items: { type: 'string' }, description: 'Rule sets that ran (en16931-cii, en16931-ubl, ...)' },
     br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], description: 'The BR-FR edition that ran (only when the br_fr_ctc layer ran)' },
+    xrechnung_version: { type: 'string', enum: [...XR_RELEASES], description: 'The XRechnung schematron release that ran (only when an XRechnung rule set ran)' },
   },
   required: ['valid', 'format', 'flavor', 'errors', 'validation_mode', 'pdfa_valid', 'validation_completeness', 'layers_executed', 'layers_skipped'],
 } as const;
@@ -77,6 +79,7 @@ const proResult = {
     layers_executed: layersExecuted,
     layers_skipped: skippedLayers,
     br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS] },
+    xrechnung_version: { type: 'string', enum: [...XR_RELEASES] },
   },
   required: ['valid', 'error_count'],
 } as const;
@@ -100,6 +103,7 @@ function proReport(result: ValidationResult, pdf: boolean, checkPdfa: boolean) {
     layers_executed: result.layers_executed,
     layers_skipped: layersSkipped,
     ...(result.br_fr_edition ? { br_fr_edition: result.br_fr_edition } : {}),
+    ...(result.xrechnung_version ? { xrechnung_version: result.xrechnung_version } : {}),
   };
 }
 
@@ -122,7 +126,13 @@ function readLayerOptions(fields: Record<string, string>) {
       { loc: ['body', 'br_fr_edition'], msg: `Input should be ${BR_FR_EDITIONS.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.br_fr_edition },
     ]);
   }
-  return { brFr: brFrRequested(fields.rules), brFrEdition: edition };
+  const xrechnungVersion = parseXrRelease(fields.xrechnung_version);
+  if (!xrechnungVersion) {
+    throw new RequestShapeError([
+      { loc: ['body', 'xrechnung_version'], msg: `Input should be ${XR_RELEASES.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.xrechnung_version },
+    ]);
+  }
+  return { brFr: brFrRequested(fields.rules), brFrEdition: edition, xrechnungVersion };
 }
 
 export default async function validate(app: FastifyInstance): Promise<void> {
@@ -146,7 +156,9 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           'French CTC rules (layer `br_fr_ctc`, FNFE-MPE BR-FR-Flux2): opt in with `rules=br_fr_ctc` (they apply to invoices of sellers ' +
           'VAT-registered in France; only the caller knows that), or automatically when the invoice declares the EXTENDED-CTC-FR profile; ' +
           `never on Factur-X MINIMUM. \`br_fr_edition\` chooses the edition: 1.2.0 (all warnings), 1.4 (standard edition, all errors; the default, mandatory from 1 September 2026) ` +
-          'or 1.4-warning (transition edition); the result echoes the edition that ran in `br_fr_edition`.',
+          'or 1.4-warning (transition edition); the result echoes the edition that ran in `br_fr_edition`. ' +
+          `\`xrechnung_version\` chooses the KoSIT XRechnung schematron release for XRechnung invoices: ${XR_RELEASES.join(', ')} (default ${DEFAULT_XR_RELEASE}); ` +
+          'the result echoes the release that ran in `xrechnung_version`.',
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
         response: {
@@ -160,6 +172,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           validate_pdfa: { type: 'boolean', default: true, description: 'Pro only: run PDF/A-3b validation on a PDF (ignored in community mode)' },
           rules: { type: 'string', description: 'Extra rule layers, comma-separated: br_fr_ctc (French CTC rules)', examples: ['br_fr_ctc'] },
           br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], default: DEFAULT_BR_FR_EDITION, description: 'Edition of the French CTC rules' },
+          xrechnung_version: { type: 'string', enum: [...XR_RELEASES], default: DEFAULT_XR_RELEASE, description: 'Release of the KoSIT XRechnung schematron (XRechnung invoices only)' },
         },
         formRequired: ['file'],
       },
@@ -167,7 +180,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
     async (req) => {
       const form = await readForm(req, {
         files: { file: { required: true } },
-        fields: { validate_pdfa: { required: false }, rules: { required: false }, br_fr_edition: { required: false } },
+        fields: { validate_pdfa: { required: false }, rules: { required: false }, br_fr_edition: { required: false }, xrechnung_version: { required: false } },
       });
       const options = readLayerOptions(form.fields);
       const pro = app.edition === 'pro';
