@@ -128,3 +128,47 @@ describe('POST /v1/validate xrechnung_version', () => {
     assert.deepEqual(bad.json().detail[0].loc, ['body', 'xrechnung_version']);
   });
 });
+
+describe('rule_set_versions: every result says which release of each rule set and schema judged it', () => {
+  test('XRechnung CII: xsd, en16931 and the XRechnung release that ran', async () => {
+    const r = await run(BASE);
+    assert.deepEqual(r.rule_set_versions, { xsd: 'Factur-X 1.07.3 EXTENDED', en16931: '1.3.16', xrechnung: '2.5.0' });
+    assert.equal((await run(BASE, '2.4.0')).rule_set_versions.xrechnung, '2.4.0');
+  });
+
+  test('Factur-X EN16931 CII with the French layer: facturx and br_fr too', async () => {
+    const xml = buildInvoiceXml(SCENARIOS.domestic).xml;
+    const r = await validateBytes(Buffer.from(xml), 'x.xml', { brFr: true, brFrEdition: '1.2.0' });
+    assert.equal(r.rule_set_versions.en16931, '1.3.16');
+    assert.equal(r.rule_set_versions.facturx, '1.09.2');
+    assert.equal(r.rule_set_versions.br_fr, '1.2.0');
+    assert.match(r.rule_set_versions.xsd, /^Factur-X 1\.07\.3 /);
+    assert.equal(r.rule_set_versions.xrechnung, undefined);
+  });
+
+  test('over HTTP (community and pro) and in /diagnostics', async () => {
+    const app = await communityApp({ DIAGNOSTICS_TOKEN: 'diag-token-123456' });
+    const pro = await proApp();
+    try {
+      const { payload, headers } = multipart([{ name: 'file', value: Buffer.from(BASE), filename: 'x.xml' }]);
+      const body = (await app.inject({ method: 'POST', url: '/v1/validate', payload, headers })).json();
+      assert.deepEqual(body.rule_set_versions, { xsd: 'Factur-X 1.07.3 EXTENDED', en16931: '1.3.16', xrechnung: '2.5.0' });
+      const again = multipart([{ name: 'file', value: Buffer.from(BASE), filename: 'x.xml' }]);
+      const proBody = (await pro.inject({ method: 'POST', url: '/v1/validate', payload: again.payload, headers: again.headers })).json();
+      assert.equal(proBody.rule_set_versions.xrechnung, '2.5.0');
+      const diag = (await app.inject({ url: '/diagnostics', headers: { authorization: 'Bearer diag-token-123456' } })).json();
+      const xr = diag.rule_sets.find((s: { family: string }) => s.family === 'xrechnung');
+      assert.deepEqual(
+        xr.releases.map((r: { version: string; default: boolean; date: string; select: { field: string } }) => [r.version, r.default, r.date, r.select.field]),
+        [
+          ['2.5.0', true, '2026-01-31', 'xrechnung_version'],
+          ['2.4.0', false, '2025-07-10', 'xrechnung_version'],
+        ],
+      );
+      for (const family of ['en16931', 'facturx', 'br_fr', 'xsd']) assert.ok(diag.rule_sets.some((s: { family: string }) => s.family === family), family);
+    } finally {
+      await app.close();
+      await pro.close();
+    }
+  });
+});

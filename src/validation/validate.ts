@@ -19,6 +19,7 @@ import { flavorOf, selectRuleSets } from './rulesets.js';
 import { BR_FR_LAYER, brFrNotApplicableReason, declaresFrenchCtc, runBrFr, type BrFrEdition, DEFAULT_BR_FR_EDITION } from './br-fr.js';
 import { runXsdLayer } from './xsd-layer.js';
 import { DEFAULT_XR_RELEASE, type XrRelease } from '../rules/xrechnung/common.js';
+import { ruleSetVersions } from '../rules/releases.js';
 
 export interface ValidationErrorDetail {
   rule_id: string | null;
@@ -51,6 +52,11 @@ export interface ValidationResult {
   br_fr_edition?: BrFrEdition;
   /** The XRechnung schematron release that ran, when an XRechnung rule set ran. */
   xrechnung_version?: XrRelease;
+  /**
+   * Which release of each rule set and schema judged the invoice, by family (en16931, xrechnung,
+   * facturx, br_fr, xsd): only the families that ran (src/rules/releases.ts).
+   */
+  rule_set_versions: Record<string, string>;
 }
 
 /** Per-request choices. */
@@ -159,6 +165,7 @@ function emptyResult(format: string | null, flavor: string | null): ValidationRe
     layers_executed: [],
     layers_skipped: [],
     rule_sets: [],
+    rule_set_versions: {},
   };
 }
 
@@ -182,10 +189,14 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   }
 
   const findings: Finding[] = [];
+  let xsdSchema: string | undefined;
   if (ing.xmlBytes) {
     const xsd = runXsdLayer({ xmlBytes: ing.xmlBytes, syntax, profile: ing.profile, doc });
     if (xsd.skipped) result.layers_skipped.push({ layer: 'xsd', reason: xsd.skipped });
-    else result.layers_executed.push('xsd');
+    else {
+      result.layers_executed.push('xsd');
+      xsdSchema = xsd.schema;
+    }
     findings.push(...xsd.findings);
   } else {
     result.layers_skipped.push({ layer: 'xsd', reason: 'tool_missing:xsd_validator' });
@@ -213,6 +224,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
     }
   }
 
+  result.rule_set_versions = ruleSetVersions({ ruleSets: result.rule_sets, xrechnung: result.xrechnung_version, brFrEdition: result.br_fr_edition, xsdSchema });
   result.errors = findings.map(toDetail);
   result.valid = !findings.some((f) => f.severity === 'error');
   result.validation_completeness = result.layers_skipped.length === 0 ? 'full' : 'partial';

@@ -18,6 +18,15 @@ const strOrNull = { type: ['string', 'null'] } as const;
 const skippedLayers = { type: 'array', items: { $ref: 'SkippedLayer#' } } as const;
 const layersExecuted = { type: 'array', items: { type: 'string' }, description: 'Layers that ran: xsd, schematron (the native EN 16931 rule sets)' } as const;
 
+const ruleSetVersionsSchema = {
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  description:
+    'Which release of each rule set and schema judged the invoice, for the families that ran: en16931 (CEN validation artefacts), ' +
+    'xrechnung (KoSIT schematron), facturx (Factur-X/ZUGFeRD profile rules), br_fr (FNFE-MPE BR-FR), xsd (the schema the XSD layer used)',
+  examples: [{ xsd: 'Factur-X 1.07.3 EN16931', en16931: '1.3.16', facturx: '1.09.2' }],
+} as const;
+
 const validationErrorDetail = {
   type: 'object',
   properties: {
@@ -46,6 +55,7 @@ const communityResult = {
     rule_sets: { type: 'array', items: { type: 'string' }, description: 'Rule sets that ran (en16931-cii, en16931-ubl, ...)' },
     br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], description: 'The BR-FR edition that ran (only when the br_fr_ctc layer ran)' },
     xrechnung_version: { type: 'string', enum: [...XR_RELEASES], description: 'The XRechnung schematron release that ran (only when an XRechnung rule set ran)' },
+    rule_set_versions: ruleSetVersionsSchema,
   },
   required: ['valid', 'format', 'flavor', 'errors', 'validation_mode', 'pdfa_valid', 'validation_completeness', 'layers_executed', 'layers_skipped'],
 } as const;
@@ -80,6 +90,7 @@ const proResult = {
     layers_skipped: skippedLayers,
     br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS] },
     xrechnung_version: { type: 'string', enum: [...XR_RELEASES] },
+    rule_set_versions: ruleSetVersionsSchema,
   },
   required: ['valid', 'error_count'],
 } as const;
@@ -104,6 +115,7 @@ function proReport(result: ValidationResult, pdf: boolean, checkPdfa: boolean) {
     layers_skipped: layersSkipped,
     ...(result.br_fr_edition ? { br_fr_edition: result.br_fr_edition } : {}),
     ...(result.xrechnung_version ? { xrechnung_version: result.xrechnung_version } : {}),
+    rule_set_versions: result.rule_set_versions,
   };
 }
 
