@@ -10,6 +10,7 @@ import { buildInvoiceXml } from '../src/metadata/build.js';
 import { validateBytes, type ValidationResult } from '../src/validation/validate.js';
 import { communityApp, multipart, proApp } from './helpers.js';
 import { SCENARIOS } from './invoice-scenarios.js';
+import { XR_EXTENSION_ID } from '../src/rules/xrechnung/common.js';
 
 const BASE = buildInvoiceXml(SCENARIOS.xrechnung).xml;
 
@@ -86,6 +87,19 @@ describe('XRechnung schematron 2.5.0 (default) and 2.4.0', () => {
     const differ = withBases('<ram:BasisQuantity unitCode="C62">1</ram:BasisQuantity>', '<ram:BasisQuantity unitCode="C62">2</ram:BasisQuantity>');
     assert.equal(fired(await run(differ, '2.5.0'), 'BR-TMP-3').length, 1);
     assert.equal(fired(await run(differ, '2.4.0'), 'BR-TMP-3').length, 1);
+  });
+
+  test('code lists: the ICD code 0244 (CEN 1.3.15) is accepted by the extension rules from 2.5.0 on', async () => {
+    const ext = sub(
+      sub(BASE, '<ram:ID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</ram:ID>', `<ram:ID>${XR_EXTENSION_ID}</ram:ID>`),
+      '<ram:Name>Muster Software GmbH</ram:Name>',
+      '<ram:GlobalID schemeID="0244">4000001000005</ram:GlobalID><ram:Name>Muster Software GmbH</ram:Name>',
+    );
+    assert.deepEqual(fired(await run(ext, '2.5.0'), 'BR-DEX-04'), []);
+    assert.equal(fired(await run(ext, '2.4.0'), 'BR-DEX-04').length, 1);
+    // A code in neither release's list is rejected by both.
+    const unknown = ext.replace('schemeID="0244"', 'schemeID="0999"');
+    assert.equal(fired(await run(unknown, '2.5.0'), 'BR-DEX-04').length, 1);
   });
 });
 
