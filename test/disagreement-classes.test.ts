@@ -2,7 +2,8 @@
  * The classes of disagreement with the official artefacts that the held-out set showed, one test per
  * class, each on invoices written in code (our CII writer, or the UBL fixture of test/ubl-fixture.ts):
  * - code-list comparisons normalise the value exactly as EN16931-{CII,UBL}-codes.sch 1.3.16 do
- *   (normalize-space everywhere, upper-case for VATEX, no normalisation at all for MIME codes);
+ *   (normalize-space everywhere, upper-case for VATEX, no normalisation at all for MIME codes), and the
+ *   Factur-X profile asserts compare exactly, as their code database lookups do;
  * - BR-CO-17 on a "not subject to VAT" (O) breakdown without a rate;
  * - BR-S-08 on UBL sums the line net amounts as written, not quantity × price;
  * - the schema layer chooses the schema by the guideline (a ZUGFeRD 1.0 guideline on a D16B document is
@@ -67,6 +68,18 @@ describe('code lists are compared after the normalisation the artefact applies',
       );
     assert.deepEqual(fired(await run(attach('application/pdf')), 'BR-CL-24'), []);
     assert.equal(fired(await run(attach(' application/pdf')), 'BR-CL-24').length, 1);
+  });
+});
+
+describe('Factur-X code-list asserts compare exactly (codedb enumeration[@value = $codeValue])', () => {
+  test('a spaced type code or a lower-case VATEX code fails the Factur-X list, not the EN 16931 one', async () => {
+    const spaced = await run(sub(exemptCii('VATEX-EU-132-1C'), '<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode> 380</ram:TypeCode>'));
+    assert.deepEqual(spaced.rule_sets, ['en16931-cii', 'fx-en16931']);
+    assert.deepEqual(fired(spaced, 'BR-CL-01'), []);
+    assert.equal(spaced.errors.filter((e) => e.rule_set === 'fx-en16931' && e.severity === 'error').length, 1);
+    const lower = await run(exemptCii('vatex-eu-132-1c'));
+    assert.deepEqual(fired(lower, 'BR-CL-22'), []);
+    assert.equal(lower.errors.filter((e) => e.rule_set === 'fx-en16931' && e.severity === 'error').length, 1);
   });
 });
 
