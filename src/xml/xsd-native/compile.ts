@@ -332,7 +332,7 @@ class Compiler {
 
 // ---- content models as automata -----------------------------------------------------------------
 
-export type Particle =
+type Particle =
   | { kind: 'element'; decl: ElementDecl; min: number; max: number }
   | { kind: 'sequence' | 'choice'; items: Particle[]; min: number; max: number };
 
@@ -346,7 +346,7 @@ interface NfaNode {
  * XML Schema requires content models to be deterministic (Unique Particle Attribution): if one
  * child name could match two different particles from the same state, the schema is refused.
  */
-export function buildAutomaton(particle: Particle, typeName: string): ContentState {
+function buildAutomaton(particle: Particle, typeName: string): ContentState {
   const nodes: NfaNode[] = [];
   const node = (): number => nodes.push({ eps: [], edges: [] }) - 1;
   const once = (p: Particle, from: number): number => {
