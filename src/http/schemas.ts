@@ -183,6 +183,32 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
       features_enabled: { type: 'array', items: str },
       uptime_seconds: { type: 'number' },
       license: { type: 'object', additionalProperties: true, description: 'License state: licensee and expiry, or why the key was refused.' },
+      rule_sets: {
+        type: 'array',
+        description: 'The rule sets and schemas bundled, each with its releases (date, default, the /v1/validate field that selects it); see docs/rules.md.',
+        items: {
+          type: 'object',
+          properties: {
+            family: str,
+            name: str,
+            releases: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  version: str,
+                  date: str,
+                  default: { type: 'boolean' },
+                  select: { type: 'object', properties: { field: str, value: str } },
+                  note: str,
+                },
+                required: ['version', 'date', 'default'],
+              },
+            },
+          },
+          required: ['family', 'name', 'releases'],
+        },
+      },
     },
     required: [
       'version',

@@ -18,6 +18,9 @@ import { ublSyntaxRules } from '../syntax/ubl/rules.js';
 import { flavorOf, selectRuleSets } from './rulesets.js';
 import { BR_FR_LAYER, brFrNotApplicableReason, declaresFrenchCtc, runBrFr, type BrFrEdition, DEFAULT_BR_FR_EDITION } from './br-fr.js';
 import { runXsdLayer } from './xsd-layer.js';
+import { DEFAULT_XR_RELEASE, type XrRelease } from '../rules/xrechnung/common.js';
+import { ruleSetVersions } from '../rules/releases.js';
+import { DEFAULT_FACTURX_RELEASE, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
 
 export interface ValidationErrorDetail {
   rule_id: string | null;
@@ -48,6 +51,15 @@ export interface ValidationResult {
   rule_sets: string[];
   /** The BR-FR edition that ran, when the br_fr_ctc layer ran. */
   br_fr_edition?: BrFrEdition;
+  /** The XRechnung schematron release that ran, when an XRechnung rule set ran. */
+  xrechnung_version?: XrRelease;
+  /** The Factur-X release whose schema the XSD layer used, when it checked a CII invoice. */
+  facturx_version?: FacturxSchemaRelease;
+  /**
+   * Which release of each rule set and schema judged the invoice, by family (en16931, xrechnung,
+   * facturx, br_fr, xsd): only the families that ran (src/rules/releases.ts).
+   */
+  rule_set_versions: Record<string, string>;
 }
 
 /** Per-request choices. */
@@ -56,6 +68,10 @@ export interface ValidateOptions {
   brFr?: boolean;
   /** BR-FR edition (default: the current one). */
   brFrEdition?: BrFrEdition;
+  /** XRechnung schematron release (default: the newest bundled, DEFAULT_XR_RELEASE). */
+  xrechnungVersion?: XrRelease;
+  /** Factur-X schema release of the XSD layer (default DEFAULT_FACTURX_RELEASE, 1.09.2). */
+  facturxVersion?: FacturxSchemaRelease;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,19 +114,34 @@ interface BusinessValidation {
 }
 
 /** Run the applicable rule sets that are registered; report the others. */
-export function runBusinessValidation(doc: XmlDoc, invoice: Invoice, syntax: Syntax, ruleSets: readonly RuleSetId[]): BusinessValidation {
-  return finishStages(businessValidationStages(doc, invoice, syntax, ruleSets));
+export function runBusinessValidation(doc: XmlDoc, invoice: Invoice, syntax: Syntax, ruleSets: readonly RuleSetId[], options: ValidateOptions = {}): BusinessValidation {
+  return finishStages(businessValidationStages(doc, invoice, syntax, ruleSets, options));
+}
+
+/**
+ * Where a rule set of the requested release is registered: an older XRechnung release under
+ * `<id>@<release>` (src/rules/xrechnung/index.ts), everything else under its id.
+ */
+function registryId(id: RuleSetId, options: ValidateOptions): string {
+  const xr = options.xrechnungVersion ?? DEFAULT_XR_RELEASE;
+  return id.startsWith('xrechnung-') && xr !== DEFAULT_XR_RELEASE ? `${id}@${xr}` : id;
 }
 
 /** runBusinessValidation as stages: one per rule set that runs. */
-function* businessValidationStages(doc: XmlDoc, invoice: Invoice, syntax: Syntax, ruleSets: readonly RuleSetId[]): Stages<BusinessValidation> {
+function* businessValidationStages(
+  doc: XmlDoc,
+  invoice: Invoice,
+  syntax: Syntax,
+  ruleSets: readonly RuleSetId[],
+  options: ValidateOptions,
+): Stages<BusinessValidation> {
   const findings: Finding[] = [];
   const ran: RuleSetId[] = [];
   const missing: RuleSetId[] = [];
   // One memo for this document's rule sets only: shared checks run once (see CheckMemo).
   const memo = newCheckMemo();
   for (const id of ruleSets) {
-    const rules = getRuleSet(id);
+    const rules = getRuleSet(registryId(id, options));
     if (!rules) {
       missing.push(id);
       continue;
@@ -139,6 +170,7 @@ function emptyResult(format: string | null, flavor: string | null): ValidationRe
     layers_executed: [],
     layers_skipped: [],
     rule_sets: [],
+    rule_set_versions: {},
   };
 }
 
@@ -162,19 +194,26 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   }
 
   const findings: Finding[] = [];
+  let xsdSchema: string | undefined;
   if (ing.xmlBytes) {
-    const xsd = runXsdLayer({ xmlBytes: ing.xmlBytes, syntax, profile: ing.profile, doc });
+    const facturxRelease = options.facturxVersion ?? DEFAULT_FACTURX_RELEASE;
+    const xsd = runXsdLayer({ xmlBytes: ing.xmlBytes, syntax, profile: ing.profile, doc, facturxRelease });
     if (xsd.skipped) result.layers_skipped.push({ layer: 'xsd', reason: xsd.skipped });
-    else result.layers_executed.push('xsd');
+    else {
+      result.layers_executed.push('xsd');
+      xsdSchema = xsd.label ?? xsd.schema;
+      if (syntax === 'cii') result.facturx_version = facturxRelease;
+    }
     findings.push(...xsd.findings);
   } else {
     result.layers_skipped.push({ layer: 'xsd', reason: 'tool_missing:xsd_validator' });
   }
   yield;
 
-  const { findings: ruleFindings, ran, missing } = yield* businessValidationStages(doc, invoice, syntax, applicableRuleSets(syntax, ing.guideline));
+  const { findings: ruleFindings, ran, missing } = yield* businessValidationStages(doc, invoice, syntax, applicableRuleSets(syntax, ing.guideline), options);
   findings.push(...ruleFindings);
   result.rule_sets = ran;
+  if (ran.some((id) => id.startsWith('xrechnung-'))) result.xrechnung_version = options.xrechnungVersion ?? DEFAULT_XR_RELEASE;
   if (ran.length > 0) result.layers_executed.push('schematron');
   for (const id of missing) result.layers_skipped.push({ layer: id.startsWith('br-fr') ? 'br_fr_ctc' : 'schematron', reason: `ruleset_unavailable:${id}` });
 
@@ -192,6 +231,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
     }
   }
 
+  result.rule_set_versions = ruleSetVersions({ ruleSets: result.rule_sets, xrechnung: result.xrechnung_version, brFrEdition: result.br_fr_edition, xsdSchema });
   result.errors = findings.map(toDetail);
   result.valid = !findings.some((f) => f.severity === 'error');
   result.validation_completeness = result.layers_skipped.length === 0 ? 'full' : 'partial';

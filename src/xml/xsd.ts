@@ -13,6 +13,7 @@ import type { ProfileId } from '../model/profiles.js';
 import { XmlParseError, parseXml, type XmlDoc } from './dom.js';
 import { compileSchemaSet, type CompiledSchema } from './xsd-native/compile.js';
 import { facturxXsdFolder, mainXsdName } from './xsd-native/files.js';
+import { FACTURX_BASE_RELEASE, overlayFacturxSchema, type FacturxAnyRelease } from './xsd-native/facturx-overlay.js';
 import { validateAgainstSchema } from './xsd-native/validate.js';
 
 /** Schema sets available: the five Factur-X profiles. */
@@ -38,24 +39,29 @@ export const XSD_FOR_PROFILE: Record<ProfileId, XsdSchemaId> = {
   xrechnung: 'EN16931',
 };
 
-const compiled = new Map<XsdSchemaId, CompiledSchema>();
+const compiled = new Map<string, CompiledSchema>();
 
-/** The compiled schema set, compiled on first use and cached. Throws if the XSDs use a construct we do not implement. */
-export function compiledSchema(schema: XsdSchemaId): CompiledSchema {
-  let result = compiled.get(schema);
+/**
+ * The compiled schema set of a Factur-X release (default: the 1.07.3 files as shipped; 1.08 and 1.09.2 are
+ * those files with our overlay, src/xml/xsd-native/facturx-overlay.ts), compiled on first use and cached.
+ * Throws if the XSDs use a construct we do not implement.
+ */
+export function compiledSchema(schema: XsdSchemaId, release: FacturxAnyRelease = FACTURX_BASE_RELEASE): CompiledSchema {
+  const key = `${release} ${schema}`;
+  let result = compiled.get(key);
   if (!result) {
     const folder = facturxXsdFolder();
     // Only plain file names inside the package folder: a schemaLocation cannot point elsewhere.
-    const read = (name: string) => readFileSync(path.join(folder, path.basename(name)), 'utf8');
+    const read = (name: string) => overlayFacturxSchema(readFileSync(path.join(folder, path.basename(name)), 'utf8'), path.basename(name), schema, release);
     result = compileSchemaSet(mainXsdName(schema), read);
-    compiled.set(schema, result);
+    compiled.set(key, result);
   }
   return result;
 }
 
-/** Validate an already parsed document against a schema set. */
-export function validateXsdTree(doc: XmlDoc, schema: XsdSchemaId): XsdResult {
-  const errors = validateAgainstSchema(doc, compiledSchema(schema));
+/** Validate an already parsed document against a schema set (of a Factur-X release). */
+export function validateXsdTree(doc: XmlDoc, schema: XsdSchemaId, release: FacturxAnyRelease = FACTURX_BASE_RELEASE): XsdResult {
+  const errors = validateAgainstSchema(doc, compiledSchema(schema, release));
   return { valid: errors.length === 0, errors };
 }
 
@@ -63,7 +69,7 @@ export function validateXsdTree(doc: XmlDoc, schema: XsdSchemaId): XsdResult {
  * Parse and validate XML bytes (or a string) against the XSD of `profile` (or of an explicit schema set).
  * XML that is not well-formed is reported as invalid with the parser's message.
  */
-export function validateXsd(xml: Uint8Array | string, profile: ProfileId | XsdSchemaId): XsdResult {
+export function validateXsd(xml: Uint8Array | string, profile: ProfileId | XsdSchemaId, release: FacturxAnyRelease = FACTURX_BASE_RELEASE): XsdResult {
   const schema = isSchemaId(profile) ? profile : XSD_FOR_PROFILE[profile];
   let doc: XmlDoc;
   try {
@@ -72,7 +78,7 @@ export function validateXsd(xml: Uint8Array | string, profile: ProfileId | XsdSc
     if (err instanceof XmlParseError) return { valid: false, errors: [{ message: err.message, line: err.line ?? 0 }] };
     throw err;
   }
-  return validateXsdTree(doc, schema);
+  return validateXsdTree(doc, schema, release);
 }
 
 function isSchemaId(value: string): value is XsdSchemaId {

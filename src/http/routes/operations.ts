@@ -9,6 +9,7 @@ import { PROJECT_ROOT, SERVICE_VERSION } from '../../version.js';
 import { requireBearer } from '../auth.js';
 import { ProblemError, licenseRequired } from '../errors.js';
 import { errorResponses } from '../schemas.js';
+import { BUNDLED_RULE_SETS } from '../../rules/releases.js';
 
 interface BuildInfo {
   git_hash: string;
@@ -128,6 +129,7 @@ export default async function operations(app: FastifyInstance): Promise<void> {
         license: license.license
           ? { status: 'valid', licensee: license.license.licensee, expires_at: license.license.expires_at }
           : { status: app.config.licenseKey ? 'refused' : 'none', ...(license.problem ? { problem: license.problem } : {}) },
+        rule_sets: BUNDLED_RULE_SETS,
       };
     },
   );

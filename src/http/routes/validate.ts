@@ -9,6 +9,8 @@ import { toDiagnostic } from '../../validation/diagnostics.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import type { SkippedLayer, ValidationResult } from '../../validation/validate.js';
 import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, brFrRequested, parseBrFrEdition } from '../../validation/br-fr.js';
+import { DEFAULT_XR_RELEASE, XR_RELEASES, parseXrRelease } from '../../rules/xrechnung/common.js';
+import { DEFAULT_FACTURX_RELEASE, FACTURX_SCHEMA_RELEASES, parseFacturxRelease } from '../../xml/xsd-native/facturx-overlay.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
 import { formBoolean, readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
@@ -16,6 +18,15 @@ import { errorResponses } from '../schemas.js';
 const strOrNull = { type: ['string', 'null'] } as const;
 const skippedLayers = { type: 'array', items: { $ref: 'SkippedLayer#' } } as const;
 const layersExecuted = { type: 'array', items: { type: 'string' }, description: 'Layers that ran: xsd, schematron (the native EN 16931 rule sets)' } as const;
+
+const ruleSetVersionsSchema = {
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  description:
+    'Which release of each rule set and schema judged the invoice, for the families that ran: en16931 (CEN validation artefacts), ' +
+    'xrechnung (KoSIT schematron), facturx (Factur-X/ZUGFeRD profile rules), br_fr (FNFE-MPE BR-FR), xsd (the schema the XSD layer used)',
+  examples: [{ xsd: 'Factur-X 1.07.3 EN16931', en16931: '1.3.16', facturx: '1.09.2' }],
+} as const;
 
 const validationErrorDetail = {
   type: 'object',
@@ -44,6 +55,9 @@ const communityResult = {
     layers_skipped: skippedLayers,
     rule_sets: { type: 'array', items: { type: 'string' }, description: 'Rule sets that ran (en16931-cii, en16931-ubl, ...)' },
     br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], description: 'The BR-FR edition that ran (only when the br_fr_ctc layer ran)' },
+    xrechnung_version: { type: 'string', enum: [...XR_RELEASES], description: 'The XRechnung schematron release that ran (only when an XRechnung rule set ran)' },
+    facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES], description: 'The Factur-X release whose schema checked the CII invoice (only when the XSD layer checked a CII invoice)' },
+    rule_set_versions: ruleSetVersionsSchema,
   },
   required: ['valid', 'format', 'flavor', 'errors', 'validation_mode', 'pdfa_valid', 'validation_completeness', 'layers_executed', 'layers_skipped'],
 } as const;
@@ -77,6 +91,9 @@ const proResult = {
     layers_executed: layersExecuted,
     layers_skipped: skippedLayers,
     br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS] },
+    xrechnung_version: { type: 'string', enum: [...XR_RELEASES] },
+    facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES] },
+    rule_set_versions: ruleSetVersionsSchema,
   },
   required: ['valid', 'error_count'],
 } as const;
@@ -100,6 +117,9 @@ function proReport(result: ValidationResult, pdf: boolean, checkPdfa: boolean) {
     layers_executed: result.layers_executed,
     layers_skipped: layersSkipped,
     ...(result.br_fr_edition ? { br_fr_edition: result.br_fr_edition } : {}),
+    ...(result.xrechnung_version ? { xrechnung_version: result.xrechnung_version } : {}),
+    ...(result.facturx_version ? { facturx_version: result.facturx_version } : {}),
+    rule_set_versions: result.rule_set_versions,
   };
 }
 
@@ -122,7 +142,19 @@ function readLayerOptions(fields: Record<string, string>) {
       { loc: ['body', 'br_fr_edition'], msg: `Input should be ${BR_FR_EDITIONS.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.br_fr_edition },
     ]);
   }
-  return { brFr: brFrRequested(fields.rules), brFrEdition: edition };
+  const xrechnungVersion = parseXrRelease(fields.xrechnung_version);
+  if (!xrechnungVersion) {
+    throw new RequestShapeError([
+      { loc: ['body', 'xrechnung_version'], msg: `Input should be ${XR_RELEASES.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.xrechnung_version },
+    ]);
+  }
+  const facturxVersion = parseFacturxRelease(fields.facturx_version);
+  if (!facturxVersion) {
+    throw new RequestShapeError([
+      { loc: ['body', 'facturx_version'], msg: `Input should be ${FACTURX_SCHEMA_RELEASES.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.facturx_version },
+    ]);
+  }
+  return { brFr: brFrRequested(fields.rules), brFrEdition: edition, xrechnungVersion, facturxVersion };
 }
 
 export default async function validate(app: FastifyInstance): Promise<void> {
@@ -134,7 +166,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
       schema: {
         summary: 'Validate a Factur-X/ZUGFeRD PDF or CII/UBL XML against EN 16931',
         description:
-          'Runs the XSD layer (CII: the Factur-X schema of the declared profile; UBL: skipped, no bundled UBL 2.1 schema), the EN 16931 ' +
+          'Runs the XSD layer (CII: the Factur-X schema of the profile the guideline declares; UBL: the UBL 2.1 Invoice/CreditNote structure), the EN 16931 ' +
           'syntax binding rules and the EN 16931 business rules, natively (no JVM). For a PDF the embedded invoice XML is validated. ' +
           'A non-compliant invoice is a 200 with `valid: false`; each finding carries the official rule id. Rule sets the declared ' +
           'guideline calls for but that are not bundled yet (XRechnung, Factur-X profile rules) are listed in `layers_skipped` and make ' +
@@ -146,7 +178,11 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           'French CTC rules (layer `br_fr_ctc`, FNFE-MPE BR-FR-Flux2): opt in with `rules=br_fr_ctc` (they apply to invoices of sellers ' +
           'VAT-registered in France; only the caller knows that), or automatically when the invoice declares the EXTENDED-CTC-FR profile; ' +
           `never on Factur-X MINIMUM. \`br_fr_edition\` chooses the edition: 1.2.0 (all warnings), 1.4 (standard edition, all errors; the default, mandatory from 1 September 2026) ` +
-          'or 1.4-warning (transition edition); the result echoes the edition that ran in `br_fr_edition`.',
+          'or 1.4-warning (transition edition); the result echoes the edition that ran in `br_fr_edition`. ' +
+          `\`xrechnung_version\` chooses the KoSIT XRechnung schematron release for XRechnung invoices: ${XR_RELEASES.join(', ')} (default ${DEFAULT_XR_RELEASE}); ` +
+          'the result echoes the release that ran in `xrechnung_version`. ' +
+          `\`facturx_version\` chooses the Factur-X/ZUGFeRD release of the CII schema layer: ${FACTURX_SCHEMA_RELEASES.join(', ')} (default ${DEFAULT_FACTURX_RELEASE}); ` +
+          'echoed in `facturx_version`. `rule_set_versions` names the release of every rule set and schema that ran.',
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
         response: {
@@ -160,6 +196,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           validate_pdfa: { type: 'boolean', default: true, description: 'Pro only: run PDF/A-3b validation on a PDF (ignored in community mode)' },
           rules: { type: 'string', description: 'Extra rule layers, comma-separated: br_fr_ctc (French CTC rules)', examples: ['br_fr_ctc'] },
           br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], default: DEFAULT_BR_FR_EDITION, description: 'Edition of the French CTC rules' },
+          xrechnung_version: { type: 'string', enum: [...XR_RELEASES], default: DEFAULT_XR_RELEASE, description: 'Release of the KoSIT XRechnung schematron (XRechnung invoices only)' },
+          facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES], default: DEFAULT_FACTURX_RELEASE, description: 'Factur-X / ZUGFeRD release of the CII schema layer (1.09.2 = ZUGFeRD 2.5.2, 1.08 = ZUGFeRD 2.4)' },
         },
         formRequired: ['file'],
       },
@@ -167,7 +205,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
     async (req) => {
       const form = await readForm(req, {
         files: { file: { required: true } },
-        fields: { validate_pdfa: { required: false }, rules: { required: false }, br_fr_edition: { required: false } },
+        fields: { validate_pdfa: { required: false }, rules: { required: false }, br_fr_edition: { required: false }, xrechnung_version: { required: false }, facturx_version: { required: false } },
       });
       const options = readLayerOptions(form.fields);
       const pro = app.edition === 'pro';

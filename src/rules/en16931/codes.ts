@@ -27,9 +27,27 @@ function indicator(text: string | undefined): boolean | undefined {
 const ciiChargeIndicator = (ac: XmlElement | null) => indicator(ac?.children.find((c) => c.local === 'ChargeIndicator')?.children.find((c) => c.local === 'Indicator')?.text.trim());
 const ublChargeIndicator = (ac: XmlElement | null) => indicator(childText(ac, 'ChargeIndicator'));
 
-/** What one code list rule looks at: the value to test on a matching element (undefined = not matched). */
+/** What one code list rule looks at: the value to test on a matching element (undefined = not matched), as written. */
 type Pick = (el: XmlElement) => string | undefined;
-const text: (el: XmlElement) => string = (el) => el.text.trim();
+const text: (el: XmlElement) => string = (el) => el.text;
+
+/** XPath normalize-space(): only space, tab, CR and LF are whitespace (a no-break space is not). */
+export function normalizeSpace(s: string): string {
+  return s.replace(/[ \t\r\n]+/g, ' ').replace(/^ | $/g, '');
+}
+
+/**
+ * How the artefact compares a value with its list (EN16931-CII-codes.sch / EN16931-UBL-codes.sch 1.3.16):
+ * - `space` (nearly all): normalize-space(value) is one token of the list;
+ * - `upper` (BR-CL-22, VATEX): normalize-space(upper-case(value)), so `vatex-eu-132-1g` is accepted;
+ * - `exact` (BR-CL-24, MIME codes): `@mimeCode = '…'` comparisons, no normalisation at all.
+ */
+type Normalisation = 'space' | 'upper' | 'exact';
+const NORMALISE: Record<Normalisation, (v: string) => string> = {
+  space: normalizeSpace,
+  upper: (v) => normalizeSpace(v.toUpperCase()),
+  exact: (v) => v,
+};
 const attribute = (name: string) => (el: XmlElement) => attr(el, name);
 
 interface CodeRuleSpec {
@@ -39,8 +57,10 @@ interface CodeRuleSpec {
   message: string;
   cii?: Pick;
   ubl?: Pick;
-  /** Accept the value given the element (defaults to membership in the rule's list). */
+  /** Accept the (normalised) value given the element (defaults to membership in the rule's list). */
   ublAccept?: (el: XmlElement, value: string) => boolean;
+  /** How the value is normalised before the comparison (default `space`). */
+  normalise?: Normalisation;
 }
 
 // Lists the UBL acceptance tests use per element, resolved once (codeSet builds a lookup key per call).
@@ -181,9 +201,10 @@ const specs: CodeRuleSpec[] = [
     id: 'BR-CL-22',
     locals: { cii: ['ExemptionReasonCode'], ubl: ['TaxExemptionReasonCode'] },
     message: 'A VAT exemption reason code (BT-121) must be a VATEX code.',
-    // The CII artefact compares VATEX codes case-insensitively (seen on the CEN examples).
-    cii: (el) => (el.local === 'ExemptionReasonCode' ? text(el).toUpperCase() : undefined),
+    // Both artefacts upper-case the value before the comparison: VATEX codes are case-insensitive.
+    cii: (el) => (el.local === 'ExemptionReasonCode' ? text(el) : undefined),
     ubl: (el) => (el.local === 'TaxExemptionReasonCode' ? text(el) : undefined),
+    normalise: 'upper',
   },
   {
     id: 'BR-CL-23',
@@ -198,6 +219,7 @@ const specs: CodeRuleSpec[] = [
     message: 'The MIME code of an attached document (BT-125) must be one of the accepted media types.',
     cii: (el) => (el.local === 'AttachmentBinaryObject' ? attr(el, 'mimeCode') : undefined),
     ubl: (el) => (el.local === 'EmbeddedDocumentBinaryObject' ? attr(el, 'mimeCode') : undefined),
+    normalise: 'exact',
   },
   {
     id: 'BR-CL-25',
@@ -230,6 +252,7 @@ function checkCodes(spec: CodeRuleSpec, accepted: Accepted, ctx: RuleContext): r
   const set = accepted[syntax as Syntax];
   if (!set) return NO_VIOLATIONS;
   let out: Violation[] | undefined;
+  const normalise = NORMALISE[spec.normalise ?? 'space'];
   const locals = spec.locals[syntax];
   for (let k = 0; k < locals.length; k++) {
     const elements = descendants(ctx, locals[k]);
@@ -237,7 +260,8 @@ function checkCodes(spec: CodeRuleSpec, accepted: Accepted, ctx: RuleContext): r
       const el = elements[i];
       const value = pick(el);
       if (value === undefined) continue;
-      const ok = syntax === 'ubl' && spec.ublAccept ? spec.ublAccept(el, value) : set.has(value.trim());
+      const v = normalise(value);
+      const ok = syntax === 'ubl' && spec.ublAccept ? spec.ublAccept(el, v) : set.has(v);
       if (!ok) (out ??= []).push({ location: pathOf(el), message: `${spec.message} "${value}" is not one.` });
     }
   }

@@ -1,5 +1,5 @@
 /**
- * XRechnung 3.0 CIUS for CII (rule set `xrechnung-cii`, KoSIT schematron 2.4.0 for XRechnung 3.0.2):
+ * XRechnung 3.0 CIUS for CII (rule set `xrechnung-cii`, KoSIT schematron 2.5.0, and 2.4.0 on request):
  * the national rules BR-DE-*, the extension rules BR-DEX-*, the Clean Vehicles Directive rules
  * BR-DE-CVD-*, the transitional BR-TMP-* rules and the Peppol rules PEPPOL-EN16931-R* that
  * XRechnung applies. Written against the parsed CII document, because XRechnung states them in
@@ -8,7 +8,6 @@
 import type { XmlDoc, XmlElement } from '../../xml/dom.js';
 import { codeSet } from '../data/codelists.js';
 import type { Rule, RuleContext } from '../types.js';
-import { parseDec } from '../../model/decimal.js';
 import { anyIn, anywhere, attr, first, has, hasAncestor, hasFilled, is, norm, sel, text, value, values } from './dom.js';
 import {
   CVA_CODES,
@@ -26,8 +25,12 @@ import {
   skontoOk,
   toRule,
   type XrRuleDef,
+  type XrRelease,
+  DEFAULT_XR_RELEASE,
+  XR_CODE_ADDITIONS,
+  withAdditions,
 } from './common.js';
-import { peppolCiiRules } from './peppol.js';
+import { peppolCiiRulesFor } from './peppol.js';
 
 const TX = 'rsm:SupplyChainTradeTransaction';
 const AGR = `${TX}/ram:ApplicableHeaderTradeAgreement`;
@@ -83,11 +86,14 @@ function attachmentFilenamesUnique(doc: XmlDoc): boolean {
   return true;
 }
 
-const ICD_EXT = () => codeSet('xrechnung-cii', 'BR-DEX-04');
-const EAS_EXT = () => codeSet('xrechnung-cii', 'BR-DEX-07');
 const UNTDID_7143_CVD = () => codeSet('xrechnung-cii', 'BR-TMP-CVD-01');
 
-const defs: XrRuleDef[] = [
+/** The release's rules; where releases differ, the definition says so. */
+function defsFor(release: XrRelease): XrRuleDef[] {
+  const add = XR_CODE_ADDITIONS[release];
+  const ICD_EXT = () => withAdditions(`cii icd ${release}`, codeSet('xrechnung-cii', 'BR-DEX-04'), add.icd);
+  const EAS_EXT = () => withAdditions(`cii eas ${release}`, codeSet('xrechnung-cii', 'BR-DEX-07'), add.eas);
+  return [
   // --- the invoice as a whole
   { id: 'BR-DE-1', severity: 'error', message: 'An XRechnung must contain payment instructions (BG-16).', contexts: rootCtx, test: (r) => has(r, PM) },
   { id: 'BR-DE-15', severity: 'error', message: 'An XRechnung must contain the buyer reference (BT-10).', contexts: rootCtx, test: (r) => hasFilled(r, `${AGR}/ram:BuyerReference`) },
@@ -259,7 +265,12 @@ const defs: XrRuleDef[] = [
     severity: 'error',
     message: 'Payment by direct debit (59) excludes credit transfer (BG-17) and payment card (BG-18) information.',
     contexts: paymentMeansWith(['59']),
-    test: (pm) => !has(pm, 'ram:PayeePartyCreditorFinancialAccount') && !has(pm, 'ram:ApplicableTradeSettlementFinancialCard'),
+    // 2.5.0 fixed the rule: BT-86 (payment service provider, PayeeSpecifiedCreditorFinancialInstitution) and the
+    // debtor's institution are credit-transfer information too; 2.4.0 did not see them.
+    test: (pm) =>
+      !has(pm, 'ram:PayeePartyCreditorFinancialAccount') &&
+      !has(pm, 'ram:ApplicableTradeSettlementFinancialCard') &&
+      (release === '2.4.0' || (!has(pm, 'ram:PayeeSpecifiedCreditorFinancialInstitution') && !has(pm, 'ram:PayerSpecifiedDebtorFinancialInstitution'))),
   },
   { id: 'BR-DE-14', severity: 'error', message: 'Each VAT breakdown must state the VAT category rate (BT-119).', contexts: (doc) => sel(doc.root, `${SET}/ram:ApplicableTradeTax`), test: (n) => hasFilled(n, 'ram:RateApplicablePercent') },
   // --- transitional rules
@@ -270,22 +281,35 @@ const defs: XrRuleDef[] = [
     contexts: (doc) => sel(doc.root, `${AGR}/ram:AdditionalReferencedDocument`).filter((d) => anyIn(d, 'ram:TypeCode', ['916'])),
     test: (d) => values(d, 'ram:URIID').every((u) => URL_WITH_SCHEME.test(norm(u))),
   },
-  {
-    id: 'BR-TMP-3',
-    severity: 'error',
-    message: 'When the item price base quantity (BT-149) is given for both the gross and the net price, the two must be equal, with the same unit (BT-150) when both carry one.',
-    contexts: (doc) => sel(doc.root, `${TX}/ram:IncludedSupplyChainTradeLineItem`),
-    test: (line) => {
-      const gross = sel(line, 'ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice/ram:BasisQuantity');
-      const net = sel(line, 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:BasisQuantity');
-      if (gross.length === 0 || net.length === 0) return true;
-      const sameQty = gross.some((g) => net.some((n) => sameNumber(g.text, n.text)));
-      const gu = gross.map((g) => attr(g, 'unitCode')).filter((u): u is string => u !== undefined);
-      const nu = net.map((n) => attr(n, 'unitCode')).filter((u): u is string => u !== undefined);
-      const sameUnit = gu.length === 0 || nu.length === 0 || gu.some((u) => nu.includes(u));
-      return sameQty && sameUnit;
-    },
-  },
+  release === '2.4.0'
+    ? {
+        // 2.4.0: on the line agreement; the units must be equal, so two base quantities without a unit failed (the bug 2.5.0 fixed).
+        id: 'BR-TMP-3',
+        severity: 'error',
+        message: 'When the item price base quantity (BT-149) is given for both the gross and the net price, the two must be equal, with the same unit (BT-150).',
+        contexts: (doc) => sel(doc.root, `${TX}/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeAgreement`),
+        test: (a) => {
+          const net = sel(a, 'ram:NetPriceProductTradePrice/ram:BasisQuantity');
+          const gross = sel(a, 'ram:GrossPriceProductTradePrice/ram:BasisQuantity');
+          if (net.length === 0 || gross.length === 0) return true;
+          return generalEq(net.map(text), gross.map(text)) && generalEq(units(net), units(gross));
+        },
+      }
+    : {
+        // 2.5.0: on the line; the units are compared only when both prices carry one.
+        id: 'BR-TMP-3',
+        severity: 'error',
+        message: 'When the item price base quantity (BT-149) is given for both the gross and the net price, the two must be equal, with the same unit (BT-150) when both carry one.',
+        contexts: (doc) => sel(doc.root, `${TX}/ram:IncludedSupplyChainTradeLineItem`),
+        test: (line) => {
+          const gross = sel(line, 'ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice/ram:BasisQuantity');
+          const net = sel(line, 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:BasisQuantity');
+          if (gross.length === 0 || net.length === 0) return true;
+          const gu = units(gross);
+          const nu = units(net);
+          return generalEq(gross.map(text), net.map(text)) && (gu.length === 0 || nu.length === 0 || generalEq(gu, nu));
+        },
+      },
   // --- extension
   {
     id: 'BR-DEX-01',
@@ -404,7 +428,8 @@ const defs: XrRuleDef[] = [
         : [],
     test: (c) => values(c, 'ram:Value').some((v) => CVA_CODES.includes(norm(v))) || (values(c, 'ram:Value').length === 0 && CVA_CODES.includes('')),
   },
-];
+  ];
+}
 
 /** The first description (BT-20) of each payment terms element. */
 function firstDescriptions(root: XmlElement): string[] {
@@ -416,13 +441,22 @@ function firstDescriptions(root: XmlElement): string[] {
   return out;
 }
 
-/** Quantities compared by value (XPath compares the untyped values as decimals when both parse). */
-function sameNumber(a: string, b: string): boolean {
-  const x = parseDec(a.trim());
-  const y = parseDec(b.trim());
-  return x !== undefined && y !== undefined ? x.eq(y) : a === b;
+/**
+ * XPath `=` between two node sets of a schema-less document: true when some pair of string values is equal
+ * (untyped values compare as strings: "1" and "1.0" differ, as in the artefact).
+ */
+function generalEq(a: string[], b: string[]): boolean {
+  return a.some((x) => b.includes(x));
 }
 
-export const xrechnungCiiRules: Rule[] = [...defs.map(toRule), ...peppolCiiRules];
+const units = (qs: XmlElement[]): string[] => qs.map((q) => attr(q, 'unitCode')).filter((u): u is string => u !== undefined);
+
+/** The xrechnung-cii table of each bundled release. */
+export const xrechnungCiiRulesByRelease: Record<XrRelease, Rule[]> = {
+  '2.5.0': [...defsFor('2.5.0').map(toRule), ...peppolCiiRulesFor('2.5.0')],
+  '2.4.0': [...defsFor('2.4.0').map(toRule), ...peppolCiiRulesFor('2.4.0')],
+};
+/** The default release's table. */
+export const xrechnungCiiRules: Rule[] = xrechnungCiiRulesByRelease[DEFAULT_XR_RELEASE];
 
 export type { RuleContext };

@@ -1,11 +1,50 @@
 /**
- * Shared pieces of the XRechnung 3.0 rule sets (KoSIT schematron release 2.4.0, XRechnung 3.0.2):
+ * Shared pieces of the XRechnung 3.0 rule sets (KoSIT schematron releases 2.5.0 and 2.4.0, XRechnung 3.0.x):
  * identifiers, the regular expressions the CIUS prescribes, and a small rule builder that turns
  * "for every context node, this must hold" into a Rule of the engine.
  */
 import type { XmlDoc, XmlElement } from '../../xml/dom.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
 import { where } from './dom.js';
+
+/**
+ * The KoSIT XRechnung schematron releases bundled, newest first; the first is the default. A release's
+ * differences from the one before are expressed where the rule lives (cii.ts, ubl.ts, peppol.ts) and
+ * in XR_CODE_ADDITIONS; docs/rules.md ("Rule-set releases") says how to add the next one.
+ */
+export const XR_RELEASES = ['2.5.0', '2.4.0'] as const;
+export type XrRelease = (typeof XR_RELEASES)[number];
+export const DEFAULT_XR_RELEASE: XrRelease = XR_RELEASES[0];
+/** Release dates (KoSIT CHANGELOG) and the XRechnung version each release is for. */
+export const XR_RELEASE_INFO: Record<XrRelease, { date: string; xrechnung: string; codeLists: string; peppol: string }> = {
+  '2.5.0': { date: '2026-01-31', xrechnung: '3.0.x', codeLists: 'CEN 1.3.15', peppol: 'Peppol BIS Billing 3.0.20' },
+  '2.4.0': { date: '2025-07-10', xrechnung: '3.0.x', codeLists: 'CEN 1.3.14', peppol: 'Peppol BIS Billing 3.0.19' },
+};
+
+/**
+ * The codes a release's global code-list variables gained over 2.4.0 (whose lists are the catalogue's,
+ * src/rules/data/codelists.ts): 2.5.0 adapted to the CEN 1.3.15 lists (ISO 6523 ICD 0241–0244, CEF EAS 0244).
+ */
+export const XR_CODE_ADDITIONS: Record<XrRelease, { icd: readonly string[]; eas: readonly string[] }> = {
+  '2.5.0': { icd: ['0241', '0242', '0243', '0244'], eas: ['0244'] },
+  '2.4.0': { icd: [], eas: [] },
+};
+
+const extended = new Map<string, ReadonlySet<string>>();
+/** A catalogue code list with a release's additions (built once per list and release). */
+export function withAdditions(key: string, base: ReadonlySet<string>, added: readonly string[]): ReadonlySet<string> {
+  if (added.length === 0) return base;
+  let set = extended.get(key);
+  if (!set) extended.set(key, (set = new Set([...base, ...added])));
+  return set;
+}
+
+/** Read an `xrechnung_version` value: a release name, optionally with a leading "v"; undefined when unknown. */
+export function parseXrRelease(raw: string | undefined): XrRelease | undefined {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_XR_RELEASE;
+  const v = raw.trim().replace(/^v/i, '');
+  return (XR_RELEASES as readonly string[]).includes(v) ? (v as XrRelease) : undefined;
+}
 
 export const XR_VERSION = '3.0';
 export const XR_CIUS_ID = `urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_${XR_VERSION}`;

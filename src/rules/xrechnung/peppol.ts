@@ -1,6 +1,7 @@
 /**
- * The Peppol BIS 3.0 rules (PEPPOL-EN16931-R*) that XRechnung 3.0.2 applies, with XRechnung's
- * severities (all fatal), for CII and UBL. Within one Schematron pattern an element is checked by
+ * The Peppol BIS 3.0 rules (PEPPOL-EN16931-R*) that XRechnung 3.0.x applies, with XRechnung's
+ * severities, for CII and UBL: all fatal in schematron 2.4.0; from 2.5.0 R120 is a warning, and is
+ * also checked for CII (2.4.0 left it out there). Within one Schematron pattern an element is checked by
  * the first rule whose context matches it; the context functions below honour that order (e.g. an
  * allowance with a percentage but no base amount gets R041 only, not R040/R043).
  */
@@ -9,7 +10,7 @@ import type { XmlDoc, XmlElement } from '../../xml/dom.js';
 import { isBlankText } from '../../xml/parser.js';
 import type { Rule } from '../types.js';
 import { allElements, anywhere, attr, first, has, is, norm, sel, text, value, values } from './dom.js';
-import { toRule, type XrRuleDef } from './common.js';
+import { toRule, type XrRelease, type XrRuleDef } from './common.js';
 
 const dec = (s: string | undefined): BigValue | undefined => (s === undefined ? undefined : parseDec(s.trim()));
 const ZERO = new Big('0');
@@ -498,8 +499,72 @@ const ublDefs: XrRuleDef[] = [
   { id: 'PEPPOL-EN16931-R008', severity: 'error', message: 'The document must not contain empty elements.', contexts: (doc) => emptyElements(doc), test: () => false },
 ];
 
-export const peppolCiiRules: Rule[] = ciiDefs.map(toRule);
-export const peppolUblRules: Rule[] = ublDefs.map(toRule);
+/**
+ * PEPPOL-EN16931-R120 for CII, as XRechnung 2.5.0 states it: the line net amount (BT-131) equals
+ * quantity × (net price / base quantity) + line charges − line allowances, within the slack (HUF 0.5,
+ * else 0.02). XRechnung's base quantity falls back from the net price's to the gross price's (each
+ * only when non-zero), then to 1; charges and allowances are summed and rounded to two decimals.
+ */
+const ciiR120: XrRuleDef = {
+  id: 'PEPPOL-EN16931-R120',
+  severity: 'warning',
+  message: 'The line net amount (BT-131) should equal quantity × (net price / base quantity) + line charges − line allowances.',
+  contexts: (doc) => anywhere(doc, 'ram:IncludedSupplyChainTradeLineItem'),
+  test: (l, ctx) => {
+    const num = (path: string, otherwise: BigValue): BigValue | undefined => {
+      const t = value(l, path);
+      return t === undefined ? otherwise : dec(t);
+    };
+    const lineAmount = num('ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount', ZERO);
+    const qty = num('ram:SpecifiedLineTradeDelivery/ram:BilledQuantity', new Big('1'));
+    const price = num('ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount', ZERO);
+    let base: BigValue = new Big('1');
+    for (const p of ['ram:NetPriceProductTradePrice', 'ram:GrossPriceProductTradePrice']) {
+      const t = value(l, `ram:SpecifiedLineTradeAgreement/${p}/ram:BasisQuantity`);
+      if (t === undefined) continue;
+      const b = dec(t);
+      if (b === undefined) return true; // xs:decimal() of a non-number: the artefact's test errors, it does not fail
+      if (!b.eq(ZERO)) {
+        base = b;
+        break;
+      }
+    }
+    if (lineAmount === undefined || qty === undefined || price === undefined) return true;
+    const sumOf = (flag: string) => {
+      const acs = sel(l, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge').filter((a) => norm(value(a, 'ram:ChargeIndicator/udt:Indicator')) === flag);
+      if (acs.length === 0) return ZERO;
+      let total = ZERO;
+      for (const a of acs) for (const v of values(a, 'ram:ActualAmount')) total = total.plus(dec(v) ?? ZERO);
+      return round2(total);
+    };
+    const expected = qty.times(price.div(base)).plus(sumOf('true')).minus(sumOf('false'));
+    return withinSlack(lineAmount, expected, slackFor(ciiDocCurrency(ctx.doc).map(text)[0]));
+  },
+};
+
+const ciiRules2_4 = ciiDefs.map(toRule);
+const ublRules2_4 = ublDefs.map(toRule);
+const at = (rules: Rule[], id: string) => rules.findIndex((r) => r.id === id);
+
+/** The Peppol rules of XRechnung's CII set in a schematron release (2.5.0 adds R120, next to R101 as in Peppol's rule). */
+export function peppolCiiRulesFor(release: XrRelease): Rule[] {
+  if (release === '2.4.0') return ciiRules2_4;
+  const rules = [...ciiRules2_4];
+  rules.splice(at(rules, 'PEPPOL-EN16931-R101'), 0, toRule(ciiR120));
+  return rules;
+}
+
+/** The Peppol rules of XRechnung's UBL set in a schematron release (2.5.0 flags R120 as a warning). */
+export function peppolUblRulesFor(release: XrRelease): Rule[] {
+  if (release === '2.4.0') return ublRules2_4;
+  return ublRules2_4.map((r) =>
+    r.id === 'PEPPOL-EN16931-R120' ? { ...r, severity: 'warning' as const, message: 'The line net amount (BT-131) should equal quantity × (net price / base quantity) + line charges − line allowances.' } : r,
+  );
+}
+
+/** The 2.4.0 tables (all Peppol rules fatal, no R120 for CII). */
+export const peppolCiiRules: Rule[] = ciiRules2_4;
+export const peppolUblRules: Rule[] = ublRules2_4;
 
 /** R008 for other rule sets that carry it (the Factur-X profile sets flag it as a warning). */
 export function emptyElementsOf(doc: XmlDoc, exemptLocal?: string): XmlElement[] {

@@ -23,8 +23,12 @@ import {
   skontoOk,
   toRule,
   type XrRuleDef,
+  type XrRelease,
+  DEFAULT_XR_RELEASE,
+  XR_CODE_ADDITIONS,
+  withAdditions,
 } from './common.js';
-import { peppolUblRules } from './peppol.js';
+import { peppolUblRulesFor } from './peppol.js';
 
 const isRoot = (el: XmlElement) => el.parent === null && (is(el, 'ubl:Invoice') || is(el, 'cn:CreditNote'));
 const rootOnly = (doc: XmlDoc) => (isRoot(doc.root) ? [doc.root] : []);
@@ -59,8 +63,6 @@ function attachmentFilenamesUnique(root: XmlElement): boolean {
   return true;
 }
 
-const ICD_EXT = () => codeSet('xrechnung-ubl', 'BR-DEX-05');
-const EAS_EXT = () => codeSet('xrechnung-ubl', 'BR-DEX-07');
 const UNTDID_7143_CVD = () => codeSet('xrechnung-ubl', 'BR-TMP-CVD-01');
 
 const dec = (s: string | undefined): BigValue | undefined => (s === undefined ? undefined : parseDec(s.trim()));
@@ -75,7 +77,12 @@ function round2(v: BigValue): BigValue {
 
 const SUPPLIER_CONTACT = 'cac:AccountingSupplierParty/cac:Party/cac:Contact';
 
-const defs: XrRuleDef[] = [
+/** The release's rules (they differ in the code lists of the extension rules BR-DEX-04…08). */
+function defsFor(release: XrRelease): XrRuleDef[] {
+  const add = XR_CODE_ADDITIONS[release];
+  const ICD_EXT = () => withAdditions(`ubl icd ${release}`, codeSet('xrechnung-ubl', 'BR-DEX-05'), add.icd);
+  const EAS_EXT = () => withAdditions(`ubl eas ${release}`, codeSet('xrechnung-ubl', 'BR-DEX-07'), add.eas);
+  return [
   { id: 'BR-DE-1', severity: 'error', message: 'An XRechnung must contain payment instructions (BG-16).', contexts: rootOnly, test: (r) => has(r, 'cac:PaymentMeans') },
   { id: 'BR-DE-15', severity: 'error', message: 'An XRechnung must contain the buyer reference (BT-10).', contexts: rootOnly, test: (r) => hasFilled(r, 'cbc:BuyerReference') },
   {
@@ -356,7 +363,8 @@ const defs: XrRuleDef[] = [
       !values(i, 'cac:AdditionalItemProperty/cbc:Name').includes('cva') ||
       sel(i, 'cac:CommodityClassification/cbc:ItemClassificationCode').filter((c) => attr(c, 'listID') === 'CVD').length === 1,
   },
-];
+  ];
+}
 
 /** BR-DEX-10 … 14: the third-party payment group (BG-DEX-09, cac:PrepaidPayment) of the extension. */
 function thirdPartyPaymentRules(): XrRuleDef[] {
@@ -389,7 +397,13 @@ function thirdPartyPaymentRules(): XrRuleDef[] {
   ];
 }
 
-export const xrechnungUblRules: Rule[] = [...defs.map(toRule), ...peppolUblRules];
+/** The xrechnung-ubl table of each bundled release. */
+export const xrechnungUblRulesByRelease: Record<XrRelease, Rule[]> = {
+  '2.5.0': [...defsFor('2.5.0').map(toRule), ...peppolUblRulesFor('2.5.0')],
+  '2.4.0': [...defsFor('2.4.0').map(toRule), ...peppolUblRulesFor('2.4.0')],
+};
+/** The default release's table. */
+export const xrechnungUblRules: Rule[] = xrechnungUblRulesByRelease[DEFAULT_XR_RELEASE];
 
 
 

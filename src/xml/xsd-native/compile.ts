@@ -40,6 +40,11 @@ export interface ComplexTypeDef {
    * allows no character data at all, not even whitespace, and no child element.
    */
   empty: boolean;
+  /**
+   * Wildcard content (`xsd:any processContents="lax"`, UBL's ExtensionContent): any well-formed children,
+   * not looked into. Only the UBL structure (src/xml/ubl/schema.ts) sets it; the XSD compiler never does.
+   */
+  anyContent?: boolean;
 }
 
 /** One state of a content model's deterministic automaton. */

