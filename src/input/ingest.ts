@@ -77,7 +77,9 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
     contents = await readPdf(bytes);
   } catch (err) {
     if (err instanceof PdfReadError) throw new IngestError(err.code, err.message);
-    throw new IngestError('PDF_UNREADABLE', `The PDF could not be read: ${(err as Error).message}`);
+    if ((err as Error).name === 'PoolBusyError') throw err; // the PDF pool is full: 503, try again
+    // Never a library's internal message (e.g. "Cannot create a Buffer ...") in an answer.
+    throw new IngestError('PDF_UNREADABLE', 'The PDF could not be read: its structure is damaged');
   }
   const { attachments } = contents;
   const result: IngestResult = {
@@ -106,7 +108,8 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
   try {
     result.xmlBytes = invoiceAttachment.content();
   } catch (err) {
-    result.problems.push({ code: 'PDF_ATTACHMENT_UNREADABLE', message: (err as Error).message });
+    // A decompression bomb (PDF_LIMIT) or a damaged attachment: a finding, in user terms.
+    result.problems.push({ code: 'PDF_ATTACHMENT_UNREADABLE', message: err instanceof PdfReadError ? err.message : 'The embedded invoice could not be decoded' });
     return result;
   }
   if (options.maxXmlBytes !== undefined && result.xmlBytes.length > options.maxXmlBytes) throw new XmlTooLargeError(result.xmlBytes.length);

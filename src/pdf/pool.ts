@@ -1,0 +1,88 @@
+/**
+ * Where @cantoo/pdf-lib runs: a worker thread with a heap cap and a deadline, killed and replaced on
+ * overrun. The library parses every object of a file and allocates what the file claims; our gate
+ * (lazy.ts, full-read.ts) vets counts and sizes first, and this is the second line: whatever the gate
+ * missed can cost one worker, never the process or its event loop.
+ *
+ * Why everything goes through the worker, even small files: measured on this machine, a /v1/convert of a
+ * typical one-page invoice PDF took ~11 ms inline and ~12 ms through a warm worker (the copy of a few
+ * tens of KB each way and a thread hop are well under a millisecond next to pdf-lib's load and save), so
+ * an "inline when small" path would save little and add a second way to run the library. The first call
+ * pays the worker's start and module load (~150 ms) once; idle threads end after a minute.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { Piscina } from 'piscina';
+import { PoolBusyError, WorkerGate } from '../validation/runner.js';
+import type { PdfTask, PdfTaskAnswer } from './pdf-worker.js';
+
+/** Time for one pdf-lib job, waiting for a worker included (the issue's bound: an answer within 5 s). */
+export const PDF_TASK_TIMEOUT_MS = 4_000;
+/** Old-generation heap of a PDF worker: a 10 MB honest PDF needs well under 100 MB of pdf-lib objects. */
+export const PDF_WORKER_HEAP_MB = 256;
+/** PDF worker threads (the machine's cores are shared with the validation pool). */
+export const PDF_WORKER_THREADS = 1;
+/** Jobs that may wait for a PDF worker; one more is answered 503 with Retry-After. */
+export const PDF_MAX_WAITING = 32;
+
+/** The job ran out of time or memory in the worker (which was killed and is replaced). */
+export class PdfWorkerOverrunError extends Error {
+  constructor(readonly reason: 'time' | 'memory') {
+    super(reason === 'time' ? `reading it takes longer than ${PDF_TASK_TIMEOUT_MS / 1000} s` : `reading it needs more than ${PDF_WORKER_HEAP_MB} MB of memory`);
+    this.name = 'PdfWorkerOverrunError';
+  }
+}
+
+function workerFile(): string {
+  const js = fileURLToPath(new URL('./pdf-worker.js', import.meta.url));
+  return existsSync(js) ? js : fileURLToPath(new URL('./pdf-worker-tsx.mjs', import.meta.url));
+}
+
+let pool: Piscina | undefined;
+let gate: WorkerGate | undefined;
+/** Threads that have loaded the library: a job's deadline must not pay for a thread's start. */
+const warm = new Set<number>();
+/** Time a new thread may take to start and load pdf-lib (under tsx, in tests, this compiles ~400 modules). */
+const WARM_UP_TIMEOUT_MS = 60_000;
+
+function thePool(): { pool: Piscina; gate: WorkerGate } {
+  pool ??= new Piscina({
+    filename: workerFile(),
+    minThreads: 0,
+    maxThreads: PDF_WORKER_THREADS,
+    idleTimeout: 60_000,
+    resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },
+  });
+  gate ??= new WorkerGate(PDF_WORKER_THREADS, PDF_MAX_WAITING);
+  return { pool, gate };
+}
+
+/** Run a pdf-lib job in the PDF worker. Throws PdfWorkerOverrunError (time, memory) or PoolBusyError (queue full, or no worker in time). */
+export async function runPdfTask(task: PdfTask): Promise<PdfTaskAnswer> {
+  const { pool, gate } = thePool();
+  let deadline = performance.now() + PDF_TASK_TIMEOUT_MS;
+  if (!(await gate.acquire(deadline))) throw new PoolBusyError();
+  try {
+    if (!pool.threads.some((t) => warm.has(t.threadId))) {
+      warm.add((await pool.run({ kind: 'warm' } satisfies PdfTask, { signal: AbortSignal.timeout(WARM_UP_TIMEOUT_MS) })) as number);
+      deadline = Math.max(deadline, performance.now() + PDF_TASK_TIMEOUT_MS);
+    }
+    return (await pool.run(task, { signal: AbortSignal.timeout(Math.max(1, Math.ceil(deadline - performance.now()))) })) as PdfTaskAnswer;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.name === 'AbortError' || e.name === 'TimeoutError') throw new PdfWorkerOverrunError('time');
+    if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') throw new PdfWorkerOverrunError('memory');
+    throw err;
+  } finally {
+    gate.release();
+  }
+}
+
+/** End the PDF workers (tests, shutdown). */
+export async function closePdfPool(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  gate = undefined;
+  await p?.destroy();
+}
