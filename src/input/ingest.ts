@@ -6,7 +6,7 @@
  * invoice XML, embedded XML that is not well-formed, an XML that is not an invoice) is reported in
  * `problems` with a stable code.
  */
-import { findInvoiceAttachment, isPdf, PdfReadError, readPdf, type PdfContents } from '../pdf/extract.js';
+import { findInvoiceAttachmentAsync, isPdf, loadContent, PdfReadError, readPdf, type PdfContents } from '../pdf/extract.js';
 import type { Invoice } from '../model/invoice.js';
 import { readCii } from '../syntax/cii/reader.js';
 import { detectFormat, detectSyntax, profileFromConformanceLevel, profileFromGuideline, readGuideline } from '../syntax/detect.js';
@@ -92,7 +92,7 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
   };
   // Lazy: parsing the XMP packet cost ~10 % of a request, and only some answers need it.
   withLazyXmp(result, contents);
-  const invoiceAttachment = findInvoiceAttachment(attachments);
+  const invoiceAttachment = await findInvoiceAttachmentAsync(attachments);
   if (!invoiceAttachment) {
     result.problems.push({ code: 'NO_XML', message: 'The PDF carries no embedded invoice XML (no factur-x.xml, zugferd-invoice.xml, xrechnung.xml or other CII/UBL attachment)' });
     return result;
@@ -106,7 +106,7 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
     });
   }
   try {
-    result.xmlBytes = invoiceAttachment.content();
+    result.xmlBytes = await loadContent(invoiceAttachment);
   } catch (err) {
     // A decompression bomb (PDF_LIMIT) or a damaged attachment: a finding, in user terms.
     result.problems.push({ code: 'PDF_ATTACHMENT_UNREADABLE', message: err instanceof PdfReadError ? err.message : 'The embedded invoice could not be decoded' });

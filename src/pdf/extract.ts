@@ -25,6 +25,7 @@
 import { readXmp, type XmpInfo } from './xmp.js';
 import {
   decodeStreamData,
+  decodeStreamDataAsync,
   isDict,
   isStream,
   LazyPdf,
@@ -66,6 +67,13 @@ export interface PdfAttachment {
   inAssociatedFiles: boolean;
   /** The decoded file content (filters applied). Throws PdfReadError when a filter cannot be decoded. */
   content(): Uint8Array;
+  /** The same, decoded off the event loop where possible (Flate in zlib's thread pool); content() then returns it at once. */
+  load?(): Promise<Uint8Array>;
+}
+
+/** An attachment's content, decoded off the event loop when the reader can. */
+export async function loadContent(a: PdfAttachment): Promise<Uint8Array> {
+  return a.load ? a.load() : a.content();
 }
 
 export interface PdfContents {
@@ -121,7 +129,7 @@ class LazyContents implements PdfContents {
     if (!this.xmpRead) {
       this.xmpRead = true;
       try {
-        this.xmpValue = isStream(this.meta) ? readXmp(decodeStreamData(this.meta, this.budget)) : undefined;
+        this.xmpValue = isStream(this.meta) ? readXmp(decodeStreamData(this.meta, this.budget, { kind: 'xmp' })) : undefined;
       } catch {
         this.xmpValue = undefined;
       }
@@ -135,10 +143,46 @@ export function decodeAttachment(stream: PdfStreamValue, budget: DecodeBudget, l
   try {
     return decodeStreamData(stream, budget, { lenientFlate });
   } catch (err) {
-    if (err instanceof PdfLimitError) throw limitError(err);
-    if (err instanceof LazyPdfError) throw new PdfReadError('PDF_UNREADABLE', `An embedded file could not be decoded: ${err.message}`);
-    throw new PdfReadError('PDF_UNREADABLE', 'An embedded file could not be decoded');
+    throw attachmentError(err);
   }
+}
+
+function attachmentError(err: unknown): PdfReadError {
+  if (err instanceof PdfLimitError) return limitError(err);
+  if (err instanceof LazyPdfError) return new PdfReadError('PDF_UNREADABLE', `An embedded file could not be decoded: ${err.message}`);
+  return new PdfReadError('PDF_UNREADABLE', 'An embedded file could not be decoded');
+}
+
+/**
+ * content() and load() of an attachment over one stream: decoded once, by whichever is called first
+ * (load() inflates in zlib's thread pool; content() on the calling thread).
+ */
+export function attachmentContent(stream: PdfStreamValue, budget: DecodeBudget, lenientFlate = false): Pick<PdfAttachment, 'content' | 'load'> {
+  let cached: Uint8Array | undefined;
+  let failed: PdfReadError | undefined;
+  return {
+    content() {
+      if (failed) throw failed;
+      try {
+        cached ??= decodeAttachment(stream, budget, lenientFlate);
+      } catch (err) {
+        failed = err as PdfReadError;
+        throw err;
+      }
+      return cached;
+    },
+    async load() {
+      if (failed) throw failed;
+      if (cached) return cached;
+      try {
+        cached = await decodeStreamDataAsync(stream, budget, { lenientFlate });
+      } catch (err) {
+        failed = attachmentError(err);
+        throw failed;
+      }
+      return cached;
+    },
+  };
 }
 
 /**
@@ -168,7 +212,6 @@ export function readPdfLazily(bytes: Uint8Array, budget = new DecodeBudget()): P
       if (!isStream(stream)) return;
       if (out.length >= MAX_NAME_TREE_NODES) throw new PdfLimitError(`The PDF has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} attachments`);
       const filename = textOfString(pdf.resolve(spec.map.get('UF'))) ?? textOfString(pdf.resolve(spec.map.get('F'))) ?? key ?? '';
-      let cached: Uint8Array | undefined;
       const att: PdfAttachment = {
         name: key ?? filename,
         filename,
@@ -177,10 +220,7 @@ export function readPdfLazily(bytes: Uint8Array, budget = new DecodeBudget()): P
         description: textOfString(pdf.resolve(spec.map.get('Desc'))),
         inNameTree: from === 'tree',
         inAssociatedFiles: from === 'af',
-        content() {
-          cached ??= decodeAttachment(stream, budget);
-          return cached;
-        },
+        ...attachmentContent(stream, budget),
       };
       seen.set(spec, att);
       out.push(att);
@@ -267,6 +307,33 @@ export function findInvoiceAttachment(attachments: PdfAttachment[]): PdfAttachme
   return undefined;
 }
 
+/** findInvoiceAttachment, decoding candidates off the event loop where possible (see PdfAttachment.load). */
+export async function findInvoiceAttachmentAsync(attachments: PdfAttachment[]): Promise<PdfAttachment | undefined> {
+  const byName = (a: PdfAttachment): string[] => [a.name, a.filename];
+  for (const wanted of INVOICE_FILE_NAMES) {
+    const hit = attachments.find((a) => byName(a).includes(wanted));
+    if (hit) return hit;
+  }
+  for (const wanted of INVOICE_FILE_NAMES) {
+    const lower = wanted.toLowerCase();
+    const hit = attachments.find((a) => byName(a).some((n) => n.toLowerCase() === lower));
+    if (hit) return hit;
+  }
+  const rank = (a: PdfAttachment): number => (a.afRelationship === 'Alternative' ? 0 : a.afRelationship === 'Data' ? 1 : 2);
+  const candidates = attachments
+    .filter((a) => /\.xml$/i.test(a.filename) || /xml/i.test(a.mimeType ?? ''))
+    .sort((a, b) => rank(a) - rank(b));
+  for (const a of candidates) {
+    try {
+      const head = Buffer.from((await loadContent(a)).subarray(0, 4096)).toString('latin1');
+      if (INVOICE_ROOT_HINT.test(head)) return a;
+    } catch {
+      // an undecodable candidate (a bomb included: the cap stopped it) is simply not the invoice
+    }
+  }
+  return undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fallback for files the structured parser cannot open: scan "n g obj … stream … endstream".
 
@@ -325,7 +392,6 @@ export function recoverByScanning(bytes: Uint8Array, cause: Error, budget = new 
       dict: isDict(targetDict) ? targetDict : { kind: 'dict', map: new Map() },
       raw: bytes.subarray(target.streamStart, target.streamEnd),
     };
-    let cached: Uint8Array | undefined;
     attachments.push({
       name: filename,
       filename,
@@ -333,11 +399,8 @@ export function recoverByScanning(bytes: Uint8Array, cause: Error, budget = new 
       afRelationship: /\/AFRelationship\s*\/(\w+)/.exec(dict)?.[1],
       inNameTree: false,
       inAssociatedFiles: false,
-      content() {
-        // Lenient Flate: a recovered stream may run past its real end up to "endstream".
-        cached ??= decodeAttachment(stream, budget, true);
-        return cached;
-      },
+      // Lenient Flate: a recovered stream may run past its real end up to "endstream".
+      ...attachmentContent(stream, budget, true),
     });
   }
   if (attachments.length === 0 && objects.size === 0) {

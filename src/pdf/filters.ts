@@ -26,7 +26,7 @@ export function applyFilters(raw: Uint8Array, steps: FilterStep[], cap: number, 
   for (const step of steps) {
     data = applyOne(data, step, cap, opts.lenientFlate === true);
     const p = step.parms;
-    if (p?.predictor !== undefined && p.predictor > 1 && (step.name === 'FlateDecode' || step.name === 'LZWDecode')) {
+    if (p?.predictor !== undefined && p.predictor > 1 && ['FlateDecode', 'Fl', 'LZWDecode', 'LZW', 'none'].includes(step.name)) {
       if (p.predictor < 10) throw new FilterError('TIFF predictor not supported');
       data = unpredictPng(data, p.columns ?? 1, (p.colors ?? 1) * (p.bitsPerComponent ?? 8));
     }
@@ -51,6 +51,8 @@ function applyOne(data: Uint8Array, step: FilterStep, cap: number, lenient: bool
     case 'RunLengthDecode':
     case 'RL':
       return runLength(data, cap);
+    case 'none': // only a predictor (decodeStreamDataAsync inflates first)
+      return data;
     default:
       throw new FilterError(`unsupported filter ${step.name}`);
   }

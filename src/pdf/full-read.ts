@@ -6,7 +6,7 @@
  */
 import { readXmp, type XmpInfo } from './xmp.js';
 import {
-  decodeAttachment,
+  attachmentContent,
   encryptedError,
   hasEmbeddedFileStreams,
   limitError,
@@ -50,7 +50,7 @@ export function vetForFullParse(bytes: Uint8Array, objects: ScannedObject[], bud
     const stream: PdfStreamValue = { kind: 'stream', dict, raw: bytes.subarray(o.streamStart, o.streamEnd) };
     const decoded = (): Uint8Array | undefined => {
       try {
-        return decodeStreamData(stream, budget, { lenientFlate: true });
+        return decodeStreamData(stream, budget, { lenientFlate: true, kind: 'structure' });
       } catch (err) {
         if (err instanceof LazyPdfError) return undefined; // undecodable: the parser fails on it too
         throw err;
@@ -88,6 +88,9 @@ export function vetForFullParse(bytes: Uint8Array, objects: ScannedObject[], bud
   }
 }
 
+/** More objects without "endobj" than this, and the full parse is skipped (see readPdfFully). */
+export const MAX_UNTERMINATED_FOR_PARSER = 64;
+
 /** Tier 2 (and 3): vet, parse in the worker, fall back to the recovery scan. Throws PdfReadError. */
 export async function readPdfFully(bytes: Uint8Array, budget = new DecodeBudget()): Promise<PdfContents> {
   let scanned: ScannedObject[];
@@ -98,6 +101,11 @@ export async function readPdfFully(bytes: Uint8Array, budget = new DecodeBudget(
     if (err instanceof PdfLimitError) throw limitError(err);
     throw err;
   }
+  // The library looks for "endobj" to the end of the file after each object that lacks one (quadratic):
+  // a file with many such objects goes to the linear recovery scan at once.
+  let unterminated = 0;
+  for (const o of scanned) if (!o.terminated) unterminated++;
+  if (unterminated > MAX_UNTERMINATED_FOR_PARSER) return recoverByScanning(bytes, new Error('damaged'), budget, scanned);
   let answer: FullParseAnswer;
   try {
     // A copy of just this range: a view into a larger buffer would be cloned whole.
@@ -113,20 +121,11 @@ export async function readPdfFully(bytes: Uint8Array, budget = new DecodeBudget(
     return recoverByScanning(bytes, new Error('damaged'), budget, scanned);
   }
   const streams: PdfStreamValue[] = answer.streams.map(toStream);
-  const attachments: PdfAttachment[] = answer.attachments.map(({ stream, ...a }) => {
-    let cached: Uint8Array | undefined;
-    return {
-      ...a,
-      content() {
-        cached ??= decodeAttachment(streams[stream], budget);
-        return cached;
-      },
-    };
-  });
+  const attachments: PdfAttachment[] = answer.attachments.map(({ stream, ...a }) => ({ ...a, ...attachmentContent(streams[stream], budget) }));
   let xmp: XmpInfo | undefined;
   if (answer.xmp) {
     try {
-      xmp = readXmp(decodeStreamData(toStream(answer.xmp), budget));
+      xmp = readXmp(decodeStreamData(toStream(answer.xmp), budget, { kind: 'xmp' }));
     } catch (err) {
       if (err instanceof PdfLimitError) throw limitError(err);
       xmp = undefined; // XMP is advisory: a broken packet must not hide the invoice
@@ -185,7 +184,13 @@ export function gateForEmbed(bytes: Uint8Array): void {
     if (encrypted) {
       throw new EmbedError('PDF_ENCRYPTED', 'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again');
     }
-    vetForFullParse(bytes, scanObjects(bytes), budget);
+    const scanned = scanObjects(bytes);
+    let unterminated = 0;
+    for (const o of scanned) if (!o.terminated) unterminated++;
+    if (unterminated > MAX_UNTERMINATED_FOR_PARSER) {
+      throw new EmbedError('PDF_UNREADABLE', `The PDF could not be read: ${unterminated} of its objects are not closed (no "endobj")`);
+    }
+    vetForFullParse(bytes, scanned, budget);
   } catch (err) {
     if (err instanceof PdfLimitError) throw new EmbedError('PDF_LIMIT', `The PDF exceeds a processing limit: ${err.message}`);
     throw err;

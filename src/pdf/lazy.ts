@@ -12,9 +12,13 @@
  * checked against the file's real length and the caps of ./limits.ts before anything is allocated or
  * looped over. A file over a limit throws PdfLimitError, which is final (no fallback gets to try it).
  */
+import { promisify } from 'node:util';
+import { inflate, constants as zlibConstants } from 'node:zlib';
 import { applyFilters, FilterError, type FilterStep } from './filters.js';
 import {
   DecodeBudget,
+  streamTooLarge,
+  type StreamKind,
   MAX_NESTING,
   MAX_OBJSTM_OBJECTS,
   MAX_RESOLVED_OBJECTS,
@@ -24,6 +28,8 @@ import {
 } from './limits.js';
 
 export { MAX_DECODED_BYTES } from './limits.js';
+
+const inflateAsync = promisify(inflate) as (buf: Uint8Array, opts: object) => Promise<Buffer>;
 
 export class LazyPdfError extends Error {
   constructor(message: string) {
@@ -349,7 +355,7 @@ export class LazyPdf {
     for (let s = 1; s < index.length; s += 2) total += index[s];
     // Checked before decoding or looping: the file must be able to hold what /Index claims.
     this.addEntries(total);
-    const data = decodeStreamData(stream, this.budget);
+    const data = decodeStreamData(stream, this.budget, { kind: 'structure' });
     if (total * rowLen > data.length) throw new LazyPdfError('xref stream too short');
     let row = 0;
     const field = (start: number, len: number, dflt: number): number => {
@@ -450,7 +456,7 @@ export class LazyPdf {
     }
     // Checked before decoding: /N against the cap and the file, then against the decoded index.
     if (n > MAX_OBJSTM_OBJECTS) throw new PdfLimitError(`An object stream of the PDF claims ${n} objects (the limit is ${MAX_OBJSTM_OBJECTS.toLocaleString('en')})`);
-    const data = decodeStreamData(s, this.budget);
+    const data = decodeStreamData(s, this.budget, { kind: 'structure' });
     // Each index pair ("num offset ") takes at least 4 bytes of the /First bytes before the objects.
     if (first > data.length || n * 4 > first + 1) throw new PdfLimitError(`An object stream of the PDF claims ${n} objects but holds fewer`);
     const p = new Parser(data, 0, first);
@@ -510,17 +516,52 @@ export function filterSteps(dict: PdfDictValue): FilterStep[] {
  * Decode a stream's data (Flate, LZW, ASCII85, ASCIIHex, RunLength; PNG predictors), capped per stream and
  * charged to `budget`. A bomb throws PdfLimitError; data we cannot decode throws LazyPdfError.
  */
-export function decodeStreamData(s: PdfStreamValue, budget: DecodeBudget, opts: { lenientFlate?: boolean } = {}): Uint8Array {
+export function decodeStreamData(s: PdfStreamValue, budget: DecodeBudget, opts: { lenientFlate?: boolean; kind?: StreamKind } = {}): Uint8Array {
   const steps = filterSteps(s.dict);
-  if (steps.length === 0) return s.raw;
+  const kind = opts.kind ?? 'file';
+  if (steps.length === 0) {
+    if (s.raw.length > budget.capFor(kind)) throw streamTooLarge(budget.capFor(kind));
+    return s.raw;
+  }
   let out: Uint8Array;
   try {
-    out = applyFilters(s.raw, steps, budget.streamCap, opts);
+    out = applyFilters(s.raw, steps, budget.capFor(kind), opts);
   } catch (err) {
     if (err instanceof FilterError) throw new LazyPdfError(err.message);
     throw err;
   }
-  budget.charge(out.length);
+  budget.charge(out.length, kind);
+  return out;
+}
+
+/**
+ * decodeStreamData off the event loop where it matters: a Flate stream (what attachments use) is inflated
+ * in libuv's thread pool (zlib's asynchronous inflate, capped the same way), so that decoding an attachment
+ * up to its 64 MiB cap (over a second on a loaded machine) never stalls other requests. Other filters decode
+ * synchronously (they are rare, and capped).
+ */
+export async function decodeStreamDataAsync(s: PdfStreamValue, budget: DecodeBudget, opts: { lenientFlate?: boolean } = {}): Promise<Uint8Array> {
+  const steps = filterSteps(s.dict);
+  const first = steps[0];
+  if (steps.length !== 1 || (first.name !== 'FlateDecode' && first.name !== 'Fl')) return decodeStreamData(s, budget, opts);
+  const cap = budget.capFor('file');
+  let out: Uint8Array;
+  try {
+    out = await inflateAsync(s.raw, { maxOutputLength: cap, ...(opts.lenientFlate ? { finishFlush: zlibConstants.Z_SYNC_FLUSH } : {}) });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || (err as Error).message?.includes('maxOutputLength')) throw streamTooLarge(cap);
+    throw new LazyPdfError('the compressed data is damaged');
+  }
+  // The predictor (rare on attachments) runs on the inflated bytes, as in applyFilters.
+  if (first.parms?.predictor !== undefined && first.parms.predictor > 1) {
+    try {
+      out = applyFilters(out, [{ name: 'none', parms: first.parms }], cap);
+    } catch (err) {
+      if (err instanceof FilterError) throw new LazyPdfError(err.message);
+      throw err;
+    }
+  }
+  budget.charge(out.length, 'file');
   return out;
 }
 

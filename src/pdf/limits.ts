@@ -12,6 +12,12 @@
 export const MAX_DECODED_BYTES = 64 * 1024 * 1024;
 /** Decoded bytes of all streams one request decodes together (attachments, XMP, object and xref streams). */
 export const MAX_DECODED_BYTES_PER_REQUEST = 128 * 1024 * 1024;
+/** Decoded bytes of one xref or object stream (structure, decoded on the request's thread: kept small). */
+export const MAX_STRUCTURE_STREAM_BYTES = 8 * 1024 * 1024;
+/** Decoded bytes of all xref and object streams of one request. */
+export const MAX_STRUCTURE_BYTES_PER_REQUEST = 32 * 1024 * 1024;
+/** Decoded bytes of the XMP metadata packet. */
+export const MAX_XMP_BYTES = 4 * 1024 * 1024;
 /** Cross-reference entries of a file, in all sections together (and never more than the file has bytes). */
 export const MAX_XREF_ENTRIES = 1_000_000;
 /** Sections in a /Prev (and /XRefStm) chain. */
@@ -44,6 +50,7 @@ export class PdfLimitError extends Error {
 /** Decoded bytes still allowed for one request; every decoder charges it before it returns. */
 export class DecodeBudget {
   private left: number;
+  private structureLeft = MAX_STRUCTURE_BYTES_PER_REQUEST;
   constructor(readonly total = MAX_DECODED_BYTES_PER_REQUEST) {
     this.left = total;
   }
@@ -51,16 +58,27 @@ export class DecodeBudget {
   get streamCap(): number {
     return Math.min(MAX_DECODED_BYTES, this.left);
   }
-  charge(bytes: number): void {
+  /** The cap for a stream of this kind: structure (xref and object streams) and XMP get small ones. */
+  capFor(kind: StreamKind): number {
+    if (kind === 'structure') return Math.min(MAX_STRUCTURE_STREAM_BYTES, this.structureLeft, this.left);
+    if (kind === 'xmp') return Math.min(MAX_XMP_BYTES, this.left);
+    return this.streamCap;
+  }
+  charge(bytes: number, kind: StreamKind = 'file'): void {
     this.left -= bytes;
     if (this.left < 0) throw perRequestExceeded();
+    if (kind === 'structure') {
+      this.structureLeft -= bytes;
+      if (this.structureLeft < 0) throw new PdfLimitError(`The PDF's cross-reference and object streams decode to more than ${MAX_STRUCTURE_BYTES_PER_REQUEST / 1024 / 1024} MiB`);
+    }
   }
 }
 
+/** What a stream is for: its cap depends on it. */
+export type StreamKind = 'file' | 'structure' | 'xmp';
+
 export function streamTooLarge(cap: number): PdfLimitError {
-  return cap < MAX_DECODED_BYTES
-    ? perRequestExceeded()
-    : new PdfLimitError(`A stream in the PDF decodes to more than ${MAX_DECODED_BYTES / 1024 / 1024} MiB (the limit per stream)`);
+  return new PdfLimitError(`A stream in the PDF decodes to more than ${+(cap / 1024 / 1024).toFixed(2)} MiB (the limit for it in this request)`);
 }
 
 function perRequestExceeded(): PdfLimitError {

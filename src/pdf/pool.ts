@@ -8,7 +8,7 @@
  * typical one-page invoice PDF took ~11 ms inline and ~12 ms through a warm worker (the copy of a few
  * tens of KB each way and a thread hop are well under a millisecond next to pdf-lib's load and save), so
  * an "inline when small" path would save little and add a second way to run the library. The first call
- * pays the worker's start and module load (~150 ms) once; idle threads end after a minute.
+ * pays the worker's start and module load (~150 ms) once; the thread then stays.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +49,9 @@ const WARM_UP_TIMEOUT_MS = 60_000;
 function thePool(): { pool: Piscina; gate: WorkerGate } {
   pool ??= new Piscina({
     filename: workerFile(),
-    minThreads: 0,
+    // Created on the first PDF job, then one thread stays (with pdf-lib loaded, ~50 MB): a cold start
+    // (module load) on a later request would cost that request its latency. A killed thread is replaced.
+    minThreads: 1,
     maxThreads: PDF_WORKER_THREADS,
     idleTimeout: 60_000,
     resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },

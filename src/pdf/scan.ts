@@ -18,6 +18,8 @@ export interface ScannedObject {
   streamEnd?: number;
   /** Where the object's dictionary text ends (the "stream" keyword, or `end`). */
   dictEnd: number;
+  /** An "endobj" closes the object before the next header. */
+  terminated: boolean;
 }
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
@@ -85,9 +87,10 @@ export function scanObjects(bytes: Uint8Array): ScannedObject[] {
     const h = headers[k];
     const nextHeader = k + 1 < headers.length ? headers[k + 1].headerStart : bytes.length;
     const endobj = firstAtLeast(endobjs, h.start);
-    let end = endobj !== undefined && endobj < nextHeader ? endobj : nextHeader;
+    const terminated = endobj !== undefined && endobj < nextHeader;
+    let end = terminated ? endobj : nextHeader;
     const streamKw = firstAtLeast(streams, h.start);
-    const obj: ScannedObject = { num: h.num, gen: h.gen, start: h.start, end, dictEnd: end };
+    const obj: ScannedObject = { num: h.num, gen: h.gen, start: h.start, end, dictEnd: end, terminated };
     if (streamKw !== undefined && streamKw < end) {
       obj.dictEnd = streamKw;
       let s = streamKw + 6;
