@@ -4,11 +4,10 @@
  * (lazy.ts, full-read.ts) vets counts and sizes first, and this is the second line: whatever the gate
  * missed can cost one worker, never the process or its event loop.
  *
- * Why everything goes through the worker, even small files: measured on this machine, a /v1/convert of a
- * typical one-page invoice PDF took ~11 ms inline and ~12 ms through a warm worker (the copy of a few
- * tens of KB each way and a thread hop are well under a millisecond next to pdf-lib's load and save), so
- * an "inline when small" path would save little and add a second way to run the library. The first call
- * pays the worker's start and module load (~150 ms) once; the thread then stays.
+ * /v1/convert and /v1/merge embed small PDFs whose xref the gate read cleanly on the calling thread (see
+ * INLINE_EMBED_MAX_BYTES in full-read.ts for the measurement and the reasoning); everything else that needs
+ * the library (the full parse of a damaged file, embedding a large one) runs here. The first job pays the
+ * worker's start and module load once (excluded from its deadline); the thread then stays.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
