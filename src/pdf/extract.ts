@@ -367,8 +367,9 @@ export function recoverByScanning(bytes: Uint8Array, cause: Error, budget = new 
   }
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   // Last definition wins, as with incremental updates.
-  const objects = new Map<string, ScannedObject>();
-  for (const o of list) objects.set(`${o.num} ${o.gen}`, o);
+  const key = (num: number, gen: number) => num * 100_000 + gen; // gen has at most 5 digits
+  const objects = new Map<number, ScannedObject>();
+  for (const o of list) objects.set(key(o.num, o.gen), o);
   const dictText = (o: ScannedObject) => buf.toString('latin1', o.start, Math.min(o.dictEnd, o.start + MAX_DICT_TEXT));
   const attachments: PdfAttachment[] = [];
   // Cheap test first (one more linear pass): most objects have no /EF, and their text need not be made.
@@ -379,7 +380,7 @@ export function recoverByScanning(bytes: Uint8Array, cause: Error, budget = new 
     const dict = dictText(obj);
     const ef = /\/EF\s*<<[^>]*?\/(?:UF|F)\s+(\d{1,10})\s+(\d{1,5})\s+R/.exec(dict);
     if (!ef) continue;
-    const target = objects.get(`${Number(ef[1])} ${Number(ef[2])}`);
+    const target = objects.get(key(Number(ef[1]), Number(ef[2])));
     if (!target || target.streamStart === undefined || target.streamEnd === undefined) continue;
     if (attachments.length >= MAX_NAME_TREE_NODES) throw limitError(new PdfLimitError(`The PDF has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} attachments`));
     const filename = literalString(/\/UF\s*(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>)/.exec(dict)?.[1])

@@ -21,7 +21,7 @@ import { EmbedError } from './hybrid.js';
 import { decodeStreamData, isDict, isRef, LazyPdf, LazyPdfError, nameOf, parseValueAt, type PdfStreamValue } from './lazy.js';
 import { DecodeBudget, MAX_OBJSTM_OBJECTS, MAX_XREF_ENTRIES, PdfLimitError } from './limits.js';
 import { PdfWorkerOverrunError, runPdfTask } from './pool.js';
-import { firstAtLeast, positions, scanObjects, type ScannedObject } from './scan.js';
+import { positions, scanObjects, type ScannedObject } from './scan.js';
 
 /**
  * Check every object stream and xref stream of the file the way the full parser will meet them (it parses
@@ -33,16 +33,17 @@ export function vetForFullParse(bytes: Uint8Array, objects: ScannedObject[], bud
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const objStm = positions(buf, 'ObjStm');
   const xref = positions(buf, 'XRef');
-  const seenStreams = new Set<number>();
+  let lastStream = -1;
+  // Objects are in file order: one cursor per keyword list (linear).
+  let io = 0;
+  let ix = 0;
   for (const o of objects) {
-    if (o.streamStart === undefined || o.streamEnd === undefined || seenStreams.has(o.streamStart)) continue;
-    seenStreams.add(o.streamStart);
-    const inDict = (list: number[]) => {
-      const at = firstAtLeast(list, o.start);
-      return at !== undefined && at < o.dictEnd;
-    };
-    const maybeObjStm = inDict(objStm);
-    const maybeXref = inDict(xref);
+    if (o.streamStart === undefined || o.streamEnd === undefined || o.streamStart <= lastStream) continue;
+    lastStream = o.streamStart;
+    while (io < objStm.length && objStm[io] < o.start) io++;
+    while (ix < xref.length && xref[ix] < o.start) ix++;
+    const maybeObjStm = io < objStm.length && objStm[io] < o.dictEnd;
+    const maybeXref = ix < xref.length && xref[ix] < o.dictEnd;
     if (!maybeObjStm && !maybeXref) continue;
     const dict = parseValueAt(bytes, o.start, o.dictEnd);
     if (!isDict(dict)) continue;

@@ -45,51 +45,83 @@ export function firstAtLeast(arr: number[], x: number): number | undefined {
   return lo < arr.length ? arr[lo] : undefined;
 }
 
-/** Read "N G" backwards from just before `objAt` (bounded look-back: numbers have at most 10 digits). */
-function headerBefore(b: Uint8Array, objAt: number): { num: number; gen: number; headerStart: number } | undefined {
+/** Read "N G" backwards from just before `objAt` (bounded look-back: numbers have at most 10 digits); -1 when absent. */
+function headerBefore(b: Uint8Array, objAt: number, out: { num: number; gen: number; headerStart: number }): boolean {
   let i = objAt - 1;
-  if (i < 0 || !isWs(b[i])) return undefined;
+  if (i < 0 || !isWs(b[i])) return false;
   while (i >= 0 && isWs(b[i]) && objAt - i < 16) i--;
+  let gen = 0;
+  let scale = 1;
   const genEnd = i + 1;
-  while (i >= 0 && isDigit(b[i]) && genEnd - i <= 5) i--;
+  while (i >= 0 && isDigit(b[i]) && genEnd - i <= 5) {
+    gen += (b[i] - 0x30) * scale;
+    scale *= 10;
+    i--;
+  }
   const genStart = i + 1;
-  if (genStart === genEnd || (i >= 0 && isDigit(b[i])) || i < 0 || !isWs(b[i])) return undefined;
+  if (genStart === genEnd || i < 0 || !isWs(b[i])) return false;
   while (i >= 0 && isWs(b[i]) && genStart - i < 16) i--;
+  let num = 0;
+  scale = 1;
   const numEnd = i + 1;
-  while (i >= 0 && isDigit(b[i]) && numEnd - i <= 10) i--;
+  while (i >= 0 && isDigit(b[i]) && numEnd - i <= 10) {
+    num += (b[i] - 0x30) * scale;
+    scale *= 10;
+    i--;
+  }
   const numStart = i + 1;
-  if (numStart === numEnd || (i >= 0 && isDigit(b[i]))) return undefined;
-  return { num: Number(latin1(b, numStart, numEnd)), gen: Number(latin1(b, genStart, genEnd)), headerStart: numStart };
-}
-
-function latin1(b: Uint8Array, start: number, end: number): string {
-  return Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('latin1');
+  if (numStart === numEnd || (i >= 0 && isDigit(b[i]))) return false;
+  out.num = num;
+  out.gen = gen;
+  out.headerStart = numStart;
+  return true;
 }
 
 /** Every indirect object of the file in file order (later definitions of a number come later). */
 export function scanObjects(bytes: Uint8Array): ScannedObject[] {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  const headers: { num: number; gen: number; headerStart: number; start: number }[] = [];
-  for (const at of positions(buf, 'obj')) {
-    // "endobj" ends in "obj" too, and "objects" is not a header.
-    if (!isDelimOrWs(buf[at + 3]) && buf[at + 3] !== 0x3e) continue;
-    const h = headerBefore(buf, at);
-    if (!h) continue;
-    if (headers.length >= MAX_SCANNED_OBJECTS) throw new PdfLimitError(`The PDF has more than ${MAX_SCANNED_OBJECTS.toLocaleString('en')} objects`);
-    headers.push({ ...h, start: at + 3 });
+  // One pass over the bytes for the four keywords ("obj", "endobj", "stream", "endstream").
+  const objs: number[] = [];
+  const endobjs: number[] = [];
+  const streams: number[] = [];
+  const endstreams: number[] = [];
+  const b = buf;
+  const n = b.length;
+  for (let i = 0; i + 2 < n; i++) {
+    const c = b[i];
+    if (c === 0x6f /* o */) {
+      if (b[i + 1] !== 0x62 || b[i + 2] !== 0x6a) continue;
+      if (i >= 3 && b[i - 3] === 0x65 && b[i - 2] === 0x6e && b[i - 1] === 0x64) endobjs.push(i - 3);
+      else objs.push(i);
+    } else if (c === 0x73 /* s */) {
+      if (b[i + 1] !== 0x74 || b[i + 2] !== 0x72 || b[i + 3] !== 0x65 || b[i + 4] !== 0x61 || b[i + 5] !== 0x6d) continue;
+      if (i >= 3 && b[i - 3] === 0x65 && b[i - 2] === 0x6e && b[i - 1] === 0x64) endstreams.push(i - 3);
+      else streams.push(i);
+      i += 5;
+    }
   }
-  const endobjs = positions(buf, 'endobj');
-  const endstreams = positions(buf, 'endstream');
-  // "stream" keywords that are not the tail of "endstream".
-  const streams = positions(buf, 'stream').filter((i) => !(i >= 3 && buf[i - 3] === 0x65 && buf[i - 2] === 0x6e && buf[i - 1] === 0x64));
+  const headers: { num: number; gen: number; headerStart: number; start: number }[] = [];
+  const h = { num: 0, gen: 0, headerStart: 0 };
+  for (const at of objs) {
+    // "objects" is not a header.
+    if (!isDelimOrWs(buf[at + 3]) && buf[at + 3] !== 0x3e) continue;
+    if (!headerBefore(buf, at, h)) continue;
+    if (headers.length >= MAX_SCANNED_OBJECTS) throw new PdfLimitError(`The PDF has more than ${MAX_SCANNED_OBJECTS.toLocaleString('en')} objects`);
+    headers.push({ num: h.num, gen: h.gen, headerStart: h.headerStart, start: at + 3 });
+  }
   const out: ScannedObject[] = [];
+  // Headers are in file order, so each keyword list is walked once with a cursor (linear, no searches).
+  let ie = 0;
+  let is = 0;
   for (let k = 0; k < headers.length; k++) {
     const h = headers[k];
     const nextHeader = k + 1 < headers.length ? headers[k + 1].headerStart : bytes.length;
-    const endobj = firstAtLeast(endobjs, h.start);
+    while (ie < endobjs.length && endobjs[ie] < h.start) ie++;
+    while (is < streams.length && streams[is] < h.start) is++;
+    const endobj = ie < endobjs.length ? endobjs[ie] : undefined;
     const terminated = endobj !== undefined && endobj < nextHeader;
     let end = terminated ? endobj : nextHeader;
-    const streamKw = firstAtLeast(streams, h.start);
+    const streamKw = is < streams.length ? streams[is] : undefined;
     const obj: ScannedObject = { num: h.num, gen: h.gen, start: h.start, end, dictEnd: end, terminated };
     if (streamKw !== undefined && streamKw < end) {
       obj.dictEnd = streamKw;
