@@ -13,7 +13,7 @@ import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { readPdf, recoverByScanning, PdfReadError } from '../src/pdf/extract.js';
 import { applyFilters } from '../src/pdf/filters.js';
 import { DecodeBudget, MAX_DECODED_BYTES, PdfLimitError } from '../src/pdf/limits.js';
-import { closePdfPool } from '../src/pdf/pool.js';
+import { closePdfPool, PdfWorkerOverrunError, runPdfTask } from '../src/pdf/pool.js';
 import { communityApp, multipart, proApp } from './helpers.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -488,4 +488,16 @@ test('community mode answers the same (serialize aside)', async () => {
   } finally {
     await community.close();
   }
+});
+
+test('a pdf-lib job over its deadline is killed, answered as an overrun, and the worker replaced', async () => {
+  // 40,000 small objects: a parse of a second or more, cut off after 20 ms.
+  const objects: Body[] = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>'];
+  for (let k = 0; k < 40_000; k++) objects.push(`<< /A [${k} 1 2 3] /B (text ${k}) >>`);
+  const big = pdf(objects, { brokenXref: true });
+  await runPdfTask({ kind: 'read', bytes: pdf(objects.slice(0, 3)) }); // a warm worker, so the deadline is the job's
+  await assert.rejects(runPdfTask({ kind: 'read', bytes: big }, 20), (e: unknown) => e instanceof PdfWorkerOverrunError && e.reason === 'time');
+  // The next job gets a new worker and an answer.
+  const answer = await runPdfTask({ kind: 'read', bytes: pdf(objects.slice(0, 3)) });
+  assert.ok(typeof answer === 'object' && 'attachments' in answer, JSON.stringify(answer).slice(0, 200));
 });

@@ -60,14 +60,14 @@ function thePool(): { pool: Piscina; gate: WorkerGate } {
 }
 
 /** Run a pdf-lib job in the PDF worker. Throws PdfWorkerOverrunError (time, memory) or PoolBusyError (queue full, or no worker in time). */
-export async function runPdfTask(task: PdfTask): Promise<PdfTaskAnswer> {
+export async function runPdfTask(task: PdfTask, timeoutMs = PDF_TASK_TIMEOUT_MS): Promise<PdfTaskAnswer> {
   const { pool, gate } = thePool();
-  let deadline = performance.now() + PDF_TASK_TIMEOUT_MS;
+  let deadline = performance.now() + timeoutMs;
   if (!(await gate.acquire(deadline))) throw new PoolBusyError();
   try {
     if (!pool.threads.some((t) => warm.has(t.threadId))) {
       warm.add((await pool.run({ kind: 'warm' } satisfies PdfTask, { signal: AbortSignal.timeout(WARM_UP_TIMEOUT_MS) })) as number);
-      deadline = Math.max(deadline, performance.now() + PDF_TASK_TIMEOUT_MS);
+      deadline = Math.max(deadline, performance.now() + timeoutMs);
     }
     return (await pool.run(task, { signal: AbortSignal.timeout(Math.max(1, Math.ceil(deadline - performance.now()))) })) as PdfTaskAnswer;
   } catch (err) {
