@@ -6,7 +6,7 @@
  * invoice XML, embedded XML that is not well-formed, an XML that is not an invoice) is reported in
  * `problems` with a stable code.
  */
-import { findInvoiceAttachment, isPdf, PdfReadError, readPdf, type PdfContents } from '../pdf/extract.js';
+import { findInvoiceAttachmentAsync, isPdf, loadContent, PdfReadError, readPdf, type PdfContents } from '../pdf/extract.js';
 import type { Invoice } from '../model/invoice.js';
 import { readCii } from '../syntax/cii/reader.js';
 import { detectFormat, detectSyntax, profileFromConformanceLevel, profileFromGuideline, readGuideline } from '../syntax/detect.js';
@@ -77,7 +77,9 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
     contents = await readPdf(bytes);
   } catch (err) {
     if (err instanceof PdfReadError) throw new IngestError(err.code, err.message);
-    throw new IngestError('PDF_UNREADABLE', `The PDF could not be read: ${(err as Error).message}`);
+    if ((err as Error).name === 'PoolBusyError') throw err; // the PDF pool is full: 503, try again
+    // Never a library's internal message (e.g. "Cannot create a Buffer ...") in an answer.
+    throw new IngestError('PDF_UNREADABLE', 'The PDF could not be read: its structure is damaged');
   }
   const { attachments } = contents;
   const result: IngestResult = {
@@ -90,7 +92,7 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
   };
   // Lazy: parsing the XMP packet cost ~10 % of a request, and only some answers need it.
   withLazyXmp(result, contents);
-  const invoiceAttachment = findInvoiceAttachment(attachments);
+  const invoiceAttachment = await findInvoiceAttachmentAsync(attachments);
   if (!invoiceAttachment) {
     result.problems.push({ code: 'NO_XML', message: 'The PDF carries no embedded invoice XML (no factur-x.xml, zugferd-invoice.xml, xrechnung.xml or other CII/UBL attachment)' });
     return result;
@@ -104,9 +106,10 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
     });
   }
   try {
-    result.xmlBytes = invoiceAttachment.content();
+    result.xmlBytes = await loadContent(invoiceAttachment);
   } catch (err) {
-    result.problems.push({ code: 'PDF_ATTACHMENT_UNREADABLE', message: (err as Error).message });
+    // A decompression bomb (PDF_LIMIT) or a damaged attachment: a finding, in user terms.
+    result.problems.push({ code: 'PDF_ATTACHMENT_UNREADABLE', message: err instanceof PdfReadError ? err.message : 'The embedded invoice could not be decoded' });
     return result;
   }
   if (options.maxXmlBytes !== undefined && result.xmlBytes.length > options.maxXmlBytes) throw new XmlTooLargeError(result.xmlBytes.length);

@@ -58,6 +58,7 @@ export class IngestError extends Error {
       | 'NOT_PDF_OR_XML'
       | 'PDF_ENCRYPTED'
       | 'PDF_UNREADABLE'
+      | 'PDF_LIMIT'
       | 'XML_MALFORMED'
       | 'XML_DTD_FORBIDDEN'
       | 'XML_TOO_DEEP'

@@ -34,15 +34,32 @@ import {
 import { DEFAULT_PRODUCER, EmbedError, type EmbedOptions, type EmbedResult, type HybridFlavour } from './hybrid.js';
 import { INVOICE_FILE_NAMES, isPdf, readPdf } from './extract.js';
 import { readXmp } from './xmp.js';
+import { textOfString } from './lazy.js';
+import { MAX_PAGE_TREE_DEPTH, MAX_PAGE_TREE_NODES, PdfLimitError } from './limits.js';
 import { carryOverPacket, carryOverXmp, extensionSchemaBlock, fxDescription } from './xmp-write.js';
 
 // The container vocabulary lives in hybrid.ts (no PDF library), so routes can load this module lazily.
 export { DEFAULT_PRODUCER, EmbedError, HYBRID_FORMATS, hybridFlavour } from './hybrid.js';
 export type { EmbedOptions, EmbedResult, HybridFlavour, HybridFormat } from './hybrid.js';
 
-/** Embed invoice XML into a PDF. Throws EmbedError for input that cannot be used. */
+/**
+ * The PDF worker's entry (./pool.ts): embed, and answer as data. Any failure of the library on the input
+ * (a stack overflow on a deep structure, a broken object) is an unusable PDF in user terms, never its text.
+ */
+export async function embedInWorker(pdfBytes: Uint8Array, opts: EmbedOptions): Promise<{ embedded: EmbedResult } | { embedError: { code: string; message: string } }> {
+  try {
+    return { embedded: await embedInvoiceXml(pdfBytes, opts) };
+  } catch (err) {
+    if (err instanceof EmbedError) return { embedError: { code: err.code, message: err.message } };
+    if (err instanceof PdfLimitError) return { embedError: { code: 'PDF_LIMIT', message: `The PDF exceeds a processing limit: ${err.message}` } };
+    return { embedError: { code: 'PDF_UNREADABLE', message: 'The PDF could not be read: its structure is damaged' } };
+  }
+}
+
+/** Embed invoice XML into a PDF (on the calling thread: the routes go through hybrid.ts and the PDF worker). Throws EmbedError for input that cannot be used. */
 export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions): Promise<EmbedResult> {
   const doc = await loadPdf(pdfBytes);
+  boundInfoStrings(doc);
   // Dates have second precision in both Info and XMP; drop milliseconds so the two stay equal.
   const now = new Date(Math.floor((opts.now ?? new Date()).getTime() / 1000) * 1000);
   const { flavour } = opts;
@@ -79,13 +96,73 @@ async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, parseSpeed: Infinity });
   } catch (err) {
-    throw new EmbedError('PDF_UNREADABLE', `The PDF could not be read: ${(err as Error).message}`);
+    throw new EmbedError('PDF_UNREADABLE', 'The PDF could not be read: its structure is damaged');
   }
   if (doc.isEncrypted) {
     throw new EmbedError('PDF_ENCRYPTED', 'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again');
   }
-  if (doc.getPageCount() === 0) throw new EmbedError('PDF_UNREADABLE', 'The PDF has no pages');
+  checkPageTree(doc);
   return doc;
+}
+
+/**
+ * The page tree, walked without recursion before the library walks it (its getPageCount recursed
+ * forever on a self-referencing tree, and failed with a 500 on a missing /Pages or /Kids): it must exist,
+ * have /Kids, no cycles, a bounded depth and size, and at least one page.
+ */
+function checkPageTree(doc: PDFDocument): void {
+  const unreadable = (why: string) => new EmbedError('PDF_UNREADABLE', `The PDF's page tree is unusable: ${why}`);
+  const root = doc.catalog.lookup(PDFName.of('Pages'));
+  if (!(root instanceof PDFDict)) throw unreadable('the catalog has no /Pages');
+  const seen = new Set<PDFDict>();
+  const stack: { node: PDFDict; depth: number }[] = [{ node: root, depth: 0 }];
+  let pages = 0;
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (seen.has(node)) throw unreadable('it refers to itself');
+    seen.add(node);
+    if (depth > MAX_PAGE_TREE_DEPTH) throw new EmbedError('PDF_LIMIT', `The PDF exceeds a processing limit: its page tree is more than ${MAX_PAGE_TREE_DEPTH} levels deep`);
+    if (seen.size > MAX_PAGE_TREE_NODES) throw new EmbedError('PDF_LIMIT', `The PDF exceeds a processing limit: its page tree has more than ${MAX_PAGE_TREE_NODES.toLocaleString('en')} nodes`);
+    const kids = node.lookup(PDFName.of('Kids'));
+    const type = node.lookup(PDFName.of('Type'));
+    if (type === PDFName.of('Page') || (!(kids instanceof PDFArray) && node !== root && node.has(PDFName.of('MediaBox')))) {
+      pages++;
+      continue;
+    }
+    if (!(kids instanceof PDFArray)) throw unreadable(node === root ? 'the /Pages node has no /Kids' : 'a page-tree node has no /Kids');
+    for (let i = kids.size() - 1; i >= 0; i--) {
+      const kid = kids.lookup(i);
+      if (!(kid instanceof PDFDict)) throw unreadable('a page-tree entry is not a dictionary');
+      stack.push({ node: kid, depth: depth + 1 });
+    }
+  }
+  if (pages === 0) throw new EmbedError('PDF_UNREADABLE', 'The PDF has no pages');
+}
+
+/** Longest Info text (in bytes) kept as it is; longer values are cut (the library decodes them with one call argument per character). */
+const MAX_INFO_TEXT_BYTES = 8 * 1024;
+
+/** Cut over-long Info strings (the input's, e.g. a 200,000-character /Title) before the library reads them. */
+function boundInfoStrings(doc: PDFDocument): void {
+  const info = doc.context.lookup(doc.context.trailerInfo.Info);
+  if (!(info instanceof PDFDict)) return;
+  for (const [key, value] of info.entries()) {
+    const v = doc.context.lookup(value);
+    if (!(v instanceof PDFString || v instanceof PDFHexString)) continue;
+    const bytes = v.asBytes();
+    if (bytes.length <= MAX_INFO_TEXT_BYTES) continue;
+    const text = textOfString({ kind: 'string', bytes }) ?? '';
+    info.set(key, PDFHexString.fromText(boundText(text)));
+  }
+}
+
+/** A text cut to at most MAX_INFO_TEXT_BYTES / 2 characters (with an ellipsis), never splitting a surrogate pair. */
+export function boundText(text: string): string {
+  const max = MAX_INFO_TEXT_BYTES / 2 - 1;
+  if (text.length <= max + 1) return text;
+  let cut = text.slice(0, max);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -97,7 +174,8 @@ function updateInfo(doc: PDFDocument, opts: EmbedOptions, now: Date): void {
   doc.setModificationDate(now);
   if (!safe(() => doc.getCreationDate())) doc.setCreationDate(now);
   if (!safe(() => doc.getCreator())) doc.setCreator(producer);
-  if (opts.title && !safe(() => doc.getTitle())) doc.setTitle(opts.title);
+  // A title made from a 200,000-character invoice number overflowed the library's stack: it is cut.
+  if (opts.title && !safe(() => doc.getTitle())) doc.setTitle(boundText(opts.title));
 }
 
 function safe<T>(read: () => T): T | undefined {

@@ -1,7 +1,10 @@
 /**
  * The full PDF parse (@cantoo/pdf-lib): the fallback of readPdf() for files the lazy reader is unsure
- * of (damaged cross-references, unusual structures). Kept in its own module so that the library is
- * loaded on first need only, not at start-up.
+ * of (damaged cross-references, unusual structures). It runs in the PDF worker (./pool.ts, heap cap and
+ * deadline), only on files whose xref and object streams the gate vetted (./full-read.ts). What it
+ * sends back is data: the attachments' descriptions and their raw (still encoded) stream bytes, which the
+ * main thread decodes with the capped filters of ./filters.ts, so pdf-lib's own (uncapped) decoders never
+ * run on an attachment.
  */
 import {
   PDFArray,
@@ -9,6 +12,7 @@ import {
   PDFDocument,
   PDFHexString,
   PDFName,
+  PDFNumber,
   PDFRawStream,
   PDFRef,
   PDFStream,
@@ -16,56 +20,100 @@ import {
   decodePDFRawStream,
   type PDFObject,
 } from '@cantoo/pdf-lib';
-import { readXmp, type XmpInfo } from './xmp.js';
-import {
-  encryptedError,
-  hasEmbeddedFileStreams,
-  looksEncrypted,
-  PdfReadError,
-  recoverByScanning,
-  type PdfAttachment,
-  type PdfContents,
-} from './extract.js';
+import type { FilterStep } from './filters.js';
+import type { PdfAttachment } from './extract.js';
+import { textOfString } from './lazy.js';
+import { MAX_NAME_TREE_DEPTH, MAX_NAME_TREE_NODES, PdfLimitError } from './limits.js';
 
-export async function readPdfFully(bytes: Uint8Array): Promise<PdfContents> {
+/** A stream as data: raw bytes and the filter chain. */
+export interface RawStreamData {
+  raw: Uint8Array;
+  steps: FilterStep[];
+}
+
+/** One attachment as the worker describes it; `stream` indexes FullParseAnswer.streams. */
+export interface AttachmentData {
+  name: string;
+  filename: string;
+  mimeType?: string;
+  afRelationship?: string;
+  description?: string;
+  inNameTree: boolean;
+  inAssociatedFiles: boolean;
+  stream: number;
+}
+
+export type FullParseAnswer =
+  | { encrypted: true }
+  | { failed: true }
+  | { limit: string }
+  | { attachments: AttachmentData[]; streams: RawStreamData[]; xmp?: RawStreamData };
+
+/** Parse with pdf-lib and describe the attachments (worker side). */
+export async function parseFully(bytes: Uint8Array): Promise<FullParseAnswer> {
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, {
       ignoreEncryption: true, // so that we, not the library, decide what an encrypted file means
       updateMetadata: false,
-      parseSpeed: Infinity, // never yield to the event loop mid-parse: a request is small and short
+      parseSpeed: Infinity, // in the worker: nothing else waits for this thread
       throwOnInvalidObject: false,
     });
-  } catch (err) {
-    if (looksEncrypted(bytes)) throw encryptedError();
-    return recoverByScanning(bytes, err as Error);
+  } catch {
+    return { failed: true };
   }
-  if (doc.isEncrypted) throw encryptedError();
-  let contents: PdfContents;
+  if (doc.isEncrypted) return { encrypted: true };
   try {
-    contents = { attachments: listAttachments(doc), xmp: readCatalogXmp(doc), recovered: false };
-  } catch (err) {
-    if (err instanceof PdfReadError) throw err;
-    return recoverByScanning(bytes, err as Error);
-  }
-  // A truncated file may parse, yet have lost its catalog or name tree while the file streams survive.
-  if (contents.attachments.length === 0 && hasEmbeddedFileStreams(bytes)) {
-    try {
-      const scanned = recoverByScanning(bytes, new Error('no attachments reachable from the catalog'));
-      if (scanned.attachments.length > 0) return { ...scanned, xmp: contents.xmp };
-    } catch {
-      // keep the structured result
+    const streams: RawStreamData[] = [];
+    const index = new Map<PDFStream, number>();
+    const atts: AttachmentData[] = [];
+    for (const a of collectAttachments(doc)) {
+      let i = index.get(a.stream);
+      if (i === undefined) {
+        const data = rawStreamData(a.stream);
+        if (!data) continue;
+        i = streams.push(data) - 1;
+        index.set(a.stream, i);
+      }
+      const { stream: _s, ...rest } = a;
+      atts.push({ ...rest, stream: i });
     }
+    const meta = doc.context.lookup(doc.catalog.get(PDFName.of('Metadata')));
+    const xmp = meta instanceof PDFStream ? rawStreamData(meta) : undefined;
+    return { attachments: atts, streams, ...(xmp ? { xmp } : {}) };
+  } catch (err) {
+    if (err instanceof PdfLimitError) return { limit: err.message };
+    return { failed: true };
   }
-  return contents;
 }
 
-/** Embedded files of a loaded document: the name tree first (in tree order), then /AF entries not already listed. */
-export function listAttachments(doc: PDFDocument): PdfAttachment[] {
-  const ctx = doc.context;
-  const seen = new Map<PDFDict, PdfAttachment>();
-  const out: PdfAttachment[] = [];
+/** A pdf-lib stream's raw bytes and filter chain; undefined for a stream we cannot express (not raw). */
+function rawStreamData(stream: PDFStream): RawStreamData | undefined {
+  if (!(stream instanceof PDFRawStream)) return undefined;
+  const ctx = stream.dict.context;
+  const filter = ctx.lookup(stream.dict.get(PDFName.of('Filter')));
+  const names = filter instanceof PDFName ? [filter] : filter instanceof PDFArray ? filter.asArray().map((f) => ctx.lookup(f)) : [];
+  const parmsRaw = ctx.lookup(stream.dict.get(PDFName.of('DecodeParms')));
+  const steps: FilterStep[] = names.map((n, i) => {
+    const name = n instanceof PDFName ? n.decodeText() : '?';
+    const p = parmsRaw instanceof PDFArray ? ctx.lookup(parmsRaw.get(i)) : i === 0 ? parmsRaw : undefined;
+    if (!(p instanceof PDFDict)) return { name };
+    const num = (k: string): number | undefined => {
+      const v = ctx.lookup(p.get(PDFName.of(k)));
+      return v instanceof PDFNumber ? v.asNumber() : undefined;
+    };
+    return { name, parms: { predictor: num('Predictor'), columns: num('Columns'), colors: num('Colors'), bitsPerComponent: num('BitsPerComponent'), earlyChange: num('EarlyChange') } };
+  });
+  return { raw: stream.contents, steps };
+}
 
+type Described = Omit<PdfAttachment, 'content'> & { stream: PDFStream };
+
+/** Embedded files of a loaded document (name tree first, in tree order, then /AF entries not already listed), with their streams. */
+function collectAttachments(doc: PDFDocument): Described[] {
+  const ctx = doc.context;
+  const seen = new Map<PDFDict, Described>();
+  const out: Described[] = [];
   const add = (spec: PDFDict, key: string | undefined, from: 'tree' | 'af'): void => {
     const existing = seen.get(spec);
     if (existing) {
@@ -75,14 +123,13 @@ export function listAttachments(doc: PDFDocument): PdfAttachment[] {
     }
     const att = describeFileSpec(doc, spec, key, from);
     if (!att) return;
+    if (out.length >= MAX_NAME_TREE_NODES) throw new PdfLimitError(`The PDF has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} attachments`);
     seen.set(spec, att);
     out.push(att);
   };
-
   const names = lookupDict(doc, doc.catalog.get(PDFName.of('Names')));
   const tree = names && lookupDict(doc, names.get(PDFName.of('EmbeddedFiles')));
-  if (tree) walkNameTree(doc, tree, add, new Set(), 0);
-
+  if (tree) walkNameTree(doc, tree, add);
   const af = ctx.lookup(doc.catalog.get(PDFName.of('AF')));
   if (af instanceof PDFArray) {
     for (let i = 0; i < af.size(); i++) {
@@ -93,42 +140,48 @@ export function listAttachments(doc: PDFDocument): PdfAttachment[] {
   return out;
 }
 
-function walkNameTree(
-  doc: PDFDocument,
-  node: PDFDict,
-  add: (spec: PDFDict, key: string | undefined, from: 'tree') => void,
-  visited: Set<PDFDict>,
-  depth: number,
-): void {
-  if (visited.has(node) || depth > 32) return; // cyclic or absurdly deep trees in hostile files
-  visited.add(node);
-  const names = doc.context.lookup(node.get(PDFName.of('Names')));
-  if (names instanceof PDFArray) {
-    for (let i = 0; i + 1 < names.size(); i += 2) {
-      const key = textOf(doc.context.lookup(names.get(i)));
-      const spec = lookupDict(doc, names.get(i + 1));
-      if (spec) add(spec, key, 'tree');
+/** Embedded files of a loaded document, for tests and tools that hold a pdf-lib document (content decoded by pdf-lib). */
+export function listAttachments(doc: PDFDocument): PdfAttachment[] {
+  return collectAttachments(doc).map(({ stream, ...a }) => ({ ...a, content: () => (stream instanceof PDFRawStream ? decodePDFRawStream(stream).decode() : stream.getContents()) }));
+}
+
+/** The name tree without recursion; depth, node count and cycles bounded (see walkNameTree in extract.ts). */
+function walkNameTree(doc: PDFDocument, root: PDFDict, add: (spec: PDFDict, key: string | undefined, from: 'tree') => void): void {
+  const visited = new Set<PDFDict>();
+  const stack: { node: PDFDict; depth: number }[] = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (visited.has(node)) throw new PdfLimitError('The PDF\'s attachment name tree contains a cycle');
+    if (depth > MAX_NAME_TREE_DEPTH) throw new PdfLimitError(`The PDF's attachment name tree is more than ${MAX_NAME_TREE_DEPTH} levels deep`);
+    visited.add(node);
+    if (visited.size > MAX_NAME_TREE_NODES) throw new PdfLimitError(`The PDF's attachment name tree has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} nodes`);
+    const names = doc.context.lookup(node.get(PDFName.of('Names')));
+    if (names instanceof PDFArray) {
+      for (let i = 0; i + 1 < names.size(); i += 2) {
+        const key = textOf(doc.context.lookup(names.get(i)));
+        const spec = lookupDict(doc, names.get(i + 1));
+        if (spec) add(spec, key, 'tree');
+      }
     }
-  }
-  const kids = doc.context.lookup(node.get(PDFName.of('Kids')));
-  if (kids instanceof PDFArray) {
-    for (let i = 0; i < kids.size(); i++) {
-      const kid = lookupDict(doc, kids.get(i));
-      if (kid) walkNameTree(doc, kid, add, visited, depth + 1);
+    const kids = doc.context.lookup(node.get(PDFName.of('Kids')));
+    if (kids instanceof PDFArray) {
+      for (let i = kids.size() - 1; i >= 0; i--) {
+        const kid = lookupDict(doc, kids.get(i));
+        if (kid) stack.push({ node: kid, depth: depth + 1 });
+      }
     }
   }
 }
 
-function describeFileSpec(doc: PDFDocument, spec: PDFDict, key: string | undefined, from: 'tree' | 'af'): PdfAttachment | undefined {
+function describeFileSpec(doc: PDFDocument, spec: PDFDict, key: string | undefined, from: 'tree' | 'af'): Described | undefined {
   const ctx = doc.context;
   const ef = lookupDict(doc, spec.get(PDFName.of('EF')));
   if (!ef) return undefined;
-  const streamObj = ctx.lookup(ef.get(PDFName.of('UF')) ?? ef.get(PDFName.of('F')));
-  if (!(streamObj instanceof PDFStream)) return undefined;
+  const stream = ctx.lookup(ef.get(PDFName.of('UF')) ?? ef.get(PDFName.of('F')));
+  if (!(stream instanceof PDFStream)) return undefined;
   const filename = textOf(ctx.lookup(spec.get(PDFName.of('UF')))) ?? textOf(ctx.lookup(spec.get(PDFName.of('F')))) ?? key ?? '';
-  const subtype = ctx.lookup(streamObj.dict.get(PDFName.of('Subtype')));
+  const subtype = ctx.lookup(stream.dict.get(PDFName.of('Subtype')));
   const rel = ctx.lookup(spec.get(PDFName.of('AFRelationship')));
-  let cached: Uint8Array | undefined;
   return {
     name: key ?? filename,
     filename,
@@ -137,30 +190,8 @@ function describeFileSpec(doc: PDFDocument, spec: PDFDict, key: string | undefin
     description: textOf(ctx.lookup(spec.get(PDFName.of('Desc')))),
     inNameTree: from === 'tree',
     inAssociatedFiles: from === 'af',
-    content() {
-      cached ??= decodeStream(streamObj);
-      return cached;
-    },
+    stream,
   };
-}
-
-function decodeStream(stream: PDFStream): Uint8Array {
-  try {
-    if (stream instanceof PDFRawStream) return decodePDFRawStream(stream).decode();
-    return stream.getContents();
-  } catch (err) {
-    throw new PdfReadError('PDF_UNREADABLE', `An embedded file could not be decoded: ${(err as Error).message}`);
-  }
-}
-
-function readCatalogXmp(doc: PDFDocument): XmpInfo | undefined {
-  const meta = doc.context.lookup(doc.catalog.get(PDFName.of('Metadata')));
-  if (!(meta instanceof PDFStream)) return undefined;
-  try {
-    return readXmp(decodeStream(meta));
-  } catch {
-    return undefined; // XMP is advisory: a broken packet must not hide the invoice
-  }
 }
 
 function lookupDict(doc: PDFDocument, obj: PDFObject | undefined): PDFDict | undefined {
@@ -168,8 +199,9 @@ function lookupDict(doc: PDFDocument, obj: PDFObject | undefined): PDFDict | und
   return v instanceof PDFDict ? v : undefined;
 }
 
+/** Text of a string or name. Not pdf-lib's decodeText: it spreads one argument per character and overflows the stack on long strings. */
 function textOf(obj: PDFObject | undefined): string | undefined {
-  if (obj instanceof PDFString || obj instanceof PDFHexString) return obj.decodeText();
+  if (obj instanceof PDFString || obj instanceof PDFHexString) return textOfString({ kind: 'string', bytes: obj.asBytes() });
   if (obj instanceof PDFName) return obj.decodeText();
   return undefined;
 }

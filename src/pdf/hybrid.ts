@@ -54,7 +54,7 @@ export function hybridFlavour(profile: ProfileId | null, format?: HybridFormat):
 
 export class EmbedError extends Error {
   constructor(
-    readonly code: 'NOT_PDF' | 'PDF_ENCRYPTED' | 'PDF_UNREADABLE' | 'EMBED_CHECK_FAILED',
+    readonly code: 'NOT_PDF' | 'PDF_ENCRYPTED' | 'PDF_UNREADABLE' | 'PDF_LIMIT' | 'EMBED_CHECK_FAILED',
     message: string,
   ) {
     super(message);
@@ -84,7 +84,29 @@ export interface EmbedResult {
 
 export const DEFAULT_PRODUCER = 'einvoice-service';
 
-/** Embed invoice XML into a PDF (see embed.ts). Throws EmbedError for input that cannot be used. */
+/**
+ * Embed invoice XML into a PDF (see embed.ts): the gate vets the file (full-read.ts), then the library
+ * does the work, on this thread for a small sound file, else in the PDF worker (pool.ts). Throws EmbedError for input that cannot be used (PDF_LIMIT
+ * when the file is over a limit or its parse overran the worker's time or memory), PoolBusyError when
+ * the PDF worker's queue is full.
+ */
 export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions): Promise<EmbedResult> {
-  return (await import('./embed.js')).embedInvoiceXml(pdfBytes, opts);
+  const { gateForEmbed } = await import('./full-read.js');
+  const { inline } = gateForEmbed(pdfBytes);
+  let answer;
+  if (inline) {
+    // Small and sound: on this thread (see INLINE_EMBED_MAX_BYTES in full-read.ts for the measurement).
+    answer = await (await import('./embed.js')).embedInWorker(pdfBytes, opts);
+  } else {
+    const { runPdfTask, PdfWorkerOverrunError } = await import('./pool.js');
+    try {
+      answer = await runPdfTask({ kind: 'embed', bytes: pdfBytes.slice(), opts });
+    } catch (err) {
+      if (err instanceof PdfWorkerOverrunError) throw new EmbedError('PDF_LIMIT', `The PDF exceeds a processing limit: ${err.message}`);
+      throw err;
+    }
+  }
+  if ('embedded' in answer) return answer.embedded;
+  if ('embedError' in answer) throw new EmbedError(answer.embedError.code as EmbedError['code'], answer.embedError.message);
+  throw new EmbedError('PDF_UNREADABLE', 'The PDF could not be read');
 }

@@ -5,13 +5,31 @@
  * be looked up; for a 100 KB invoice that was ~70 % of an /v1/extract request. This reader follows the
  * cross-reference chain (tables and xref streams, /Prev, object streams) and parses only the objects on
  * the way from the trailer to the attachments. It is deliberately strict: anything unexpected (broken
- * offsets, unsupported filters, encryption) throws LazyPdfError, and the caller falls back to the
- * full parser, which copes with damaged files.
+ * offsets, unsupported filters) throws LazyPdfError, and the caller falls back to the full parser,
+ * which copes with damaged files.
+ *
+ * It is also the gate every uploaded PDF passes first: every count and size read from the file is
+ * checked against the file's real length and the caps of ./limits.ts before anything is allocated or
+ * looped over. A file over a limit throws PdfLimitError, which is final (no fallback gets to try it).
  */
-import { inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { inflate, constants as zlibConstants } from 'node:zlib';
+import { applyFilters, FilterError, type FilterStep } from './filters.js';
+import {
+  DecodeBudget,
+  streamTooLarge,
+  type StreamKind,
+  MAX_NESTING,
+  MAX_OBJSTM_OBJECTS,
+  MAX_RESOLVED_OBJECTS,
+  MAX_XREF_ENTRIES,
+  MAX_XREF_SECTIONS,
+  PdfLimitError,
+} from './limits.js';
 
-/** Cap on one decoded stream: an invoice XML is far smaller, a "zip bomb" attachment is refused. */
-export const MAX_DECODED_BYTES = 64 * 1024 * 1024;
+export { MAX_DECODED_BYTES } from './limits.js';
+
+const inflateAsync = promisify(inflate) as (buf: Uint8Array, opts: object) => Promise<Buffer>;
 
 export class LazyPdfError extends Error {
   constructor(message: string) {
@@ -55,6 +73,7 @@ for (const c of '()<>[]{}/%') DELIM[c.charCodeAt(0)] = 1;
 /** Tokenizer/parser over a byte range. */
 class Parser {
   pos: number;
+  private depth = 0;
   constructor(
     private readonly b: Uint8Array,
     start = 0,
@@ -94,22 +113,10 @@ class Parser {
     const c = b[this.pos];
     if (c === 0x2f /* / */) return this.name();
     if (c === 0x3c /* < */) {
-      if (b[this.pos + 1] === 0x3c) return this.dict();
+      if (b[this.pos + 1] === 0x3c) return this.nested(() => this.dict());
       return this.hexString();
     }
-    if (c === 0x5b /* [ */) {
-      this.pos++;
-      const arr: PdfValue[] = [];
-      for (;;) {
-        this.skipWs();
-        if (this.pos >= this.end) throw new LazyPdfError('unterminated array');
-        if (b[this.pos] === 0x5d) {
-          this.pos++;
-          return arr;
-        }
-        arr.push(this.value());
-      }
-    }
+    if (c === 0x5b /* [ */) return this.nested(() => this.array());
     if (c === 0x28 /* ( */) return this.literalString();
     const w = this.word();
     if (w === '') throw new LazyPdfError(`unexpected byte 0x${c.toString(16)}`);
@@ -129,6 +136,31 @@ class Parser {
       this.pos = save;
     }
     return n;
+  }
+
+  /** Arrays and dictionaries recurse: their nesting is capped (a hostile file nests them 100,000 deep). */
+  private nested<T>(parse: () => T): T {
+    if (++this.depth > MAX_NESTING) throw new PdfLimitError(`The PDF nests arrays or dictionaries more than ${MAX_NESTING} levels deep`);
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private array(): PdfValue[] {
+    const b = this.b;
+    this.pos++;
+    const arr: PdfValue[] = [];
+    for (;;) {
+      this.skipWs();
+      if (this.pos >= this.end) throw new LazyPdfError('unterminated array');
+      if (b[this.pos] === 0x5d) {
+        this.pos++;
+        return arr;
+      }
+      arr.push(this.value());
+    }
   }
 
   private name(): PdfNameValue {
@@ -202,6 +234,23 @@ class Parser {
   }
 }
 
+/** A classic xref row at `at` ("0000012345 00000 n"), or undefined when the row is not in the fixed format. */
+function fixedXrefRow(b: Uint8Array, at: number): { offset: number; type: 'n' | 'f' } | undefined {
+  if (at + 18 > b.length || b[at + 10] !== 0x20 || b[at + 16] !== 0x20) return undefined;
+  let offset = 0;
+  for (let k = 0; k < 10; k++) {
+    const c = b[at + k] - 0x30;
+    if (c < 0 || c > 9) return undefined;
+    offset = offset * 10 + c;
+  }
+  for (let k = 11; k < 16; k++) if (b[at + k] < 0x30 || b[at + k] > 0x39) return undefined;
+  const t = b[at + 17];
+  if (t !== 0x6e && t !== 0x66) return undefined;
+  const after = b[at + 18];
+  if (after !== undefined && !WS[after]) return undefined;
+  return { offset, type: t === 0x6e ? 'n' : 'f' };
+}
+
 function latin1(b: Uint8Array, start: number, end: number): string {
   let s = '';
   for (let i = start; i < end; i++) s += String.fromCharCode(b[i]);
@@ -212,9 +261,17 @@ export class LazyPdf {
   private readonly xref = new Map<number, XrefEntry>();
   private readonly cache = new Map<number, PdfValue>();
   private readonly objStreams = new Map<number, { data: Uint8Array; offsets: Map<number, number> }>();
+  /** Cross-reference entries read so far (all sections); capped by MAX_XREF_ENTRIES and the file length. */
+  private entries = 0;
+  /** Nested object loads (an object stream inside an object stream ...). */
+  private loadDepth = 0;
   readonly trailer: PdfDictValue;
 
-  constructor(private readonly b: Uint8Array) {
+  constructor(
+    private readonly b: Uint8Array,
+    /** Decoded bytes allowed for this request, shared with whoever decodes attachments afterwards. */
+    readonly budget = new DecodeBudget(),
+  ) {
     const tail = Math.max(0, b.length - 2048);
     let sx = -1;
     for (let i = b.length - 9; i >= tail; i--) {
@@ -228,21 +285,34 @@ export class LazyPdf {
     let offset = Number(p.word());
     let trailer: PdfDictValue | undefined;
     const seen = new Set<number>();
-    while (Number.isInteger(offset) && offset > 0 && !seen.has(offset)) {
-      if (seen.size > 64) throw new LazyPdfError('xref chain too long');
+    while (Number.isInteger(offset) && offset > 0 && offset < b.length && !seen.has(offset)) {
+      if (seen.size >= MAX_XREF_SECTIONS) throw new PdfLimitError(`The PDF's cross-reference chain has more than ${MAX_XREF_SECTIONS} sections`);
       seen.add(offset);
-      const section = this.readXrefSection(offset);
+      const section = this.readXrefSection(offset, seen);
       trailer ??= section;
       const prev = section.map.get('Prev');
       offset = typeof prev === 'number' ? prev : -1;
     }
     if (!trailer) throw new LazyPdfError('no trailer');
-    if (trailer.map.has('Encrypt')) throw new LazyPdfError('encrypted');
     this.trailer = trailer;
   }
 
+  /** The trailer names an /Encrypt dictionary. */
+  get encrypted(): boolean {
+    return this.trailer.map.has('Encrypt');
+  }
+
+  /** Count `n` more cross-reference entries against the caps, before any of them is read. */
+  private addEntries(n: number): void {
+    if (!Number.isSafeInteger(n) || n < 0) throw new LazyPdfError('bad xref count');
+    this.entries += n;
+    if (this.entries > MAX_XREF_ENTRIES) throw new PdfLimitError(`The PDF's cross-reference lists more than ${MAX_XREF_ENTRIES.toLocaleString('en')} objects`);
+    // Every object takes bytes of the file (an xref row, a stream index pair, the object itself).
+    if (this.entries > Math.max(1024, this.b.length)) throw new PdfLimitError('The PDF\'s cross-reference lists more objects than the file can hold');
+  }
+
   /** Read one xref section (classic table or xref stream) at `offset`; newer entries (read first) win. */
-  private readXrefSection(offset: number): PdfDictValue {
+  private readXrefSection(offset: number, seen: Set<number>): PdfDictValue {
     const p = new Parser(this.b, offset);
     const head = p.word();
     if (head === 'xref') {
@@ -250,17 +320,30 @@ export class LazyPdf {
         const save = p.pos;
         const w = p.word();
         if (w === 'trailer') break;
-        if (!/^\d+$/.test(w)) {
+        if (!/^\d{1,10}$/.test(w)) {
           p.pos = save;
           throw new LazyPdfError('bad xref subsection');
         }
         const first = Number(w);
         const count = Number(p.word());
-        if (!Number.isInteger(count) || count < 0 || count > 1e7) throw new LazyPdfError('bad xref count');
+        this.addEntries(count);
+        // A classic row is 20 bytes: a count the rest of the file cannot hold is damage, not a table.
+        if (count * 18 > this.b.length - p.pos) throw new LazyPdfError('xref table longer than the file');
         for (let i = 0; i < count; i++) {
-          const off = Number(p.word());
-          p.word(); // generation
-          const type = p.word();
+          p.skipWs();
+          // Rows are "oooooooooo ggggg n" + EOL: read in place (a 50,000-row table took 3 words a row).
+          const row = fixedXrefRow(this.b, p.pos);
+          let off: number;
+          let type: string;
+          if (row) {
+            off = row.offset;
+            type = row.type;
+            p.pos += 18;
+          } else {
+            off = Number(p.word());
+            p.word(); // generation
+            type = p.word();
+          }
           if (type === 'n' && !this.xref.has(first + i)) this.xref.set(first + i, { type: 'offset', offset: off });
           else if (type === 'f' && !this.xref.has(first + i)) this.xref.set(first + i, { type: 'offset', offset: -1 });
         }
@@ -268,7 +351,12 @@ export class LazyPdf {
       const trailer = p.value();
       if (!isDict(trailer)) throw new LazyPdfError('trailer is not a dictionary');
       const stm = trailer.map.get('XRefStm');
-      if (typeof stm === 'number') this.readXrefSection(stm); // hybrid file: compressed objects live there
+      // Hybrid file: compressed objects live there.
+      if (typeof stm === 'number' && stm > 0 && stm < this.b.length && !seen.has(stm)) {
+        if (seen.size >= MAX_XREF_SECTIONS) throw new PdfLimitError(`The PDF's cross-reference chain has more than ${MAX_XREF_SECTIONS} sections`);
+        seen.add(stm);
+        this.readXrefSection(stm, seen);
+      }
       return trailer;
     }
     // An xref stream: "n g obj << /Type /XRef ... >> stream".
@@ -279,12 +367,24 @@ export class LazyPdf {
     const dict = stream.dict;
     if (nameOf(dict.map.get('Type')) !== 'XRef') throw new LazyPdfError('not an xref stream');
     const w = dict.map.get('W');
-    if (!Array.isArray(w) || w.length !== 3 || !w.every((x) => typeof x === 'number')) throw new LazyPdfError('bad /W');
+    if (!Array.isArray(w) || w.length !== 3 || !w.every((x) => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= 8)) {
+      throw new PdfLimitError('The PDF\'s cross-reference stream has an invalid /W (each field 0 to 8 bytes)');
+    }
     const [w0, w1, w2] = w as number[];
-    const size = dict.map.get('Size');
-    const index = (dict.map.get('Index') as number[] | undefined) ?? [0, typeof size === 'number' ? size : 0];
-    const data = decodeStreamData(stream);
     const rowLen = w0 + w1 + w2;
+    if (rowLen === 0) throw new PdfLimitError('The PDF\'s cross-reference stream has an invalid /W (/W [0 0 0])');
+    const size = dict.map.get('Size');
+    const indexValue = dict.map.get('Index') ?? [0, typeof size === 'number' ? size : 0];
+    if (!Array.isArray(indexValue) || indexValue.length % 2 !== 0 || !indexValue.every((x) => Number.isSafeInteger(x) && (x as number) >= 0)) {
+      throw new LazyPdfError('bad /Index');
+    }
+    const index = indexValue as number[];
+    let total = 0;
+    for (let s = 1; s < index.length; s += 2) total += index[s];
+    // Checked before decoding or looping: the file must be able to hold what /Index claims.
+    this.addEntries(total);
+    const data = decodeStreamData(stream, this.budget, { kind: 'structure' });
+    if (total * rowLen > data.length) throw new LazyPdfError('xref stream too short');
     let row = 0;
     const field = (start: number, len: number, dflt: number): number => {
       if (len === 0) return dflt;
@@ -297,7 +397,6 @@ export class LazyPdf {
       const count = index[s + 1];
       for (let i = 0; i < count; i++, row++) {
         const at = row * rowLen;
-        if (at + rowLen > data.length) throw new LazyPdfError('xref stream too short');
         const type = field(at, w0, 1);
         const a = field(at + w0, w1, 0);
         const c = field(at + w0 + w1, w2, 0);
@@ -321,7 +420,7 @@ export class LazyPdf {
     if (this.b[start] === 0x0a) start++;
     const lenValue = dict.map.get('Length');
     const length = typeof lenValue === 'number' ? lenValue : isRef(lenValue) ? this.resolve(lenValue) : undefined;
-    if (typeof length !== 'number' || length < 0 || start + length > this.b.length) throw new LazyPdfError('bad stream length');
+    if (typeof length !== 'number' || !Number.isInteger(length) || length < 0 || start + length > this.b.length) throw new LazyPdfError('bad stream length');
     // The stream must be followed by "endstream"; otherwise the /Length is wrong and the full parser decides.
     const after = new Parser(this.b, start + length);
     if (after.word() !== 'endstream') throw new LazyPdfError('stream length does not reach endstream');
@@ -334,11 +433,16 @@ export class LazyPdf {
     if (!isRef(v)) return v;
     const cached = this.cache.get(v.num);
     if (cached !== undefined) return cached;
-    if (this.cache.size > 10_000) throw new LazyPdfError('too many objects resolved');
+    if (this.cache.size >= MAX_RESOLVED_OBJECTS) throw new PdfLimitError(`Reading the PDF's attachments needs more than ${MAX_RESOLVED_OBJECTS.toLocaleString('en')} objects`);
     this.cache.set(v.num, null); // guards against reference cycles
-    const value = this.load(v.num);
-    this.cache.set(v.num, value);
-    return value;
+    if (++this.loadDepth > 32) throw new PdfLimitError('The PDF nests objects inside object streams too deeply');
+    try {
+      const value = this.load(v.num);
+      this.cache.set(v.num, value);
+      return value;
+    } finally {
+      this.loadDepth--;
+    }
   }
 
   private load(num: number): PdfValue {
@@ -346,6 +450,7 @@ export class LazyPdf {
     if (!entry) return null;
     if (entry.type === 'offset') {
       if (entry.offset < 0) return null;
+      if (entry.offset >= this.b.length) throw new LazyPdfError(`object ${num} is outside the file`);
       const p = new Parser(this.b, entry.offset);
       if (Number(p.word()) !== num) throw new LazyPdfError(`object ${num} is not at its xref offset`);
       p.word();
@@ -374,14 +479,20 @@ export class LazyPdf {
     if (!isStream(s)) throw new LazyPdfError('object stream is not a stream');
     const n = s.dict.map.get('N');
     const first = s.dict.map.get('First');
-    if (typeof n !== 'number' || typeof first !== 'number') throw new LazyPdfError('bad object stream header');
-    const data = decodeStreamData(s);
+    if (typeof n !== 'number' || typeof first !== 'number' || !Number.isInteger(n) || !Number.isInteger(first) || n < 0 || first < 0) {
+      throw new LazyPdfError('bad object stream header');
+    }
+    // Checked before decoding: /N against the cap and the file, then against the decoded index.
+    if (n > MAX_OBJSTM_OBJECTS) throw new PdfLimitError(`An object stream of the PDF claims ${n} objects (the limit is ${MAX_OBJSTM_OBJECTS.toLocaleString('en')})`);
+    const data = decodeStreamData(s, this.budget, { kind: 'structure' });
+    // Each index pair ("num offset ") takes at least 4 bytes of the /First bytes before the objects.
+    if (first > data.length || n * 4 > first + 1) throw new PdfLimitError(`An object stream of the PDF claims ${n} objects but holds fewer`);
     const p = new Parser(data, 0, first);
     const offsets = new Map<number, number>();
     for (let i = 0; i < n; i++) {
       const objNum = Number(p.word());
       const off = Number(p.word());
-      if (!Number.isInteger(objNum) || !Number.isInteger(off)) throw new LazyPdfError('bad object stream index');
+      if (!Number.isInteger(objNum) || !Number.isInteger(off) || off < 0 || first + off > data.length) throw new LazyPdfError('bad object stream index');
       offsets.set(objNum, first + off);
     }
     const os = { data, offsets };
@@ -412,76 +523,82 @@ export function textOfString(v: PdfValue | undefined): string | undefined {
   return latin1(b, 0, b.length);
 }
 
-/** Decode a stream's data: no filter or FlateDecode (with PNG/TIFF-free predictors 10–15). Others throw. */
-export function decodeStreamData(s: PdfStreamValue): Uint8Array {
-  const filter = s.dict.map.get('Filter');
-  const filters = filter === undefined || filter === null ? [] : Array.isArray(filter) ? filter.map(nameOf) : [nameOf(filter)];
-  if (filters.length === 0) return s.raw;
-  if (filters.length !== 1 || filters[0] !== 'FlateDecode') throw new LazyPdfError(`unsupported filter ${filters.join(',')}`);
+/** The filter chain of a stream dictionary, in our FilterStep form. */
+export function filterSteps(dict: PdfDictValue): FilterStep[] {
+  const filter = dict.map.get('Filter');
+  const names = filter === undefined || filter === null ? [] : Array.isArray(filter) ? filter.map(nameOf) : [nameOf(filter)];
+  const parmsRaw = dict.map.get('DecodeParms') ?? dict.map.get('DP');
+  return names.map((name, i) => {
+    if (name === undefined) throw new LazyPdfError('bad /Filter');
+    const parms = Array.isArray(parmsRaw) ? parmsRaw[i] : i === 0 ? parmsRaw : undefined;
+    if (!isDict(parms)) return { name };
+    const num = (k: string): number | undefined => {
+      const v = parms.map.get(k);
+      return typeof v === 'number' ? v : undefined;
+    };
+    return { name, parms: { predictor: num('Predictor'), columns: num('Columns'), colors: num('Colors'), bitsPerComponent: num('BitsPerComponent'), earlyChange: num('EarlyChange') } };
+  });
+}
+
+/**
+ * Decode a stream's data (Flate, LZW, ASCII85, ASCIIHex, RunLength; PNG predictors), capped per stream and
+ * charged to `budget`. A bomb throws PdfLimitError; data we cannot decode throws LazyPdfError.
+ */
+export function decodeStreamData(s: PdfStreamValue, budget: DecodeBudget, opts: { lenientFlate?: boolean; kind?: StreamKind } = {}): Uint8Array {
+  const steps = filterSteps(s.dict);
+  const kind = opts.kind ?? 'file';
+  if (steps.length === 0) {
+    if (s.raw.length > budget.capFor(kind)) throw streamTooLarge(budget.capFor(kind));
+    return s.raw;
+  }
   let out: Uint8Array;
   try {
-    out = inflateSync(s.raw, { maxOutputLength: MAX_DECODED_BYTES });
+    out = applyFilters(s.raw, steps, budget.capFor(kind), opts);
   } catch (err) {
-    throw new LazyPdfError(`inflate failed: ${(err as Error).message}`);
+    if (err instanceof FilterError) throw new LazyPdfError(err.message);
+    throw err;
   }
-  const parmsRaw = s.dict.map.get('DecodeParms');
-  const parms = Array.isArray(parmsRaw) ? parmsRaw[0] : parmsRaw;
-  if (isDict(parms)) {
-    const predictor = parms.map.get('Predictor');
-    if (typeof predictor === 'number' && predictor >= 10) {
-      const columns = parms.map.get('Columns');
-      const colors = parms.map.get('Colors');
-      const bpc = parms.map.get('BitsPerComponent');
-      out = unpredictPng(out, typeof columns === 'number' ? columns : 1, (typeof colors === 'number' ? colors : 1) * (typeof bpc === 'number' ? bpc : 8));
-    } else if (typeof predictor === 'number' && predictor > 1) {
-      throw new LazyPdfError('TIFF predictor not supported');
-    }
-  }
+  budget.charge(out.length, kind);
   return out;
 }
 
-function unpredictPng(data: Uint8Array, columns: number, bitsPerPixel: number): Uint8Array {
-  const bpp = Math.max(1, Math.ceil(bitsPerPixel / 8));
-  const rowLen = Math.ceil((columns * bitsPerPixel) / 8);
-  const rows = Math.floor(data.length / (rowLen + 1));
-  const out = new Uint8Array(rows * rowLen);
-  for (let r = 0; r < rows; r++) {
-    const type = data[r * (rowLen + 1)];
-    const src = r * (rowLen + 1) + 1;
-    const dst = r * rowLen;
-    for (let i = 0; i < rowLen; i++) {
-      const x = data[src + i];
-      const left = i >= bpp ? out[dst + i - bpp] : 0;
-      const up = r > 0 ? out[dst - rowLen + i] : 0;
-      const upLeft = r > 0 && i >= bpp ? out[dst - rowLen + i - bpp] : 0;
-      let v: number;
-      switch (type) {
-        case 0:
-          v = x;
-          break;
-        case 1:
-          v = x + left;
-          break;
-        case 2:
-          v = x + up;
-          break;
-        case 3:
-          v = x + ((left + up) >> 1);
-          break;
-        case 4: {
-          const p = left + up - upLeft;
-          const pa = Math.abs(p - left);
-          const pb = Math.abs(p - up);
-          const pc = Math.abs(p - upLeft);
-          v = x + (pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft);
-          break;
-        }
-        default:
-          throw new LazyPdfError(`bad PNG predictor row type ${type}`);
-      }
-      out[dst + i] = v & 0xff;
+/**
+ * decodeStreamData off the event loop where it matters: a Flate stream (what attachments use) is inflated
+ * in libuv's thread pool (zlib's asynchronous inflate, capped the same way), so that decoding an attachment
+ * up to its 64 MiB cap (over a second on a loaded machine) never stalls other requests. Other filters decode
+ * synchronously (they are rare, and capped).
+ */
+export async function decodeStreamDataAsync(s: PdfStreamValue, budget: DecodeBudget, opts: { lenientFlate?: boolean } = {}): Promise<Uint8Array> {
+  const steps = filterSteps(s.dict);
+  const first = steps[0];
+  if (steps.length !== 1 || (first.name !== 'FlateDecode' && first.name !== 'Fl')) return decodeStreamData(s, budget, opts);
+  const cap = budget.capFor('file');
+  let out: Uint8Array;
+  try {
+    out = await inflateAsync(s.raw, { maxOutputLength: cap, ...(opts.lenientFlate ? { finishFlush: zlibConstants.Z_SYNC_FLUSH } : {}) });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || (err as Error).message?.includes('maxOutputLength')) throw streamTooLarge(cap);
+    throw new LazyPdfError('the compressed data is damaged');
+  }
+  // The predictor (rare on attachments) runs on the inflated bytes, as in applyFilters.
+  if (first.parms?.predictor !== undefined && first.parms.predictor > 1) {
+    try {
+      out = applyFilters(out, [{ name: 'none', parms: first.parms }], cap);
+    } catch (err) {
+      if (err instanceof FilterError) throw new LazyPdfError(err.message);
+      throw err;
     }
   }
+  budget.charge(out.length, 'file');
   return out;
 }
 
+/** The dictionary (or other value) that starts at `start` in `b`, parsed no further than `end`; undefined when it is not parseable. */
+export function parseValueAt(b: Uint8Array, start: number, end: number): PdfValue | undefined {
+  try {
+    return new Parser(b, start, end).value();
+  } catch (err) {
+    if (err instanceof PdfLimitError) throw err;
+    return undefined;
+  }
+}

@@ -46,7 +46,9 @@ The response is \`application/pdf\` with \`Content-Disposition: attachment; file
 other than letters, digits, \`.\`, \`-\`, \`_\` become \`_\`). \`X-Dropped-Fields\` lists metadata fields the profile cannot carry.
 
 **400** ProblemDetails, \`code\`: \`NOT_PDF\` (the \`pdf\` part is not a PDF), \`PDF_ENCRYPTED\` (encrypted PDFs cannot be
-PDF/A-3; remove the encryption first), \`PDF_UNREADABLE\`, \`METADATA_NOT_JSON\`, \`METADATA_INCONSISTENT\` (given totals disagree
+PDF/A-3; remove the encryption first), \`PDF_UNREADABLE\` (also a page tree without /Pages or /Kids, or one that refers to itself), \`PDF_LIMIT\` (the PDF is over a
+processing limit, docs/reliability.md "PDF limits": e.g. an xref or object stream claiming more objects than the file holds,
+or its parse needing more than 4 s or 256 MB), \`METADATA_NOT_JSON\`, \`METADATA_INCONSISTENT\` (given totals disagree
 with the lines; \`errors\` lists them). **413** past MAX_UPLOAD_SIZE_MB. **422** HTTPValidationError: a missing \`pdf\` or
 \`metadata\` part, or metadata that does not fit the schema (\`loc\` points into the metadata).
 **500** \`EMBED_CHECK_FAILED\`: the written PDF did not pass the read-back check (never returned broken).`;

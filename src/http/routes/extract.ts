@@ -72,7 +72,7 @@ the uploaded XML, and returns best-effort invoice JSON. Amounts are strings exac
 - \`MULTIPLE_XML_ATTACHMENTS\`: more than one XML attachment; the message names the one read.
 
 **400 ProblemDetails, \`code\`**: \`EMPTY_FILE\`, \`NOT_PDF_OR_XML\` (neither a PDF nor XML), \`PDF_ENCRYPTED\`,
-\`PDF_UNREADABLE\`, and for an uploaded XML \`XML_MALFORMED\`, \`XML_DTD_FORBIDDEN\` (any DOCTYPE, so no external entity is
+\`PDF_UNREADABLE\`, \`PDF_LIMIT\` (the PDF is over a processing limit, docs/reliability.md "PDF limits"), and for an uploaded XML \`XML_MALFORMED\`, \`XML_DTD_FORBIDDEN\` (any DOCTYPE, so no external entity is
 ever resolved), \`XML_TOO_DEEP\`, \`XML_TOO_LARGE\`, \`XML_ENCODING\`; a multipart body that cannot be read is 400 without a code.
 **413** \`UPLOAD_TOO_LARGE\` past MAX_UPLOAD_SIZE_MB. **422** HTTPValidationError when the \`file\` part is missing, and
 ProblemDetails \`PROCESSING_TIMEOUT\` when reading takes longer than 30 s (only possible for very large invoices).`;

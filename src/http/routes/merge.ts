@@ -19,7 +19,7 @@ const DESCRIPTION = `Embeds an existing invoice XML (Factur-X / ZUGFeRD CII, or 
 No license is required. The checks run in this order; the first that fails answers:
 
 1. **400** ProblemDetails: the \`pdf\` part is not a PDF (\`NOT_PDF\`), is encrypted (\`PDF_ENCRYPTED\`) or unreadable
-   (\`PDF_UNREADABLE\`); the \`xml\` part is not well-formed XML (\`NOT_XML\`, \`XML_MALFORMED\`, \`XML_DTD_FORBIDDEN\`, ...), not an
+   (\`PDF_UNREADABLE\`) or over a processing limit (\`PDF_LIMIT\`, docs/reliability.md "PDF limits"); the \`xml\` part is not well-formed XML (\`NOT_XML\`, \`XML_MALFORMED\`, \`XML_DTD_FORBIDDEN\`, ...), not an
    invoice (\`UNKNOWN_XML\`), ZUGFeRD 1.0 (\`UNSUPPORTED_XML\`), or UBL while \`format\` asks for Factur-X/ZUGFeRD (\`XML_SYNTAX_MISMATCH\`:
    those carry CII only).
 2. **409** ProblemDetails \`XML_ALREADY_EMBEDDED\`: the PDF already carries an invoice XML.
