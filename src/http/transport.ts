@@ -103,6 +103,8 @@ function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, s
   }
 }
 
+const DRAINING = 'shutting down: finishing the requests in flight, taking no new work';
+
 function shuttingDown(): ProblemError {
   return new ProblemError(503, 'Service Unavailable', 'The service is shutting down; send the request again (another instance will take it).', { code: 'SHUTTING_DOWN' }, {
     'retry-after': '1',
@@ -138,11 +140,17 @@ export function installTransportGuards(app: FastifyInstance): void {
     name: 'lifecycle',
     critical: true,
     check: () =>
-      lifecycle.draining ? { ok: false, detail: 'shutting down: finishing the requests in flight, taking no new work' } : { ok: true, detail: 'serving' },
+      lifecycle.draining ? { ok: false, detail: DRAINING } : { ok: true, detail: 'serving' },
   });
 
   app.addHook('onRequest', async (req, reply) => {
-    if (lifecycle.closing && req.url !== '/health' && req.url !== '/healthz') return sendProblem(reply, req, shuttingDown());
+    if (lifecycle.draining) {
+      // Readiness answers at once while shutting down, without running the subsystem checks (a worker round trip).
+      if (req.url === '/healthz') {
+        return reply.code(503).send({ status: 'not_ready', edition: app.edition, checks: { lifecycle: { status: 'unavailable', critical: true, detail: DRAINING } } });
+      }
+      if (lifecycle.closing && req.url !== '/health') return sendProblem(reply, req, shuttingDown());
+    }
     const raw = req.raw;
     const entry: InFlight = { req, reply, start: Date.now(), cost: 0 };
 
