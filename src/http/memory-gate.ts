@@ -10,8 +10,10 @@
  * were of the maximum upload size, since nothing bounds it better before it has arrived.
  *
  * Besides the bookkeeping, the process's resident memory is looked at: when it is already above the
- * ceiling (memory not yet given back to the system), requests that reserve more than 1% of the budget
- * wait (503) until it comes down; small ones still pass, so typical invoices keep being served.
+ * ceiling (memory not yet given back to the system, or a compressed upload that unpacked to far more
+ * than its body: a Factur-X PDF whose embedded XML is Flate-compressed costs its *decompressed* size ×
+ * a few, bounded by the readers' decompression caps, not its body × the factor), requests with a body
+ * wait (503) while another is in flight, until it comes down: the process serves one at a time.
  *
  * One request is always admitted when none is in flight, so that a ceiling set too low for the upload
  * limit degrades to one large request at a time instead of refusing them all.
@@ -20,8 +22,16 @@ import { constrainedMemory, memoryUsage } from 'node:process';
 import { totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 
-/** Worst-case memory of a request, per byte of its body (measured; docs/reliability.md). */
+/**
+ * Worst-case memory of a request per byte of its body, measured with scripts/memory-factor.ts (figures in
+ * docs/reliability.md): uploads of invoice XML or PDF cost 3–11 times their size once the service is warm
+ * (26 on the very first, which also starts the worker thread the baseline allows for); metadata JSON
+ * (/v1/xml, /v1/convert) becomes an object tree and a document many times its size, 42–85 times.
+ */
 export const MEMORY_EXPANSION_FACTOR = 12;
+export const METADATA_EXPANSION_FACTOR = 90;
+/** Routes whose body is invoice metadata (JSON), with the larger factor. */
+const METADATA_ROUTES = new Set(['/v1/xml', '/v1/convert']);
 /** Worst-case memory of a request beside its body: request objects, headers, the answer's envelope. */
 export const REQUEST_OVERHEAD_BYTES = 64 * 1024;
 /** Memory a process holds before any request: code, rule sets, the XSDs, a worker thread (measured idle RSS, rounded up). */
@@ -59,16 +69,16 @@ export class MemoryGate {
     this.budgetBytes = Math.max(this.ceilingBytes - BASELINE_BYTES, this.ceilingBytes / 4);
   }
 
-  /** The reservation of a body of `bytes` bytes. */
-  static cost(bytes: number): number {
-    return REQUEST_OVERHEAD_BYTES + bytes * MEMORY_EXPANSION_FACTOR;
+  /** The reservation of a body of `bytes` bytes sent to `route` (its path pattern). */
+  static cost(bytes: number, route?: string): number {
+    return REQUEST_OVERHEAD_BYTES + bytes * (route !== undefined && METADATA_ROUTES.has(route) ? METADATA_EXPANSION_FACTOR : MEMORY_EXPANSION_FACTOR);
   }
 
   /** Reserve `cost` bytes; false when they do not fit (the caller answers 503). */
   tryReserve(cost: number): boolean {
     if (this.holders > 0) {
       if (this.reserved + cost > this.budgetBytes) return this.refuse();
-      if (cost > this.budgetBytes / 100 && this.rss() > this.ceilingBytes) return this.refuse();
+      if (this.rss() > this.ceilingBytes) return this.refuse();
     }
     this.reserved += cost;
     this.holders++;

@@ -159,7 +159,7 @@ export function installTransportGuards(app: FastifyInstance): void {
     const declared = raw.headers['content-length'];
     const length = declared === undefined ? (raw.headers['transfer-encoding'] !== undefined ? maxBody : 0) : Number(declared);
     if (length > 0 && length <= maxBody) {
-      const cost = MemoryGate.cost(length);
+      const cost = MemoryGate.cost(length, req.routeOptions.url);
       if (!lifecycle.memory.tryReserve(cost)) {
         return sendProblem(
           reply,
