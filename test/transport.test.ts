@@ -13,6 +13,7 @@ import net from 'node:net';
 import { buildInvoiceXml } from '../src/metadata/build.js';
 import { SCENARIOS } from './invoice-scenarios.js';
 import { multipart } from './helpers.js';
+import { MEMORY_EXPANSION_FACTOR, MemoryGate, REQUEST_OVERHEAD_BYTES } from '../src/http/memory-gate.js';
 
 interface Server {
   child: ChildProcess;
@@ -221,42 +222,69 @@ test('transport refusals are ProblemDetails: 431 headers too large, 400 broken H
 });
 
 test('memory gate: uploads whose reservations do not fit under MAX_MEMORY_MB are answered 503 with Retry-After at once; small ones and later ones pass', async () => {
-  // 64 MB ceiling: a 16 MB budget, one 1 MB upload reserves 12 MB (factor 12).
-  const server = await startServer({ MAX_MEMORY_MB: '64', MAX_UPLOAD_SIZE_MB: '2' });
+  // 640 MB ceiling: a 384 MB budget beside the 256 MB baseline; a declared 16 MB upload reserves 192 MB (factor 12).
+  const server = await startServer({ MAX_MEMORY_MB: '640', MAX_UPLOAD_SIZE_MB: '20' });
   try {
-    const padded = Buffer.concat([Buffer.from(INVOICE), Buffer.alloc(1024 * 1024, 0x20)]);
+    const length = 16 * 1024 * 1024;
+    const head = `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${length}\r\n\r\n`;
     const first = connect(server.port);
-    const a = upload('/v1/validate', padded);
-    await first.write(a.head + a.body.subarray(0, 1000).toString('latin1')); // in flight, holding its reservation
+    await first.write(head + '--b\r\n'); // in flight, holding its reservation
+    const second = connect(server.port);
+    await second.write(head);
     await sleep(200);
 
-    const second = connect(server.port);
-    await second.write(a.head); // only the headers: the answer must not wait for the body
-    const refused = await second.response(5_000);
+    const third = connect(server.port);
+    await third.write(head); // only the headers: the answer must not wait for the body
+    const refused = await third.response(5_000);
     assertProblem(refused, 503, 'MEMORY_BUSY');
     assert.equal(refused.headers['retry-after'], '2');
-    assert.match(JSON.parse(refused.body).detail, /MAX_MEMORY_MB=64/);
-    second.socket.destroy();
+    assert.match(JSON.parse(refused.body).detail, /MAX_MEMORY_MB=640/);
+    third.socket.destroy();
 
-    // A typical invoice still fits beside the large one.
+    // A typical invoice still fits beside them.
     const small = upload('/v1/validate', INVOICE);
     const smallRes = connect(server.port);
     await smallRes.write(Buffer.concat([Buffer.from(small.head), small.body]));
     assert.equal((await smallRes.response()).status, 200);
     smallRes.socket.destroy();
 
-    // The first finishes; its reservation is given back, and the same upload is now admitted.
-    await first.write(a.body.subarray(1000));
-    assert.equal((await first.response()).status, 200);
+    // The first gives up; its reservation is given back, and the same upload is admitted (read whole: 400, not multipart).
     first.socket.destroy();
-    await sleep(100);
-    const third = connect(server.port);
-    await third.write(Buffer.concat([Buffer.from(a.head), a.body]));
-    assert.equal((await third.response()).status, 200);
-    third.socket.destroy();
+    await first.closed;
+    await sleep(200);
+    const fourth = connect(server.port);
+    await fourth.write(Buffer.concat([Buffer.from(head), Buffer.alloc(length, 0x41)]));
+    const admitted = await fourth.response();
+    assert.equal(admitted.status, 400, admitted.body);
+    assert.match(JSON.parse(admitted.body).detail, /multipart body could not be read/);
+    fourth.socket.destroy();
+    second.socket.destroy();
   } finally {
     server.child.kill('SIGKILL');
   }
+});
+
+test('MemoryGate: reserves by body size and route, refuses past the budget or above the ceiling in RSS while another request holds memory, always admits one alone', () => {
+  let rss = 100 * 1024 * 1024;
+  const gate = new MemoryGate(512, () => rss); // budget 256 MB
+  const mb = 1024 * 1024;
+  assert.equal(MemoryGate.cost(mb), REQUEST_OVERHEAD_BYTES + MEMORY_EXPANSION_FACTOR * mb);
+  assert.ok(MemoryGate.cost(mb, '/v1/xml') > MemoryGate.cost(mb, '/v1/validate'), 'metadata bodies expand more');
+  assert.ok(gate.tryReserve(1024 * mb), 'one request alone is always admitted, even over the budget');
+  assert.equal(gate.tryReserve(MemoryGate.cost(1024)), false, 'nothing fits beside it');
+  gate.release(1024 * mb);
+  assert.ok(gate.tryReserve(200 * mb));
+  assert.ok(gate.tryReserve(50 * mb));
+  assert.equal(gate.tryReserve(10 * mb), false, '260 MB > 256 MB budget');
+  assert.ok(gate.tryReserve(5 * mb));
+  rss = 600 * mb;
+  assert.equal(gate.tryReserve(MemoryGate.cost(100)), false, 'above the ceiling in RSS: even a small upload waits');
+  assert.equal(gate.refused, 3);
+  gate.release(200 * mb);
+  gate.release(50 * mb);
+  gate.release(5 * mb);
+  assert.equal(gate.reserved, 0);
+  assert.ok(gate.tryReserve(MemoryGate.cost(100)), 'alone again: admitted');
 });
 
 test('SIGTERM under load: readiness turns 503 first, every request sent before the signal gets its full answer, later ones a ProblemDetails 503, and a stalled upload does not hold the exit past SHUTDOWN_GRACE_S', async () => {
