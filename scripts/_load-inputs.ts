@@ -36,8 +36,8 @@ export function metadataWithLines(lines: number, scenario: InvoiceMetadata = SCE
   return { ...scenario, line_items: Array.from({ length: lines }, (_, i) => ({ ...line, name: `${line.name} ${i + 1}` })) };
 }
 
-export function ciiInvoice(lines = 1): string {
-  return buildInvoiceXml(lines === 1 ? SCENARIOS.domestic : metadataWithLines(lines)).xml;
+export function ciiInvoice(lines = 1, scenario: InvoiceMetadata = SCENARIOS.domestic): string {
+  return buildInvoiceXml(lines === 1 ? scenario : metadataWithLines(lines, scenario)).xml;
 }
 
 /** The UBL fixture with its invoice line repeated `lines` times (totals then disagree: findings, as in real traffic). */
