@@ -187,14 +187,18 @@ export function installTransportGuards(app: FastifyInstance): void {
   });
 
   // A connection without traffic for BODY_TIMEOUT_S: with a body still arriving, the request is answered 408;
-  // with a request being worked on, nothing happens (the work has its own bounds); an idle connection is closed.
+  // with a request being worked on, nothing happens (the work has its own bounds); an idle connection, or one
+  // whose client does not read its answer, is closed.
   app.server.on('timeout', (socket: TrackedSocket) => {
     const entry = socket[CURRENT];
     if (!entry) {
       socket.destroy();
       return;
     }
-    if (!entry.req.raw.complete) {
+    if (entry.reply.raw.headersSent) {
+      // The answer is going out but the client has taken none of it for BODY_TIMEOUT_S: it does not read.
+      socket.destroy();
+    } else if (!entry.req.raw.complete) {
       cut(
         entry,
         new ProblemError(408, 'Request Timeout', `No part of the request body arrived for ${config.bodyTimeoutS} s (BODY_TIMEOUT_S); the upload was cut off.`, {
