@@ -4,7 +4,7 @@
  * Factur-X PDF the running server makes from them (/v1/convert). `lines` scales an invoice up for the
  * memory measurement.
  */
-import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFName, StandardFonts } from '@cantoo/pdf-lib';
 import type { InvoiceMetadata } from '../src/metadata/schema.js';
 import { buildInvoiceXml } from '../src/metadata/build.js';
 import { SCENARIOS } from '../test/invoice-scenarios.js';
@@ -58,6 +58,21 @@ export async function basePdf(pages = 1): Promise<Uint8Array> {
     const page = doc.addPage([595, 842]);
     page.drawText(`Invoice page ${i} of ${pages}`, { x: 50, y: 780, size: 14, font });
   }
+  return doc.save();
+}
+
+/** A PDF that declares PDF/A-3b in its XMP and carries no invoice: what /v1/merge takes. */
+export async function pdfa3Pdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([595, 842]).drawText('Invoice', { x: 50, y: 780, size: 14, font });
+  const xmp = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaid:part>3</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance></rdf:Description>
+</rdf:RDF></x:xmpmeta>
+<?xpacket end="w"?>`;
+  const stream = doc.context.stream(xmp, { Type: 'Metadata', Subtype: 'XML' });
+  doc.catalog.set(PDFName.of('Metadata'), doc.context.register(stream));
   return doc.save();
 }
 

@@ -18,7 +18,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { startServer } from '../bench/_server.js';
 import { generateLicenseKeyPair, issueLicense } from '../src/license/license.js';
-import { basePdf, ciiInvoice, facturxPdf, form, SCENARIOS, ublInvoice, type FormPart } from './_load-inputs.js';
+import { basePdf, ciiInvoice, facturxPdf, form, pdfa3Pdf, SCENARIOS, ublInvoice, type FormPart } from './_load-inputs.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -44,6 +44,7 @@ const cii = [ciiInvoice(), ...['reverse_charge', 'mixed_rates', 'allowances_and_
 const ubl = ublInvoice();
 const pdf = await basePdf(2);
 const hybrid = await facturxPdf(base, pdf);
+const pdfa3 = await pdfa3Pdf();
 const metadata = JSON.stringify(SCENARIOS.domestic);
 
 interface Job {
@@ -63,8 +64,8 @@ const jobs: Job[] = [
     name: 'merge',
     path: '/v1/merge',
     parts: [
-      // merge needs a PDF/A-3 PDF: the Factur-X one, whose XML it replaces.
-      { name: 'pdf', value: hybrid, filename: 'invoice.pdf', contentType: 'application/pdf' },
+      // merge needs a PDF declared PDF/A-3 that carries no invoice yet.
+      { name: 'pdf', value: pdfa3, filename: 'invoice.pdf', contentType: 'application/pdf' },
       { name: 'xml', value: cii[0], filename: 'invoice.xml', contentType: 'application/xml' },
     ],
   },
