@@ -16,6 +16,7 @@
  * "## Soak".
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { startServer } from '../bench/_server.js';
 import { generateLicenseKeyPair, issueLicense } from '../src/license/license.js';
 import { basePdf, ciiInvoice, facturxPdf, form, pdfa3Pdf, SCENARIOS, ublInvoice, type FormPart } from './_load-inputs.js';
@@ -233,7 +234,9 @@ if (WRITE) {
     `\`npm run soak -- --minutes ${MINUTES}\` (scripts/soak.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: the service as shipped (dist/, PROCESSES=1, WORKERS=1, ` +
       `pro license with /metrics), ${CONCURRENCY} loops on 127.0.0.1 each sending its next request as soon as the last is answered, cycling through ` +
       `${jobs.length} requests: validate CII (${cii.length} writer scenarios), UBL and a Factur-X PDF, extract CII and PDF, xml, merge, convert. ` +
-      'The machine: 2 cores, shared with other work while this ran. RSS is sampled every second from /proc (all threads), the event-loop delay from ' +
+      `The machine: ${availableParallelism()} cores, shared with other work while this ran (load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end, ` +
+      'so the rates and latencies say little about capacity: see the benchmarks for that; the point here is that memory and latency stay flat). ' +
+      'RSS is sampled every second from /proc (all threads), the event-loop delay from ' +
       "prom-client's monitorEventLoopDelay histogram, reset at each scrape.",
     '',
     `**${verdict}** — ${totals.requests} requests (${f0(totals.rate)}/s), latency p50 ${f1(totals.p50)} ms, p99 ${f1(totals.p99)} ms; RSS ${f0(totals.rssMin)}–${f0(totals.rssMax)} MB, ` +
