@@ -288,21 +288,32 @@ test('MemoryGate: reserves by body size and route, refuses past the budget or ab
 });
 
 test('SIGTERM under load: readiness turns 503 first, every request sent before the signal gets its full answer, later ones a ProblemDetails 503, and a stalled upload does not hold the exit past SHUTDOWN_GRACE_S', async () => {
-  const server = await startServer({ SHUTDOWN_DELAY_S: '1', SHUTDOWN_GRACE_S: '4', BODY_TIMEOUT_S: '60' });
+  const server = await startServer({ SHUTDOWN_DELAY_S: '2', SHUTDOWN_GRACE_S: '5', BODY_TIMEOUT_S: '60' });
   const url = `http://127.0.0.1:${server.port}`;
-  const { head, body } = upload('/v1/validate', INVOICE);
+  // Expect: 100-continue: the server answers "100 Continue" once it has read the headers, so the test knows
+  // each request is in the server's hands before the signal (else a loaded machine decides what "before" means).
+  const { head, body } = upload('/v1/validate', INVOICE, 'invoice.xml', 'Expect: 100-continue\r\n');
+  const inFlight = async (c: ReturnType<typeof connect>, bytes: Buffer) => {
+    await c.write(head);
+    assert.equal((await c.response()).status, 100);
+    await c.write(bytes);
+  };
 
-  // Uploads in flight: headers and half of each body sent.
+  // Warm: the first validation loads the rule sets (seconds under tsx on a loaded machine), which is not what is tested.
+  const warm = await fetch(`${url}/v1/validate`, { method: 'POST', ...multipartInit(INVOICE) });
+  assert.equal(warm.status, 200);
+
+  // Uploads in flight: half of each body sent.
   const partial = Array.from({ length: 8 }, () => connect(server.port));
-  for (const c of partial) await c.write(head + body.subarray(0, body.length >> 1).toString('latin1'));
+  // A burst of complete requests, whole bodies sent just before the signal.
+  const burst = Array.from({ length: 20 }, () => connect(server.port));
   // A stalled upload that will never finish.
   const stalled = connect(server.port);
-  await stalled.write(head + body.subarray(0, 50).toString('latin1'));
-  // A burst of complete requests sent just before the signal.
-  const burst = Array.from({ length: 20 }, () =>
-    fetch(`${url}/v1/validate`, { method: 'POST', ...multipartInit(INVOICE) }).then(async (r) => ({ status: r.status, valid: (await r.json()).valid })),
-  );
-  await sleep(20);
+  await Promise.all([
+    ...partial.map((c) => inFlight(c, body.subarray(0, body.length >> 1))),
+    ...burst.map((c) => inFlight(c, body)),
+    inFlight(stalled, body.subarray(0, 50)),
+  ]);
   const signalled = Date.now();
   server.child.kill('SIGTERM');
   await sleep(150);
@@ -315,17 +326,21 @@ test('SIGTERM under load: readiness turns 503 first, every request sent before t
   assert.equal(readiness.checks.lifecycle.status, 'unavailable');
   assert.equal((await fetch(`${url}/health`)).status, 200);
 
-  for (const r of await Promise.all(burst)) assert.deepEqual(r, { status: 200, valid: true });
+  for (const c of burst) {
+    const r = await c.response();
+    assert.equal(r.status, 200, `${Date.now() - signalled} ms after SIGTERM: ${r.body}`);
+    assert.equal(JSON.parse(r.body).valid, true);
+  }
 
   // After the delay the server stops listening; the uploads in flight finish with their real answers, and a
   // request pipelined behind one of them (it arrives after the close) is answered 503 ProblemDetails.
-  await sleep(1_200);
+  await sleep(Math.max(0, signalled + 2_300 - Date.now()));
   await assert.rejects(fetch(`${url}/health`), 'no new connections once closing');
   const late = `GET /v1/anything HTTP/1.1\r\nHost: test\r\n\r\n`;
   for (const [i, c] of partial.entries()) await c.write(Buffer.concat([body.subarray(body.length >> 1), i === 0 ? Buffer.from(late) : Buffer.alloc(0)]));
   for (const c of partial) {
     const r = await c.response();
-    assert.equal(r.status, 200, r.body);
+    assert.equal(r.status, 200, `${Date.now() - signalled} ms after SIGTERM: ${r.body}`);
     assert.equal(JSON.parse(r.body).valid, true);
   }
   const refused = await partial[0].response();
@@ -337,7 +352,7 @@ test('SIGTERM under load: readiness turns 503 first, every request sent before t
   const { code, at } = await server.exited;
   assert.equal(code, 0);
   const took = at - signalled;
-  assert.ok(took >= 3_900 && took < 4_000 + 3_000, `exited ${took} ms after SIGTERM (grace 4 s)`);
+  assert.ok(took >= 4_900 && took < 5_000 + 3_000, `exited ${took} ms after SIGTERM (grace 5 s)`);
   assert.match(server.logs(), /grace period over: cutting the requests still open/);
 });
 
