@@ -264,7 +264,7 @@ test('memory gate: uploads whose reservations do not fit under MAX_MEMORY_MB are
   }
 });
 
-test('MemoryGate: reserves by body size and route, refuses past the budget or above the ceiling in RSS while another request holds memory, always admits one alone', () => {
+test('MemoryGate: reserves by body size and route, refuses past the budget or above the ceiling in RSS while another request holds memory, always admits one alone', async () => {
   let rss = 100 * 1024 * 1024;
   const gate = new MemoryGate(512, () => rss); // budget 256 MB
   const mb = 1024 * 1024;
@@ -278,6 +278,7 @@ test('MemoryGate: reserves by body size and route, refuses past the budget or ab
   assert.equal(gate.tryReserve(10 * mb), false, '260 MB > 256 MB budget');
   assert.ok(gate.tryReserve(5 * mb));
   rss = 600 * mb;
+  await sleep(120); // RSS is read at most every 100 ms
   assert.equal(gate.tryReserve(MemoryGate.cost(100)), false, 'above the ceiling in RSS: even a small upload waits');
   assert.equal(gate.refused, 3);
   gate.release(200 * mb);

@@ -78,7 +78,7 @@ export class MemoryGate {
   tryReserve(cost: number): boolean {
     if (this.holders > 0) {
       if (this.reserved + cost > this.budgetBytes) return this.refuse();
-      if (this.rss() > this.ceilingBytes) return this.refuse();
+      if (this.currentRss() > this.ceilingBytes) return this.refuse();
     }
     this.reserved += cost;
     this.holders++;
@@ -88,6 +88,19 @@ export class MemoryGate {
   release(cost: number): void {
     this.reserved -= cost;
     this.holders--;
+  }
+
+  private rssValue = 0;
+  private rssAt = -Infinity;
+
+  /** RSS, read at most every 100 ms: reading it is a system call and a /proc read, too dear per request under load. */
+  private currentRss(): number {
+    const now = Date.now();
+    if (now - this.rssAt >= 100) {
+      this.rssValue = this.rss();
+      this.rssAt = now;
+    }
+    return this.rssValue;
   }
 
   private refuse(): false {
