@@ -21,6 +21,16 @@ export interface Config {
   diagnosticsToken?: string;
   metricsEnabled: boolean;
   metricsToken?: string;
+  /** A request body that makes no progress for this long is cut off (408); also the idle limit of a connection. */
+  bodyTimeoutS: number;
+  /** The whole request (headers and body) must have arrived within this long (408). */
+  requestTimeoutS: number;
+  /** After SIGTERM/SIGINT: readiness answers 503 for this long while the server still serves, then it stops listening. */
+  shutdownDelayS: number;
+  /** After SIGTERM/SIGINT (and the delay): requests in flight get this long to finish; then the rest are cut and the process exits. */
+  shutdownGraceS: number;
+  /** Memory ceiling of one server process, in MB (undefined: derived from the machine, see src/http/memory-gate.ts). */
+  maxMemoryMb?: number;
 }
 
 export class ConfigError extends Error {
@@ -81,5 +91,10 @@ export function loadConfig(env: Env = process.env, cores = availableParallelism(
     diagnosticsToken: text(env, 'DIAGNOSTICS_TOKEN'),
     metricsEnabled: boolean(env, 'METRICS_ENABLED', false),
     metricsToken: text(env, 'METRICS_TOKEN'),
+    bodyTimeoutS: integer(env, 'BODY_TIMEOUT_S', 30, 1, 3600),
+    requestTimeoutS: integer(env, 'REQUEST_TIMEOUT_S', 120, 1, 3600),
+    shutdownDelayS: integer(env, 'SHUTDOWN_DELAY_S', 0, 0, 600),
+    shutdownGraceS: integer(env, 'SHUTDOWN_GRACE_S', 25, 1, 3600),
+    maxMemoryMb: text(env, 'MAX_MEMORY_MB') === undefined ? undefined : integer(env, 'MAX_MEMORY_MB', 0, 64, 1024 * 1024),
   };
 }

@@ -23,16 +23,16 @@ else await serve(config);
 async function serve(config: Config): Promise<void> {
   // Loaded here: the supervisor of several server processes never builds the app.
   const { buildApp } = await import('./http/app.js');
+  const { shutdownGracefully } = await import('./http/transport.js');
   const app = await buildApp(config);
 
   let closing = false;
   async function shutdown(signal: string): Promise<void> {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     try {
-      await app.close(); // stops accepting, waits for in-flight requests, runs onClose hooks (worker pool)
-      process.exit(0);
+      // Readiness 503, stop listening, finish requests in flight; bounded by SHUTDOWN_GRACE_S (src/http/transport.ts).
+      process.exit(await shutdownGracefully(app, signal));
     } catch (err) {
       app.log.error({ err }, 'error during shutdown');
       process.exit(1);

@@ -17,8 +17,8 @@ import type { Config } from './config.js';
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 60_000;
 const RESTART_DELAY_MS = 500;
-/** How long processes get to finish their requests after SIGTERM before they are killed. */
-const SHUTDOWN_GRACE_MS = 30_000;
+/** Beyond SHUTDOWN_GRACE_S, within which each server process ends by itself, before it is killed. */
+const SHUTDOWN_MARGIN_MS = 2_000;
 
 export function runSupervisor(config: Config): void {
   const log = pino({ level: config.logLevel, base: { pid: process.pid, role: 'supervisor' } });
@@ -45,7 +45,7 @@ export function runSupervisor(config: Config): void {
       log.error({ processes: live.size }, 'server processes still running after the grace period: killing them');
       for (const worker of live) worker.process.kill('SIGKILL');
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
+    }, config.shutdownGraceS * 1000 + SHUTDOWN_MARGIN_MS).unref();
   };
 
   cluster.on('exit', (worker, code, signal) => {

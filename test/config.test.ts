@@ -14,6 +14,25 @@ test('defaults: 0.0.0.0:8080, 10 MB uploads, 1 worker for invoices over 128 KB, 
   assert.equal(c.logLevel, 'info');
   assert.equal(c.metricsEnabled, false);
   assert.equal(c.licenseKey, undefined);
+  assert.equal(c.bodyTimeoutS, 30);
+  assert.equal(c.requestTimeoutS, 120);
+  assert.equal(c.shutdownDelayS, 0);
+  assert.equal(c.shutdownGraceS, 25);
+  assert.equal(c.maxMemoryMb, undefined, 'derived from the machine at start-up');
+});
+
+test('transport settings: timeouts, shutdown and the memory ceiling are read and bounded', () => {
+  const c = loadConfig({ BODY_TIMEOUT_S: '5', REQUEST_TIMEOUT_S: '60', SHUTDOWN_DELAY_S: '3', SHUTDOWN_GRACE_S: '20', MAX_MEMORY_MB: '2048' });
+  assert.deepEqual([c.bodyTimeoutS, c.requestTimeoutS, c.shutdownDelayS, c.shutdownGraceS, c.maxMemoryMb], [5, 60, 3, 20, 2048]);
+  for (const [env, variable] of [
+    [{ BODY_TIMEOUT_S: '0' }, 'BODY_TIMEOUT_S'],
+    [{ REQUEST_TIMEOUT_S: 'soon' }, 'REQUEST_TIMEOUT_S'],
+    [{ SHUTDOWN_GRACE_S: '0' }, 'SHUTDOWN_GRACE_S'],
+    [{ SHUTDOWN_DELAY_S: '601' }, 'SHUTDOWN_DELAY_S'],
+    [{ MAX_MEMORY_MB: '32' }, 'MAX_MEMORY_MB'],
+  ] as const) {
+    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable);
+  }
 });
 
 test('bad values name the variable', () => {

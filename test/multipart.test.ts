@@ -78,12 +78,28 @@ test('over HTTP: a malformed multipart body is 400 ProblemDetails, a missing bou
   await app.close();
 });
 
-test('over HTTP: more parts than allowed is 413 UPLOAD_TOO_LARGE', async () => {
+test('over HTTP: too many parts is 413 naming the part limit hit, not the size limit (5,000 tiny parts, 9 files, 33 fields)', async () => {
   const app = await communityApp();
-  const parts = Array.from({ length: PART_LIMITS.parts + 1 }, (_, i) => ({ name: `f${i}`, value: 'x' }));
-  const res = await app.inject({ method: 'POST', url: '/v1/extract', ...multipart(parts) });
+  const tiny = Array.from({ length: 5_000 }, (_, i) => ({ name: `f${i}`, value: 'x' }));
+  const res = await app.inject({ method: 'POST', url: '/v1/extract', ...multipart(tiny) });
   assert.equal(res.statusCode, 413);
-  assert.equal(res.json().code, 'UPLOAD_TOO_LARGE');
+  assert.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8');
+  const body = res.json();
+  assert.equal(body.code, 'TOO_MANY_PARTS');
+  assert.equal(body.limit, 'parts');
+  assert.equal(body.max, PART_LIMITS.parts);
+  assert.match(body.detail, new RegExp(`more than ${PART_LIMITS.parts} parts`));
+  assert.doesNotMatch(body.detail, /MB/, 'a count limit is not told as a size limit');
+
+  const files = Array.from({ length: PART_LIMITS.files + 1 }, (_, i) => ({ name: `f${i}`, value: 'x', filename: `${i}.xml` }));
+  const tooManyFiles = (await app.inject({ method: 'POST', url: '/v1/extract', ...multipart(files) })).json();
+  assert.equal(tooManyFiles.limit, 'files');
+  assert.match(tooManyFiles.detail, new RegExp(`more than ${PART_LIMITS.files} file parts`));
+
+  const fields = Array.from({ length: PART_LIMITS.fields + 1 }, (_, i) => ({ name: `f${i}`, value: 'x' }));
+  const tooManyFields = (await app.inject({ method: 'POST', url: '/v1/extract', ...multipart(fields) })).json();
+  assert.equal(tooManyFields.limit, 'fields');
+  assert.match(tooManyFields.detail, new RegExp(`more than ${PART_LIMITS.fields} text fields`));
   await app.close();
 });
 

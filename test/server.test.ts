@@ -48,6 +48,7 @@ test('the real server answers, logs JSON with request ids, and exits 0 on SIGTER
 
 test('a request in flight when SIGTERM arrives is finished before exit', async () => {
   const { child, url } = await startServer({ LICENSE_KEY: testLicense(), LICENSE_PUBLIC_KEY: testKeys.publicKeyPem });
+  assert.equal((await fetch(`${url}/v1/serialize`, { method: 'POST' })).status, 422, 'warm: the route has answered once');
   // Start a slow multipart upload, signal, then finish the upload: the answer must still arrive.
   const boundary = 'xyz';
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="other"\r\n\r\n`;
@@ -55,7 +56,8 @@ test('a request in flight when SIGTERM arrives is finished before exit', async (
   const body = new ReadableStream({
     async start(controller) {
       controller.enqueue(new TextEncoder().encode(head));
-      await new Promise((r) => setTimeout(r, 150));
+      // Long enough for the server to have read the headers even on a loaded machine (else it is not in flight).
+      await new Promise((r) => setTimeout(r, 600));
       child.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 150));
       controller.enqueue(new TextEncoder().encode(tail));

@@ -16,6 +16,7 @@ import { createMetrics, installMetricsHook, type Metrics } from './metrics.js';
 import { componentSchemas } from './schemas.js';
 import { registerCoreHealthChecks } from './readiness.js';
 import { routeModules } from './routes/index.js';
+import { installTransportGuards, transportServerOptions } from './transport.js';
 import { SERVICE_VERSION } from '../version.js';
 import { createValidationRunner, DEFAULT_VALIDATION_TIMEOUT_MS, type ValidationRunner } from '../validation/runner.js';
 
@@ -54,7 +55,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: config.maxUploadSizeMb * 1024 * 1024,
     // One access-log line per request (below, on response) instead of fastify's two: logging both cost ~10% of throughput.
     logController: new LogController({ disableRequestLogging: true }),
-    return503OnClosing: true,
+    // Time limits on receiving requests, ProblemDetails for refusals before routing, no fastify 503 body on closing.
+    ...transportServerOptions(config),
     ajv: { customOptions: { allErrors: true, coerceTypes: false } },
   });
 
@@ -87,6 +89,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   if (app.metrics.recording) installMetricsHook(app, app.metrics);
   installErrorHandling(app);
   registerCoreHealthChecks(app);
+  installTransportGuards(app);
 
   for (const [name, schema] of Object.entries(componentSchemas)) app.addSchema({ $id: name, ...schema });
 

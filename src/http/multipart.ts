@@ -41,7 +41,7 @@ export interface RawPart {
 /** Bounds on the number of parts (beyond them the request is refused as too large). */
 export const PART_LIMITS = { files: 8, fields: 32, parts: 40 } as const;
 /** Room for part headers and small text fields beside a file of the maximum size. */
-const BODY_SLACK_BYTES = 256 * 1024;
+export const BODY_SLACK_BYTES = 256 * 1024;
 
 const MULTIPART = 'multipart/form-data';
 
@@ -93,7 +93,7 @@ export function parseMultipart(body: Buffer, boundary: string): RawPart[] {
     while (body[at] === 0x20 || body[at] === 0x09) at++;
     if (body[at] !== 0x0d || body[at + 1] !== 0x0a) throw new MultipartSyntaxError('malformed boundary line');
     at += 2;
-    if (parts.length >= PART_LIMITS.parts) throw new PartLimitError();
+    if (parts.length >= PART_LIMITS.parts) throw new PartLimitError('parts', PART_LIMITS.parts);
     // Headers end at an empty line; a part with no headers at all starts with CRLF directly.
     let headerEnd: number;
     let dataStart: number;
@@ -113,7 +113,25 @@ export function parseMultipart(body: Buffer, boundary: string): RawPart[] {
   }
 }
 
-class PartLimitError extends Error {}
+/** More parts of one kind than PART_LIMITS allows: `kind` names the limit that was hit. */
+class PartLimitError extends Error {
+  constructor(
+    readonly kind: 'parts' | 'files' | 'fields',
+    readonly limit: number,
+  ) {
+    super(`more than ${limit} ${kind}`);
+  }
+}
+
+/** 413 naming the part limit hit (not the size limit: 5,000 tiny parts are not a large upload). */
+function tooManyParts(err: PartLimitError): ProblemError {
+  const what = { parts: 'parts', files: 'file parts', fields: 'text fields' }[err.kind];
+  return new ProblemError(413, 'Content Too Large', `The form has more than ${err.limit} ${what}, the most one upload may carry.`, {
+    code: 'TOO_MANY_PARTS',
+    limit: err.kind,
+    max: err.limit,
+  });
+}
 
 /** Name, filename and type of a part from its header block; undefined for a part without a form name. */
 function partFromHeaders(block: string): Omit<RawPart, 'data'> | undefined {
@@ -179,7 +197,7 @@ export async function readForm(req: FastifyRequest, spec: FormSpec): Promise<For
     try {
       parts = parseMultipart(req.body, boundary);
     } catch (err) {
-      if (err instanceof PartLimitError) throw uploadTooLarge(limitMb);
+      if (err instanceof PartLimitError) throw tooManyParts(err);
       throw new ProblemError(400, 'Bad Request', `The multipart body could not be read: ${(err as Error).message}.`);
     }
     let files = 0;
@@ -187,14 +205,14 @@ export async function readForm(req: FastifyRequest, spec: FormSpec): Promise<For
     for (const part of parts) {
       if (part.data.length > limitBytes) throw uploadTooLarge(limitMb);
       if (part.filename !== undefined) {
-        if (++files > PART_LIMITS.files) throw uploadTooLarge(limitMb);
+        if (++files > PART_LIMITS.files) throw tooManyParts(new PartLimitError('files', PART_LIMITS.files));
         if (part.name in fileSpec && !(part.name in form.files)) {
           form.files[part.name] = { filename: part.filename, mimetype: part.mimetype, data: part.data };
         } else if (part.name in fieldSpec && !(part.name in form.fields)) {
           form.fields[part.name] = part.data.toString('utf8'); // a text field sent as a file: take its text
         }
       } else {
-        if (++fields > PART_LIMITS.fields) throw uploadTooLarge(limitMb);
+        if (++fields > PART_LIMITS.fields) throw tooManyParts(new PartLimitError('fields', PART_LIMITS.fields));
         const value = part.data.toString('utf8');
         if (part.name in fieldSpec && !(part.name in form.fields)) {
           form.fields[part.name] = value;
