@@ -8,8 +8,10 @@ import { IngestError } from '../../input/ingest.js';
 import { toDiagnostic } from '../../validation/diagnostics.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import type { SkippedLayer, ValidationResult } from '../../validation/validate.js';
-import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, brFrRequested, parseBrFrEdition } from '../../validation/br-fr.js';
-import { ProblemError, RequestShapeError } from '../errors.js';
+import { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION } from '../../validation/br-fr.js';
+import { parseValidateOptions } from '../../lib/operations.js';
+import { ProblemError } from '../errors.js';
+import { libErrorToHttp } from '../lib-errors.js';
 import { formBoolean, readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
 
@@ -103,26 +105,13 @@ function proReport(result: ValidationResult, pdf: boolean, checkPdfa: boolean) {
   };
 }
 
-/** Extra rule layers a caller can ask for in the `rules` form field. */
-const EXTRA_LAYERS = [BR_FR_LAYER];
-
+/** The form's layer options, checked by the library (one implementation with the CLI); a bad value is 422. */
 function readLayerOptions(fields: Record<string, string>) {
-  const unknown = (fields.rules ?? '')
-    .split(/[\s,]+/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '' && !EXTRA_LAYERS.includes(s.toLowerCase()));
-  if (unknown.length > 0) {
-    throw new RequestShapeError([
-      { loc: ['body', 'rules'], msg: `Unknown rule layer ${unknown.map((u) => `'${u}'`).join(', ')}; known: ${EXTRA_LAYERS.join(', ')}`, type: 'enum', input: fields.rules },
-    ]);
+  try {
+    return parseValidateOptions({ rules: fields.rules, brFrEdition: fields.br_fr_edition }, ['body']);
+  } catch (err) {
+    throw libErrorToHttp(err);
   }
-  const edition = parseBrFrEdition(fields.br_fr_edition);
-  if (!edition) {
-    throw new RequestShapeError([
-      { loc: ['body', 'br_fr_edition'], msg: `Input should be ${BR_FR_EDITIONS.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.br_fr_edition },
-    ]);
-  }
-  return { brFr: brFrRequested(fields.rules), brFrEdition: edition };
 }
 
 export default async function validate(app: FastifyInstance): Promise<void> {
