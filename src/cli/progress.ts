@@ -27,12 +27,17 @@ export class Progress {
     const width = 30;
     const filled = Math.round((this.done / this.total) * width);
     const etaText = `${Math.floor(eta / 60)}:${String(Math.round(eta % 60)).padStart(2, '0')}`;
-    this.out.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${this.done}/${this.total}  ${Math.round(rate)} files/s  ETA ${etaText} `);
+    this.out.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${this.done}/${this.total}  ${rate < 10 ? rate.toFixed(1) : Math.round(rate)} files/s  ETA ${etaText} `);
     this.drawn = true;
   }
 
-  /** Clear the bar's line. */
-  end(): void {
+  /** Clear the bar's line (before other output to the same terminal; the next tick draws it again). */
+  clear(): void {
     if (this.drawn) this.out.write('\r\x1b[2K');
+    this.drawn = false;
+  }
+
+  end(): void {
+    this.clear();
   }
 }

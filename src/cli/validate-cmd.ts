@@ -89,8 +89,12 @@ export async function validateCommand(argv: string[]): Promise<number> {
   const outcomes: FileOutcome[] = new Array(files.length);
   let flushed = 0;
   const start = performance.now();
+  // Both on one terminal: the bar's line is cleared before a report line, and drawn again on the next tick.
+  const sharesTerminal = !fileOut && process.stdout.isTTY === true;
   const write = (s: string) => {
-    if (s) out.write(s);
+    if (!s) return;
+    if (sharesTerminal) progress?.clear();
+    out.write(s);
   };
   await runPool(files, { jobs, options, maxBytes: Math.floor(maxMb * 1024 * 1024), timeoutMs: timeoutS * 1000 }, (index, outcome) => {
     outcomes[index] = outcome;
