@@ -237,7 +237,7 @@ test('usage errors exit 2; help and --version exit 0', async () => {
     [['frobnicate'], /unknown command: frobnicate/],
     [['validate'], /at least one FILE/],
     [['validate', join(tmp, 'nope')], /no such file or folder/],
-    [['validate', folder.dir, '--xrechnung-version', '9.9'], /--xrechnung-version: Input should be '3.0', '2.5'/],
+    [['validate', folder.dir, '--xrechnung-version', '9.9'], /--xrechnung-version: Input should be '2.5.0', '2.4.0'/],
     [['validate', folder.dir, '--rules', 'nope'], /Unknown rule layer 'nope'/],
     [['validate', folder.dir, '--output', join(tmp, 'no-such-dir', 'x.txt')], /cannot write/],
   ];
@@ -256,7 +256,7 @@ test('usage errors exit 2; help and --version exit 0', async () => {
 });
 
 test('globs and options pass through: --rules br_fr_ctc runs the French layer, --pdfa reports the layer skipped', async () => {
-  const run = await runCli(['validate', join(folder.dir, '*.pdf'), '--format', 'json', '--rules', 'br_fr_ctc', '--br-fr-edition', '1.2.0', '--pdfa', '--xrechnung-version', '3.0']);
+  const run = await runCli(['validate', join(folder.dir, '*.pdf'), '--format', 'json', '--rules', 'br_fr_ctc', '--br-fr-edition', '1.2.0', '--pdfa', '--xrechnung-version', '2.5']);
   const lines = jsonLines(run.stdout) as (JsonLine & { layers_executed?: string[]; layers_skipped?: { layer: string }[]; br_fr_edition?: string })[];
   assert.deepEqual(
     lines.map((l) => l.file.slice(folder.dir.length + 1)),

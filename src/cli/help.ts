@@ -29,7 +29,7 @@ unreadable entry; the batch goes on.
 Options:
   --rules LAYER            extra rule layer: br_fr_ctc (French CTC rules); repeatable or comma-separated
   --br-fr-edition E        1.2.0, 1.4 (default) or 1.4-warning
-  --xrechnung-version V    3.0 or 2.5
+  --xrechnung-version V    XRechnung schematron release: 2.5.0 or 2.4.0 (default: the engine's current one)
   --pdfa                   ask for PDF/A-3b validation of PDFs (no validator bundled: reported as a skipped layer)
   -f, --format F           text (default), json (one line per file, in input order), junit, sarif
   -o, --output FILE        write the report there instead of stdout

@@ -48,8 +48,11 @@ function fromIngest(err: unknown): unknown {
 /** Extra rule layers that can be asked for. */
 export const EXTRA_RULE_LAYERS = [BR_FR_LAYER] as const;
 export { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION };
-/** XRechnung versions accepted by `xrechnungVersion` (passed on to the engine). */
-export const XRECHNUNG_VERSIONS = ['3.0', '2.5'] as const;
+/**
+ * XRechnung schematron releases accepted by `xrechnungVersion` (KoSIT 2.5.0, the current one, and 2.4.0; both for
+ * XRechnung 3.0.x); "2.5" and "2.4" are accepted for them. Passed on to the engine as `xrechnungVersion`.
+ */
+export const XRECHNUNG_VERSIONS = ['2.5.0', '2.4.0'] as const;
 export type XRechnungVersion = (typeof XRECHNUNG_VERSIONS)[number];
 
 export interface ValidateCallOptions {
@@ -59,7 +62,7 @@ export interface ValidateCallOptions {
   rules?: string | readonly string[];
   /** Edition of the French CTC rules: 1.2.0, 1.4 (default) or 1.4-warning (aliases such as 1.4.0 accepted). */
   brFrEdition?: string;
-  /** XRechnung version to validate against (3.0 or 2.5); passed on to the engine. */
+  /** XRechnung schematron release to validate against: 2.5.0 or 2.4.0 (default: the engine's, the current release). */
   xrechnungVersion?: string;
   /**
    * Ask for PDF/A-3b validation of a PDF. No PDF/A validator is bundled: the result then lists the `pdfa3b`
@@ -87,7 +90,7 @@ export function parseValidateOptions(options: ValidateCallOptions = {}, locRoot:
   const out: ValidateOptions & { xrechnungVersion?: XRechnungVersion } = { brFr: names.some((s) => s.toLowerCase() === BR_FR_LAYER), brFrEdition: edition };
   if (options.xrechnungVersion !== undefined && options.xrechnungVersion !== '') {
     const v = String(options.xrechnungVersion).trim().replace(/^v/i, '');
-    const known = XRECHNUNG_VERSIONS.find((k) => k === v || `${k}.0` === v || (k === '3.0' && /^3\.0(\.\d+)?$/.test(v)));
+    const known = XRECHNUNG_VERSIONS.find((k) => k === v || k === `${v}.0`);
     if (!known) {
       throw new ShapeError('OPTION_INVALID', [
         { loc: [...locRoot, 'xrechnung_version'], msg: `Input should be ${XRECHNUNG_VERSIONS.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: options.xrechnungVersion },
