@@ -399,3 +399,11 @@ test('serve: the HTTP service answers, and stops on SIGTERM', async () => {
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   assert.equal(code, 0);
 });
+
+test('the bin shim runs the sources through tsx when asked to (or when there is no build)', () => {
+  const run = spawnSync(process.execPath, [join(ROOT, 'bin/einvoice.js'), 'help', 'merge'], { cwd: tmp, encoding: 'utf8', env: { ...process.env, EINVOICE_FROM_SOURCE: '1' } });
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^Usage: einvoice merge PDF XML -o OUT\.pdf/);
+  const bad = spawnSync(process.execPath, [join(ROOT, 'bin/einvoice.js'), 'nope'], { cwd: tmp, encoding: 'utf8', env: { ...process.env, EINVOICE_FROM_SOURCE: '1' } });
+  assert.equal(bad.status, 2, 'the exit code is passed on');
+});
