@@ -150,6 +150,11 @@ function describe(err: EInvoiceError): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // A reader that goes away (`einvoice validate … | head`) ends the run quietly, as other commands do.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.OK);
+    throw err;
+  });
   try {
     return await run(argv);
   } catch (err) {
