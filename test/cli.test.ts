@@ -202,7 +202,7 @@ test('--shard i/n: the shards are disjoint and together are the whole list', asy
   assert.match(bad.stderr, /--shard must be i\/n/);
 });
 
-test('hostile files in a batch are failed entries; the batch goes on (deep nesting, entity bomb, over --max-size, over --timeout)', async () => {
+test('hostile files in a batch are failed entries; the batch goes on (deep nesting, entity bomb, over --max-size, a FIFO, over --timeout)', async () => {
   const run = await runCli(['validate', hostile.dir, '--format', 'json', '--jobs', '2']);
   assert.equal(run.code, 1, run.stderr);
   const lines = jsonLines(run.stdout);
@@ -223,6 +223,18 @@ test('hostile files in a batch are failed entries; the batch goes on (deep nesti
       ['valid', undefined],
     ],
   );
+  // A FIFO named like an invoice would block a reader forever: it is not opened.
+  const fifo = join(tmp, 'pipe.xml');
+  if (spawnSync('mkfifo', [fifo]).status === 0) {
+    const piped = await runCli(['validate', fifo, small, '--format', 'json', '--jobs', '1']);
+    assert.deepEqual(
+      jsonLines(piped.stdout).map((l) => [l.status, l.problem?.code]),
+      [
+        ['unreadable', 'NOT_A_FILE'],
+        ['valid', undefined],
+      ],
+    );
+  }
   // A time bound no validation can meet: each file is a TIMEOUT entry, the thread is replaced, the run ends.
   const timed = await runCli(['validate', small, big, '--format', 'json', '--jobs', '1', '--timeout', '0.001']);
   assert.equal(timed.code, 1);

@@ -1,11 +1,13 @@
 /** Validate one file from disk into a FileOutcome; never throws (a bad file is one failed entry). */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { EInvoiceError } from '../lib/errors.js';
 import { validate, type ValidateCallOptions } from '../lib/operations.js';
 import { countFindings, unreadable, type FileOutcome } from './outcome.js';
 
 function readBounded(file: string, maxBytes: number): Uint8Array {
+  // Not a regular file (a FIFO would block open() until a writer comes; a device never ends): not read at all.
+  if (!statSync(file).isFile()) throw new EInvoiceError('NOT_A_FILE', 'not a regular file', 400);
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
