@@ -3,25 +3,14 @@
  * factur-x.xml, or XRechnung with xrechnung.xml), the XML generated exactly as POST /v1/xml does.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildInvoiceXml, InvoiceMetadataSchema } from '../../metadata/index.js';
+import { InvoiceMetadataSchema } from '../../metadata/index.js';
 import { METADATA_EXAMPLES } from '../../metadata/examples.js';
-import { EmbedError, embedInvoiceXml, hybridFlavour } from '../../pdf/hybrid.js';
-import { isPdf } from '../../pdf/extract.js';
-import { SERVICE_VERSION } from '../../version.js';
-import { attachmentDisposition, invoicePdfName } from '../download.js';
-import { ProblemError } from '../errors.js';
+import { convert as convertPdf } from '../../lib/operations.js';
+import { attachmentDisposition } from '../download.js';
+import { viaLib } from '../lib-errors.js';
 import { readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
-import { DROPPED_FIELDS_HEADER, toHttpError } from './xml.js';
-
-export const PRODUCER = `einvoice-service ${SERVICE_VERSION}`;
-
-/** EmbedError → HTTP: unusable input is 400 with its code; a failed self-check is a 500 that says what failed. */
-export function embedErrorToHttp(err: unknown): unknown {
-  if (!(err instanceof EmbedError)) return err;
-  if (err.code === 'EMBED_CHECK_FAILED') return new ProblemError(500, 'Internal Server Error', err.message, { code: err.code });
-  return new ProblemError(400, 'Bad Request', err.message, { code: err.code });
-}
+import { DROPPED_FIELDS_HEADER } from './xml.js';
 
 const DESCRIPTION = `Generates the invoice XML from the metadata (the same JSON and rules as \`POST /v1/xml\`) and embeds it in
 the uploaded PDF. The \`profile\` in the metadata chooses the container:
@@ -90,30 +79,11 @@ export default async function convert(app: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       const form = await readForm(req, { files: { pdf: { required: true } }, fields: { metadata: { required: true } } });
-      const pdf = form.files.pdf.data;
-      if (!isPdf(pdf)) throw embedErrorToHttp(new EmbedError('NOT_PDF', `"${form.files.pdf.filename}" is not a PDF`));
-      let built: ReturnType<typeof buildInvoiceXml>;
-      try {
-        built = buildInvoiceXml(form.fields.metadata);
-      } catch (err) {
-        throw toHttpError(err);
-      }
-      const number = built.invoice.number;
-      let result;
-      try {
-        result = await embedInvoiceXml(new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.length), {
-          xml: new TextEncoder().encode(built.xml),
-          flavour: hybridFlavour(built.profile),
-          title: number ? `Invoice ${number}` : undefined,
-          producer: PRODUCER,
-          replaceInvoiceAttachments: true,
-        });
-      } catch (err) {
-        throw embedErrorToHttp(err);
-      }
+      // One implementation with the library and the CLI (src/lib/operations.ts).
+      const built = await viaLib(() => convertPdf(form.files.pdf.data, form.fields.metadata, { filename: form.files.pdf.filename }));
       if (built.droppedFields.length) reply.header(DROPPED_FIELDS_HEADER, built.droppedFields.join(', '));
-      reply.header('content-disposition', attachmentDisposition(invoicePdfName(number)));
-      return reply.type('application/pdf').send(Buffer.from(result.pdf.buffer, result.pdf.byteOffset, result.pdf.length));
+      reply.header('content-disposition', attachmentDisposition(built.filename));
+      return reply.type('application/pdf').send(Buffer.from(built.pdf.buffer, built.pdf.byteOffset, built.pdf.length));
     },
   );
 }

@@ -4,16 +4,14 @@
  * invoice XML) → 422 (no PDF/A-3 declaration, or the XML fails EN 16931) → 200.
  */
 import type { FastifyInstance } from 'fastify';
-import { ingest, IngestError, type IngestResult } from '../../input/ingest.js';
-import { embedInvoiceXml, HYBRID_FORMATS, hybridFlavour, type HybridFormat } from '../../pdf/hybrid.js';
-import { isPdf } from '../../pdf/extract.js';
-import type { ValidationErrorDetail } from '../../validation/validate.js';
+import { HYBRID_FORMATS } from '../../pdf/hybrid.js';
+import { merge as mergePdf, parseMergeFormat } from '../../lib/operations.js';
+import { UnprocessableError } from '../../lib/errors.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
-import { attachmentDisposition, invoicePdfName } from '../download.js';
-import { ProblemError, RequestShapeError } from '../errors.js';
-import { readForm, type UploadedFile } from '../multipart.js';
+import { attachmentDisposition } from '../download.js';
+import { viaLib } from '../lib-errors.js';
+import { readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
-import { embedErrorToHttp, PRODUCER } from './convert.js';
 
 const DESCRIPTION = `Embeds an existing invoice XML (Factur-X / ZUGFeRD CII, or XRechnung CII or UBL) into an existing PDF/A-3 PDF.
 No license is required. The checks run in this order; the first that fails answers:
@@ -34,60 +32,6 @@ otherwise \`factur-x.xml\` with the profile's level (/AFRelationship Data for MI
 \`xrechnung\` → \`xrechnung.xml\`. The PDF's PDF/A-3 declaration (3B, or 3U) is kept and its OutputIntent is kept.
 PDF/A compliance of the result is **not asserted**; use \`POST /v1/validate\` on it. A \`format\` value outside the three is
 422 HTTPValidationError, as is a missing \`pdf\` or \`xml\` part.`;
-
-function bytesOf(file: UploadedFile): Uint8Array {
-  return new Uint8Array(file.data.buffer, file.data.byteOffset, file.data.length);
-}
-
-function readFormat(value: string | undefined): HybridFormat | undefined {
-  const v = value?.trim().toLowerCase();
-  if (!v || v === 'null') return undefined;
-  if ((HYBRID_FORMATS as readonly string[]).includes(v)) return v as HybridFormat;
-  throw new RequestShapeError([
-    { loc: ['body', 'format'], msg: `Input should be ${HYBRID_FORMATS.map((f) => `'${f}'`).join(', ')}`, type: 'enum', input: value },
-  ]);
-}
-
-const badRequest = (code: string, detail: string) => new ProblemError(400, 'Bad Request', detail, { code });
-
-/** Step 1 for the PDF: a readable, unencrypted PDF, read with the same reader as /v1/extract. */
-async function ingestPdf(file: UploadedFile): Promise<IngestResult> {
-  const bytes = bytesOf(file);
-  if (!isPdf(bytes)) throw badRequest('NOT_PDF', `The pdf part ("${file.filename}") is not a PDF`);
-  try {
-    return await ingest(bytes, file.filename);
-  } catch (err) {
-    if (err instanceof IngestError) throw badRequest(err.code, err.message);
-    throw err;
-  }
-}
-
-/** Step 1 for the XML: well-formed XML of an invoice syntax that a hybrid PDF can carry. */
-async function ingestXml(file: UploadedFile, format: HybridFormat | undefined): Promise<IngestResult> {
-  const bytes = bytesOf(file);
-  if (isPdf(bytes)) throw badRequest('NOT_XML', `The xml part ("${file.filename}") is a PDF, not XML`);
-  let ing: IngestResult;
-  try {
-    ing = await ingest(bytes, file.filename);
-  } catch (err) {
-    if (err instanceof IngestError) throw badRequest(err.code === 'NOT_PDF_OR_XML' || err.code === 'EMPTY_FILE' ? 'NOT_XML' : err.code, err.message);
-    throw err;
-  }
-  if (!ing.syntax) throw badRequest('UNKNOWN_XML', ing.problems[0]?.message ?? 'The XML is not a CII or UBL invoice');
-  if (ing.syntax === 'zugferd1') {
-    throw badRequest('UNSUPPORTED_XML', 'ZUGFeRD 1.0 XML predates EN 16931 and cannot be embedded as Factur-X / ZUGFeRD 2.4 or XRechnung');
-  }
-  if (ing.syntax === 'ubl' && format !== undefined && format !== 'xrechnung') {
-    throw badRequest('XML_SYNTAX_MISMATCH', `A ${format} PDF carries CII XML; this is UBL (embed it with format=xrechnung)`);
-  }
-  return ing;
-}
-
-/** The container flavour: the format given, else XRechnung for XRechnung and UBL XML, else Factur-X. */
-function containerFormat(xml: IngestResult, format: HybridFormat | undefined): HybridFormat {
-  if (format) return format;
-  return xml.profile === 'xrechnung' || xml.syntax === 'ubl' ? 'xrechnung' : 'factur-x';
-}
 
 export default async function merge(app: FastifyInstance): Promise<void> {
   app.post(
@@ -130,73 +74,26 @@ export default async function merge(app: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       const form = await readForm(req, { files: { pdf: { required: true }, xml: { required: true } }, fields: { format: { required: false } } });
-      const format = readFormat(form.fields.format);
-
-      // 1. 400: both files must be what they claim to be.
-      const pdf = await ingestPdf(form.files.pdf);
-      const xml = await ingestXml(form.files.xml, format);
-
-      // 2. 409: the PDF already is a hybrid invoice.
-      if (pdf.attachmentName !== undefined) {
-        throw new ProblemError(409, 'Conflict', `The PDF already carries an invoice XML ("${pdf.attachmentName}")`, {
-          code: 'XML_ALREADY_EMBEDDED',
-          attachment: pdf.attachmentName,
-        });
-      }
-
-      // 3. 422: PDF/A-3 declaration and EN 16931 validity, every failure listed.
-      const errors: ValidationErrorDetail[] = [];
-      const part = pdf.xmp?.pdfaPart?.trim();
-      const conformance = pdf.xmp?.pdfaConformance?.trim().toUpperCase();
-      if (part !== '3' || !conformance || !['A', 'B', 'U'].includes(conformance)) {
-        errors.push({
-          rule_id: 'PDFA3_DECLARATION',
-          message: pdf.xmp
-            ? `The PDF declares ${part ? `PDF/A-${part}${conformance ?? ''}` : 'no PDF/A part'} in its XMP; PDF/A-3b (pdfaid:part 3) is required`
-            : 'The PDF has no readable XMP metadata, so it does not declare PDF/A-3b (pdfaid:part 3)',
-          severity: 'error',
-          rule_set: 'pdfa',
-        });
-      }
-      // The shared validation runner: off the event loop and time-bounded, like /v1/validate.
-      let validation;
-      try {
-        validation = await app.validation.validate(bytesOf(form.files.xml), form.files.xml.filename);
-      } catch (err) {
-        if (err instanceof ValidationTimeoutError) {
-          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the XML is too large or too complex to validate.`, { code: 'VALIDATION_TIMEOUT' });
-        }
-        throw err;
-      }
-      const invalid = !validation.valid;
-      if (invalid) errors.push(...validation.errors.filter((e) => e.severity === 'error'));
-      if (errors.length > 0) {
-        const pdfaFailed = errors[0].rule_id === 'PDFA3_DECLARATION';
-        throw new ProblemError(
-          422,
-          'Unprocessable Content',
-          [pdfaFailed ? 'The PDF is not declared PDF/A-3b' : '', invalid ? 'the XML fails EN 16931 validation' : '']
-            .filter(Boolean)
-            .join('; ')
-            .replace(/^t/, 'T'),
-          { code: pdfaFailed ? 'NOT_PDFA3' : 'EN16931_INVALID', errors },
-        );
-      }
-
-      // 4. 200
-      const number = xml.invoice?.number;
-      let result;
-      try {
-        result = await embedInvoiceXml(bytesOf(form.files.pdf), {
-          xml: xml.xmlBytes!,
-          flavour: hybridFlavour(xml.profile, containerFormat(xml, format)),
-          title: number ? `Invoice ${number}` : undefined,
-          producer: PRODUCER,
-        });
-      } catch (err) {
-        throw embedErrorToHttp(err);
-      }
-      reply.header('content-disposition', attachmentDisposition(invoicePdfName(number)));
+      // One implementation with the library and the CLI (src/lib/operations.ts); the XML is validated by the
+      // shared validation runner: off the event loop and time-bounded, like /v1/validate.
+      const result = await viaLib(async () =>
+        mergePdf(form.files.pdf.data, form.files.xml.data, {
+          format: parseMergeFormat(form.fields.format, ['body']),
+          pdfFilename: form.files.pdf.filename,
+          xmlFilename: form.files.xml.filename,
+          validateXml: async (xml, filename) => {
+            try {
+              return await app.validation.validate(xml, filename);
+            } catch (err) {
+              if (err instanceof ValidationTimeoutError) {
+                throw new UnprocessableError('VALIDATION_TIMEOUT', `${err.message}; the XML is too large or too complex to validate.`);
+              }
+              throw err;
+            }
+          },
+        }),
+      );
+      reply.header('content-disposition', attachmentDisposition(result.filename));
       return reply.type('application/pdf').send(Buffer.from(result.pdf.buffer, result.pdf.byteOffset, result.pdf.length));
     },
   );

@@ -5,9 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { requirePro } from '../errors.js';
 import { readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
-import { ingestUpload } from '../upload.js';
-import { SCHEMA_VERSION, toBusinessReady } from '../../serialize/business-ready.js';
-import { SERVICE_VERSION } from '../../version.js';
+import { viaLib } from '../lib-errors.js';
+import { serializeUnlicensed } from '../../lib/operations.js';
 
 export default async function serialize(app: FastifyInstance): Promise<void> {
   app.post(
@@ -32,12 +31,8 @@ export default async function serialize(app: FastifyInstance): Promise<void> {
     async (req) => {
       requirePro(app, 'serialize');
       const form = await readForm(req, { files: { file: { required: true } } });
-      const read = await ingestUpload(form.files.file);
-      const errors = read.problems.map((p) => ({ code: p.code, message: p.message }));
-      const base = { schema_version: SCHEMA_VERSION, engine_version: SERVICE_VERSION, xml_recovery_applied: false };
-      if (!read.invoice) return { success: false, ...base, invoice: null, fallbacks_applied: [], errors };
-      const { invoice, fallbacks } = toBusinessReady(read.invoice, read.format, read.profile);
-      return { success: true, ...base, invoice, fallbacks_applied: fallbacks, errors };
+      // The server's own license was checked above; the library's serialize() checks the caller's.
+      return viaLib(() => serializeUnlicensed(form.files.file.data, form.files.file.filename));
     },
   );
 }

@@ -8,10 +8,12 @@ import { IngestError } from '../../input/ingest.js';
 import { toDiagnostic } from '../../validation/diagnostics.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import type { SkippedLayer, ValidationResult } from '../../validation/validate.js';
-import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, brFrRequested, parseBrFrEdition } from '../../validation/br-fr.js';
-import { DEFAULT_XR_RELEASE, XR_RELEASES, parseXrRelease } from '../../rules/xrechnung/common.js';
-import { DEFAULT_FACTURX_RELEASE, FACTURX_SCHEMA_RELEASES, parseFacturxRelease } from '../../xml/xsd-native/facturx-overlay.js';
-import { ProblemError, RequestShapeError } from '../errors.js';
+import { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION } from '../../validation/br-fr.js';
+import { parseValidateOptions } from '../../lib/operations.js';
+import { DEFAULT_XR_RELEASE, XR_RELEASES } from '../../rules/xrechnung/common.js';
+import { DEFAULT_FACTURX_RELEASE, FACTURX_SCHEMA_RELEASES } from '../../xml/xsd-native/facturx-overlay.js';
+import { ProblemError } from '../errors.js';
+import { libErrorToHttp } from '../lib-errors.js';
 import { formBoolean, readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
 
@@ -123,38 +125,13 @@ function proReport(result: ValidationResult, pdf: boolean, checkPdfa: boolean) {
   };
 }
 
-/** Extra rule layers a caller can ask for in the `rules` form field. */
-const EXTRA_LAYERS = [BR_FR_LAYER];
-
+/** The form's layer options, checked by the library (one implementation with the CLI); a bad value is 422. */
 function readLayerOptions(fields: Record<string, string>) {
-  const unknown = (fields.rules ?? '')
-    .split(/[\s,]+/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '' && !EXTRA_LAYERS.includes(s.toLowerCase()));
-  if (unknown.length > 0) {
-    throw new RequestShapeError([
-      { loc: ['body', 'rules'], msg: `Unknown rule layer ${unknown.map((u) => `'${u}'`).join(', ')}; known: ${EXTRA_LAYERS.join(', ')}`, type: 'enum', input: fields.rules },
-    ]);
+  try {
+    return parseValidateOptions({ rules: fields.rules, brFrEdition: fields.br_fr_edition, xrechnungVersion: fields.xrechnung_version, facturxVersion: fields.facturx_version }, ['body']);
+  } catch (err) {
+    throw libErrorToHttp(err);
   }
-  const edition = parseBrFrEdition(fields.br_fr_edition);
-  if (!edition) {
-    throw new RequestShapeError([
-      { loc: ['body', 'br_fr_edition'], msg: `Input should be ${BR_FR_EDITIONS.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.br_fr_edition },
-    ]);
-  }
-  const xrechnungVersion = parseXrRelease(fields.xrechnung_version);
-  if (!xrechnungVersion) {
-    throw new RequestShapeError([
-      { loc: ['body', 'xrechnung_version'], msg: `Input should be ${XR_RELEASES.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.xrechnung_version },
-    ]);
-  }
-  const facturxVersion = parseFacturxRelease(fields.facturx_version);
-  if (!facturxVersion) {
-    throw new RequestShapeError([
-      { loc: ['body', 'facturx_version'], msg: `Input should be ${FACTURX_SCHEMA_RELEASES.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: fields.facturx_version },
-    ]);
-  }
-  return { brFr: brFrRequested(fields.rules), brFrEdition: edition, xrechnungVersion, facturxVersion };
 }
 
 export default async function validate(app: FastifyInstance): Promise<void> {

@@ -2,8 +2,10 @@
  * POST /v1/xml: invoice metadata JSON (form field `metadata`) → Factur-X / ZUGFeRD / XRechnung CII D22B XML.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { INVOICE_METADATA_COMPONENT, MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../../metadata/index.js';
+import { INVOICE_METADATA_COMPONENT } from '../../metadata/index.js';
+import { fromMetadataError } from '../../lib/operations.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
+import { libErrorToHttp } from '../lib-errors.js';
 import { isMultipart, readForm } from '../multipart.js';
 import { ValidationTimeoutError, type BuiltXml } from '../../validation/runner.js';
 import { errorResponses } from '../schemas.js';
@@ -13,19 +15,7 @@ export const DROPPED_FIELDS_HEADER = 'x-dropped-fields';
 
 /** The metadata pipeline's errors as HTTP errors (400 not JSON / inconsistent, 422 shape); other errors pass through. */
 export function toHttpError(err: unknown): unknown {
-  if (err instanceof MetadataNotJsonError) {
-    return new ProblemError(400, 'Bad Request', err.message, { code: 'METADATA_NOT_JSON' });
-  }
-  if (err instanceof MetadataShapeError) return new RequestShapeError(err.items);
-  if (err instanceof MetadataContentError) {
-    return new ProblemError(
-      400,
-      'Bad Request',
-      `The invoice metadata is inconsistent: ${err.issues.map((i) => `${i.field}: ${i.message}${i.expected !== undefined ? ` (given ${i.given}, expected ${i.expected})` : ''}`).join('; ')}`,
-      { code: 'METADATA_INCONSISTENT', errors: err.issues },
-    );
-  }
-  return err;
+  return libErrorToHttp(fromMetadataError(err));
 }
 
 const DESCRIPTION = `Generates Cross Industry Invoice (D22B) XML from invoice metadata JSON, for the Factur-X/ZUGFeRD profiles

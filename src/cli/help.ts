@@ -1,0 +1,98 @@
+/** The CLI's help texts (`einvoice help COMMAND`, `einvoice COMMAND --help`). */
+export const HELP: Record<string, string> = {
+  main: `einvoice — validate, read and build e-invoices (Factur-X / ZUGFeRD, XRechnung CII and UBL) against EN 16931,
+in-process, without a server.
+
+Usage: einvoice COMMAND [options]
+
+Commands:
+  validate FILE|DIR|GLOB...        validate invoices (folders are walked for PDF and XML), in parallel
+  extract FILE                     read a PDF or XML invoice: format, profile, invoice JSON
+  xml METADATA.json                generate CII XML from invoice metadata
+  convert PDF METADATA.json -o OUT.pdf   embed generated XML into a PDF (Factur-X / XRechnung)
+  merge PDF XML -o OUT.pdf         embed an existing invoice XML into a PDF/A-3
+  serialize FILE                   normalized ERP JSON (pro: needs LICENSE_KEY)
+  serve                            start the HTTP service (the same as npm start)
+  help [COMMAND]                   this text, or a command's
+  --version                        engine and rule-set versions
+
+Exit codes: 0 all valid / success; 1 at least one file invalid or unreadable (per --fail-on), or the input was
+refused (the error code is printed); 2 usage error, input path not found, output not writable, license missing.
+`,
+  validate: `Usage: einvoice validate FILE|DIR|GLOB... [options]
+
+Validates each PDF (the embedded invoice XML) and XML file against EN 16931 and the rule sets its profile calls
+for (Factur-X profiles, XRechnung), in parallel worker threads. Folders are walked recursively for *.pdf and *.xml;
+globs (*, **, ?, [..], {a,b}) are expanded by the CLI too (quote them). A corrupt, huge or hostile file is one
+unreadable entry; the batch goes on.
+
+Options:
+  --rules LAYER            extra rule layer: br_fr_ctc (French CTC rules); repeatable or comma-separated
+  --br-fr-edition E        1.2.0, 1.4 (default) or 1.4-warning
+  --xrechnung-version V    XRechnung schematron release: 2.5.0 or 2.4.0 (default: the engine's current one)
+  --pdfa                   ask for PDF/A-3b validation of PDFs (no validator bundled: reported as a skipped layer)
+  -f, --format F           text (default), json (one line per file, in input order), junit, sarif
+  -o, --output FILE        write the report there instead of stdout
+  --fail-on LEVEL          error (default): exit 1 when a file has errors; warning: also when it has warnings
+  -j, --jobs N             worker threads (default: the number of cores)
+  --shard i/n              validate only the i-th of n slices of the input list (1 <= i <= n), for parallel jobs
+  --max-size MB            larger files are unreadable entries, not read (default 100)
+  --timeout S              a file taking longer is an unreadable entry (TIMEOUT), its thread replaced (default 60)
+  --progress / --no-progress   force the progress bar on stderr on or off (default: on when stderr is a terminal)
+  -q, --quiet              text: only the summary line
+
+Exit codes: 0 every file valid; 1 at least one invalid or unreadable file (or with warnings, per --fail-on);
+2 usage error or an input path that names nothing.
+`,
+  extract: `Usage: einvoice extract FILE [-o OUT.json]
+
+Prints the ExtractionResult of POST /v1/extract as JSON: format_detected, profile_detected, xml_extracted,
+invoice_json, errors. --xml writes the invoice XML found instead.
+
+Options:
+  -o, --output FILE   write there instead of stdout
+  --xml               output the embedded/uploaded invoice XML itself (exit 1 with NO_XML when there is none)
+
+Exit codes: 0 read; 1 refused (NOT_PDF_OR_XML, PDF_ENCRYPTED, XML_MALFORMED, ...); 2 usage or I/O error.
+`,
+  xml: `Usage: einvoice xml METADATA.json [--profile P] [-o OUT.xml]
+
+Generates Factur-X / ZUGFeRD / XRechnung CII D22B XML from invoice metadata (the API's InvoiceMetadata JSON;
+"-" reads stdin), as POST /v1/xml does. Fields the profile cannot carry are listed on stderr.
+
+Options:
+  --profile P         minimum, basic_wl, basic, en16931, extended or xrechnung (overrides the metadata's profile)
+  -o, --output FILE   write there instead of stdout
+
+Exit codes: 0 written; 1 refused (METADATA_NOT_JSON, METADATA_INVALID, METADATA_INCONSISTENT); 2 usage or I/O error.
+`,
+  convert: `Usage: einvoice convert PDF METADATA.json -o OUT.pdf [--profile P]
+
+Generates the invoice XML from the metadata and embeds it in the PDF (factur-x.xml, or xrechnung.xml for the
+xrechnung profile), as POST /v1/convert does.
+
+Exit codes: 0 written; 1 refused (NOT_PDF, PDF_ENCRYPTED, METADATA_*); 2 usage or I/O error.
+`,
+  merge: `Usage: einvoice merge PDF XML -o OUT.pdf [--format factur-x|zugferd|xrechnung]
+
+Embeds an existing invoice XML into an existing PDF/A-3 PDF, as POST /v1/merge does (the PDF must declare
+PDF/A-3 and carry no invoice yet; the XML must pass EN 16931).
+
+Exit codes: 0 written; 1 refused (NOT_PDF, NOT_XML, XML_ALREADY_EMBEDDED, NOT_PDFA3, EN16931_INVALID, ...; the
+failed rules are listed); 2 usage or I/O error.
+`,
+  serialize: `Usage: einvoice serialize FILE [-o OUT.json]
+
+Pro: normalized, typed ERP JSON (BusinessReadyInvoice) as POST /v1/serialize answers it. Needs LICENSE_KEY (and
+LICENSE_PUBLIC_KEY when licenses are signed with another key), verified as the server verifies them.
+
+Exit codes: 0 written; 1 refused (NOT_PDF_OR_XML, XML_MALFORMED, ...); 2 usage or I/O error, or LICENSE_REQUIRED.
+`,
+  serve: `Usage: einvoice serve
+
+Starts the HTTP service, configured by the environment as for npm start (PORT, HOST, WORKERS, PROCESSES,
+LICENSE_KEY, ...), with the same Node flags. Stops on SIGTERM / SIGINT.
+`,
+  help: `Usage: einvoice help [COMMAND]
+`,
+};

@@ -1,0 +1,182 @@
+/**
+ * `einvoice`: the command line over the library (src/lib), the same engine as the HTTP service, in-process.
+ * Exit codes: 0 success / all valid, 1 invalid or refused input, 2 usage or I/O error (see help.ts).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { EInvoiceError, ShapeError } from '../lib/errors.js';
+import { convert, extract, merge, serialize, toXml } from '../lib/operations.js';
+import { versions } from '../lib/versions.js';
+import { HELP } from './help.js';
+import { EXIT, UsageError } from './usage.js';
+import { validateCommand } from './validate-cmd.js';
+
+function readInput(file: string): Uint8Array {
+  try {
+    return file === '-' ? readFileSync(0) : readFileSync(file);
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`, undefined, EXIT.IO);
+  }
+}
+
+function writeOutput(file: string | undefined, data: string | Uint8Array): void {
+  if (file === undefined || file === '-') {
+    process.stdout.write(data);
+    return;
+  }
+  try {
+    writeFileSync(file, data);
+  } catch (err) {
+    throw new UsageError(`cannot write ${file}: ${(err as Error).message}`, undefined, EXIT.IO);
+  }
+}
+
+function args(argv: string[], command: string, count: number, options: ParseArgsConfig['options'] = {}) {
+  const parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { output: { type: 'string', short: 'o' }, ...options } });
+  if (parsed.positionals.length !== count) {
+    throw new UsageError(`${command} takes ${count} argument${count === 1 ? '' : 's'}, got ${parsed.positionals.length}`, command);
+  }
+  return parsed as { values: Record<string, string | boolean | undefined>; positionals: string[] };
+}
+
+const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h') {
+    process.stdout.write(HELP.main);
+    return command === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (command === '--version' || command === '-V' || command === 'version') {
+    const v = await versions();
+    process.stdout.write(
+      `einvoice ${v.engine} (node ${v.node})\n` + Object.entries(v.rule_sets).map(([k, val]) => `  ${k}: ${val}\n`).join(''),
+    );
+    return EXIT.OK;
+  }
+  if (command === 'help') {
+    const topic = rest[0] ?? 'main';
+    if (!HELP[topic]) throw new UsageError(`no such command: ${topic}`);
+    process.stdout.write(HELP[topic]);
+    return EXIT.OK;
+  }
+  if (!HELP[command] || command === 'main') throw new UsageError(`unknown command: ${command}`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(HELP[command]);
+    return EXIT.OK;
+  }
+
+  switch (command) {
+    case 'validate':
+      return validateCommand(rest);
+    case 'extract': {
+      const { values, positionals } = args(rest, 'extract', 1, { xml: { type: 'boolean' } });
+      const [file] = positionals;
+      if (values.xml) {
+        const { ingest } = await import('../input/ingest.js');
+        const read = await extract(readInput(file), { filename: file }); // the typed errors first
+        if (!read.xml_extracted) throw new EInvoiceError('NO_XML', read.errors[0]?.message ?? 'no invoice XML found', 200);
+        const ing = await ingest(readInput(file), file);
+        writeOutput(values.output as string | undefined, ing.xmlBytes!);
+        return EXIT.OK;
+      }
+      writeOutput(values.output as string | undefined, json(await extract(readInput(file), { filename: file })));
+      return EXIT.OK;
+    }
+    case 'xml': {
+      const { values, positionals } = args(rest, 'xml', 1, { profile: { type: 'string' } });
+      const built = await toXml(Buffer.from(readInput(positionals[0])).toString('utf8'), { profile: values.profile as string | undefined });
+      if (built.droppedFields.length) process.stderr.write(`dropped fields (the ${built.profile} profile cannot carry them): ${built.droppedFields.join(', ')}\n`);
+      writeOutput(values.output as string | undefined, built.xml);
+      return EXIT.OK;
+    }
+    case 'convert': {
+      const { values, positionals } = args(rest, 'convert', 2, { profile: { type: 'string' } });
+      if (!values.output) throw new UsageError('convert needs -o OUT.pdf', 'convert');
+      const [pdf, meta] = positionals;
+      const result = await convert(readInput(pdf), Buffer.from(readInput(meta)).toString('utf8'), { filename: pdf, profile: values.profile as string | undefined });
+      if (result.droppedFields.length) process.stderr.write(`dropped fields: ${result.droppedFields.join(', ')}\n`);
+      writeOutput(values.output as string, result.pdf);
+      return EXIT.OK;
+    }
+    case 'merge': {
+      const { values, positionals } = args(rest, 'merge', 2, { format: { type: 'string' } });
+      if (!values.output) throw new UsageError('merge needs -o OUT.pdf', 'merge');
+      const [pdf, xml] = positionals;
+      const result = await merge(readInput(pdf), readInput(xml), { format: values.format as string | undefined, pdfFilename: pdf, xmlFilename: xml });
+      writeOutput(values.output as string, result.pdf);
+      return EXIT.OK;
+    }
+    case 'serialize': {
+      const { values, positionals } = args(rest, 'serialize', 1);
+      const [file] = positionals;
+      writeOutput(values.output as string | undefined, json(await serialize(readInput(file), { filename: file })));
+      return EXIT.OK;
+    }
+    case 'serve':
+      args(rest, 'serve', 0);
+      return serve();
+  }
+  throw new UsageError(`unknown command: ${command}`);
+}
+
+/** The service as `npm start` runs it (its Node flags), in a child process; signals are passed on. */
+function serve(): Promise<number> {
+  const js = fileURLToPath(new URL('../main.js', import.meta.url));
+  const ts = fileURLToPath(new URL('../main.ts', import.meta.url));
+  let entry = js;
+  try {
+    readFileSync(js, { flag: 'r' });
+  } catch {
+    entry = ts; // from the sources: process.execArgv carries tsx's --import
+  }
+  const child = spawn(process.execPath, [...process.execArgv, '--max-semi-space-size=16', '--no-allocation-site-pretenuring', entry], { stdio: 'inherit' });
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => child.kill(sig));
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+function describe(err: EInvoiceError): string {
+  const lines = [`einvoice: ${err.code}: ${err.message}`];
+  const errors = err.extras.errors;
+  if (Array.isArray(errors)) {
+    for (const e of errors as { rule_id?: string; field?: string; message: string; location?: string }[]) {
+      lines.push(`  ${e.rule_id ?? e.field ?? '-'}: ${e.message}${e.location ? ` at ${e.location}` : ''}`);
+    }
+  }
+  if (err instanceof ShapeError) for (const i of err.issues) lines.push(`  ${i.loc.join('.')}: ${i.msg}`);
+  return lines.join('\n') + '\n';
+}
+
+export async function main(argv: string[]): Promise<number> {
+  // A reader that goes away (`einvoice validate … | head`) ends the run quietly, as other commands do.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.OK);
+    throw err;
+  });
+  try {
+    return await run(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`einvoice: ${err.message}\n${err.exitCode === EXIT.USAGE ? `Run "einvoice help${err.command ? ` ${err.command}` : ''}" for usage.\n` : ''}`);
+      return err.exitCode;
+    }
+    if (err instanceof EInvoiceError) {
+      process.stderr.write(describe(err));
+      return err.code === 'LICENSE_REQUIRED' ? EXIT.USAGE : EXIT.FAILED;
+    }
+    const code = (err as { code?: string }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`einvoice: ${(err as Error).message}\nRun "einvoice help" for usage.\n`);
+      return EXIT.USAGE;
+    }
+    process.stderr.write(`einvoice: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+    return EXIT.USAGE;
+  }
+}
+
+// Run when executed (the bin shim imports this module and calls main itself).
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,30 @@
+/** One file's outcome in a batch, as a worker sends it back and the reporters print it. */
+import type { ValidationErrorDetail, ValidationResult } from '../lib/operations.js';
+
+export interface FileOutcome {
+  file: string;
+  /** valid / invalid (per the engine's verdict), or unreadable (not an invoice file, I/O error, too big, timed out, crashed). */
+  status: 'valid' | 'invalid' | 'unreadable';
+  /** The validation result (absent when unreadable). */
+  result?: ValidationResult;
+  /** Why the file could not be validated: the API's code (NOT_PDF_OR_XML, XML_MALFORMED, ...) or the CLI's (READ_ERROR, FILE_TOO_LARGE, TIMEOUT, WORKER_CRASHED). */
+  problem?: { code: string; message: string };
+  errorCount: number;
+  warningCount: number;
+  /** Wall time of the file's validation in the worker, ms. */
+  ms: number;
+}
+
+export function countFindings(errors: readonly ValidationErrorDetail[]): { errorCount: number; warningCount: number } {
+  let errorCount = 0;
+  let warningCount = 0;
+  for (const e of errors) {
+    if (e.severity === 'error') errorCount++;
+    else if (e.severity === 'warning') warningCount++;
+  }
+  return { errorCount, warningCount };
+}
+
+export function unreadable(file: string, code: string, message: string, ms = 0): FileOutcome {
+  return { file, status: 'unreadable', problem: { code, message }, errorCount: 1, warningCount: 0, ms };
+}

@@ -1,0 +1,122 @@
+/** `einvoice validate FILE|DIR|GLOB...`: the batch over worker threads, its reports and its exit code. */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { ShapeError } from '../lib/errors.js';
+import { parseValidateOptions, type ValidateCallOptions } from '../lib/operations.js';
+import { SERVICE_VERSION } from '../version.js';
+import { collectInputs, parseShard, shardOf, InputError } from './files.js';
+import type { FileOutcome } from './outcome.js';
+import { runPool } from './pool.js';
+import { Progress } from './progress.js';
+import { COLOURS, FORMATS, PLAIN, fails, jsonLine, junitReport, sarifReport, summarize, textFindings, textLine, textSummary, type FailOn, type Format } from './report.js';
+import { EXIT, UsageError } from './usage.js';
+
+export async function validateCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      rules: { type: 'string', multiple: true },
+      'br-fr-edition': { type: 'string' },
+      'xrechnung-version': { type: 'string' },
+      pdfa: { type: 'boolean' },
+      format: { type: 'string', short: 'f' },
+      output: { type: 'string', short: 'o' },
+      'fail-on': { type: 'string' },
+      jobs: { type: 'string', short: 'j' },
+      shard: { type: 'string' },
+      'max-size': { type: 'string' },
+      timeout: { type: 'string' },
+      progress: { type: 'boolean' },
+      'no-progress': { type: 'boolean' },
+      quiet: { type: 'boolean', short: 'q' },
+    },
+  });
+  if (positionals.length === 0) throw new UsageError('validate needs at least one FILE, DIR or GLOB', 'validate');
+  const format = (values.format ?? 'text') as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${values.format}"`, 'validate');
+  const failOn = (values['fail-on'] ?? 'error') as FailOn;
+  if (failOn !== 'error' && failOn !== 'warning') throw new UsageError(`--fail-on must be error or warning, got "${values['fail-on']}"`, 'validate');
+  const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256) throw new UsageError(`--jobs must be a whole number from 1 to 256, got "${values.jobs}"`, 'validate');
+  const maxMb = values['max-size'] === undefined ? 100 : Number(values['max-size']);
+  if (!(maxMb > 0)) throw new UsageError(`--max-size must be a positive number of MB, got "${values['max-size']}"`, 'validate');
+  const timeoutS = values.timeout === undefined ? 60 : Number(values.timeout);
+  if (!(timeoutS > 0)) throw new UsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`, 'validate');
+
+  const options: ValidateCallOptions = {
+    rules: values.rules?.join(','),
+    brFrEdition: values['br-fr-edition'],
+    xrechnungVersion: values['xrechnung-version'],
+    pdfa: values.pdfa ?? false,
+  };
+  try {
+    parseValidateOptions(options); // a bad value is a usage error before any file is read
+  } catch (err) {
+    if (err instanceof ShapeError) throw new UsageError(err.issues.map((i) => `--${String(i.loc.at(-1)).replace(/_/g, '-')}: ${i.msg}`).join('; '), 'validate');
+    throw err;
+  }
+
+  let files: string[];
+  try {
+    files = collectInputs(positionals);
+    if (values.shard !== undefined) files = shardOf(files, parseShard(values.shard));
+  } catch (err) {
+    if (err instanceof InputError) throw new UsageError(err.message, 'validate');
+    throw err;
+  }
+
+  let out: NodeJS.WritableStream = process.stdout;
+  let fileOut: WriteStream | undefined;
+  if (values.output !== undefined) {
+    fileOut = createWriteStream(values.output);
+    await new Promise<void>((resolve, reject) => {
+      fileOut!.once('open', () => resolve());
+      fileOut!.once('error', reject);
+    }).catch((err: Error) => {
+      throw new UsageError(`cannot write ${values.output}: ${err.message}`, undefined, EXIT.IO);
+    });
+    out = fileOut;
+  }
+  const colour = !fileOut && process.stdout.isTTY === true && !process.env.NO_COLOR;
+  const st = colour ? COLOURS : PLAIN;
+  const showProgress = (values.progress ?? process.stderr.isTTY === true) && !values['no-progress'] && !values.quiet;
+  const progress = showProgress && files.length > 0 ? new Progress(files.length, process.stderr) : undefined;
+
+  // Results arrive in completion order; text and json lines go out in input order as soon as they can.
+  const outcomes: FileOutcome[] = new Array(files.length);
+  let flushed = 0;
+  const start = performance.now();
+  // Both on one terminal: the bar's line is cleared before a report line, and drawn again on the next tick.
+  const sharesTerminal = !fileOut && process.stdout.isTTY === true;
+  const write = (s: string) => {
+    if (!s) return;
+    if (sharesTerminal) progress?.clear();
+    out.write(s);
+  };
+  await runPool(files, { jobs, options, maxBytes: Math.floor(maxMb * 1024 * 1024), timeoutMs: timeoutS * 1000 }, (index, outcome) => {
+    outcomes[index] = outcome;
+    progress?.tick();
+    while (flushed < files.length && outcomes[flushed] !== undefined) {
+      const o = outcomes[flushed++];
+      if (format === 'json') write(jsonLine(o));
+      else if (format === 'text' && !values.quiet) write(textLine(o, st) + '\n');
+    }
+  });
+  progress?.end();
+  const seconds = (performance.now() - start) / 1000;
+  const summary = summarize(outcomes, seconds);
+
+  if (format === 'text') {
+    const findings = outcomes.map((o) => textFindings(o, st)).filter(Boolean);
+    if (findings.length > 0 && !values.quiet) write('\n' + findings.join('\n'));
+    write((findings.length > 0 && !values.quiet ? '\n' : '') + textSummary(summary, st));
+  } else if (format === 'junit') write(junitReport(outcomes, failOn, seconds));
+  else if (format === 'sarif') write(sarifReport(outcomes, SERVICE_VERSION));
+  if (format !== 'text' && !values.quiet) process.stderr.write(textSummary(summary, PLAIN));
+
+  if (fileOut) await new Promise<void>((resolve, reject) => fileOut!.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  return outcomes.some((o) => fails(o, failOn)) ? EXIT.FAILED : EXIT.OK;
+}

@@ -1,0 +1,45 @@
+/** Validate one file from disk into a FileOutcome; never throws (a bad file is one failed entry). */
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { EInvoiceError } from '../lib/errors.js';
+import { validate, type ValidateCallOptions } from '../lib/operations.js';
+import { countFindings, unreadable, type FileOutcome } from './outcome.js';
+
+function readBounded(file: string, maxBytes: number): Uint8Array {
+  // Not a regular file (a FIFO would block open() until a writer comes; a device never ends): not read at all.
+  if (!statSync(file).isFile()) throw new EInvoiceError('NOT_A_FILE', 'not a regular file', 400);
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) throw new EInvoiceError('FILE_TOO_LARGE', `the file has ${size} bytes, more than --max-size allows (${maxBytes})`, 413);
+    const buf = Buffer.allocUnsafe(size);
+    let off = 0;
+    while (off < size) {
+      const n = readSync(fd, buf, off, size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return new Uint8Array(buf.buffer, buf.byteOffset, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function validateFile(file: string, options: ValidateCallOptions, maxBytes: number): Promise<FileOutcome> {
+  const t0 = performance.now();
+  let bytes: Uint8Array;
+  try {
+    bytes = readBounded(file, maxBytes);
+  } catch (err) {
+    if (err instanceof EInvoiceError) return unreadable(file, err.code, err.message);
+    return unreadable(file, 'READ_ERROR', (err as Error).message);
+  }
+  try {
+    const result = await validate(bytes, { ...options, filename: file });
+    const { errorCount, warningCount } = countFindings(result.errors);
+    return { file, status: result.valid ? 'valid' : 'invalid', result, errorCount, warningCount, ms: performance.now() - t0 };
+  } catch (err) {
+    if (err instanceof EInvoiceError) return unreadable(file, err.code, err.message, performance.now() - t0);
+    return unreadable(file, 'INTERNAL_ERROR', `the engine failed on this file: ${(err as Error)?.message ?? String(err)}`, performance.now() - t0);
+  }
+}

@@ -1,0 +1,454 @@
+/**
+ * One implementation of each operation of the service, free of HTTP: the library's functions, the CLI and the
+ * HTTP routes (src/http/routes/*.ts, thin adapters) all call these. Inputs are bytes and plain objects; the
+ * results are the HTTP API's answer shapes; failures are the typed errors of ./errors.ts with the API's codes.
+ * The validation pipeline (and with it every rule set) is loaded on first use, so importing is cheap.
+ */
+import { ingest, IngestError, type IngestResult } from '../input/ingest.js';
+import type { ExtractionResult } from '../extract/result.js';
+import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../metadata/errors.js';
+import type { InvoiceMetadata } from '../metadata/schema.js';
+import { PROFILE_IDS, type ProfileId } from '../model/profiles.js';
+import { EmbedError, embedInvoiceXml, HYBRID_FORMATS, hybridFlavour, type HybridFormat } from '../pdf/hybrid.js';
+import { isPdf } from '../pdf/extract.js';
+import { DEFAULT_LICENSE_PUBLIC_KEY, LICENSE_URL, verifyLicense, type LicenseStatus } from '../license/license.js';
+import type { BusinessReadyInvoice, FallbackApplied } from '../serialize/business-ready.js';
+import type { ValidateOptions, ValidationErrorDetail, ValidationResult } from '../validation/validate.js';
+import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, parseBrFrEdition, type BrFrEdition } from '../validation/br-fr.js';
+import { SERVICE_VERSION } from '../version.js';
+import { XR_RELEASES, parseXrRelease, type XrRelease } from '../rules/xrechnung/common.js';
+import { FACTURX_SCHEMA_RELEASES, parseFacturxRelease, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
+// Pure string helpers (no HTTP framework): the download name of a generated PDF.
+import { invoicePdfName } from '../http/download.js';
+import { ConflictError, EInvoiceError, InternalError, InvalidInputError, LicenseRequiredError, ShapeError, UnprocessableError } from './errors.js';
+
+export type { ExtractionResult, ValidationErrorDetail, ValidationResult, InvoiceMetadata, ProfileId, HybridFormat, BrFrEdition };
+
+/** The producer written into generated PDFs. */
+export const PRODUCER = `einvoice-service ${SERVICE_VERSION}`;
+
+/** Input bytes: a Uint8Array (a Node Buffer is one). */
+export type Bytes = Uint8Array;
+
+const asBytes = (b: Uint8Array): Uint8Array => (b.constructor === Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+
+function requireBytes(value: unknown, name: string): Uint8Array {
+  if (!(value instanceof Uint8Array)) {
+    throw new ShapeError('OPTION_INVALID', [{ loc: [name], msg: 'Input should be a Uint8Array or Buffer', type: 'bytes_type' }]);
+  }
+  return asBytes(value);
+}
+
+/** IngestError → InvalidInputError with the same code (HTTP 400). */
+function fromIngest(err: unknown): unknown {
+  return err instanceof IngestError ? new InvalidInputError(err.code, err.message) : err;
+}
+
+// ------------------------------------------------------------------------------------------------
+// validate
+
+/** Extra rule layers that can be asked for. */
+export const EXTRA_RULE_LAYERS = [BR_FR_LAYER] as const;
+export { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION };
+/**
+ * XRechnung schematron releases accepted by `xrechnungVersion` (KoSIT 2.5.0, the current one, and 2.4.0; both for
+ * XRechnung 3.0.x); "2.5" and "2.4" are accepted for them. Passed on to the engine as `xrechnungVersion`.
+ */
+export const XRECHNUNG_VERSIONS = XR_RELEASES;
+export type XRechnungVersion = XrRelease;
+/** Factur-X / ZUGFeRD schema releases accepted by `facturxVersion`: 1.09.2 (current, default) and 1.08 (the contract's). */
+export const FACTURX_VERSIONS = FACTURX_SCHEMA_RELEASES;
+export type FacturxVersion = FacturxSchemaRelease;
+
+export interface ValidateCallOptions {
+  /** Name of the file, for messages only (the bytes decide what the file is). */
+  filename?: string;
+  /** Extra rule layers: `br_fr_ctc` (French CTC rules); an array or a comma/space-separated string. */
+  rules?: string | readonly string[];
+  /** Edition of the French CTC rules: 1.2.0, 1.4 (default) or 1.4-warning (aliases such as 1.4.0 accepted). */
+  brFrEdition?: string;
+  /** XRechnung schematron release to validate against: 2.5.0 or 2.4.0 (default: the engine's, the current release). */
+  xrechnungVersion?: string;
+  /** Factur-X / ZUGFeRD schema release: 1.09.2 (default, the current one) or 1.08 (the one the contract names). */
+  facturxVersion?: string;
+  /**
+   * Ask for PDF/A-3b validation of a PDF. No PDF/A validator is bundled: the result then lists the `pdfa3b`
+   * layer as skipped (tool_missing:pdfa_validator), is `partial`, and `pdfa_valid` stays null (as the pro API answers).
+   */
+  pdfa?: boolean;
+}
+
+/** The engine's options from the caller's, checked; a bad value is a ShapeError (HTTP 422) naming the field. */
+export function parseValidateOptions(options: ValidateCallOptions = {}, locRoot: (string | number)[] = []): ValidateOptions {
+  const rules = typeof options.rules === 'string' ? options.rules.split(/[\s,]+/) : [...(options.rules ?? [])];
+  const names = rules.map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = names.filter((s) => !(EXTRA_RULE_LAYERS as readonly string[]).includes(s.toLowerCase()));
+  if (unknown.length > 0) {
+    throw new ShapeError('OPTION_INVALID', [
+      { loc: [...locRoot, 'rules'], msg: `Unknown rule layer ${unknown.map((u) => `'${u}'`).join(', ')}; known: ${EXTRA_RULE_LAYERS.join(', ')}`, type: 'enum', input: options.rules },
+    ]);
+  }
+  const edition = parseBrFrEdition(options.brFrEdition);
+  if (!edition) {
+    throw new ShapeError('OPTION_INVALID', [
+      { loc: [...locRoot, 'br_fr_edition'], msg: `Input should be ${BR_FR_EDITIONS.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: options.brFrEdition },
+    ]);
+  }
+  const xrechnungVersion = parseXrRelease(options.xrechnungVersion === undefined ? undefined : String(options.xrechnungVersion).replace(/^(\d+\.\d+)$/, '$1.0'));
+  if (!xrechnungVersion) {
+    throw new ShapeError('OPTION_INVALID', [
+      { loc: [...locRoot, 'xrechnung_version'], msg: `Input should be ${XR_RELEASES.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: options.xrechnungVersion },
+    ]);
+  }
+  const facturxVersion = parseFacturxRelease(options.facturxVersion);
+  if (!facturxVersion) {
+    throw new ShapeError('OPTION_INVALID', [
+      { loc: [...locRoot, 'facturx_version'], msg: `Input should be ${FACTURX_SCHEMA_RELEASES.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: options.facturxVersion },
+    ]);
+  }
+  const out: ValidateOptions = { brFr: names.some((s) => s.toLowerCase() === BR_FR_LAYER), brFrEdition: edition, xrechnungVersion, facturxVersion };
+  return out;
+}
+
+let pipeline: Promise<typeof import('../validation/validate.js')> | undefined;
+const loadPipeline = () => (pipeline ??= import('../validation/validate.js'));
+
+/** The pdfa3b layer skipped (no PDF/A validator is bundled), as the pro API reports it. */
+export function withPdfaRequest(result: ValidationResult, bytes: Uint8Array, pdfa: boolean | undefined): ValidationResult {
+  if (!pdfa || !isPdf(bytes)) return result;
+  return { ...result, layers_skipped: [...result.layers_skipped, { layer: 'pdfa3b', reason: 'tool_missing:pdfa_validator' }], validation_completeness: 'partial' };
+}
+
+/**
+ * Validate a Factur-X/ZUGFeRD PDF or CII/UBL XML against EN 16931 (XSD layer, syntax binding rules, business
+ * rules, and the layers asked for). An invalid invoice resolves with `valid: false`; unusable input (neither PDF
+ * nor XML, encrypted PDF, XML not well-formed) rejects with InvalidInputError (the API's 400 codes).
+ */
+export async function validate(input: Bytes, options: ValidateCallOptions = {}): Promise<ValidationResult> {
+  const bytes = requireBytes(input, 'input');
+  const engineOptions = parseValidateOptions(options);
+  const { validateBytes } = await loadPipeline();
+  try {
+    return withPdfaRequest(await validateBytes(bytes, options.filename, engineOptions), bytes, options.pdfa);
+  } catch (err) {
+    throw fromIngest(err);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// extract
+
+export interface ExtractOptions {
+  filename?: string;
+}
+
+/** Read a PDF or XML invoice: detected format and profile, whether XML was found, best-effort invoice JSON, findings. */
+export async function extract(input: Bytes, options: ExtractOptions = {}): Promise<ExtractionResult> {
+  const bytes = requireBytes(input, 'input');
+  const { toExtractionResult } = await import('../extract/result.js');
+  try {
+    return toExtractionResult(await ingest(bytes, options.filename));
+  } catch (err) {
+    throw fromIngest(err);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// toXml / convert
+
+/** The metadata pipeline's errors as library errors (METADATA_NOT_JSON, METADATA_INVALID, METADATA_INCONSISTENT). */
+export function fromMetadataError(err: unknown): unknown {
+  if (err instanceof MetadataNotJsonError) return new InvalidInputError('METADATA_NOT_JSON', err.message);
+  if (err instanceof MetadataShapeError) return new ShapeError('METADATA_INVALID', err.items);
+  if (err instanceof MetadataContentError) {
+    return new InvalidInputError(
+      'METADATA_INCONSISTENT',
+      `The invoice metadata is inconsistent: ${err.issues.map((i) => `${i.field}: ${i.message}${i.expected !== undefined ? ` (given ${i.given}, expected ${i.expected})` : ''}`).join('; ')}`,
+      { errors: err.issues },
+    );
+  }
+  return err;
+}
+
+export interface ToXmlOptions {
+  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung. */
+  profile?: ProfileId | string;
+}
+
+export interface XmlResult {
+  /** The CII D22B XML. */
+  xml: string;
+  /** The profile written. */
+  profile: ProfileId;
+  /** Metadata paths the profile cannot carry, left out of the XML (the API's X-Dropped-Fields header). */
+  droppedFields: string[];
+  /** BT-1, when given. */
+  invoiceNumber: string | undefined;
+}
+
+/** The metadata with `profile` put in (JSON text is parsed first). */
+function withProfile(metadata: string | object, profile: string | undefined): unknown {
+  if (profile === undefined) return metadata;
+  if (!(PROFILE_IDS as readonly string[]).includes(profile) && profile !== 'xrechnung_3.0') {
+    throw new ShapeError('OPTION_INVALID', [{ loc: ['profile'], msg: `Input should be ${PROFILE_IDS.map((p) => `'${p}'`).join(', ')}`, type: 'enum', input: profile }]);
+  }
+  let value: unknown = metadata;
+  if (typeof metadata === 'string') {
+    try {
+      value = JSON.parse(metadata);
+    } catch (err) {
+      throw new InvalidInputError('METADATA_NOT_JSON', `The metadata is not JSON: ${(err as Error).message}`);
+    }
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  return { ...(value as object), profile };
+}
+
+/** Build the metadata into CII XML; the model too (convert needs it). */
+async function buildXml(metadata: string | object | InvoiceMetadata, options: ToXmlOptions) {
+  const { buildInvoiceXml } = await import('../metadata/build.js');
+  try {
+    return buildInvoiceXml(withProfile(metadata as string | object, options.profile));
+  } catch (err) {
+    throw fromMetadataError(err);
+  }
+}
+
+/**
+ * Invoice metadata (the API's InvoiceMetadata, as an object or JSON text) → Factur-X / ZUGFeRD / XRechnung CII
+ * XML. Totals and the VAT breakdown are computed when absent; given values that disagree reject with
+ * InvalidInputError METADATA_INCONSISTENT; a missing or ill-typed field with ShapeError METADATA_INVALID.
+ */
+export async function toXml(metadata: InvoiceMetadata | string | object, options: ToXmlOptions = {}): Promise<XmlResult> {
+  const built = await buildXml(metadata, options);
+  return { xml: built.xml, profile: built.profile, droppedFields: built.droppedFields, invoiceNumber: built.invoice.number ?? undefined };
+}
+
+/** EmbedError → library error: unusable input is 400 with its code, a failed self-check is 500. */
+export function fromEmbedError(err: unknown): unknown {
+  if (!(err instanceof EmbedError)) return err;
+  if (err.code === 'EMBED_CHECK_FAILED') return new InternalError(err.code, err.message);
+  return new InvalidInputError(err.code, err.message);
+}
+
+export interface PdfResult {
+  /** The hybrid invoice PDF. */
+  pdf: Uint8Array;
+  /** Download name from the invoice number, e.g. "RE-2026-0042.pdf". */
+  filename: string;
+  /** Metadata paths the profile could not carry (convert only; empty for merge). */
+  droppedFields: string[];
+}
+
+export interface ConvertOptions extends ToXmlOptions {
+  /** Name of the PDF, for messages. */
+  filename?: string;
+}
+
+export { invoicePdfName };
+
+/**
+ * A PDF plus invoice metadata → a hybrid invoice PDF: the XML generated as toXml does, embedded as factur-x.xml
+ * (or xrechnung.xml for the xrechnung profile), invoice XML already attached replaced. Rejects with
+ * InvalidInputError NOT_PDF / PDF_ENCRYPTED / PDF_UNREADABLE, or the metadata errors of toXml.
+ */
+export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | object, options: ConvertOptions = {}): Promise<PdfResult> {
+  const pdfBytes = requireBytes(pdf, 'pdf');
+  if (!isPdf(pdfBytes)) throw new InvalidInputError('NOT_PDF', `"${options.filename ?? 'pdf'}" is not a PDF`);
+  const built = await buildXml(metadata, options);
+  const number = built.invoice.number;
+  let result;
+  try {
+    result = await embedInvoiceXml(pdfBytes, {
+      xml: new TextEncoder().encode(built.xml),
+      flavour: hybridFlavour(built.profile),
+      title: number ? `Invoice ${number}` : undefined,
+      producer: PRODUCER,
+      replaceInvoiceAttachments: true,
+    });
+  } catch (err) {
+    throw fromEmbedError(err);
+  }
+  return { pdf: result.pdf, filename: invoicePdfName(number), droppedFields: built.droppedFields };
+}
+
+// ------------------------------------------------------------------------------------------------
+// merge
+
+export { HYBRID_FORMATS };
+
+export interface MergeOptions {
+  /** Container override: factur-x, zugferd or xrechnung. Default: from the XML's profile. */
+  format?: HybridFormat | string | null;
+  /** File names, for messages. */
+  pdfFilename?: string;
+  xmlFilename?: string;
+  /**
+   * How the XML is validated (default: validate() in-process). The HTTP service passes its worker-pool runner
+   * (off the event loop, time-bounded).
+   */
+  validateXml?: (xml: Uint8Array, filename: string | undefined) => Promise<ValidationResult>;
+}
+
+export function parseMergeFormat(value: string | null | undefined, locRoot: (string | number)[] = []): HybridFormat | undefined {
+  const v = value?.trim().toLowerCase();
+  if (!v || v === 'null') return undefined;
+  if ((HYBRID_FORMATS as readonly string[]).includes(v)) return v as HybridFormat;
+  throw new ShapeError('OPTION_INVALID', [
+    { loc: [...locRoot, 'format'], msg: `Input should be ${HYBRID_FORMATS.map((f) => `'${f}'`).join(', ')}`, type: 'enum', input: value },
+  ]);
+}
+
+async function ingestPdfPart(bytes: Uint8Array, filename: string | undefined): Promise<IngestResult> {
+  if (!isPdf(bytes)) throw new InvalidInputError('NOT_PDF', `The pdf part ("${filename ?? 'pdf'}") is not a PDF`);
+  try {
+    return await ingest(bytes, filename);
+  } catch (err) {
+    throw fromIngest(err);
+  }
+}
+
+async function ingestXmlPart(bytes: Uint8Array, filename: string | undefined, format: HybridFormat | undefined): Promise<IngestResult> {
+  if (isPdf(bytes)) throw new InvalidInputError('NOT_XML', `The xml part ("${filename ?? 'xml'}") is a PDF, not XML`);
+  let ing: IngestResult;
+  try {
+    ing = await ingest(bytes, filename);
+  } catch (err) {
+    if (err instanceof IngestError) throw new InvalidInputError(err.code === 'NOT_PDF_OR_XML' || err.code === 'EMPTY_FILE' ? 'NOT_XML' : err.code, err.message);
+    throw err;
+  }
+  if (!ing.syntax) throw new InvalidInputError('UNKNOWN_XML', ing.problems[0]?.message ?? 'The XML is not a CII or UBL invoice');
+  if (ing.syntax === 'zugferd1') {
+    throw new InvalidInputError('UNSUPPORTED_XML', 'ZUGFeRD 1.0 XML predates EN 16931 and cannot be embedded as Factur-X / ZUGFeRD 2.4 or XRechnung');
+  }
+  if (ing.syntax === 'ubl' && format !== undefined && format !== 'xrechnung') {
+    throw new InvalidInputError('XML_SYNTAX_MISMATCH', `A ${format} PDF carries CII XML; this is UBL (embed it with format=xrechnung)`);
+  }
+  return ing;
+}
+
+/**
+ * An existing PDF/A-3 plus an existing invoice XML → one hybrid invoice PDF. Checks in the API's order:
+ * InvalidInputError (400: NOT_PDF, PDF_ENCRYPTED, NOT_XML, XML_MALFORMED, UNKNOWN_XML, ...), ConflictError (409:
+ * XML_ALREADY_EMBEDDED), UnprocessableError (422: NOT_PDFA3 and/or EN16931_INVALID, every failure under `extras.errors`).
+ */
+export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}): Promise<PdfResult> {
+  const pdfBytes = requireBytes(pdf, 'pdf');
+  const xmlBytes = requireBytes(xml, 'xml');
+  const format = parseMergeFormat(options.format ?? undefined);
+
+  // 1. 400: both files must be what they claim to be.
+  const pdfIng = await ingestPdfPart(pdfBytes, options.pdfFilename);
+  const xmlIng = await ingestXmlPart(xmlBytes, options.xmlFilename, format);
+
+  // 2. 409: the PDF already is a hybrid invoice.
+  if (pdfIng.attachmentName !== undefined) {
+    throw new ConflictError('XML_ALREADY_EMBEDDED', `The PDF already carries an invoice XML ("${pdfIng.attachmentName}")`, { attachment: pdfIng.attachmentName });
+  }
+
+  // 3. 422: PDF/A-3 declaration and EN 16931 validity, every failure listed.
+  const errors: ValidationErrorDetail[] = [];
+  const part = pdfIng.xmp?.pdfaPart?.trim();
+  const conformance = pdfIng.xmp?.pdfaConformance?.trim().toUpperCase();
+  if (part !== '3' || !conformance || !['A', 'B', 'U'].includes(conformance)) {
+    errors.push({
+      rule_id: 'PDFA3_DECLARATION',
+      message: pdfIng.xmp
+        ? `The PDF declares ${part ? `PDF/A-${part}${conformance ?? ''}` : 'no PDF/A part'} in its XMP; PDF/A-3b (pdfaid:part 3) is required`
+        : 'The PDF has no readable XMP metadata, so it does not declare PDF/A-3b (pdfaid:part 3)',
+      severity: 'error',
+      rule_set: 'pdfa',
+    });
+  }
+  const validation = options.validateXml ? await options.validateXml(xmlBytes, options.xmlFilename) : await validate(xmlBytes, { filename: options.xmlFilename });
+  const invalid = !validation.valid;
+  if (invalid) errors.push(...validation.errors.filter((e) => e.severity === 'error'));
+  if (errors.length > 0) {
+    const pdfaFailed = errors[0].rule_id === 'PDFA3_DECLARATION';
+    throw new UnprocessableError(
+      pdfaFailed ? 'NOT_PDFA3' : 'EN16931_INVALID',
+      [pdfaFailed ? 'The PDF is not declared PDF/A-3b' : '', invalid ? 'the XML fails EN 16931 validation' : '']
+        .filter(Boolean)
+        .join('; ')
+        .replace(/^t/, 'T'),
+      { errors },
+    );
+  }
+
+  // 4. the hybrid PDF
+  const number = xmlIng.invoice?.number;
+  const container: HybridFormat = format ?? (xmlIng.profile === 'xrechnung' || xmlIng.syntax === 'ubl' ? 'xrechnung' : 'factur-x');
+  let result;
+  try {
+    result = await embedInvoiceXml(pdfBytes, {
+      xml: xmlIng.xmlBytes!,
+      flavour: hybridFlavour(xmlIng.profile, container),
+      title: number ? `Invoice ${number}` : undefined,
+      producer: PRODUCER,
+    });
+  } catch (err) {
+    throw fromEmbedError(err);
+  }
+  return { pdf: result.pdf, filename: invoicePdfName(number), droppedFields: [] };
+}
+
+// ------------------------------------------------------------------------------------------------
+// serialize (pro)
+
+export interface SerializationResult {
+  success: boolean;
+  schema_version: string;
+  engine_version: string;
+  xml_recovery_applied: false;
+  invoice: BusinessReadyInvoice | null;
+  fallbacks_applied: FallbackApplied[];
+  errors: { code: string; message: string }[];
+}
+
+export interface SerializeOptions {
+  filename?: string;
+  /** The pro license key (default: the LICENSE_KEY environment variable), verified as the server verifies it. */
+  licenseKey?: string;
+  /** The verifying key (default: LICENSE_PUBLIC_KEY, else the vendor's key). */
+  licensePublicKey?: string;
+}
+
+/** Throw LicenseRequiredError unless the license grants `feature` (the API's 403 LICENSE_REQUIRED). */
+export function requireFeature(license: LicenseStatus, feature: string): void {
+  if (license.edition !== 'pro' || !license.features.includes(feature)) {
+    const why = license.problem ? ` (${license.problem})` : '';
+    throw new LicenseRequiredError(`The ${feature} feature needs a pro license; set LICENSE_KEY to a valid license key.${why}`, { feature, license_url: LICENSE_URL });
+  }
+}
+
+/** serialize() without the license check: the HTTP route checks the license of the running server itself. */
+export async function serializeUnlicensed(bytes: Uint8Array, filename?: string): Promise<SerializationResult> {
+  let read: IngestResult;
+  try {
+    read = await ingest(bytes, filename);
+  } catch (err) {
+    throw fromIngest(err);
+  }
+  const { SCHEMA_VERSION, toBusinessReady } = await import('../serialize/business-ready.js');
+  const errors = read.problems.map((p) => ({ code: p.code, message: p.message }));
+  const base = { schema_version: SCHEMA_VERSION, engine_version: SERVICE_VERSION, xml_recovery_applied: false as const };
+  if (!read.invoice) return { success: false, ...base, invoice: null, fallbacks_applied: [], errors };
+  const { invoice, fallbacks } = toBusinessReady(read.invoice, read.format, read.profile);
+  return { success: true, ...base, invoice, fallbacks_applied: fallbacks, errors };
+}
+
+/**
+ * Pro: a PDF or XML invoice → normalized, typed ERP JSON (BusinessReadyInvoice) with every fallback listed.
+ * Needs a valid license key (options.licenseKey or LICENSE_KEY), verified as the server does; without one it
+ * rejects with LicenseRequiredError (LICENSE_REQUIRED).
+ */
+export async function serialize(input: Bytes, options: SerializeOptions = {}): Promise<SerializationResult> {
+  const bytes = requireBytes(input, 'input');
+  const env = typeof process !== 'undefined' ? process.env : {};
+  const key = options.licenseKey ?? (env.LICENSE_KEY?.trim() || undefined);
+  const publicKey = options.licensePublicKey ?? (env.LICENSE_PUBLIC_KEY?.trim() || DEFAULT_LICENSE_PUBLIC_KEY);
+  requireFeature(verifyLicense(key, publicKey), 'serialize');
+  return serializeUnlicensed(bytes, options.filename);
+}
+
+export { EInvoiceError };
