@@ -21,6 +21,7 @@ export async function validateCommand(argv: string[]): Promise<number> {
       rules: { type: 'string', multiple: true },
       'br-fr-edition': { type: 'string' },
       'xrechnung-version': { type: 'string' },
+      'facturx-version': { type: 'string' },
       pdfa: { type: 'boolean' },
       format: { type: 'string', short: 'f' },
       output: { type: 'string', short: 'o' },
@@ -50,6 +51,7 @@ export async function validateCommand(argv: string[]): Promise<number> {
     rules: values.rules?.join(','),
     brFrEdition: values['br-fr-edition'],
     xrechnungVersion: values['xrechnung-version'],
+    facturxVersion: values['facturx-version'],
     pdfa: values.pdfa ?? false,
   };
   try {
