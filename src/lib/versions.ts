@@ -1,30 +1,20 @@
-/** The engine's version and the versions of the rule sets it carries (`einvoice --version`). */
+/** The engine's version and the releases of the rule sets it carries (`einvoice --version`, same table as /diagnostics). */
 import { SERVICE_VERSION } from '../version.js';
+import { BUNDLED_RULE_SETS } from '../rules/releases.js';
 
 export interface Versions {
   /** einvoice-service (package.json). */
   engine: string;
   node: string;
-  /** Rule set → the official artefacts it implements. */
+  /** Rule-set family → its bundled releases, the default first and marked "(default)". */
   rule_sets: Record<string, string>;
 }
 
 export async function versions(): Promise<Versions> {
-  await import('../validation/validate.js'); // registers every rule set in its order
-  const [{ CODELIST_VERSION }, { XRECHNUNG_VERSION }, { FX_RULES_VERSION }, { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION }] = await Promise.all([
-    import('../rules/data/codelists.js'),
-    import('../rules/xrechnung/index.js'),
-    import('../rules/facturx/index.js'),
-    import('../validation/br-fr.js'),
-  ]);
-  return {
-    engine: SERVICE_VERSION,
-    node: process.version,
-    rule_sets: {
-      en16931: CODELIST_VERSION,
-      xrechnung: XRECHNUNG_VERSION,
-      facturx: FX_RULES_VERSION,
-      br_fr_ctc: `FNFE-MPE BR-FR-Flux2 editions ${BR_FR_EDITIONS.join(', ')} (default ${DEFAULT_BR_FR_EDITION})`,
-    },
-  };
+  const ruleSets: Record<string, string> = {};
+  for (const set of BUNDLED_RULE_SETS) {
+    const releases = [...set.releases].sort((a, b) => Number(b.default) - Number(a.default));
+    ruleSets[set.family] = `${releases.map((r) => (r.default ? `${r.version} (default)` : r.version)).join(', ')} — ${set.name}`;
+  }
+  return { engine: SERVICE_VERSION, node: process.version, rule_sets: ruleSets };
 }
