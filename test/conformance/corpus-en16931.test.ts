@@ -12,10 +12,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SHARED_EMPTY_ARRAY } from '../src/xml/parser.js';
-import { getRuleSet, INTERNAL_RULE_ERROR, runRules } from '../src/rules/engine.js';
-import type { Finding } from '../src/rules/types.js';
-import '../src/validation/validate.js'; // registers the rule sets
+import { SHARED_EMPTY_ARRAY } from '../../src/xml/parser.js';
+import { getRuleSet, INTERNAL_RULE_ERROR, runRules } from '../../src/rules/engine.js';
+import type { Finding } from '../../src/rules/types.js';
+import '../../src/validation/validate.js'; // registers the rule sets
 import { ingestCorpusInvoice, readCorpusVerdicts } from './corpus-helpers.js';
 
 const catalogue = path.resolve(process.cwd(), '../shared/docs/rules');

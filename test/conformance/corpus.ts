@@ -1,0 +1,12 @@
+/**
+ * Where the conformance suite reads the corpus with official verdicts: EINVOICE_CORPUS, or ../shared/corpus
+ * beside the repository root. scripts/conformance.sh refuses to run when it is missing, so a test here never
+ * "passes" on nothing.
+ */
+import path from 'node:path';
+
+export const CORPUS = path.resolve(process.cwd(), process.env.EINVOICE_CORPUS ?? '../shared/corpus');
+
+export function corpusPath(relative: string): string {
+  return path.resolve(CORPUS, relative);
+}
