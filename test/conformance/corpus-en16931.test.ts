@@ -18,7 +18,7 @@ import type { Finding } from '../../src/rules/types.js';
 import '../../src/validation/validate.js'; // registers the rule sets
 import { ingestCorpusInvoice, readCorpusVerdicts } from './corpus-helpers.js';
 
-const catalogue = path.resolve(process.cwd(), '../shared/docs/rules');
+import { CATALOGUE as catalogue } from './corpus.js';
 const SETS = ['en16931-cii', 'en16931-ubl'] as const;
 type SetId = (typeof SETS)[number];
 

@@ -22,7 +22,7 @@ import '../../src/rules/facturx/index.js';
 import { flavorOf, selectRuleSets } from '../../src/validation/rulesets.js';
 import { ingestCorpusInvoice, readCorpusVerdicts } from './corpus-helpers.js';
 
-const catalogue = path.resolve(process.cwd(), '../shared/docs/rules');
+import { CATALOGUE as catalogue } from './corpus.js';
 const SETS = ['xrechnung-cii', 'xrechnung-ubl', 'fx-minimum', 'fx-basicwl', 'fx-basic', 'fx-en16931', 'fx-extended'] as const;
 type SetId = (typeof SETS)[number];
 

@@ -10,3 +10,6 @@ export const CORPUS = path.resolve(process.cwd(), process.env.EINVOICE_CORPUS ??
 export function corpusPath(relative: string): string {
   return path.resolve(CORPUS, relative);
 }
+
+/** The official rule catalogues (<set>.tsv): EINVOICE_RULE_CATALOGUE, or docs/rules beside the corpus. */
+export const CATALOGUE = path.resolve(process.cwd(), process.env.EINVOICE_RULE_CATALOGUE ?? path.join(CORPUS, '../docs/rules'));
