@@ -3,13 +3,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFixture } from './fixtures.js';
 import { MAX_XSD_FINDINGS, UBL_XSD_MISSING, XSD_RULE_ID, ciiSchemaFor, runXsdLayer, validateXsdLayer } from '../src/validation/xsd-layer.js';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
-const read = (rel: string) => new Uint8Array(readFileSync(path.join(corpus, rel)));
-const CII = 'en16931/examples/cii/CII_example1.xml';
+const read = (rel: string) => new Uint8Array(readFixture(rel));
+const CII = 'cen/examples/cii/CII_example1.xml';
 
 test('a CEN CII example is valid against the Factur-X EN16931 schema', () => {
   const r = runXsdLayer(read(CII), 'cii', 'en16931');
@@ -43,7 +41,7 @@ test('the schema follows the profile: a full EN 16931 invoice is not a MINIMUM o
 
 test('an XRechnung Extension invoice with sub-invoice lines is checked against the EXTENDED schema', async () => {
   const { parseXml } = await import('../src/xml/dom.js');
-  const bytes = read('xrechnung/instances/cii/cii-br-dex-15-test-on-sub-invoice-lines.xml');
+  const bytes = read('kosit/instances/cii/cii-br-dex-15-test-on-sub-invoice-lines.xml');
   const doc = parseXml(bytes);
   const withDoc = runXsdLayer({ xmlBytes: bytes, syntax: 'cii', profile: 'xrechnung', doc });
   assert.equal(withDoc.schema, 'Factur-X 1.07.3 EXTENDED');
@@ -55,7 +53,7 @@ test('an XRechnung Extension invoice with sub-invoice lines is checked against t
 
 test('XRechnung and EXTENDED schema findings are warnings that say why; the other profiles keep errors', () => {
   // Valid XRechnung (official verdict) using a CII D16B element that no Factur-X schema has.
-  const xr = runXsdLayer(read('xrechnung/instances/cii/cii-br-de-25-test-bg-19-with-bt-86-1.xml'), 'cii', 'xrechnung');
+  const xr = runXsdLayer(read('kosit/instances/cii/cii-br-de-25-test-bg-19-with-bt-86-1.xml'), 'cii', 'xrechnung');
   assert.ok(xr.findings.length > 0);
   for (const f of xr.findings) {
     assert.equal(f.severity, 'warning');
@@ -69,7 +67,7 @@ test('XRechnung and EXTENDED schema findings are warnings that say why; the othe
 });
 
 test('UBL is reported as a skipped layer with a stable reason', () => {
-  const r = runXsdLayer(read('en16931/examples/ubl/ubl-tc434-example1.xml'), 'ubl', null);
+  const r = runXsdLayer(read('cen/examples/ubl/ubl-tc434-example1.xml'), 'ubl', null);
   assert.equal(r.executed, false);
   assert.equal(r.skippedReason, UBL_XSD_MISSING);
   assert.equal(r.skipped, UBL_XSD_MISSING);
