@@ -11,6 +11,7 @@ import { readPdf } from '../../src/pdf/extract.js';
 import { FX_NAMESPACE } from '../../src/pdf/xmp-write.js';
 import { assertContainer, xmlFor } from '../hybrid-fixtures.js';
 import { embeddedFileEntries, parseXmpPacket } from '../hybrid-pdf-reader.js';
+import { communityApp, multipart } from '../helpers.js';
 import { corpusPath } from './corpus.js';
 
 test('ZUGFeRD 1.0: header, parties, totals and lines read through the older element names', async () => {
@@ -57,3 +58,26 @@ test('converting a ZUGFeRD 1.0 / 2.0 PDF: old invoice XML and its XMP (incl. nes
   }
 });
 
+/** POST /v1/extract on the real app. */
+async function extract(bytes: Buffer, filename: string) {
+  const app = await communityApp();
+  try {
+    const res = await app.inject({ method: 'POST', url: '/v1/extract', ...multipart([{ name: 'file', value: bytes, filename }]) });
+    return { status: res.statusCode, body: res.json() };
+  } finally {
+    await app.close();
+  }
+}
+
+test('ZUGFeRD 1.0 PDF: read best-effort, flagged ZUGFERD_1_LEGACY and heuristic_mapping', async () => {
+  const { status, body } = await extract(readFileSync(corpusPath('zugferd/ZUGFeRDv1/correct/Intarsys/ZUGFeRD_1p0_COMFORT_Rabatte.pdf')), 'zf1.pdf');
+  assert.equal(status, 200);
+  assert.equal(body.xml_extracted, true);
+  assert.equal(body.format_detected, 'zugferd');
+  assert.equal(body.profile_detected, null);
+  assert.deepEqual(body.errors.map((e: { code: string }) => e.code), ['ZUGFERD_1_LEGACY']);
+  const j = body.invoice_json;
+  assert.ok(j.invoice_number && j.seller.name && j.buyer.name && j.totals.gross_amount, JSON.stringify(j));
+  assert.ok(j.line_items.length > 0);
+  assert.ok(j._meta.limitations.includes('heuristic_mapping'));
+});
