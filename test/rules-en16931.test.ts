@@ -51,7 +51,7 @@ const r2 = (v: InstanceType<typeof Big>) => v.round(2, Big.roundHalfUp).toFixed(
 /** Put the whole invoice in one VAT category and make every total consistent again. */
 function toCategory(inv: Invoice, cat: string, rate: string | undefined, exemption?: string): void {
   for (const x of [...inv.lines, ...inv.allowances, ...inv.charges]) {
-    if ('vatCategoryCode' in x || true) (x as { vatCategoryCode?: string }).vatCategoryCode = cat;
+    (x as { vatCategoryCode?: string }).vatCategoryCode = cat;
     (x as { vatRate?: string }).vatRate = rate;
   }
   const lineNet = inv.lines.reduce((a, l) => a.plus(d(l.netAmount)), new Big('0'));

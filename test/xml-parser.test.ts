@@ -300,7 +300,7 @@ function mutate(text: string, random: () => number): string {
   }
 }
 
-test('seeded random mutations of corpus invoices: the same verdict and tree as saxes', () => {
+test('seeded random mutations of fixture invoices: the same verdict and tree as saxes', () => {
   const files = [
     'cen/examples/cii/CII-BR-CO-10-RoundingIssue.xml',
     'cen/examples/ubl/ubl-tc434-creditnote1.xml',

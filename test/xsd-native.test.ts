@@ -39,7 +39,7 @@ const PROFILE_OF_SET: Record<XsdSchemaId, InvoiceMetadata['profile']> = {
 // A serializer for mutated trees: one start tag per line (so that lines point at elements), the namespace
 // declarations the document's elements and attributes use on the root (the tree keeps none).
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\r/g, '&#13;');
 }
 
@@ -57,7 +57,7 @@ function namespaceDeclarations(root: XmlElement): string | null {
     }
     stack.push(...el.children);
   }
-  return [...byPrefix].map(([prefix, ns]) => ` ${prefix ? `xmlns:${prefix}` : 'xmlns'}="${escape(ns)}"`).join('');
+  return [...byPrefix].map(([prefix, ns]) => ` ${prefix ? `xmlns:${prefix}` : 'xmlns'}="${escapeXml(ns)}"`).join('');
 }
 
 function serialize(doc: XmlDoc): string | null {
@@ -66,10 +66,10 @@ function serialize(doc: XmlDoc): string | null {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const write = (el: XmlElement, extra: string) => {
     const name = el.prefix ? `${el.prefix}:${el.local}` : el.local;
-    const attrs = el.attrs.map((a) => ` ${a.prefix ? `${a.prefix}:` : ''}${a.local}="${escape(a.value)}"`).join('');
+    const attrs = el.attrs.map((a) => ` ${a.prefix ? `${a.prefix}:` : ''}${a.local}="${escapeXml(a.value)}"`).join('');
     out.push(`\n<${name}${extra}${attrs}>`);
     // Element-only content keeps only its whitespace-free shape; text of simple content is kept verbatim.
-    if (el.children.length === 0 || /[^ \t\n\r]/.test(el.text)) out.push(escape(el.text));
+    if (el.children.length === 0 || /[^ \t\n\r]/.test(el.text)) out.push(escapeXml(el.text));
     for (const c of el.children) write(c, '');
     out.push(`</${name}>`);
   };
@@ -275,7 +275,7 @@ describe('builtin types and nested content models (synthetic schemas)', () => {
     try {
       for (const type of ['decimal', 'boolean', 'base64Binary', 'token', 'string', 'normalizedString']) {
         for (const value of values) {
-          const xml = (v: string) => `<t:v xmlns:t="urn:t"><t:${type}>${escape(v)}</t:${type}></t:v>`;
+          const xml = (v: string) => `<t:v xmlns:t="urn:t"><t:${type}>${escapeXml(v)}</t:${type}></t:v>`;
           if (type === 'base64Binary' && STRAY_BASE64.test(value)) {
             // libxml2 skips characters outside the base64 alphabet (its source says so: "Ignore all stray
             // characters? (yes, currently)"), so it accepts e.g. "-." as empty data. XML Schema 1.0's
