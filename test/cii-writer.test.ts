@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fixturePath } from './fixtures.js';
 import { describe, test, after } from 'node:test';
 import { XmlDocument } from 'libxml2-wasm';
 import { buildInvoiceXml } from '../src/metadata/build.js';
@@ -18,7 +19,6 @@ import { disposeXsdValidators } from '../src/xml/xsd.js';
 import { disposeLibxml2Validators, validateXsdBoth as validateXsd } from './libxml2-xsd.js';
 import { PROFILE_SCENARIOS, SCENARIOS } from './invoice-scenarios.js';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
 const NS = {
   rsm: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
   ram: 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100',
@@ -179,8 +179,8 @@ describe('XSD validation (src/xml/xsd.ts)', () => {
     assert.ok(broken.errors.length > 0);
   });
 
-  test('a corpus example is valid against EN16931 and EXTENDED, not MINIMUM', () => {
-    const bytes = new Uint8Array(readFileSync(path.join(corpus, 'en16931/examples/cii/CII_example2.xml')));
+  test('a CEN example is valid against EN16931 and EXTENDED, not MINIMUM', () => {
+    const bytes = new Uint8Array(readFileSync(fixturePath('cen/examples/cii/CII_example2.xml')));
     assert.equal(validateXsd(bytes, 'en16931').valid, true);
     assert.equal(validateXsd(bytes, 'extended').valid, true);
     assert.equal(validateXsd(bytes, 'minimum').valid, false);
@@ -339,7 +339,7 @@ function readOurs(xml: string): { lineTotals: string[]; totals: Record<string, s
 }
 
 describe('same business content as the CEN example invoices → same totals and VAT breakdown', () => {
-  const dir = path.join(corpus, 'en16931/examples/cii');
+  const dir = fixturePath('cen/examples/cii');
   const files = readdirSync(dir).filter((f) => f.endsWith('.xml')).sort();
   // These examples state prices, base quantities and line totals that multiply out; the others do not
   // (base quantity equal to the price, a returned item with positive quantity), so there the line
@@ -349,7 +349,7 @@ describe('same business content as the CEN example invoices → same totals and 
   // and must then be kept and carried into the totals.
   const GIVEN_VAT = new Set(['huf_example_cii.xml']);
 
-  test('the corpus folder is there', () => assert.ok(files.length >= 15, `${files.length} files in ${dir}`));
+  test('the CEN examples are there', () => assert.ok(files.length >= 15, `${files.length} files in ${dir}`));
 
   for (const file of files) {
     const mode = PRICE_CONSISTENT.has(file) ? 'price' : 'amount';

@@ -5,7 +5,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildInvoiceXml } from '../src/metadata/index.js';
 import { DOMESTIC_EXAMPLE, XRECHNUNG_EXAMPLE } from '../src/metadata/examples.js';
@@ -13,7 +12,8 @@ import type { ProfileId } from '../src/model/profiles.js';
 import { hybridFlavour } from '../src/pdf/embed.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { communityApp, multipart } from './helpers.js';
-import { assertContainer, CORPUS, makeBasePdf } from './hybrid-fixtures.js';
+import { assertContainer, makeBasePdf } from './hybrid-fixtures.js';
+import { fixturePath } from './fixtures.js';
 import { pdfjsRead } from './hybrid-pdf-reader.js';
 
 let app: FastifyInstance;
@@ -102,12 +102,13 @@ test('the download name comes from the invoice number, sanitized', async () => {
   assert.equal(res.headers['content-disposition'], 'attachment; filename="RE_2026_u_42.pdf"');
 });
 
-test('a real Factur-X PDF: its invoice XML is replaced by the new one', async () => {
-  const input = readFileSync(resolve(CORPUS, 'zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf'));
+test('a real Factur-X PDF (FNFE-MPE MINIMUM example): its invoice XML is replaced by the new one', async () => {
+  const input = readFileSync(fixturePath('lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf'));
   const res = await convert(input, DOMESTIC_EXAMPLE);
   assert.equal(res.statusCode, 200, res.body.slice(0, 300));
   const js = await pdfjsRead(res.rawPayload);
-  assert.deepEqual(Object.keys(js.attachments), ['factur-x.xml']);
+  // The old factur-x.xml is replaced; the example's other attachment (a delivery note) stays.
+  assert.deepEqual(Object.keys(js.attachments).sort(), ['Bon_de_livraison.pdf', 'factur-x.xml']);
   assert.equal(Buffer.from(js.attachments['factur-x.xml']).toString('utf8'), buildInvoiceXml(DOMESTIC_EXAMPLE).xml);
 });
 
@@ -117,7 +118,7 @@ test('errors: not a PDF, encrypted PDF, bad metadata, missing parts', async () =
   assert.match(String(notPdf.headers['content-type']), /^application\/problem\+json/);
   assert.equal(notPdf.json().code, 'NOT_PDF');
 
-  const encrypted = await convert(readFileSync(resolve(CORPUS, 'pdfa/2b/6.1.3/6-1-3-t02-fail-a.pdf')), DOMESTIC_EXAMPLE);
+  const encrypted = await convert(readFileSync(fixturePath('verapdf/2b/6.1.3/6-1-3-t02-fail-a.pdf')), DOMESTIC_EXAMPLE);
   assert.equal(encrypted.statusCode, 400);
   assert.equal(encrypted.json().code, 'PDF_ENCRYPTED');
   assert.match(encrypted.json().detail, /encrypted/i);

@@ -1,16 +1,8 @@
-/** Shared test helpers: app builders, test licenses, multipart bodies, corpus paths. */
-import { resolve } from 'node:path';
+/** Shared test helpers: app builders, test licenses, multipart bodies (fixtures: fixtures.ts). */
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { generateLicenseKeyPair, issueLicense, type LicensePayload } from '../src/license/license.js';
-
-/** ../shared/corpus beside the repository root (tests run with cwd = repository root). */
-export const CORPUS = resolve(process.cwd(), '../shared/corpus');
-
-export function corpusPath(relative: string): string {
-  return resolve(CORPUS, relative);
-}
 
 /** A throwaway vendor key pair for the whole test run. */
 export const testKeys = generateLicenseKeyPair();

@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { buildInvoiceXml } from '../src/metadata/index.js';
 import { DOMESTIC_EXAMPLE, XRECHNUNG_EXAMPLE } from '../src/metadata/examples.js';
@@ -13,7 +12,6 @@ import type { HybridFlavour } from '../src/pdf/embed.js';
 import { FX_NAMESPACE } from '../src/pdf/xmp-write.js';
 import { embeddedFileEntries, parseXmpPacket, qpdfCheck, qpdfText, qpdfView, type QpdfView } from './hybrid-pdf-reader.js';
 
-export const CORPUS = resolve(process.cwd(), '../shared/corpus');
 const PDFAID = 'http://www.aiim.org/pdfa/ns/id/';
 const PDF_NS = 'http://ns.adobe.com/pdf/1.3/';
 const DC = 'http://purl.org/dc/elements/1.1/';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { InlineBatch } from '../src/validation/inline-batch.js';
-import { corpusPath } from './helpers.js';
+import { facturxPdf, fixturePath } from './fixtures.js';
 
 /** Busy-waits `ms` (a job that does CPU work, as validation does). */
 function spin(ms: number): void {
@@ -107,7 +107,7 @@ describe('validation runner: inline jobs are batched', () => {
   test('concurrent inline validations give the same results as one at a time', async () => {
     const { createValidationRunner } = await import('../src/validation/runner.js');
     const runner = createValidationRunner({ workers: 0, timeoutMs: 60_000 });
-    const valid = readFileSync(corpusPath('en16931/examples/ubl/ubl-tc434-example2.xml'));
+    const valid = readFileSync(fixturePath('cen/examples/ubl/ubl-tc434-example2.xml'));
     const notXml = Buffer.from('not an invoice');
     const alone = await runner.validate(valid);
     const results = await Promise.allSettled([runner.validate(valid), runner.validate(notXml), runner.validate(valid)]);
@@ -124,14 +124,14 @@ describe('validation runner: a batch of different uploads validated stage by sta
     const { createValidationRunner } = await import('../src/validation/runner.js');
     const runner = createValidationRunner({ workers: 0, timeoutMs: 60_000 });
     const uploads: [string, Buffer][] = [
-      'en16931/examples/cii/CII_example2.xml',
-      'en16931/examples/ubl/ubl-tc434-example2.xml',
-      'en16931/examples/cii/CII_example5.xml',
-      'xrechnung/instances/cii/cii-br-de-1-test.xml',
-      'en16931/unit/Invoice-unit-UBL/BR-01.test1.xml',
-      'zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf',
-      'en16931/examples/ubl/ubl-tc434-creditnote1.xml',
-    ].map((file) => [file, readFileSync(corpusPath(file))]);
+      'cen/examples/cii/CII_example2.xml',
+      'cen/examples/ubl/ubl-tc434-example2.xml',
+      'cen/examples/cii/CII_example5.xml',
+      'kosit/instances/cii/cii-br-de-1-test.xml',
+      'cen/unit/Invoice-unit-UBL/BR-01.test1.xml',
+      'cen/examples/ubl/ubl-tc434-creditnote1.xml',
+    ].map((file) => [file, readFileSync(fixturePath(file))]);
+    uploads.splice(5, 0, ['a Factur-X PDF', await facturxPdf()]);
     uploads.splice(3, 0, ['not XML', Buffer.from('not an invoice')]);
     const outcome = (p: Promise<unknown>) => p.then((value) => ({ value }), (err: Error) => ({ error: `${err.name}: ${err.message}` }));
     const alone = [];

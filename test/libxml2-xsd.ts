@@ -103,3 +103,28 @@ export function validateXsdBoth(xml: Uint8Array | string, profile: ProfileId | X
   );
   return native;
 }
+
+// The native engine against this oracle (used by test/xsd-native.test.ts and the conformance suite).
+
+/** The five Factur-X schema sets, narrowest first. */
+export const SETS: XsdSchemaId[] = ['MINIMUM', 'BASICWL', 'BASIC', 'EN16931', 'EXTENDED'];
+const TEXT_IN_ELEMENT_ONLY = /may contain only child elements/;
+
+export interface Comparison {
+  native: XsdResult;
+  oracle: XsdResult;
+}
+
+export function compare(xml: Uint8Array | string, set: XsdSchemaId): Comparison {
+  return { native: validateXsd(xml, set), oracle: libxml2ValidateXsd(xml, set) };
+}
+
+/** Verdict, and unless libxml2 splits one fault into several errors (see the header), count and first line. */
+export function assertAgree({ native, oracle }: Comparison, what: string): void {
+  const detail = () => `${what}\nnative: ${JSON.stringify(native.errors.slice(0, 3))}\nlibxml2: ${JSON.stringify(oracle.errors.slice(0, 3))}`;
+  assert.equal(native.valid, oracle.valid, `verdict: ${detail()}`);
+  assert.equal(native.errors[0]?.line, oracle.errors[0]?.line, `first error line: ${detail()}`);
+  if (!native.errors.some((e) => TEXT_IN_ELEMENT_ONLY.test(e.message))) {
+    assert.equal(native.errors.length, oracle.errors.length, `error count: ${detail()}`);
+  }
+}

@@ -4,21 +4,19 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { hybridFlavour } from '../src/pdf/embed.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { communityApp, multipart, type Part } from './helpers.js';
-import { assertContainer, CORPUS, makeBasePdf, xmlFor } from './hybrid-fixtures.js';
+import { assertContainer, makeBasePdf, xmlFor } from './hybrid-fixtures.js';
+import { readFixture } from './fixtures.js';
 import { embeddedFileEntries, parseXmpPacket, pdfjsRead, qpdfView } from './hybrid-pdf-reader.js';
 
-const corpus = (p: string) => readFileSync(resolve(CORPUS, p));
-const PDFA3B = () => corpus('pdfa/3b/6.8/6-8-t02-pass-e.pdf'); // PDF/A-3b, one attachment (TextFile.txt), no invoice
-const PDFA2B = () => corpus('pdfa/2b/6.1.2/6-1-2-t02-pass-a.pdf'); // declares pdfaid:part 2
-const FACTURX = () => corpus('zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf'); // already carries factur-x.xml
-const UBL_XR = () => corpus('xrechnung/instances/ubl-inv/ubl-inv-br-de-1-test.xml');
-const ENCRYPTED = () => corpus('pdfa/2b/6.1.3/6-1-3-t02-fail-a.pdf');
+const PDFA3B = () => readFixture('verapdf/3b/6.8/6-8-t02-pass-e.pdf'); // PDF/A-3b, one attachment (TextFile.txt), no invoice
+const PDFA2B = () => readFixture('verapdf/2b/6.1.2/6-1-2-t02-pass-a.pdf'); // declares pdfaid:part 2
+const FACTURX = () => readFixture('lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf'); // a real Factur-X PDF: already carries factur-x.xml
+const UBL_XR = () => readFixture('kosit/instances/ubl-inv/ubl-inv-br-de-1-test.xml');
+const ENCRYPTED = () => readFixture('verapdf/2b/6.1.3/6-1-3-t02-fail-a.pdf');
 
 /** Our EN 16931 XML with a wrong amount due (BT-115): fails the totals rules. */
 function invalidXml(): Buffer {

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { boundaryOf, parseMultipart, PART_LIMITS } from '../src/http/multipart.js';
-import { communityApp, corpusPath, multipart } from './helpers.js';
+import { communityApp, multipart } from './helpers.js';
+import { fixturePath } from './fixtures.js';
 import { readFileSync } from 'node:fs';
 
 const CRLF = '\r\n';
@@ -105,7 +106,7 @@ test('over HTTP: too many parts is 413 naming the part limit hit, not the size l
 
 test('over HTTP: a file just under MAX_UPLOAD_SIZE_MB is read, one just over is 413, also when streamed without Content-Length', async () => {
   const app = await communityApp({ MAX_UPLOAD_SIZE_MB: '1' });
-  const xml = readFileSync(corpusPath('en16931/examples/cii/CII_example1.xml'));
+  const xml = readFileSync(fixturePath('cen/examples/cii/CII_example1.xml'));
   // Pad with whitespace after the root element: still the same invoice, and exactly 1 MB.
   const exact = Buffer.concat([xml, Buffer.alloc(1024 * 1024 - xml.length, 0x20)]);
   const ok = await app.inject({ method: 'POST', url: '/v1/extract', ...multipart([{ name: 'file', value: exact, filename: 'a.xml', contentType: 'application/xml' }]) });

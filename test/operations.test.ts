@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { communityApp, corpusPath, multipart, proApp } from './helpers.js';
+import { communityApp, multipart, proApp } from './helpers.js';
+import { fixturePath } from './fixtures.js';
 
 test('GET /health answers 200 at once', async () => {
   const app = await communityApp();
@@ -138,7 +139,7 @@ test('GET /metrics in pro mode with METRICS_ENABLED and token: 401 on a wrong to
 
 test('GET /metrics counts validations by outcome in pro mode with METRICS_ENABLED', async () => {
   const app = await proApp({ METRICS_ENABLED: 'true', METRICS_TOKEN: 'm3trics' });
-  const valid = readFileSync(corpusPath('en16931/examples/cii/CII_example2.xml'));
+  const valid = readFileSync(fixturePath('cen/examples/cii/CII_example2.xml'));
   const invalid = Buffer.from(valid.toString('utf8').replace(/<ram:TypeCode>380<\/ram:TypeCode>/, '<ram:TypeCode>999</ram:TypeCode>'));
   assert.notDeepEqual(invalid, valid);
   for (const [file, status] of [[valid, 200], [invalid, 200], [valid, 200], [Buffer.from('neither a PDF nor XML'), 400]] as const) {

@@ -1,7 +1,7 @@
 /**
  * Finding the invoice XML in PDFs built here with @cantoo/pdf-lib (two XML attachments, /AF only,
  * name-tree Kids, encryption, object streams, incremental update, damaged xref, truncation) and in
- * corpus files.
+ * the curated real PDFs of test/fixtures (every corpus PDF: test/conformance/pdf-extract-corpus.test.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,10 +13,10 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readXmp } from '../src/pdf/xmp.js';
 import { ingest, IngestError } from '../src/input/ingest.js';
-import { corpusPath } from './helpers.js';
+import { facturxPdf, FIXTURES, readFixture } from './fixtures.js';
 
-const CII = readFileSync(corpusPath('zugferd/XML-Rechnung/CII/EN16931_Einfach.cii.xml'));
-const UBL = readFileSync(corpusPath('zugferd/XML-Rechnung/UBL/EN16931_Einfach.ubl.xml'));
+const CII = readFixture('cen/examples/cii/CII_example2.xml');
+const UBL = readFixture('cen/examples/ubl/ubl-tc434-example2.xml');
 const OTHER_XML = Buffer.from('<?xml version="1.0"?><delivery-note xmlns="urn:example:dn"><id>DN-1</id></delivery-note>');
 const text = (b: Uint8Array): string => Buffer.from(b).toString('utf8');
 
@@ -47,7 +47,7 @@ test('prefers factur-x.xml over another XML attachment listed before it, and rep
 
   const r = await ingest(pdf);
   assert.equal(r.attachmentName, 'factur-x.xml');
-  assert.equal(r.invoice?.number, '471102');
+  assert.equal(r.invoice?.number, 'TOSL108');
   const multi = r.problems.find((p) => p.code === 'MULTIPLE_XML_ATTACHMENTS');
   assert.ok(multi && multi.message.includes('delivery-note.xml'), JSON.stringify(r.problems));
 });
@@ -68,7 +68,7 @@ test('an invoice under a non-standard name is found by its root element, not the
   const r = await ingest(pdf);
   assert.equal(r.attachmentName, 'rechnung.xml');
   assert.equal(r.syntax, 'ubl');
-  assert.equal(r.invoice?.number, '471102');
+  assert.equal(r.invoice?.number, 'TOSL108');
 });
 
 test('a PDF whose only attachment is not an invoice yields NO_XML', async () => {
@@ -113,7 +113,7 @@ test('object streams (compressed object storage) are read', async () => {
   assert.ok(Buffer.from(pdf).toString('latin1').includes('/ObjStm'), 'the test PDF really uses object streams');
   const r = await ingest(pdf);
   assert.equal(r.attachmentName, 'factur-x.xml');
-  assert.equal(r.invoice?.seller.name, 'Lieferant GmbH');
+  assert.equal(r.invoice?.seller.name, 'Salescompany ltd.');
 });
 
 test('an incremental update that replaces the attachment stream is honoured (newest object wins)', async () => {
@@ -135,7 +135,7 @@ test('an incremental update that replaces the attachment stream is honoured (new
   const pdf = new Uint8Array(Buffer.concat([base, obj, Buffer.from(xref, 'latin1')]));
   const r = await ingest(pdf);
   assert.equal(r.syntax, 'cii', JSON.stringify(r.problems));
-  assert.equal(r.invoice?.number, '471102');
+  assert.equal(r.invoice?.number, 'TOSL108');
 });
 
 test('a damaged cross-reference table (wrong startxref, xref removed) does not stop extraction', async () => {
@@ -145,7 +145,7 @@ test('a damaged cross-reference table (wrong startxref, xref removed) does not s
   for (const variant of [wrongStart, noXref]) {
     assert.notEqual(variant, good);
     const r = await ingest(new Uint8Array(Buffer.from(variant, 'latin1')));
-    assert.equal(r.invoice?.number, '471102');
+    assert.equal(r.invoice?.number, 'TOSL108');
   }
 });
 
@@ -154,7 +154,7 @@ test('a truncated PDF (cut inside the cross-reference table) still gives up its 
   const truncated = new Uint8Array(full.subarray(0, full.toString('latin1').lastIndexOf('xref') + 30));
   const r = await ingest(truncated);
   assert.equal(r.attachmentName, 'factur-x.xml');
-  assert.equal(r.invoice?.number, '471102');
+  assert.equal(r.invoice?.number, 'TOSL108');
 });
 
 test('when the catalog no longer reaches the attachment, a raw scan of the objects finds the file stream', async () => {
@@ -185,20 +185,14 @@ test('bytes that start like a PDF but are not one are PDF_UNREADABLE', async () 
   await assert.rejects(ingest(junk), (e: unknown) => e instanceof IngestError && e.code === 'PDF_UNREADABLE');
 });
 
-test('corpus: XMP of a Factur-X PDF names PDF/A-3B and the conformance level', async () => {
-  const r = await ingest(new Uint8Array(readFileSync(corpusPath('zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf'))));
+test('a real Factur-X PDF (FNFE-MPE MINIMUM example): XMP names PDF/A-3B and the conformance level', async () => {
+  const r = await ingest(new Uint8Array(readFixture('lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf')));
   assert.equal(r.xmp?.pdfaPart, '3');
   assert.equal(r.xmp?.pdfaConformance, 'B');
   assert.equal(r.xmp?.documentFileName, 'factur-x.xml');
-  assert.equal(r.xmp?.conformanceLevel, 'EN 16931');
+  assert.equal(r.xmp?.conformanceLevel, 'MINIMUM');
   assert.equal(r.format, 'factur-x');
-  assert.equal(r.profile, 'en16931');
-});
-
-test('corpus: the PDF carrying both a ZUGFeRD 1 and a ZUGFeRD 2 invoice is read as ZUGFeRD 2', async () => {
-  const r = await ingest(new Uint8Array(readFileSync(corpusPath('zugferd/ZUGFeRDv2/fail/MustangRE-20171118_506_ZUGFeRD1and2.pdf'))));
-  assert.equal(r.syntax, 'cii');
-  assert.ok(r.attachmentNames!.length >= 1);
+  assert.equal(r.profile, 'minimum');
 });
 
 test('XMP read with properties as attributes and as elements', () => {
@@ -221,7 +215,7 @@ test('XMP read with properties as attributes and as elements', () => {
   assert.equal(readXmp(Buffer.from('<x:xmpmeta')), undefined);
 });
 
-test('the lazy reader (fast path) agrees with the full parser on every Factur-X/ZUGFeRD PDF of the corpus', async () => {
+test('the lazy reader (fast path) agrees with the full parser on the fixture PDFs and a Factur-X PDF built here', async () => {
   const pdfs: string[] = [];
   const walk = (dir: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -229,12 +223,13 @@ test('the lazy reader (fast path) agrees with the full parser on every Factur-X/
       else if (e.name.endsWith('.pdf')) pdfs.push(join(dir, e.name));
     }
   };
-  walk(corpusPath('zugferd'));
-  walk(corpusPath('fr-ctc'));
+  walk(FIXTURES);
+  const inputs: [string, Uint8Array][] = pdfs.map((file) => [file, new Uint8Array(readFileSync(file))]);
+  inputs.push(['built factur-x', new Uint8Array(await facturxPdf())]);
   let compared = 0;
-  for (const file of pdfs) {
-    const bytes = new Uint8Array(readFileSync(file));
+  for (const [file, bytes] of inputs) {
     const fast = readPdfLazily(bytes);
+    if (/-fail-/.test(file)) continue; // veraPDF negative files (one is encrypted): not Factur-X containers
     assert.ok(fast, `lazy reader gave up on ${file}`);
     const doc = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
     const full = listAttachments(doc);
@@ -248,7 +243,7 @@ test('the lazy reader (fast path) agrees with the full parser on every Factur-X/
     });
     compared++;
   }
-  assert.ok(compared > 150, String(compared));
+  assert.ok(compared >= 5, String(compared));
 });
 
 test('the lazy reader follows incremental updates and object streams, and steps aside for damaged files', async () => {

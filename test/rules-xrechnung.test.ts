@@ -1,27 +1,25 @@
 /**
  * XRechnung 3.0 rule sets (xrechnung-cii, xrechnung-ubl): every rule of the catalogue has a passing
  * and a failing case. Each case starts from an official XRechnung test instance that no XRechnung
- * rule flags (../shared/corpus/xrechnung/instances), applies one edit to the XML, and checks that the
+ * rule flags (KoSIT instances, test/fixtures/kosit), applies one edit to the XML, and checks that the
  * rule fires on the edited document and not on the unedited one. Every edit must match the base
  * document (the helper throws otherwise), so a case cannot silently test nothing.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { fixturePath, ruleIds } from './fixtures.js';
 import { describe, test } from 'node:test';
 import { ingest } from '../src/input/ingest.js';
 import { getRuleSet, runRuleSet } from '../src/rules/engine.js';
 import '../src/rules/xrechnung/index.js';
 import { XR_CVD_ID, XR_EXTENSION_ID } from '../src/rules/xrechnung/common.js';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
-const catalogue = path.resolve(process.cwd(), '../shared/docs/rules');
 const XR_ID = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
 
 const BASES = {
-  cii: 'xrechnung/instances/cii/cii-br-de-14-test.xml',
-  ubl: 'xrechnung/instances/ubl-inv/ubl-inv-br-de-1-test.xml',
-  cn: 'xrechnung/instances/ubl-cn/ubl-cn-br-de-1-test.xml',
+  cii: 'kosit/instances/cii/cii-br-de-14-test.xml',
+  ubl: 'kosit/instances/ubl-inv/ubl-inv-br-de-1-test.xml',
+  cn: 'kosit/instances/ubl-cn/ubl-cn-br-de-1-test.xml',
 } as const;
 type Base = keyof typeof BASES;
 
@@ -321,9 +319,7 @@ UBL_CASES.find((c) => c.id === 'PEPPOL-EN16931-R046')!.fail = (x) =>
 
 // ---------------------------------------------------------------------------------------------
 
-function catalogueIds(set: string): string[] {
-  return readFileSync(path.join(catalogue, `${set}.tsv`), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split('\t')[0]);
-}
+const catalogueIds = ruleIds;
 
 for (const [set, cases] of [
   ['xrechnung-cii', CII_CASES],
@@ -339,7 +335,7 @@ for (const [set, cases] of [
     for (const c of cases) {
       test(`${c.id}: holds on the valid base, fires on the edited document`, async () => {
         const flavour = c.flavour ?? 'plain';
-        let base = withFlavour(readFileSync(path.join(corpus, BASES[c.base]), 'utf8'), c.base, flavour);
+        let base = withFlavour(readFileSync(fixturePath(BASES[c.base]), 'utf8'), c.base, flavour);
         if (c.prepare) base = c.prepare(base);
         assert.equal(await firings(base, set, c.id), 0, 'must not fire on the valid document');
         assert.ok((await firings(c.fail(base), set, c.id)) > 0, 'must fire on the edited document');
@@ -350,7 +346,7 @@ for (const [set, cases] of [
 
 describe('credit notes', () => {
   test('XRechnung UBL rules read credit notes too (BR-DE-15 on a credit note)', async () => {
-    const base = readFileSync(path.join(corpus, BASES.cn), 'utf8');
+    const base = readFileSync(fixturePath(BASES.cn), 'utf8');
     assert.equal(await firings(base, 'xrechnung-ubl', 'BR-DE-15'), 0);
     assert.equal(await firings(remove(base, block('cbc:BuyerReference')), 'xrechnung-ubl', 'BR-DE-15'), 1);
   });

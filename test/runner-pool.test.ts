@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
-import { communityApp, corpusPath, multipart } from './helpers.js';
+import { communityApp, multipart } from './helpers.js';
+import { facturxPdf, fixturePath } from './fixtures.js';
 
 let inline: FastifyInstance;
 let pooled: FastifyInstance;
@@ -61,10 +62,12 @@ describe('POST /v1/xml through the pool', () => {
   });
 });
 
+const FACTURX = await facturxPdf();
+
 describe('POST /v1/extract through the pool', () => {
   const cases: [string, Buffer, string][] = [
-    ['a Factur-X PDF', readFileSync(corpusPath('zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf')), 'invoice.pdf'],
-    ['a CII XML', readFileSync(corpusPath('en16931/examples/cii/CII_example2.xml')), 'invoice.xml'],
+    ['a Factur-X PDF', FACTURX, 'invoice.pdf'],
+    ['a CII XML', readFileSync(fixturePath('cen/examples/cii/CII_example2.xml')), 'invoice.xml'],
     ['neither PDF nor XML (400 NOT_PDF_OR_XML)', Buffer.from('hello'), 'hello.txt'],
     ['malformed XML (400 XML_MALFORMED)', Buffer.from('<Invoice><a></Invoice>'), 'bad.xml'],
   ];

@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { communityApp, corpusPath, multipart, proApp, testKeys, testLicense } from './helpers.js';
+import { communityApp, multipart, proApp, testKeys, testLicense } from './helpers.js';
+import { facturxPdf, readFixture } from './fixtures.js';
+import { makeBasePdf, xmlFor } from './hybrid-fixtures.js';
+import { embedInvoiceXml, hybridFlavour } from '../src/pdf/embed.js';
 import { buildApp } from '../src/http/app.js';
 import { loadConfig } from '../src/config.js';
 import { toBusinessReady } from '../src/serialize/business-ready.js';
@@ -13,8 +16,9 @@ function upload(bytes: Buffer, filename: string) {
 }
 
 test('serialize a Factur-X PDF: normalized BusinessReadyInvoice, no fallbacks', async () => {
+  // CEN example 4 embedded by the project's own code (values below as written in that XML).
   const app = await proApp();
-  const res = await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFileSync(corpusPath('zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf')), 'a.pdf') });
+  const res = await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(await facturxPdf(), 'a.pdf') });
   assert.equal(res.statusCode, 200);
   const body = res.json();
   assert.equal(body.success, true);
@@ -23,44 +27,50 @@ test('serialize a Factur-X PDF: normalized BusinessReadyInvoice, no fallbacks', 
   assert.equal(body.xml_recovery_applied, false);
   assert.deepEqual(body.fallbacks_applied, []);
   const inv = body.invoice;
-  assert.equal(inv.invoice_number, '471102');
-  assert.equal(inv.invoice_date, '2018-03-05');
-  assert.equal(inv.currency, 'EUR');
-  assert.equal(inv.seller.name, 'Lieferant GmbH');
-  assert.equal(inv.seller.vat_number, 'DE123456789');
-  assert.equal(inv.buyer.address.city, 'Frankfurt');
+  assert.equal(inv.invoice_number, 'TOSL110');
+  assert.equal(inv.invoice_date, '2013-04-10');
+  assert.equal(inv.currency, 'DKK');
+  assert.equal(inv.seller.name, 'SellerCompany');
+  assert.equal(inv.seller.vat_number, 'DK16356706');
+  assert.equal(inv.buyer.address.city, 'Anytown');
   assert.equal(inv.format, 'factur-x');
   assert.equal(inv.profile, 'en16931');
-  assert.equal(inv.line_items.length, 2);
+  assert.equal(inv.line_items.length, 3);
   assert.deepEqual(inv.line_items[0], {
-    name: 'Trennblätter A4',
-    description: null,
-    quantity: '20',
-    unit_code: 'H87',
-    unit_label: 'piece',
-    net_price: '9.9',
-    line_total: '198.00',
-    vat_rate: '19',
+    name: 'Printing paper',
+    description: 'Printing paper, 2mm',
+    quantity: '1000',
+    unit_code: 'C62',
+    unit_label: 'unit',
+    net_price: '1',
+    line_total: '1000.00',
+    vat_rate: '25',
     vat_category: 'S',
   });
   assert.deepEqual(
     inv.tax_breakdown.map((t: { rate: string; tax_amount: string }) => [t.rate, t.tax_amount]).sort(),
-    [['19', '37.62'], ['7', '19.25']],
+    [['12', '300.00'], ['25', '375.00']],
   );
-  assert.equal(inv.total_net_amount, '473.00');
-  assert.equal(inv.total_tax_amount, '56.87');
-  assert.equal(inv.total_gross_amount, '529.87');
-  assert.equal(inv.amount_due, '529.87');
+  assert.equal(inv.total_net_amount, '4000.00');
+  assert.equal(inv.total_tax_amount, '675.00');
+  assert.equal(inv.total_gross_amount, '4675.00');
+  assert.equal(inv.amount_due, '4675.00');
   await app.close();
 });
 
 test('serialize a UBL invoice: the same business content gives the same normalized JSON as its CII twin', async () => {
   const app = await proApp();
-  const ubl = (await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFileSync(corpusPath('zugferd/XML-Rechnung/UBL/EN16931_Einfach.ubl.xml')), 'a.xml') })).json();
-  const cii = (await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFileSync(corpusPath('zugferd/XML-Rechnung/CII/EN16931_Einfach.cii.xml')), 'a.xml') })).json();
+  const ubl = (await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFixture('cen/examples/ubl/ubl-tc434-example5.xml'), 'a.xml') })).json();
+  const cii = (await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFixture('cen/examples/cii/CII_example5.xml'), 'a.xml') })).json();
   assert.equal(ubl.success, true);
   assert.equal(ubl.invoice.format, 'ubl');
-  for (const key of ['invoice_number', 'invoice_date', 'currency', 'line_items', 'total_net_amount', 'total_tax_amount', 'total_gross_amount', 'amount_due']) {
+  // CEN example 5 in both syntaxes; only the unit codes differ in the files themselves (UBL EA, CII C62).
+  const units = (lines: { unit_code: string; unit_label: string }[]) => lines.map((l) => [l.unit_code, l.unit_label]);
+  assert.deepEqual(units(ubl.invoice.line_items), ubl.invoice.line_items.map(() => ['EA', 'each']));
+  assert.deepEqual(units(cii.invoice.line_items), cii.invoice.line_items.map(() => ['C62', 'unit']));
+  const withoutUnits = (lines: object[]) => lines.map((l) => ({ ...l, unit_code: undefined, unit_label: undefined }));
+  assert.deepEqual(withoutUnits(ubl.invoice.line_items), withoutUnits(cii.invoice.line_items), 'line_items');
+  for (const key of ['invoice_number', 'invoice_date', 'currency', 'total_net_amount', 'total_tax_amount', 'total_gross_amount', 'amount_due']) {
     assert.deepEqual(ubl.invoice[key], cii.invoice[key], key);
   }
   await app.close();
@@ -71,7 +81,7 @@ test('BASIC WL is reported as a coercion to basic, the nearest profile of the sc
   const res = await app.inject({
     method: 'POST',
     url: '/v1/serialize',
-    ...upload(readFileSync(corpusPath('zugferd/ZUGFeRDv2/correct/FNFE-factur-x-examples/Facture_FR_BASICWL.pdf')), 'wl.pdf'),
+    ...upload(Buffer.from((await embedInvoiceXml(await makeBasePdf(), { xml: xmlFor('basic_wl'), flavour: hybridFlavour('basic_wl') })).pdf), 'wl.pdf'),
   });
   const body = res.json();
   assert.equal(body.invoice.profile, 'basic');

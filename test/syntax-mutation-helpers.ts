@@ -1,16 +1,24 @@
 /**
- * Helpers for the syntax-rule tests: mutate a parsed corpus invoice (add the element a rule
+ * Helpers for the syntax-rule tests: mutate a parsed fixture invoice (add the element a rule
  * forbids, duplicate the one it bounds) and read which rules fire.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseXml, type XmlDoc, type XmlElement } from '../src/xml/dom.js';
 import type { ChildPath, Step, TableRule } from '../src/syntax/syntax-table.js';
 
-export const corpus = path.resolve(process.cwd(), '../shared/corpus');
+import { fixturePath } from './fixtures.js';
 
-export function loadCorpus(rel: string): XmlDoc {
-  return parseXml(new Uint8Array(readFileSync(path.join(corpus, rel))));
+/** A curated fixture (test/fixtures/<set>/…), parsed. */
+export function loadFixture(rel: string): XmlDoc {
+  return parseXml(new Uint8Array(readFileSync(fixturePath(rel))));
+}
+
+/** The official verdicts of the curated fixtures (test/fixtures/verdicts.jsonl, taken from the corpus's lists). */
+export function fixtureVerdicts<V = { file: string; rulesets: string[]; errors: { id: string; ruleset: string }[]; warnings: { id: string; ruleset: string }[] }>(): V[] {
+  return readFileSync(fixturePath('verdicts.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as V);
 }
 
 export function newElement(parent: XmlElement, step: Step, text = ''): XmlElement {

@@ -1,11 +1,9 @@
 /**
- * CII syntax binding rules (CII-SR-*, CII-DT-*): every rule fires on a mutated corpus invoice and
- * stays silent on the clean one; the corpus's own verdicts agree for the CEN examples.
+ * CII syntax binding rules (CII-SR-*, CII-DT-*): every rule fires on a mutated fixture invoice and
+ * stays silent on the clean one; the official verdicts agree for the CEN examples.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import type { XmlElement } from '../src/xml/dom.js';
 import {
   CII_CUSTOM_RULES,
@@ -17,11 +15,11 @@ import {
   ciiSyntaxSeverity,
   evaluateCiiSyntax,
 } from '../src/syntax/cii/rules.js';
-import { corpus, ensure, loadCorpus, newElement, setAttr, steps, violateTableRule } from './syntax-mutation-helpers.js';
+import { ensure, fixtureVerdicts, loadFixture as loadCorpus, newElement, setAttr, steps, violateTableRule } from './syntax-mutation-helpers.js';
 
 const NS = { rsm: NS_RSM, ram: NS_RAM, udt: NS_UDT };
 const s = (p: string) => steps(p, NS);
-const BASE = 'en16931/examples/cii/CII_business_example_01.xml';
+const BASE = 'cen/examples/cii/CII_business_example_01.xml';
 
 const LI = 'rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem';
 const HDR = 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTrade';
@@ -203,17 +201,11 @@ test('Rule.check reports the context element as location, through the shared eng
 });
 
 test('CEN CII examples: syntax-rule ids equal the official verdicts', () => {
-  const verdicts = new Map<string, { errors: { id: string; ruleset: string }[]; warnings: { id: string; ruleset: string }[] }>();
-  for (const line of readFileSync(path.join(corpus, 'verdicts.jsonl'), 'utf8').split('\n')) {
-    if (line) { const v = JSON.parse(line); verdicts.set(v.file, v); }
-  }
-  const dir = 'en16931/examples/cii';
   let checked = 0;
-  for (const f of readdirSync(path.join(corpus, dir))) {
-    const v = verdicts.get(`${dir}/${f}`);
-    if (!v) continue;
+  for (const v of fixtureVerdicts()) {
+    if (!v.file.startsWith('cen/examples/cii/')) continue;
     const expected = [...v.errors, ...v.warnings].filter((x) => x.ruleset === 'en16931-cii' && /^CII-(SR|DT)-/.test(x.id)).map((x) => x.id);
-    assert.deepEqual([...fired(loadCorpus(`${dir}/${f}`).root)].sort(), [...new Set(expected)].sort(), f);
+    assert.deepEqual([...fired(loadCorpus(v.file).root)].sort(), [...new Set(expected)].sort(), v.file);
     checked++;
   }
   assert.ok(checked >= 10);

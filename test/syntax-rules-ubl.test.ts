@@ -1,11 +1,9 @@
 /**
- * UBL syntax binding rules (UBL-SR-*, UBL-CR-*, UBL-DT-*): every rule fires on a mutated corpus
+ * UBL syntax binding rules (UBL-SR-*, UBL-CR-*, UBL-DT-*): every rule fires on a mutated fixture
  * invoice and stays silent on the clean one; the CEN unit tests and examples agree with the verdicts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { XmlElement } from '../src/xml/dom.js';
 import {
   NS_CAC,
@@ -16,11 +14,11 @@ import {
   ublSyntaxRules,
 } from '../src/syntax/ubl/rules.js';
 import { MAX_VIOLATIONS_PER_RULE } from '../src/syntax/syntax-table.js';
-import { corpus, ensure, loadCorpus, newElement, setAttr, steps, violateTableRule } from './syntax-mutation-helpers.js';
+import { ensure, fixtureVerdicts, loadFixture as loadCorpus, newElement, setAttr, steps, violateTableRule } from './syntax-mutation-helpers.js';
 
 const NS = { cac: NS_CAC, cbc: NS_CBC };
 const s = (p: string) => steps(p, NS);
-const BASE = 'en16931/examples/ubl/ubl-tc434-example1.xml';
+const BASE = 'cen/examples/ubl/ubl-tc434-example1.xml';
 
 const CONTEXT_PATH: Record<string, string> = {
   ROOT: '',
@@ -146,7 +144,7 @@ test('conditional UBL rules hold where the artefact allows', () => {
   });
   for (const id of ['UBL-CR-002', 'UBL-SR-43', 'UBL-CR-665', 'UBL-SR-44', 'UBL-SR-47', 'UBL-DT-18', 'UBL-DT-01']) assert.ok(!ids.has(id), id);
   // A payment due date in the payment means is the credit note's own way of stating it.
-  const cn = mutated((r) => add(means(r, '30'), 'cbc:PaymentDueDate', '2024-01-31'), 'en16931/examples/ubl/ubl-tc434-creditnote1.xml');
+  const cn = mutated((r) => add(means(r, '30'), 'cbc:PaymentDueDate', '2024-01-31'), 'cen/examples/ubl/ubl-tc434-creditnote1.xml');
   assert.ok(!cn.has('UBL-CR-412'));
 });
 
@@ -177,13 +175,11 @@ test('rules carry the official severity and a message of their own', () => {
   for (const r of ublSyntaxRules) assert.ok(r.message.length > 10 && !r.message.startsWith('[UBL'), r.id);
 });
 
-test('CEN UBL unit tests and examples: syntax-rule ids equal the official verdicts', () => {
+test('CEN UBL examples and unit tests among the fixtures: syntax-rule ids equal the official verdicts', () => {
   let checked = 0;
   let withFindings = 0;
-  for (const line of readFileSync(path.join(corpus, 'verdicts.jsonl'), 'utf8').split('\n')) {
-    if (!line) continue;
-    const v = JSON.parse(line) as { file: string; rulesets: string[]; errors: { id: string; ruleset: string }[]; warnings: { id: string; ruleset: string }[] };
-    if (!v.file.startsWith('en16931/') || !v.rulesets.includes('en16931-ubl')) continue;
+  for (const v of fixtureVerdicts()) {
+    if (!v.file.startsWith('cen/') || !v.rulesets.includes('en16931-ubl')) continue;
     const expected = new Set(
       [...v.errors, ...v.warnings].filter((x) => x.ruleset === 'en16931-ubl' && /^UBL-(SR|CR|DT)-/.test(x.id)).map((x) => x.id),
     );
@@ -192,5 +188,6 @@ test('CEN UBL unit tests and examples: syntax-rule ids equal the official verdic
     checked++;
     if (expected.size) withFindings++;
   }
-  assert.ok(checked > 1000 && withFindings > 100, `${checked} files, ${withFindings} with syntax findings`);
+  // The whole CEN set (over 1,000 files) is compared in test/conformance/syntax-rules-corpus.test.ts.
+  assert.ok(checked >= 10 && withFindings >= 3, `${checked} files, ${withFindings} with syntax findings`);
 });

@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { readUbl } from '../src/syntax/ubl/reader.js';
 import { ingest } from '../src/input/ingest.js';
 import { parseXml } from '../src/xml/dom.js';
-import { corpusPath } from './helpers.js';
+import { fixturePath } from './fixtures.js';
 
 const read = (xml: string | Buffer) => readUbl(parseXml(xml).root);
 const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v, (k, x) => (k === '$loc' ? undefined : x)));
-const example5 = () => read(readFileSync(corpusPath('en16931/examples/ubl/ubl-tc434-example5.xml')));
+const example5 = () => read(readFileSync(fixturePath('cen/examples/ubl/ubl-tc434-example5.xml')));
 
 test('CEN UBL example 5: header and references', () => {
   const inv = example5();
@@ -151,7 +151,7 @@ test('CEN UBL example 5: lines, item, price with gross price and discount', () =
 });
 
 test('credit note: kind, type code, CreditedQuantity, CreditNoteLine', () => {
-  const inv = read(readFileSync(corpusPath('en16931/examples/ubl/ubl-tc434-creditnote1.xml')));
+  const inv = read(readFileSync(fixturePath('cen/examples/ubl/ubl-tc434-creditnote1.xml')));
   assert.equal(inv.kind, 'credit-note');
   assert.equal(inv.typeCode, '381');
   assert.equal(inv.number, '018304 / 28865');
@@ -209,7 +209,7 @@ test('synthetic credit note: SEPA creditor id is BT-90, due date from PaymentMea
 test('ingest: XRechnung UBL and Peppol BIS are detected by CustomizationID', async () => {
   const xr = await ingest(Buffer.from(CN('')));
   assert.deepEqual([xr.syntax, xr.format, xr.profile], ['ubl', 'xrechnung', 'xrechnung']);
-  const peppol = await ingest(readFileSync(corpusPath('en16931/examples/ubl/BIS3_Invoice_positive.XML')));
+  const peppol = await ingest(readFileSync(fixturePath('cen/examples/ubl/BIS3_Invoice_positive.XML')));
   assert.equal(peppol.syntax, 'ubl');
   assert.equal(peppol.format, 'ubl');
   assert.match(peppol.guideline ?? '', /peppol/);
@@ -217,7 +217,7 @@ test('ingest: XRechnung UBL and Peppol BIS are detected by CustomizationID', asy
 });
 
 test('lines and type code are read under either root, as the official rules read them (cac:InvoiceLine | cac:CreditNoteLine)', () => {
-  const inv = read(readFileSync(corpusPath('en16931/unit/CreditNote-unit-UBL/BR-CL-18.test1.xml')));
+  const inv = read(readFileSync(fixturePath('cen/unit/CreditNote-unit-UBL/BR-CL-18.test1.xml')));
   assert.equal(inv.kind, 'credit-note');
   assert.equal(inv.lines.length, 1); // a cac:InvoiceLine inside a CreditNote
   assert.equal(inv.lines[0].vatCategoryCode, 'AE');

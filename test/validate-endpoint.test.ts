@@ -1,5 +1,5 @@
 /**
- * POST /v1/validate over real HTTP requests (app.inject) with real corpus invoices: valid and
+ * POST /v1/validate over real HTTP requests (app.inject) with curated real invoices (test/fixtures) and a Factur-X PDF built in the test: valid and
  * invalid XML (CII and UBL), PDF input, a PDF without invoice XML, unusable uploads, the pro result.
  */
 import assert from 'node:assert/strict';
@@ -7,11 +7,11 @@ import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { communityApp, corpusPath, multipart, proApp } from './helpers.js';
+import { communityApp, multipart, proApp } from './helpers.js';
+import { facturxPdf, fixturePath } from './fixtures.js';
 
-const CII_VALID = corpusPath('en16931/examples/cii/CII_business_example_02.xml');
-const UBL_VALID = corpusPath('en16931/examples/ubl/ubl-tc434-example1.xml');
-const PDF_VALID = corpusPath('zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf');
+const CII_VALID = fixturePath('cen/examples/cii/CII_business_example_02.xml');
+const UBL_VALID = fixturePath('cen/examples/ubl/ubl-tc434-example1.xml');
 
 function post(app: FastifyInstance, file: Buffer, filename: string, fields: Record<string, string> = {}) {
   const parts = [{ name: 'file', value: file, filename }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))];
@@ -72,7 +72,7 @@ describe('POST /v1/validate (community, worker pool)', () => {
   });
 
   test('a Factur-X PDF: the embedded XML is validated', async () => {
-    const res = await post(app, readFileSync(PDF_VALID), 'invoice.pdf');
+    const res = await post(app, await facturxPdf(), 'invoice.pdf');
     assert.equal(res.statusCode, 200);
     const body = res.json();
     assert.equal(body.valid, true, JSON.stringify(body.errors));
@@ -82,7 +82,7 @@ describe('POST /v1/validate (community, worker pool)', () => {
   });
 
   test('a PDF without invoice XML: 200, valid=false, NO_XML', async () => {
-    const pdf = corpusPath('pdfa/3b/6.8/6-8-t02-pass-b.pdf');
+    const pdf = fixturePath('verapdf/3b/6.8/6-8-t02-pass-b.pdf');
     const res = await post(app, readFileSync(pdf), 'plain.pdf');
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().valid, false);
@@ -112,7 +112,7 @@ describe('POST /v1/validate (community, worker pool)', () => {
   });
 
   test('validate_pdfa in community mode is ignored, whatever its value', async () => {
-    const res = await post(app, readFileSync(PDF_VALID), 'invoice.pdf', { validate_pdfa: 'not-a-boolean' });
+    const res = await post(app, await facturxPdf(), 'invoice.pdf', { validate_pdfa: 'not-a-boolean' });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().pdfa_valid, null);
     assert.ok(!res.json().layers_skipped.some((l: { layer: string }) => l.layer === 'pdfa3b'));
@@ -159,8 +159,8 @@ describe('POST /v1/validate inline (WORKERS=0) gives the same answers', () => {
       assert.ok(xml.length > 8 * 1024);
       const a = (await post(app, xml, 'a.xml')).json();
       assert.deepEqual(app.validation.counts, { inline: 1, pool: 1 });
-      // For a PDF the size of its embedded XML decides (13 KB here, in a 149 KB PDF).
-      const pdf = readFileSync(PDF_VALID);
+      // For a PDF the size of its embedded XML decides (11 KB here).
+      const pdf = await facturxPdf();
       const pdfAnswer = (await post(app, pdf, 'invoice.pdf')).json();
       assert.deepEqual(app.validation.counts, { inline: 1, pool: 2 });
       const roomier = await communityApp({ WORKERS: '1', VALIDATION_INLINE_MAX_KB: '16' });
@@ -200,7 +200,7 @@ describe('POST /v1/validate (pro)', () => {
     assert.ok(d && d.title && d.explanation && d.suggestion, JSON.stringify(body.diagnostics));
     assert.equal(d.severity, 'error');
 
-    const pdf = await post(app, readFileSync(PDF_VALID), 'invoice.pdf');
+    const pdf = await post(app, await facturxPdf(), 'invoice.pdf');
     assert.deepEqual(
       pdf.json().layers_skipped.find((l: { layer: string }) => l.layer === 'pdfa3b'),
       { layer: 'pdfa3b', reason: 'tool_missing:pdfa_validator' },
@@ -208,7 +208,7 @@ describe('POST /v1/validate (pro)', () => {
     assert.equal(pdf.json().pdfa_valid, null);
     assert.equal(pdf.json().validation_completeness, 'partial');
 
-    const noPdfa = await post(app, readFileSync(PDF_VALID), 'invoice.pdf', { validate_pdfa: 'false' });
+    const noPdfa = await post(app, await facturxPdf(), 'invoice.pdf', { validate_pdfa: 'false' });
     assert.ok(!noPdfa.json().layers_skipped.some((l: { layer: string }) => l.layer === 'pdfa3b'));
   });
 });
@@ -306,7 +306,7 @@ describe('validation runner bounds', () => {
 });
 
 describe('POST /v1/validate: French CTC layer (br_fr_ctc), by edition', () => {
-  const FRENCH = corpusPath('fr-ctc/lunatech/tests/fixtures/errors/cii_sans_endpoint.xml');
+  const FRENCH = fixturePath('lunatech/tests/fixtures/errors/cii_sans_endpoint.xml');
   const FRENCH_IDS = ['BR-FR-05_BT-22_AAB', 'BR-FR-05_BT-22_PMD', 'BR-FR-05_BT-22_PMT', 'BR-FR-08_BT-23', 'BR-FR-10_BT-30', 'BR-FR-12_BT-49', 'BR-FR-13_BT-34'];
   let app: FastifyInstance;
   before(async () => {
@@ -347,7 +347,7 @@ describe('POST /v1/validate: French CTC layer (br_fr_ctc), by edition', () => {
   });
 
   test('Factur-X MINIMUM: the layer is reported as not applicable', async () => {
-    const pdf = corpusPath('fr-ctc/lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf');
+    const pdf = fixturePath('lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf');
     const body = (await post(app, readFileSync(pdf), 'min.pdf', { rules: 'br_fr_ctc' })).json();
     assert.ok(!body.layers_executed.includes('br_fr_ctc'));
     const skipped = body.layers_skipped.find((l: { layer: string }) => l.layer === 'br_fr_ctc');

@@ -3,13 +3,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFixture } from './fixtures.js';
 import { MAX_XSD_FINDINGS, UBL_XSD_MISSING, XSD_RULE_ID, ciiSchemaFor, runXsdLayer, validateXsdLayer } from '../src/validation/xsd-layer.js';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
-const read = (rel: string) => new Uint8Array(readFileSync(path.join(corpus, rel)));
-const CII = 'en16931/examples/cii/CII_example1.xml';
+const read = (rel: string) => new Uint8Array(readFixture(rel));
+const CII = 'cen/examples/cii/CII_example1.xml';
 
 test('a CEN CII example is valid against the Factur-X EN16931 schema', () => {
   const r = runXsdLayer(read(CII), 'cii', 'en16931');
@@ -43,7 +41,7 @@ test('the schema follows the profile: a full EN 16931 invoice is not a MINIMUM o
 
 test('an XRechnung Extension invoice with sub-invoice lines is checked against the EXTENDED schema', async () => {
   const { parseXml } = await import('../src/xml/dom.js');
-  const bytes = read('xrechnung/instances/cii/cii-br-dex-15-test-on-sub-invoice-lines.xml');
+  const bytes = read('kosit/instances/cii/cii-br-dex-15-test-on-sub-invoice-lines.xml');
   const doc = parseXml(bytes);
   const withDoc = runXsdLayer({ xmlBytes: bytes, syntax: 'cii', profile: 'xrechnung', doc });
   assert.equal(withDoc.schema, 'Factur-X 1.09.2 EXTENDED');
@@ -56,7 +54,7 @@ test('an XRechnung Extension invoice with sub-invoice lines is checked against t
 test('XRechnung and EXTENDED schema findings are warnings that say why; the other profiles keep errors', () => {
   // Valid XRechnung (official verdict) using a CII D16B element that no Factur-X schema has.
   // (PayerSpecifiedDebtorFinancialInstitution: in the EXTENDED schema only from Factur-X 1.09.2 on, so the 1.07.3 files show it.)
-  const xrBytes = read('xrechnung/instances/cii/cii-br-de-25-test-bg-19-with-bt-86-1.xml');
+  const xrBytes = read('kosit/instances/cii/cii-br-de-25-test-bg-19-with-bt-86-1.xml');
   const xr = runXsdLayer({ xmlBytes: xrBytes, syntax: 'cii', profile: 'xrechnung', facturxRelease: '1.07.3' });
   assert.ok(xr.findings.length > 0);
   for (const f of xr.findings) {
@@ -74,7 +72,7 @@ test('XRechnung and EXTENDED schema findings are warnings that say why; the othe
 });
 
 test('UBL is checked against the UBL 2.1 structure (the layer runs, a valid example has no finding)', () => {
-  const r = runXsdLayer(read('en16931/examples/ubl/ubl-tc434-example1.xml'), 'ubl', null);
+  const r = runXsdLayer(read('cen/examples/ubl/ubl-tc434-example1.xml'), 'ubl', null);
   assert.equal(r.executed, true);
   assert.equal(r.schema, 'UBL 2.1');
   assert.deepEqual(r.findings, []);

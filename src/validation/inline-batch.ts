@@ -32,6 +32,7 @@ interface Job {
 export const DEFAULT_MAX_BATCH_MS = 10;
 
 /** Work that is not written as stages: one stage. */
+// biome-ignore lint/correctness/useYield: one stage, so no intermediate yield: the result is the generator's return value
 async function* oneStage<T>(work: () => Promise<T>): AsyncStages<T> {
   return await work();
 }

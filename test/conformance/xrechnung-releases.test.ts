@@ -14,9 +14,10 @@ import { runRuleSet } from '../../src/rules/engine.js';
 import type { Finding } from '../../src/rules/types.js';
 import { validateBytes } from '../../src/validation/validate.js';
 import { DEFAULT_XR_RELEASE, xrechnungRegistryId, type XrRelease } from '../../src/rules/xrechnung/index.js';
-import { ingestCorpusInvoice } from '../corpus-helpers.js';
+import { ingestCorpusInvoice } from './corpus-helpers.js';
+import { CORPUS } from './corpus.js';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
+const corpus = CORPUS;
 
 interface Item {
   id: string;

@@ -14,12 +14,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ingest } from '../src/input/ingest.js';
-import { runRuleSet } from '../src/rules/engine.js';
-import type { Finding, RuleContext } from '../src/rules/types.js';
-import '../src/rules/br-fr/index.js';
+import { ingest } from '../../src/input/ingest.js';
+import { runRuleSet } from '../../src/rules/engine.js';
+import type { Finding, RuleContext } from '../../src/rules/types.js';
+import '../../src/rules/br-fr/index.js';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
+import { CORPUS as corpus } from './corpus.js';
 
 interface Entry {
   id: string;

@@ -12,13 +12,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SHARED_EMPTY_ARRAY } from '../src/xml/parser.js';
-import { getRuleSet, INTERNAL_RULE_ERROR, runRules } from '../src/rules/engine.js';
-import type { Finding } from '../src/rules/types.js';
-import '../src/validation/validate.js'; // registers the rule sets
+import { SHARED_EMPTY_ARRAY } from '../../src/xml/parser.js';
+import { getRuleSet, INTERNAL_RULE_ERROR, runRules } from '../../src/rules/engine.js';
+import type { Finding } from '../../src/rules/types.js';
+import '../../src/validation/validate.js'; // registers the rule sets
 import { ingestCorpusInvoice, readCorpusVerdicts } from './corpus-helpers.js';
 
-const catalogue = path.resolve(process.cwd(), '../shared/docs/rules');
+import { CATALOGUE as catalogue } from './corpus.js';
 const SETS = ['en16931-cii', 'en16931-ubl'] as const;
 type SetId = (typeof SETS)[number];
 

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ingest } from '../src/input/ingest.js';
-import type { RuleContext } from '../src/rules/types.js';
+import { ingest } from '../../src/input/ingest.js';
+import type { RuleContext } from '../../src/rules/types.js';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
+import { CORPUS as corpus } from './corpus.js';
 
 /** The lines of the corpus's verdicts.jsonl; each test declares the fields it uses as V. */
 export function readCorpusVerdicts<V>(): V[] {

@@ -14,15 +14,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SHARED_EMPTY_ARRAY } from '../src/xml/parser.js';
-import { getRuleSet, INTERNAL_RULE_ERROR, runRuleSet } from '../src/rules/engine.js';
-import type { Finding } from '../src/rules/types.js';
-import '../src/rules/xrechnung/index.js';
-import '../src/rules/facturx/index.js';
-import { flavorOf, selectRuleSets } from '../src/validation/rulesets.js';
+import { SHARED_EMPTY_ARRAY } from '../../src/xml/parser.js';
+import { getRuleSet, INTERNAL_RULE_ERROR, runRuleSet } from '../../src/rules/engine.js';
+import type { Finding } from '../../src/rules/types.js';
+import '../../src/rules/xrechnung/index.js';
+import '../../src/rules/facturx/index.js';
+import { flavorOf, selectRuleSets } from '../../src/validation/rulesets.js';
 import { ingestCorpusInvoice, readCorpusVerdicts } from './corpus-helpers.js';
 
-const catalogue = path.resolve(process.cwd(), '../shared/docs/rules');
+import { CATALOGUE as catalogue } from './corpus.js';
 const SETS = ['xrechnung-cii', 'xrechnung-ubl', 'fx-minimum', 'fx-basicwl', 'fx-basic', 'fx-en16931', 'fx-extended'] as const;
 type SetId = (typeof SETS)[number];
 

@@ -10,10 +10,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ingest, IngestError } from '../src/input/ingest.js';
-import { toExtractionResult } from '../src/extract/result.js';
-import { parseXml, type XmlElement } from '../src/xml/dom.js';
-import { CORPUS } from './helpers.js';
+import { ingest, IngestError } from '../../src/input/ingest.js';
+import { toExtractionResult } from '../../src/extract/result.js';
+import { parseXml, type XmlElement } from '../../src/xml/dom.js';
+import { CORPUS } from './corpus.js';
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
