@@ -1,0 +1,311 @@
+/**
+ * The PDF/A checker's view of a file: every indirect object found by a forward scan of the bytes (and the
+ * members of object streams), with the lexical facts PDF/A judges (header/EOL spacing, stream keyword
+ * EOLs, the real stream length, the xref keyword EOL, data after %%EOF), the last trailer, and a resolver.
+ *
+ * Why a scan rather than the cross-reference table: PDF/A's syntax rules apply to every object in the file,
+ * and several corpus tests break the very things an xref-driven reader trusts (offsets, /Length). The value
+ * types and helpers are those of src/pdf/lazy.ts, so code written against LazyPdf reads these objects too.
+ */
+import { isDict, isRef, isStream, nameOf, type PdfDictValue, type PdfStreamValue, type PdfValue } from '../pdf/lazy.js';
+import { decodeStream, type DecodeBudget, type DecodeResult } from './decode.js';
+import { isEol, Lexer, LexError, WS, type LexFact } from './lexer.js';
+
+export interface StreamInfo {
+  /** Byte offset of the first data byte. */
+  dataStart: number;
+  /** Data length measured to the EOL before endstream. */
+  realLength: number;
+  /** 'stream' followed by CRLF or LF. */
+  keywordEolOk: boolean;
+  /** 'endstream' preceded by an EOL. */
+  endstreamEolOk: boolean;
+}
+
+export interface IndirectObject {
+  num: number;
+  gen: number;
+  /** Offset of the object header in the file; -1 for members of object streams. */
+  offset: number;
+  value: PdfValue;
+  stream?: StreamInfo;
+  /** Object number of the containing object stream. */
+  inObjStm?: number;
+  /** 'N G obj' with single spaces, preceded and followed by an EOL; 'endobj' preceded by an EOL. */
+  spacingOk: boolean;
+  spacingDetail?: string;
+  facts: LexFact[];
+}
+
+export interface XrefSectionInfo {
+  offset: number;
+  /** The 'xref' keyword is followed by exactly one EOL, then the subsection header. */
+  eolOk: boolean;
+  /** Subsection headers are "first count" separated by one space. */
+  subsectionOk: boolean;
+}
+
+export interface TrailerInfo {
+  offset: number;
+  dict: PdfDictValue;
+  /** Came from an xref stream rather than a 'trailer' keyword. */
+  fromXrefStream: boolean;
+}
+
+export class PdfaDocument {
+  readonly objects = new Map<number, IndirectObject>();
+  /** Every object occurrence in file order (later definitions of a number also kept, for syntax checks). */
+  readonly all: IndirectObject[] = [];
+  readonly trailers: TrailerInfo[] = [];
+  readonly xrefs: XrefSectionInfo[] = [];
+  readonly problems: string[] = [];
+  readonly decodeLimits: { obj: number; detail: string }[] = [];
+  readonly budget: DecodeBudget;
+  private readonly decoded = new WeakMap<PdfStreamValue, DecodeResult>();
+  private readonly objOf = new WeakMap<object, number>();
+  lastEofOffset = -1;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    opts: { decodeBudget?: number } = {},
+  ) {
+    this.budget = { remaining: opts.decodeBudget ?? 256 * 1024 * 1024 };
+    this.scan();
+    this.expandObjectStreams();
+  }
+
+  get trailer(): PdfDictValue | undefined {
+    return this.trailers.length ? this.trailers[this.trailers.length - 1].dict : undefined;
+  }
+
+  /** The object a reference stands for (direct values pass through). */
+  resolve(v: PdfValue | undefined): PdfValue {
+    if (v === undefined) return null;
+    if (!isRef(v)) return v;
+    return this.objects.get(v.num)?.value ?? null;
+  }
+
+  dict(v: PdfValue | undefined): PdfDictValue | undefined {
+    const r = this.resolve(v);
+    if (isDict(r)) return r;
+    if (isStream(r)) return r.dict;
+    return undefined;
+  }
+
+  get(d: PdfDictValue | undefined, key: string): PdfValue {
+    return d ? this.resolve(d.map.get(key)) : null;
+  }
+
+  /** The object number a resolved dictionary/stream/array came from, when it is an indirect object. */
+  numberOf(v: PdfValue | undefined): number | undefined {
+    return typeof v === 'object' && v !== null ? this.objOf.get(v) : undefined;
+  }
+
+  /** Decode a stream within the document's budget; limits are remembered as decode-limit problems. */
+  decode(s: PdfStreamValue): DecodeResult {
+    const cached = this.decoded.get(s);
+    if (cached) return cached;
+    const r = decodeStream(s, this.budget);
+    if (!r.ok && r.reason === 'limit') this.decodeLimits.push({ obj: this.numberOf(s) ?? -1, detail: r.detail });
+    this.decoded.set(s, r);
+    return r;
+  }
+
+  private scan(): void {
+    const b = this.bytes;
+    const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+    const re = /(\d+)([\0\t\n\f\r ]+)(\d+)([\0\t\n\f\r ]+)obj|trailer|startxref|xref|%%EOF/g;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text))) {
+      const at = m.index;
+      const tok = m[0];
+      if (tok === '%%EOF') {
+        this.lastEofOffset = at;
+        continue;
+      }
+      if (tok === 'startxref') continue;
+      if (tok === 'xref') {
+        if (at > 0 && !WS[b[at - 1]] && b[at - 1] !== 0x3e) continue;
+        re.lastIndex = this.readXref(at);
+        continue;
+      }
+      if (tok === 'trailer') {
+        const lx = new Lexer(b, at + 7);
+        try {
+          const d = lx.object();
+          if (isDict(d)) this.trailers.push({ offset: at, dict: d, fromXrefStream: false });
+          re.lastIndex = lx.pos;
+        } catch {
+          this.problems.push(`unreadable trailer at ${at}`);
+        }
+        continue;
+      }
+      if (at > 0 && b[at - 1] >= 0x30 && b[at - 1] <= 0x39) continue;
+      const end = this.readObject(at, m);
+      if (end > 0) re.lastIndex = end;
+    }
+  }
+
+  private readXref(at: number): number {
+    const b = this.bytes;
+    let p = at + 4;
+    let eolOk = false;
+    if (b[p] === 0x0d && b[p + 1] === 0x0a) p += 2, (eolOk = true);
+    else if (b[p] === 0x0a || b[p] === 0x0d) p += 1, (eolOk = true);
+    if (eolOk && !(b[p] >= 0x30 && b[p] <= 0x39)) eolOk = false;
+    let subsectionOk = true;
+    // Subsection headers and entries: skip to 'trailer' (entries are fixed 20-byte lines).
+    const lx = new Lexer(b, at + 4);
+    for (let guard = 0; guard < 1e7; guard++) {
+      lx.skipWs();
+      const hs = lx.pos;
+      const w = lx.peekWord();
+      if (!/^\d+$/.test(w)) break;
+      lx.word();
+      const sep = lx.pos;
+      const count = Number(lx.word());
+      if (!(b[sep] === 0x20 && b[sep + 1] >= 0x30 && b[sep + 1] <= 0x39)) subsectionOk = false;
+      void hs;
+      if (!Number.isInteger(count) || count < 0) break;
+      lx.skipWs();
+      lx.pos = Math.min(b.length, lx.pos + count * 20);
+    }
+    this.xrefs.push({ offset: at, eolOk, subsectionOk });
+    return lx.pos;
+  }
+
+  /** Parse the indirect object whose header matched at `at`; returns the offset after it (0 = not an object). */
+  private readObject(at: number, m: RegExpExecArray): number {
+    const b = this.bytes;
+    const num = Number(m[1]);
+    const gen = Number(m[3]);
+    const headerEnd = at + m[0].length;
+    const facts: LexFact[] = [];
+    const lx = new Lexer(b, headerEnd, b.length, facts);
+    let value: PdfValue;
+    try {
+      value = lx.object();
+    } catch (err) {
+      if (err instanceof LexError) this.problems.push(`object ${num}: ${err.message}`);
+      return 0;
+    }
+    const spacing: string[] = [];
+    if (at > 0 && !isEol(b[at - 1])) spacing.push('object header not preceded by an EOL');
+    if (m[2] !== ' ' || m[4] !== ' ') spacing.push('object number, generation and "obj" not separated by single spaces');
+    if (!isEol(b[headerEnd])) spacing.push('"obj" not followed by an EOL');
+    let stream: StreamInfo | undefined;
+    const kwPos = skipWsFrom(b, lx.pos);
+    if (isDict(value) && matchWord(b, kwPos, 'stream')) {
+      const r = this.readStream(value, kwPos);
+      if (!r) {
+        this.problems.push(`object ${num}: stream without endstream`);
+        return 0;
+      }
+      stream = r.info;
+      value = r.stream;
+      lx.pos = r.after;
+    }
+    const endPos = skipWsFrom(b, lx.pos);
+    let after = endPos;
+    if (matchWord(b, endPos, 'endobj')) {
+      if (!isEol(b[endPos - 1])) spacing.push('"endobj" not preceded by an EOL');
+      after = endPos + 6;
+    } else {
+      spacing.push('"endobj" missing');
+    }
+    const obj: IndirectObject = { num, gen, offset: at, value, stream, spacingOk: spacing.length === 0, spacingDetail: spacing.join('; ') || undefined, facts };
+    this.register(obj);
+    if (isStream(value) && nameOf(value.dict.map.get('Type')) === 'XRef') {
+      this.trailers.push({ offset: at, dict: value.dict, fromXrefStream: true });
+    }
+    return after;
+  }
+
+  private register(obj: IndirectObject): void {
+    this.all.push(obj);
+    this.objects.set(obj.num, obj);
+    if (typeof obj.value === 'object' && obj.value !== null) this.objOf.set(obj.value, obj.num);
+  }
+
+  private readStream(dict: PdfDictValue, kwPos: number): { stream: PdfStreamValue; info: StreamInfo; after: number } | undefined {
+    const b = this.bytes;
+    let p = kwPos + 6;
+    let keywordEolOk = false;
+    if (b[p] === 0x0d && b[p + 1] === 0x0a) (p += 2), (keywordEolOk = true);
+    else if (b[p] === 0x0a) (p += 1), (keywordEolOk = true);
+    else {
+      // Tolerate what readers tolerate (CR alone, blanks before the EOL) but remember it.
+      while (b[p] === 0x20 || b[p] === 0x09) p++;
+      if (b[p] === 0x0d && b[p + 1] === 0x0a) p += 2;
+      else if (b[p] === 0x0a || b[p] === 0x0d) p += 1;
+    }
+    const dataStart = p;
+    const len = dict.map.get('Length');
+    let endKw = -1;
+    if (typeof len === 'number' && len >= 0 && dataStart + len <= b.length) {
+      const q = skipWsFrom(b, dataStart + len);
+      if (matchWord(b, q, 'endstream')) endKw = q;
+    }
+    if (endKw < 0) endKw = Buffer.from(b.buffer, b.byteOffset, b.byteLength).indexOf('endstream', dataStart, 'latin1');
+    if (endKw < 0) return undefined;
+    let dataEnd = endKw;
+    if (b[dataEnd - 1] === 0x0a && b[dataEnd - 2] === 0x0d && dataEnd - 2 >= dataStart) dataEnd -= 2;
+    else if ((b[dataEnd - 1] === 0x0a || b[dataEnd - 1] === 0x0d) && dataEnd - 1 >= dataStart) dataEnd -= 1;
+    const endstreamEolOk = isEol(b[endKw - 1]);
+    const rawEnd = typeof len === 'number' && len >= 0 && dataStart + len <= endKw ? dataStart + len : dataEnd;
+    const stream: PdfStreamValue = { kind: 'stream', dict, raw: b.subarray(dataStart, rawEnd) };
+    return { stream, info: { dataStart, realLength: dataEnd - dataStart, keywordEolOk, endstreamEolOk }, after: endKw + 9 };
+  }
+
+  private expandObjectStreams(): void {
+    const stms = [...this.objects.values()].filter((o) => isStream(o.value) && nameOf((o.value as PdfStreamValue).dict.map.get('Type')) === 'ObjStm');
+    for (const o of stms) {
+      const s = o.value as PdfStreamValue;
+      const n = s.dict.map.get('N');
+      const first = s.dict.map.get('First');
+      if (typeof n !== 'number' || typeof first !== 'number' || n < 0 || n > 1e6) continue;
+      const r = this.decode(s);
+      if (!r.ok) {
+        this.problems.push(`object stream ${o.num}: ${r.detail}`);
+        continue;
+      }
+      const data = r.data;
+      const idx = new Lexer(data, 0, Math.min(first, data.length));
+      const entries: [number, number][] = [];
+      try {
+        for (let i = 0; i < n; i++) entries.push([Number(idx.word()), Number(idx.word())]);
+      } catch {
+        continue;
+      }
+      for (const [num, off] of entries) {
+        if (!Number.isInteger(num) || !Number.isInteger(off)) continue;
+        if (this.objects.has(num) && (this.objects.get(num)!.offset > o.offset || this.objects.get(num)!.inObjStm !== undefined)) continue;
+        const facts: LexFact[] = [];
+        const lx = new Lexer(data, first + off, data.length, facts);
+        try {
+          const value = lx.object();
+          this.register({ num, gen: 0, offset: -1, value, inObjStm: o.num, spacingOk: true, facts });
+        } catch {
+          this.problems.push(`object ${num} in object stream ${o.num} unreadable`);
+        }
+      }
+    }
+  }
+}
+
+export function skipWsFrom(b: Uint8Array, p: number): number {
+  while (p < b.length) {
+    const c = b[p];
+    if (WS[c]) p++;
+    else if (c === 0x25) {
+      while (p < b.length && b[p] !== 0x0a && b[p] !== 0x0d) p++;
+    } else break;
+  }
+  return p;
+}
+
+export function matchWord(b: Uint8Array, p: number, w: string): boolean {
+  for (let i = 0; i < w.length; i++) if (b[p + i] !== w.charCodeAt(i)) return false;
+  const c = b[p + w.length];
+  return c === undefined || WS[c] === 1 || c === 0x3c || c === 0x2f || c === 0x25 || c === 0x5b;
+}
