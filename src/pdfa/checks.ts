@@ -57,9 +57,13 @@ export const FILE_STRUCTURE: Check[] = [
     run(m, emit) {
       const trailers = m.doc.trailers;
       if (trailers.length === 0) return emit('the file has no trailer', 'trailer');
-      const last = trailers[trailers.length - 1].dict;
+      const chain = m.doc.trailerChain();
+      const last = chain.length ? chain[0].dict : trailers[trailers.length - 1].dict;
       const first = trailers[0].dict;
-      const has = (d: PdfDictValue) => Array.isArray(m.doc.resolve(d.map.get('ID'))) && (m.doc.resolve(d.map.get('ID')) as PdfValue[]).length > 0;
+      const has = (d: PdfDictValue) => {
+        const id = m.doc.resolve(d.map.get('ID'));
+        return Array.isArray(id) && id.length === 2 && id.every((x) => typeof x === 'object' && x !== null && !Array.isArray(x) && x.kind === 'string' && x.bytes.length > 0);
+      };
       const linearized = m.doc.all.length > 0 && isDict(m.doc.all[0].value) && m.doc.all[0].value.map.has('Linearized');
       if (!has(last) && !(linearized && has(first))) emit('the trailer has no /ID file identifier', 'trailer');
     },
@@ -272,7 +276,7 @@ export const FILE_STRUCTURE: Check[] = [
     run(m, emit) {
       for (const p of m.pages) {
         for (const box of ['MediaBox', 'CropBox', 'BleedBox', 'TrimBox', 'ArtBox']) {
-          const b = m.doc.resolve(p.dict.map.get(box));
+          const b = m.doc.resolve(p.dict.map.get(box) ?? p.boxes.get(box));
           if (!Array.isArray(b) || b.length !== 4 || !b.every((x) => typeof m.doc.resolve(x) === 'number')) continue;
           const [x1, y1, x2, y2] = b.map((x) => m.doc.resolve(x) as number);
           const w = Math.abs(x2 - x1);
@@ -393,6 +397,7 @@ function deviceUses(m: Model): { fam: string; where: string; res: PdfDictValue |
   const out: { fam: string; where: string; res: PdfDictValue | undefined; pageRes: PdfDictValue | undefined }[] = [];
   for (const c of m.contents) {
     const fams = new Set<string>(c.use.inherent);
+    if (c.use.defaultGrayFill || c.use.defaultGrayStroke) fams.add('Gray');
     for (const n of c.use.csNames) deviceFamilies(m, { kind: 'name', name: n }, c.resources, fams);
     const xo = c.resources ? m.doc.dict(c.resources.map.get('XObject')) : undefined;
     for (const n of c.use.xobjects) {
@@ -464,6 +469,12 @@ function pageHasTransparency(m: Model, p: { dict: PdfDictValue; resources: PdfDi
         const bms = Array.isArray(bm) ? bm.map(nameOf) : [nameOf(bm)];
         if (bms.some((b) => b !== undefined && b !== 'Normal' && b !== 'Compatible')) return true;
       }
+    const fonts = m.doc.dict(res.map.get('Font'));
+    if (fonts)
+      for (const v of fonts.map.values()) {
+        const f = m.doc.dict(v);
+        if (f && nameOf(f.map.get('Subtype')) === 'Type3' && visit(m.doc.dict(f.map.get('Resources')), depth + 1)) return true;
+      }
     const xo = m.doc.dict(res.map.get('XObject'));
     if (xo)
       for (const v of xo.map.values()) {
@@ -503,7 +514,7 @@ export const GRAPHICS: Check[] = [
     id: '6.2.2-2',
     run(m, emit) {
       for (const c of m.contents) {
-        if (!c.inherited || c.owner.startsWith('page')) continue;
+        if (!c.inherited) continue;
         const u = c.use;
         if (u.fonts.size || u.xobjects.size || u.shadings.size || u.extGStates.size || [...u.csNames].some((n) => !/^(Device(RGB|CMYK|Gray)|Pattern)$/.test(n))) {
           emit('content stream uses named resources but has no /Resources of its own', c.owner);
@@ -574,11 +585,21 @@ export const GRAPHICS: Check[] = [
   {
     id: '6.2.4.2-2',
     run(m, emit) {
-      for (const g of m.extGStates) {
-        const op = m.doc.resolve(g.map.get('OP'));
-        const opFill = m.doc.resolve(g.map.get('op'));
-        const opm = m.doc.resolve(g.map.get('OPM'));
-        if ((op === true || opFill === true) && opm === 1 && usesIccCmyk(m)) emit('overprint with OPM 1 while ICCBased CMYK colour is used', objName(m, g) ?? 'ExtGState');
+      for (const c of m.contents) {
+        const gsd = c.resources ? m.doc.dict(c.resources.map.get('ExtGState')) : undefined;
+        let fill = false;
+        let stroke = false;
+        for (const n of c.use.extGStates) {
+          const g = gsd ? m.doc.dict(gsd.map.get(n)) : undefined;
+          if (!g || m.doc.resolve(g.map.get('OPM')) !== 1) continue;
+          const OP = m.doc.resolve(g.map.get('OP')) === true;
+          const opv = m.doc.resolve(g.map.get('op'));
+          if (OP) stroke = true;
+          if (opv === true || (opv === null && OP)) fill = true;
+        }
+        if (!fill && !stroke) continue;
+        const icc = (names: Set<string>) => [...names].some((n) => isIccCmyk(m, c.resources, n));
+        if ((fill && icc(c.use.csFill)) || (stroke && icc(c.use.csStroke))) emit('ICCBased CMYK colour is painted with overprint on and overprint mode 1', c.owner);
       }
     },
   },
@@ -674,6 +695,24 @@ export const GRAPHICS: Check[] = [
     id: '6.2.5-5',
     run(m, emit) {
       for (const h of halftones(m)) if (h.map.has('HalftoneName')) emit('halftone has /HalftoneName', objName(m, h) ?? 'halftone');
+    },
+  },
+  {
+    id: '6.2.5-6',
+    run(m, emit) {
+      for (const g of m.extGStates) {
+        const h = m.doc.dict(g.map.get('HT'));
+        if (!h || m.doc.resolve(h.map.get('HalftoneType')) !== 5) continue;
+        for (const [k, v] of h.map) {
+          if (k === 'Type' || k === 'HalftoneType' || k === 'HalftoneName') continue;
+          const c = m.doc.dict(v);
+          if (!c) continue;
+          const primary = ['Cyan', 'Magenta', 'Yellow', 'Black', 'Red', 'Green', 'Blue', 'Gray', 'Default'].includes(k);
+          const has = c.map.has('TransferFunction');
+          if (primary && has) emit(`halftone for primary colourant ${k} has a /TransferFunction`, objName(m, h) ?? 'halftone');
+          if (!primary && !has) emit(`halftone for non-primary colourant ${k} lacks a /TransferFunction`, objName(m, h) ?? 'halftone');
+        }
+      }
     },
   },
   {
@@ -795,13 +834,12 @@ export const GRAPHICS: Check[] = [
   },
 ];
 
-function usesIccCmyk(m: Model): boolean {
-  for (const { cs } of expandColorSpaces(m)) {
-    if (!Array.isArray(cs) || nameOf(cs[0]) !== 'ICCBased') continue;
-    const s = m.doc.resolve(cs[1]);
-    if (isStream(s) && m.doc.resolve(s.dict.map.get('N')) === 4) return true;
-  }
-  return false;
+function isIccCmyk(m: Model, res: PdfDictValue | undefined, name: string): boolean {
+  const named = res ? m.doc.dict(res.map.get('ColorSpace')) : undefined;
+  const cs = named ? m.doc.resolve(named.map.get(name)) : null;
+  if (!Array.isArray(cs) || nameOf(cs[0]) !== 'ICCBased') return false;
+  const s = m.doc.resolve(cs[1]);
+  return isStream(s) && m.doc.resolve(s.dict.map.get('N')) === 4;
 }
 
 function reportDevice(m: Model, fam: string, emit: Emit): void {
@@ -816,7 +854,7 @@ function reportDevice(m: Model, fam: string, emit: Emit): void {
 }
 
 function sameObj(m: Model, a: PdfValue, b: PdfValue): boolean {
-  if (isRef(a) && isRef(b)) return a.num === b.num;
+  if (isRef(a) && isRef(b) && a.num === b.num) return true;
   const ra = m.doc.resolve(a);
   const rb = m.doc.resolve(b);
   if (ra === rb) return true;
@@ -1118,7 +1156,7 @@ export const FONTS: Check[] = [
           if (n !== 'MacRomanEncoding' && n !== 'WinAnsiEncoding') emit(`non-symbolic TrueType font with encoding /${n}`, objName(m, font));
         } else if (isDict(enc)) {
           const be = nameOf(enc.map.get('BaseEncoding'));
-          if (be !== undefined && be !== 'MacRomanEncoding' && be !== 'WinAnsiEncoding') emit(`non-symbolic TrueType font with base encoding /${be}`, objName(m, font));
+          if (be !== 'MacRomanEncoding' && be !== 'WinAnsiEncoding') emit(`non-symbolic TrueType font with base encoding ${be ? '/' + be : 'missing'}`, objName(m, font));
         } else emit('non-symbolic TrueType font without MacRoman or WinAnsi encoding', objName(m, font));
       }
     },

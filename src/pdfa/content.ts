@@ -13,6 +13,12 @@ export interface ContentUse {
   maxQDepth: number;
   /** Colour space names set by cs/CS (resource names or device family names). */
   csNames: Set<string>;
+  /** Colour space names set for filling (cs) and for stroking (CS). */
+  csFill: Set<string>;
+  csStroke: Set<string>;
+  /** Painting happened while the fill/stroke colour was still the initial DeviceGray. */
+  defaultGrayFill: boolean;
+  defaultGrayStroke: boolean;
   /** Device families used by the inherent-colour operators: RGB (rg/RG), CMYK (k/K), Gray (g/G). */
   inherent: Set<'RGB' | 'CMYK' | 'Gray'>;
   /** Font resource names used by Tf, with whether text was drawn while not invisible (Tr != 3). */
@@ -43,12 +49,17 @@ const INLINE_ABBREV: Record<string, string> = {
   L: 'Length',
 };
 
-export function scanContent(data: Uint8Array, deadline: number): ContentUse {
+/** `colourSet`: the caller's colour state is unknown (forms, glyphs): do not report the initial gray. */
+export function scanContent(data: Uint8Array, deadline: number, colourSet = false): ContentUse {
   const use: ContentUse = {
     ops: new Set(),
     undefinedOps: new Set(),
     maxQDepth: 0,
     csNames: new Set(),
+    csFill: new Set(),
+    csStroke: new Set(),
+    defaultGrayFill: false,
+    defaultGrayStroke: false,
     inherent: new Set(),
     fonts: new Map(),
     xobjects: new Set(),
@@ -66,6 +77,13 @@ export function scanContent(data: Uint8Array, deadline: number): ContentUse {
   let tr = 0;
   let font: string | undefined;
   let count = 0;
+  let fillSet = colourSet;
+  let strokeSet = colourSet;
+  const stack: [boolean, boolean][] = [];
+  const paint = (fill: boolean, stroke: boolean): void => {
+    if (fill && !fillSet) use.defaultGrayFill = true;
+    if (stroke && !strokeSet) use.defaultGrayStroke = true;
+  };
   try {
     while (!lx.atEnd()) {
       if ((++count & 4095) === 0 && Date.now() > deadline) {
@@ -83,11 +101,28 @@ export function scanContent(data: Uint8Array, deadline: number): ContentUse {
       else if (!CONTENT_OPERATORS.has(op)) use.undefinedOps.add(op); // PDF/A: undefined even inside BX/EX
       switch (op) {
         case 'q':
+          if (stack.length < 1000) stack.push([fillSet, strokeSet]);
           depth++;
           if (depth > use.maxQDepth) use.maxQDepth = depth;
           break;
         case 'Q':
           if (depth > 0) depth--;
+          if (stack.length) [fillSet, strokeSet] = stack.pop()!;
+          break;
+        case 'f':
+        case 'F':
+        case 'f*':
+          paint(true, false);
+          break;
+        case 'S':
+        case 's':
+          paint(false, true);
+          break;
+        case 'B':
+        case 'B*':
+        case 'b':
+        case 'b*':
+          paint(true, true);
           break;
         case 'BX':
           bx++;
@@ -96,21 +131,26 @@ export function scanContent(data: Uint8Array, deadline: number): ContentUse {
           if (bx > 0) bx--;
           break;
         case 'rg':
-        case 'RG':
-          use.inherent.add('RGB');
-          break;
         case 'k':
-        case 'K':
-          use.inherent.add('CMYK');
-          break;
         case 'g':
+          use.inherent.add(op === 'rg' ? 'RGB' : op === 'k' ? 'CMYK' : 'Gray');
+          fillSet = true;
+          break;
+        case 'RG':
+        case 'K':
         case 'G':
-          use.inherent.add('Gray');
+          use.inherent.add(op === 'RG' ? 'RGB' : op === 'K' ? 'CMYK' : 'Gray');
+          strokeSet = true;
           break;
         case 'cs':
         case 'CS': {
           const n = operands[operands.length - 1];
-          if (n && typeof n === 'object' && !Array.isArray(n) && n.kind === 'name') use.csNames.add(n.name);
+          if (n && typeof n === 'object' && !Array.isArray(n) && n.kind === 'name') {
+            use.csNames.add(n.name);
+            (op === 'cs' ? use.csFill : use.csStroke).add(n.name);
+          }
+          if (op === 'cs') fillSet = true;
+          else strokeSet = true;
           break;
         }
         case 'Tf': {
@@ -132,6 +172,7 @@ export function scanContent(data: Uint8Array, deadline: number): ContentUse {
             if (tr !== 3) e.visible = true;
             use.fonts.set(font, e);
           }
+          paint(tr === 0 || tr === 2 || tr === 4 || tr === 6, tr === 1 || tr === 2 || tr === 5 || tr === 6);
           break;
         case 'Do': {
           const n = operands[operands.length - 1];

@@ -33,6 +33,8 @@ export interface PageInfo {
   num?: number;
   index: number;
   resources: PdfDictValue | undefined;
+  /** MediaBox/CropBox including values inherited from the page tree. */
+  boxes: Map<string, PdfValue>;
 }
 
 export interface Model {
@@ -102,19 +104,21 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
   }
   // Pages.
   const seen = new Set<PdfDictValue>();
-  const walkPages = (ref: PdfValue | undefined, inherited: PdfDictValue | undefined, depth: number): void => {
+  const walkPages = (ref: PdfValue | undefined, inherited: PdfDictValue | undefined, boxes: Map<string, PdfValue>, depth: number): void => {
     const node = doc.dict(ref);
     if (!node || seen.has(node) || depth > 64 || m.pages.length > MAX_WALK) return;
     seen.add(node);
     const res = doc.dict(node.map.get('Resources')) ?? inherited;
+    const here = new Map(boxes);
+    for (const k of ['MediaBox', 'CropBox']) if (node.map.has(k)) here.set(k, node.map.get(k)!);
     const kids = doc.resolve(node.map.get('Kids'));
     if (nameOf(node.map.get('Type')) === 'Pages' || (Array.isArray(kids) && nameOf(node.map.get('Type')) !== 'Page')) {
-      if (Array.isArray(kids)) for (const k of kids) walkPages(k, res, depth + 1);
+      if (Array.isArray(kids)) for (const k of kids) walkPages(k, res, here, depth + 1);
       return;
     }
-    m.pages.push({ dict: node, num: isRef(ref) ? ref.num : undefined, index: m.pages.length + 1, resources: res });
+    m.pages.push({ dict: node, num: isRef(ref) ? ref.num : undefined, index: m.pages.length + 1, resources: res, boxes: here });
   };
-  walkPages(catalog.map.get('Pages'), undefined, 0);
+  walkPages(catalog.map.get('Pages'), undefined, new Map(), 0);
 
   // Resources and content streams.
   const visitedStreams = new Set<PdfStreamValue>();
@@ -134,7 +138,7 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
             if (procs)
               for (const p of procs.map.values()) {
                 const s = doc.resolve(p);
-                if (isStream(s)) addContent(s, `Type 3 glyph of ${where}`, fres ?? res, pageRes, !fres, pageIndex);
+                if (isStream(s)) addContent(s, `Type 3 glyph of ${where}`, fres ?? res, pageRes, !fres, pageIndex, true);
               }
           }
         }
@@ -153,11 +157,11 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
           const smask = doc.resolve(s.dict.map.get('SMask'));
           if (isStream(smask)) m.xobjects.add(smask);
         } else if (st === 'Form') {
+          // The form's content is read when a content stream paints it (Do), see addContent.
           const fres = doc.dict(s.dict.map.get('Resources'));
           visitResources(fres, `form object ${num}`, pageRes, pageIndex);
           const g = doc.dict(s.dict.map.get('Group'));
           if (g && g.map.has('CS')) m.colorSpaces.push({ cs: g.map.get('CS')!, where: `group of form object ${num}` });
-          addContent(s, `form object ${num}`, fres ?? res, pageRes, !fres, pageIndex);
         }
       }
     const gs = doc.dict(res.map.get('ExtGState'));
@@ -172,7 +176,7 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
           if (isStream(gsForm) && !visitedStreams.has(gsForm)) {
             const fres = doc.dict(gsForm.dict.map.get('Resources'));
             visitResources(fres, 'soft mask', pageRes, pageIndex);
-            addContent(gsForm, 'soft mask group', fres ?? res, pageRes, !fres, pageIndex);
+            addContent(gsForm, 'soft mask group', fres ?? res, pageRes, !fres, pageIndex, true);
           }
         }
       }
@@ -191,7 +195,7 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
         if (isStream(p)) {
           const pres = doc.dict(p.dict.map.get('Resources'));
           visitResources(pres, 'pattern', pageRes, pageIndex);
-          addContent(p, 'tiling pattern', pres ?? res, pageRes, !pres, pageIndex);
+          addContent(p, 'tiling pattern', pres ?? res, pageRes, !pres, pageIndex, true);
         } else if (isDict(p)) {
           const s = doc.dict(p.map.get('Shading'));
           if (s) m.shadings.add(s);
@@ -200,7 +204,7 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
         }
       }
   };
-  const addContent = (s: PdfStreamValue, owner: string, res: PdfDictValue | undefined, pageRes: PdfDictValue | undefined, inherited: boolean, pageIndex: number): void => {
+  const addContent = (s: PdfStreamValue, owner: string, res: PdfDictValue | undefined, pageRes: PdfDictValue | undefined, inherited: boolean, pageIndex: number, colourSet = false): void => {
     if (visitedStreams.has(s) || m.timedOut) return;
     visitedStreams.add(s);
     if (Date.now() > deadline) {
@@ -209,10 +213,20 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
     }
     const r = doc.decode(s);
     if (!r.ok) return;
-    const use = scanContent(r.data, deadline);
+    addScanned(scanContent(r.data, deadline, colourSet), owner, res, pageRes, inherited, pageIndex);
+  };
+  /** Record a scanned content stream and read the forms it paints. */
+  const addScanned = (use: ContentUse, owner: string, res: PdfDictValue | undefined, pageRes: PdfDictValue | undefined, inherited: boolean, pageIndex: number): void => {
     if (use.error === 'time budget exceeded') m.timedOut = true;
     m.contents.push({ owner, resources: res, pageResources: pageRes, use, inherited, pageIndex });
-    // Names used here that resolve to forms are visited through the resource walk.
+    const xo = res ? doc.dict(res.map.get('XObject')) : undefined;
+    for (const name of use.xobjects) {
+      const ref = xo?.map.get(name);
+      const f = doc.resolve(ref);
+      if (!isStream(f) || nameOf(f.dict.map.get('Subtype')) !== 'Form') continue;
+      const fres = doc.dict(f.dict.map.get('Resources'));
+      addContent(f, `form object ${isRef(ref) ? ref.num : name}`, fres ?? res, pageRes, !fres, pageIndex, true);
+    }
   };
 
   for (const p of m.pages) {
@@ -237,10 +251,7 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
         if (!r.ok) ok = false;
         else parts.push(r.data, new Uint8Array([0x0a]));
       }
-      if (ok) {
-        const use = scanContent(Buffer.concat(parts), deadline);
-        m.contents.push({ owner: where, resources: p.resources, pageResources: p.resources, use, inherited: !p.dict.map.has('Resources'), pageIndex: p.index });
-      }
+      if (ok) addScanned(scanContent(Buffer.concat(parts), deadline), where, p.resources, p.resources, !p.dict.map.has('Resources'), p.index);
     }
     // Annotations.
     const annots = doc.resolve(p.dict.map.get('Annots'));

@@ -74,8 +74,47 @@ export class PdfaDocument {
     this.expandObjectStreams();
   }
 
+  /** Offset the last startxref points at. */
+  startxref = -1;
+  private merged: PdfDictValue | undefined;
+
+  /**
+   * The document trailer: the section the last startxref points at, with keys of older sections (/Prev)
+   * filled in; when that chain is broken, every trailer in the file, the last one winning.
+   */
   get trailer(): PdfDictValue | undefined {
-    return this.trailers.length ? this.trailers[this.trailers.length - 1].dict : undefined;
+    if (this.merged) return this.merged;
+    if (this.trailers.length === 0) return undefined;
+    const chain = this.trailerChain();
+    const list = chain.length ? chain : [...this.trailers].reverse();
+    const map = new Map<string, PdfValue>();
+    for (const t of list) for (const [k, v] of t.dict.map) if (!map.has(k)) map.set(k, v);
+    this.merged = { kind: 'dict', map };
+    return this.merged;
+  }
+
+  /** Trailers from the last startxref along /Prev (newest first); empty when the chain cannot be followed. */
+  trailerChain(): TrailerInfo[] {
+    const out: TrailerInfo[] = [];
+    let off = this.startxref;
+    const seen = new Set<number>();
+    while (off >= 0 && !seen.has(off) && seen.size < 256) {
+      seen.add(off);
+      const t = this.sectionAt(off);
+      if (!t) return out.length ? out : [];
+      out.push(t);
+      const prev = t.dict.map.get('Prev');
+      off = typeof prev === 'number' ? prev : -1;
+    }
+    return out;
+  }
+
+  private sectionAt(off: number): TrailerInfo | undefined {
+    const direct = this.trailers.find((t) => t.fromXrefStream && t.offset === off);
+    if (direct) return direct;
+    const x = this.xrefs.find((s) => s.offset === off);
+    if (!x) return undefined;
+    return this.trailers.find((t) => !t.fromXrefStream && t.offset > off);
   }
 
   /** The object a reference stands for (direct values pass through). */
@@ -123,7 +162,12 @@ export class PdfaDocument {
         this.lastEofOffset = at;
         continue;
       }
-      if (tok === 'startxref') continue;
+      if (tok === 'startxref') {
+        const lx = new Lexer(b, at + 9);
+        const v = Number(lx.word());
+        if (Number.isInteger(v)) this.startxref = v;
+        continue;
+      }
       if (tok === 'xref') {
         if (at > 0 && !WS[b[at - 1]] && b[at - 1] !== 0x3e) continue;
         re.lastIndex = this.readXref(at);

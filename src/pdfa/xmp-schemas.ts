@@ -49,7 +49,7 @@ export const PREDEFINED: Map<string, SchemaDef> = new Map([
     {
       prefix: 'xmp',
       props: table(`Advisory Bag XPath; BaseURL URL; CreateDate Date; CreatorTool AgentName; Identifier Bag Text; Label Text;
-        MetadataDate Date; ModifyDate Date; Nickname Text; Rating Integer; Thumbnails Alt Thumbnail`),
+        MetadataDate Date; ModifyDate Date; Nickname Text; Rating Real; Thumbnails Alt Thumbnail`),
     },
   ],
   [

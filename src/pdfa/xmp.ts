@@ -110,7 +110,7 @@ function valueOf(el: XmlElement): XValue {
   const extraAttrs = el.attrs.filter((a) => a.ns !== NS_RDF && a.ns !== NS_XML && a.ns !== '' && a.prefix !== 'xmlns');
   if (el.children.length === 0) {
     if (extraAttrs.length > 0) return { kind: 'struct', fields: propsOfNode(el) };
-    return { kind: 'simple', text: el.text, lang: attr(el, NS_XML, 'lang') };
+    return { kind: 'simple', text: el.text, lang: attr(el, NS_XML, 'lang') ?? el.attrs.find((a) => a.prefix === 'xml' && a.local === 'lang')?.value };
   }
   if (el.children.length > 1) return { kind: 'invalid', why: 'more than one child element' };
   const c = el.children[0];
@@ -304,7 +304,7 @@ function typeError(type: string, v: XValue, types: Map<string, DeclaredType>, de
   if (v.kind === 'invalid') return v.why;
   if (t === 'Lang Alt') {
     if (v.kind !== 'array' || v.arr !== 'Alt') return 'expected a language alternative (rdf:Alt)';
-    return v.items.every((i) => i.kind === 'simple') ? undefined : 'language alternative items must be simple text';
+    return v.items.every((i) => i.kind === 'simple' && i.lang !== undefined) ? undefined : 'language alternative items must be text with xml:lang';
   }
   const m = /^(Bag|Seq|Alt) (.+)$/.exec(t);
   if (m) {
