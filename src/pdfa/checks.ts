@@ -115,7 +115,13 @@ export const FILE_STRUCTURE: Check[] = [
       for (const { s, num, o } of allStreams(m)) {
         if (!o.stream) continue;
         const len = m.doc.resolve(s.dict.map.get('Length'));
-        if (typeof len !== 'number' || len !== o.stream.realLength) emit(`stream /Length ${typeof len === 'number' ? len : 'missing'} differs from the ${o.stream.realLength} bytes between stream and endstream`, `object ${num}`);
+        // A length reaching the endstream keyword exactly is accepted when the data's last byte is itself an EOL.
+        // The data may itself end with CR or LF: any length that leaves exactly one EOL (or none) before endstream fits.
+        const b = m.doc.bytes;
+        const gap = typeof len === 'number' ? o.stream.toKeyword - len : -1;
+        const at = o.stream.dataStart + (typeof len === 'number' ? len : 0);
+        const fits = gap === 0 || (gap === 1 && (b[at] === 0x0a || b[at] === 0x0d)) || (gap === 2 && b[at] === 0x0d && b[at + 1] === 0x0a);
+        if (typeof len !== 'number' || (len !== o.stream.realLength && !fits)) emit(`stream /Length ${typeof len === 'number' ? len : 'missing'} differs from the ${o.stream.realLength} bytes between stream and endstream`, `object ${num}`);
       }
     },
   },
@@ -1125,9 +1131,9 @@ export const FONTS: Check[] = [
         const set = m.doc.decode(cidset);
         const pr = m.doc.decode(prog.s);
         if (!set.ok || !pr.ok) continue;
-        const n = ttNumGlyphs(pr.data);
-        if (n === undefined) continue;
-        for (let gid = 0; gid < n; gid++) {
+        const present = ttPresentGlyphs(pr.data);
+        if (present === undefined) continue;
+        for (const gid of present) {
           const byte = set.data[gid >> 3];
           if (byte === undefined || !(byte & (0x80 >> (gid & 7)))) {
             emit(`CIDSet does not list CID ${gid}, which the embedded font program contains`, objName(m, cidset));
@@ -1165,19 +1171,28 @@ export const FONTS: Check[] = [
 
 const PREDEFINED_CMAPS = /^(Identity-[HV]|(GB-EUC|GBpc-EUC|GBK-EUC|GBKp-EUC|GBK2K|UniGB-UCS2|UniGB-UTF16|B5pc|HKscs-B5|ETen-B5|ETenms-B5|CNS-EUC|UniCNS-UCS2|UniCNS-UTF16|83pv-RKSJ|90ms-RKSJ|90msp-RKSJ|90pv-RKSJ|Add-RKSJ|EUC|Ext-RKSJ|Ext|UniJIS-UCS2|UniJIS-UCS2-HW|UniJIS-UTF16|KSC-EUC|KSCms-UHC|KSCms-UHC-HW|KSCpc-EUC|UniKS-UCS2|UniKS-UTF16|H|V|GBT-EUC|GBTpc-EUC|CNS1|CNS2|ETHK-B5|HKdla-B5|HKdlb-B5|HKgccs-B5|HKm314-B5|HKm471-B5|UniCNS-UTF8|UniCNS-UTF32|UniGB-UTF8|UniGB-UTF32|UniJIS-UTF8|UniJIS-UTF32|UniKS-UTF8|UniKS-UTF32|78-EUC|78-RKSJ|78|78ms-RKSJ|90ms-RKSJ|Hankaku|Hiragana|Katakana|Roman|WP-Symbol|Add|UniJIS2004-UTF16|UniJIS2004-UTF8|UniJIS2004-UTF32|UniJISX0213-UTF32|UniJISX02132004-UTF32|UniJISPro-UCS2|UniJISPro-UTF8|UniJISPro-UCS2-HW|NWP|KSC|KSCpc)(-[HV])?|H|V)$/;
 
-function ttNumGlyphs(d: Uint8Array): number | undefined {
+/** Glyph ids of a TrueType program that have outline data (loca ranges that are not empty). */
+function ttPresentGlyphs(d: Uint8Array): number[] | undefined {
   if (d.length < 12) return undefined;
   const dv = new DataView(d.buffer, d.byteOffset, d.byteLength);
   const n = dv.getUint16(4);
+  const tables = new Map<string, { off: number; len: number }>();
   for (let i = 0; i < n && 12 + i * 16 + 16 <= d.length; i++) {
     const o = 12 + i * 16;
-    const tag = String.fromCharCode(d[o], d[o + 1], d[o + 2], d[o + 3]);
-    if (tag === 'maxp') {
-      const off = dv.getUint32(o + 8);
-      if (off + 6 <= d.length) return dv.getUint16(off + 4);
-    }
+    tables.set(String.fromCharCode(d[o], d[o + 1], d[o + 2], d[o + 3]), { off: dv.getUint32(o + 8), len: dv.getUint32(o + 12) });
   }
-  return undefined;
+  const maxp = tables.get('maxp');
+  const head = tables.get('head');
+  const loca = tables.get('loca');
+  if (!maxp || !head || !loca || maxp.off + 6 > d.length || head.off + 52 > d.length) return undefined;
+  const numGlyphs = dv.getUint16(maxp.off + 4);
+  const long = dv.getInt16(head.off + 50) === 1;
+  const entry = (g: number) => (long ? dv.getUint32(loca.off + g * 4) : dv.getUint16(loca.off + g * 2) * 2);
+  if (loca.off + (numGlyphs + 1) * (long ? 4 : 2) > d.length) return undefined;
+  const out: number[] = [];
+  // CID 0 (.notdef) is left out: CIDSet writers commonly omit it and it is never shown.
+  for (let g = 1; g < numGlyphs; g++) if (entry(g + 1) > entry(g)) out.push(g);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

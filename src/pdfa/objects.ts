@@ -20,6 +20,8 @@ export interface StreamInfo {
   keywordEolOk: boolean;
   /** 'endstream' preceded by an EOL. */
   endstreamEolOk: boolean;
+  /** Bytes from the first data byte to the endstream keyword (the data may end with an EOL byte of its own). */
+  toKeyword: number;
 }
 
 export interface IndirectObject {
@@ -37,8 +39,11 @@ export interface IndirectObject {
   facts: LexFact[];
 }
 
+export type XrefEntry = { type: 'n'; offset: number } | { type: 'f'; offset: number } | { type: 'c'; stream: number; index: number };
+
 export interface XrefSectionInfo {
   offset: number;
+  entries: Map<number, XrefEntry>;
   /** The 'xref' keyword is followed by exactly one EOL, then the subsection header. */
   eolOk: boolean;
   /** Subsection headers are "first count" separated by one space. */
@@ -63,6 +68,8 @@ export class PdfaDocument {
   readonly budget: DecodeBudget;
   private readonly decoded = new WeakMap<PdfStreamValue, DecodeResult>();
   private readonly objOf = new WeakMap<object, number>();
+  /** Members of object streams by "stream:num". */
+  private readonly compressed = new Map<string, IndirectObject>();
   lastEofOffset = -1;
 
   constructor(
@@ -72,6 +79,93 @@ export class PdfaDocument {
     this.budget = { remaining: opts.decodeBudget ?? 256 * 1024 * 1024 };
     this.scan();
     this.expandObjectStreams();
+    this.applyXref();
+  }
+
+  /**
+   * Which definition of an object number is current follows the cross-reference chain (newest section
+   * wins), when the chain can be read; otherwise the last definition in file order stands.
+   */
+  private applyXref(): void {
+    const chain = this.trailerChain();
+    if (chain.length === 0) return;
+    const current = new Map<number, XrefEntry>();
+    for (const t of chain) {
+      const sections: Map<number, XrefEntry>[] = [];
+      if (t.fromXrefStream) sections.push(this.xrefStreamEntries(t));
+      else {
+        const x = [...this.xrefs].reverse().find((s) => s.offset < t.offset);
+        if (x) sections.push(x.entries);
+        const stm = t.dict.map.get('XRefStm');
+        if (typeof stm === 'number') {
+          const xs = this.trailers.find((u) => u.fromXrefStream && u.offset === stm);
+          if (xs) sections.push(this.xrefStreamEntries(xs));
+        }
+      }
+      for (const entries of sections) for (const [n, e] of entries) if (!current.has(n)) current.set(n, e);
+    }
+    if (current.size === 0) return;
+    const byOffset = new Map<number, IndirectObject>();
+    for (const o of this.all) if (o.offset >= 0) byOffset.set(o.offset, o);
+    for (const [n, e] of current) {
+      let o: IndirectObject | undefined;
+      if (e.type === 'n') {
+        o = byOffset.get(e.offset);
+        if (!o) {
+          // Offsets may point at white space before the header.
+          const p = skipWsFrom(this.bytes, e.offset);
+          o = byOffset.get(p);
+        }
+        if (o && o.num !== n) o = undefined;
+      } else if (e.type === 'c') {
+        o = this.compressed.get(`${e.stream}:${n}`);
+      } else if (e.type === 'f') {
+        continue;
+      }
+      if (o) {
+        this.objects.set(n, o);
+        if (typeof o.value === 'object' && o.value !== null) this.objOf.set(o.value, n);
+      }
+    }
+  }
+
+  private xrefStreamEntries(t: TrailerInfo): Map<number, XrefEntry> {
+    const out = new Map<number, XrefEntry>();
+    const obj = this.all.find((o) => o.offset === t.offset);
+    if (!obj || !isStream(obj.value)) return out;
+    const s = obj.value;
+    const w = s.dict.map.get('W');
+    if (!Array.isArray(w) || w.length !== 3 || !w.every((x) => typeof x === 'number' && x >= 0 && x <= 8)) return out;
+    const [w0, w1, w2] = w as number[];
+    const size = s.dict.map.get('Size');
+    const idx = s.dict.map.get('Index');
+    const index = Array.isArray(idx) && idx.every((x) => typeof x === 'number') ? (idx as number[]) : [0, typeof size === 'number' ? size : 0];
+    const r = this.decode(s);
+    if (!r.ok) return out;
+    const data = r.data;
+    const rowLen = w0 + w1 + w2;
+    if (rowLen === 0) return out;
+    const field = (at: number, len: number, dflt: number): number => {
+      if (len === 0) return dflt;
+      let v = 0;
+      for (let k = 0; k < len; k++) v = v * 256 + data[at + k];
+      return v;
+    };
+    let row = 0;
+    for (let i = 0; i + 1 < index.length; i += 2) {
+      for (let k = 0; k < index[i + 1]; k++, row++) {
+        const at = row * rowLen;
+        if (at + rowLen > data.length) return out;
+        const type = field(at, w0, 1);
+        const a = field(at + w0, w1, 0);
+        const c = field(at + w0 + w1, w2, 0);
+        const num = index[i] + k;
+        if (type === 1) out.set(num, { type: 'n', offset: a });
+        else if (type === 2) out.set(num, { type: 'c', stream: a, index: c });
+        else if (type === 0) out.set(num, { type: 'f', offset: 0 });
+      }
+    }
+    return out;
   }
 
   /** Offset the last startxref points at. */
@@ -198,6 +292,7 @@ export class PdfaDocument {
     else if (b[p] === 0x0a || b[p] === 0x0d) p += 1, (eolOk = true);
     if (eolOk && !(b[p] >= 0x30 && b[p] <= 0x39)) eolOk = false;
     let subsectionOk = true;
+    const entries = new Map<number, XrefEntry>();
     // Subsection headers and entries: skip to 'trailer' (entries are fixed 20-byte lines).
     const lx = new Lexer(b, at + 4);
     for (let guard = 0; guard < 1e7; guard++) {
@@ -212,9 +307,18 @@ export class PdfaDocument {
       void hs;
       if (!Number.isInteger(count) || count < 0) break;
       lx.skipWs();
-      lx.pos = Math.min(b.length, lx.pos + count * 20);
+      const first = Number(w);
+      const start = lx.pos;
+      for (let i = 0; i < count && start + i * 20 + 18 <= b.length && entries.size < 10_000_000; i++) {
+        const e = start + i * 20;
+        const off = Number(Buffer.from(b.subarray(e, e + 10)).toString('latin1'));
+        const kind = b[e + 17];
+        if (kind === 0x6e && Number.isFinite(off)) entries.set(first + i, { type: 'n', offset: off });
+        else if (kind === 0x66) entries.set(first + i, { type: 'f', offset: 0 });
+      }
+      lx.pos = Math.min(b.length, start + count * 20);
     }
-    this.xrefs.push({ offset: at, eolOk, subsectionOk });
+    this.xrefs.push({ offset: at, eolOk, subsectionOk, entries });
     return lx.pos;
   }
 
@@ -265,6 +369,25 @@ export class PdfaDocument {
     return after;
   }
 
+  private intObjectsCache: Map<number, number[]> | undefined;
+  /** Every "N G obj <integer> endobj" in the file (candidates for indirect stream lengths). */
+  private intObjects(): Map<number, number[]> {
+    if (this.intObjectsCache) return this.intObjectsCache;
+    const m = new Map<number, number[]>();
+    const b = this.bytes;
+    const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+    const re = /(\d+)\s+\d+\s+obj\s*(\d+)\s*endobj/g;
+    let x: RegExpExecArray | null;
+    while ((x = re.exec(text))) {
+      const n = Number(x[1]);
+      const list = m.get(n) ?? [];
+      list.push(Number(x[2]));
+      m.set(n, list);
+    }
+    this.intObjectsCache = m;
+    return m;
+  }
+
   private register(obj: IndirectObject): void {
     this.all.push(obj);
     this.objects.set(obj.num, obj);
@@ -284,11 +407,24 @@ export class PdfaDocument {
       else if (b[p] === 0x0a || b[p] === 0x0d) p += 1;
     }
     const dataStart = p;
-    const len = dict.map.get('Length');
+    let len = dict.map.get('Length');
     let endKw = -1;
-    if (typeof len === 'number' && len >= 0 && dataStart + len <= b.length) {
-      const q = skipWsFrom(b, dataStart + len);
-      if (matchWord(b, q, 'endstream')) endKw = q;
+    const fits = (l: number): number => {
+      if (l < 0 || dataStart + l > b.length) return -1;
+      const q = skipWsFrom(b, dataStart + l);
+      return matchWord(b, q, 'endstream') ? q : -1;
+    };
+    if (typeof len === 'number') endKw = fits(len);
+    else if (isRef(len)) {
+      // An indirect length is usually defined after the stream: try the integer objects of that number.
+      for (const c of this.intObjects().get(len.num) ?? []) {
+        const q = fits(c);
+        if (q >= 0) {
+          endKw = q;
+          len = c;
+          break;
+        }
+      }
     }
     if (endKw < 0) endKw = Buffer.from(b.buffer, b.byteOffset, b.byteLength).indexOf('endstream', dataStart, 'latin1');
     if (endKw < 0) return undefined;
@@ -298,7 +434,7 @@ export class PdfaDocument {
     const endstreamEolOk = isEol(b[endKw - 1]);
     const rawEnd = typeof len === 'number' && len >= 0 && dataStart + len <= endKw ? dataStart + len : dataEnd;
     const stream: PdfStreamValue = { kind: 'stream', dict, raw: b.subarray(dataStart, rawEnd) };
-    return { stream, info: { dataStart, realLength: dataEnd - dataStart, keywordEolOk, endstreamEolOk }, after: endKw + 9 };
+    return { stream, info: { dataStart, realLength: dataEnd - dataStart, keywordEolOk, endstreamEolOk, toKeyword: endKw - dataStart }, after: endKw + 9 };
   }
 
   private expandObjectStreams(): void {
@@ -323,12 +459,17 @@ export class PdfaDocument {
       }
       for (const [num, off] of entries) {
         if (!Number.isInteger(num) || !Number.isInteger(off)) continue;
-        if (this.objects.has(num) && (this.objects.get(num)!.offset > o.offset || this.objects.get(num)!.inObjStm !== undefined)) continue;
         const facts: LexFact[] = [];
         const lx = new Lexer(data, first + off, data.length, facts);
         try {
           const value = lx.object();
-          this.register({ num, gen: 0, offset: -1, value, inObjStm: o.num, spacingOk: true, facts });
+          const member: IndirectObject = { num, gen: 0, offset: -1, value, inObjStm: o.num, spacingOk: true, facts };
+          this.compressed.set(`${o.num}:${num}`, member);
+          if (this.objects.has(num) && (this.objects.get(num)!.offset > o.offset || this.objects.get(num)!.inObjStm !== undefined)) {
+            this.all.push(member);
+            continue;
+          }
+          this.register(member);
         } catch {
           this.problems.push(`object ${num} in object stream ${o.num} unreadable`);
         }
