@@ -1345,7 +1345,8 @@ function fileSpecs(m: Model): { fs: PdfDictValue; num?: number }[] {
       for (const x of v.map.values()) if (!isRef(x)) visit(x, num, depth + 1);
     } else if (Array.isArray(v)) for (const x of v) if (!isRef(x)) visit(x, num, depth + 1);
   };
-  for (const o of m.doc.objects.values()) visit(o.value, o.num, 0);
+  const reachable = m.doc.reachable();
+  for (const o of m.doc.objects.values()) if (reachable.has(o.num)) visit(o.value, o.num, 0);
   return out;
 }
 

@@ -50,3 +50,35 @@ export function pdfaSelfCheck(): boolean {
   const r = checkPdfa(pdf, { timeBudgetMs: 1000 });
   return r.complete && r.valid === false && r.part === null && r.findings.length === 1;
 }
+
+/** Header on /v1/convert and /v1/merge answers: "passed", or "unverified" when the time budget ran out. */
+export const PDFA_CHECK_HEADER = 'X-PDFA-Check';
+
+export interface OutputGate {
+  /** Header value for a 200 answer. */
+  header: 'passed' | 'unverified';
+  /** Set when the written PDF claims PDF/A-3 and fails: the answer must be an error listing these. */
+  failures?: ValidationErrorDetail[];
+  detail?: string;
+}
+
+/**
+ * Check a PDF we wrote (it declares PDF/A-3b): we never hand out a PDF that claims PDF/A-3b and fails it.
+ * The failures are almost always the input's (fonts not embedded, device colour without output intent,
+ * forbidden actions): our container part is checked by the tests against the same checker.
+ */
+export function gateWrittenPdf(pdf: Uint8Array, timeBudgetMs = PDFA_TIME_BUDGET_MS): OutputGate {
+  const r = checkPdfa(pdf, { timeBudgetMs, part: 3 });
+  if (!r.complete) return { header: 'unverified' };
+  if (r.valid) return { header: 'passed' };
+  const failures = pdfaFindingsAsDetails(r);
+  const clauses = [...new Set(r.findings.map((f) => f.clause))];
+  return {
+    header: 'passed',
+    failures,
+    detail:
+      `The PDF written from this input would declare PDF/A-3b but fails ISO 19005-3 ${clauses.length === 1 ? 'clause' : 'clauses'} ${clauses.slice(0, 8).join(', ')}` +
+      `${clauses.length > 8 ? ', …' : ''}; these come from the input PDF's content, which is copied unchanged (see errors). ` +
+      'Supply a PDF/A-1b, 2b or 3b input (embedded fonts, output intent, no forbidden actions).',
+  };
+}

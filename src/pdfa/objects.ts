@@ -211,6 +211,29 @@ export class PdfaDocument {
     return this.trailers.find((t) => !t.fromXrefStream && t.offset > off);
   }
 
+  private reachableCache: Set<number> | undefined;
+  /** Object numbers reachable from the trailer (Root, Info, ...): what a reader of the document sees. */
+  reachable(): Set<number> {
+    if (this.reachableCache) return this.reachableCache;
+    const seen = new Set<number>();
+    const stack: PdfValue[] = [];
+    const t = this.trailer;
+    if (t) for (const [k, v] of t.map) if (k !== 'Prev' && k !== 'XRefStm') stack.push(v);
+    while (stack.length && seen.size < 5_000_000) {
+      const v = stack.pop()!;
+      if (isRef(v)) {
+        if (seen.has(v.num)) continue;
+        seen.add(v.num);
+        const o = this.objects.get(v.num);
+        if (o) stack.push(o.value);
+      } else if (Array.isArray(v)) for (const x of v) stack.push(x);
+      else if (isDict(v)) for (const x of v.map.values()) stack.push(x);
+      else if (isStream(v)) for (const x of v.dict.map.values()) stack.push(x);
+    }
+    this.reachableCache = seen;
+    return seen;
+  }
+
   /** The object a reference stands for (direct values pass through). */
   resolve(v: PdfValue | undefined): PdfValue {
     if (v === undefined) return null;

@@ -14,6 +14,7 @@ import { ProblemError, RequestShapeError } from '../errors.js';
 import { readForm, type UploadedFile } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
 import { embedErrorToHttp, PRODUCER } from './convert.js';
+import { gateWrittenPdf, PDFA_CHECK_HEADER } from '../../pdfa/layer.js';
 
 const DESCRIPTION = `Embeds an existing invoice XML (Factur-X / ZUGFeRD CII, or XRechnung CII or UBL) into an existing PDF/A-3 PDF.
 No license is required. The checks run in this order; the first that fails answers:
@@ -26,7 +27,10 @@ No license is required. The checks run in this order; the first that fails answe
 3. **422** ProblemDetails: the PDF does not declare PDF/A-3 in its XMP (\`pdfaid:part\` 3; conformance B, U or A) (\`NOT_PDFA3\`),
    or the XML fails EN 16931 validation (\`EN16931_INVALID\`). \`errors\` lists every failed check in the ValidationResult
    error shape (\`rule_id\`, \`message\`, \`severity\`, \`location\`); both kinds are listed when both fail.
-4. **200** \`application/pdf\`, \`Content-Disposition: attachment; filename="<invoice number>.pdf"\`.
+4. **422** ProblemDetails \`PDFA_NONCONFORMANT\`: the written PDF, checked with the native PDF/A checker, fails PDF/A-3b because
+   of the input's content (fonts not embedded, device colour without output intent, ...); \`errors\` lists each failed ISO 19005-3 clause.
+5. **200** \`application/pdf\`, \`Content-Disposition: attachment; filename="<invoice number>.pdf"\`, \`X-PDFA-Check: passed\` (or
+   \`unverified\` when the check's time budget ran out).
 
 The attachment name and XMP follow the XML's profile (BT-24): XRechnung (and any UBL) → \`xrechnung.xml\`, level XRECHNUNG;
 otherwise \`factur-x.xml\` with the profile's level (/AFRelationship Data for MINIMUM and BASIC WL, else Alternative).
@@ -196,6 +200,10 @@ export default async function merge(app: FastifyInstance): Promise<void> {
       } catch (err) {
         throw embedErrorToHttp(err);
       }
+      // Never a 200 with a PDF that claims PDF/A-3b and fails it.
+      const gate = gateWrittenPdf(result.pdf);
+      if (gate.failures) throw new ProblemError(422, 'Unprocessable Content', gate.detail!, { code: 'PDFA_NONCONFORMANT', errors: gate.failures });
+      reply.header(PDFA_CHECK_HEADER, gate.header);
       reply.header('content-disposition', attachmentDisposition(invoicePdfName(number)));
       return reply.type('application/pdf').send(Buffer.from(result.pdf.buffer, result.pdf.byteOffset, result.pdf.length));
     },
