@@ -278,6 +278,27 @@ export const FILE_STRUCTURE: Check[] = [
     },
   },
   {
+    id: '6.1.13-10',
+    run(m, emit) {
+      for (const f of m.fonts) {
+        if (nameOf(f.map.get('Subtype')) !== 'Type0') continue;
+        const enc = m.doc.resolve(f.map.get('Encoding'));
+        if (!isStream(enc)) continue;
+        const r = m.doc.decode(enc);
+        if (!r.ok) continue;
+        const txt = Buffer.from(r.data).toString('latin1');
+        // CIDs are the last number of each cidrange / cidchar line.
+        for (const sec of txt.matchAll(/begincid(?:range|char)([\s\S]*?)endcid(?:range|char)/g)) {
+          const bad = [...sec[1].matchAll(/>\s*(\d+)/g)].map((x) => Number(x[1])).find((n) => n > 65535);
+          if (bad !== undefined) {
+            emit(`embedded CMap maps to CID ${bad} (at most 65535)`, objName(m, enc));
+            break;
+          }
+        }
+      }
+    },
+  },
+  {
     id: '6.1.13-11',
     run(m, emit) {
       for (const p of m.pages) {
