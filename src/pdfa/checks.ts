@@ -1353,8 +1353,12 @@ export const ANNOTATIONS: Check[] = [
 // ---------------------------------------------------------------------------------------------
 // 6.8 Embedded files, 6.9 Optional content, 6.10, 6.11
 
+const fileSpecCache = new WeakMap<Model, { fs: PdfDictValue; num?: number }[]>();
 function fileSpecs(m: Model): { fs: PdfDictValue; num?: number }[] {
+  const cached = fileSpecCache.get(m);
+  if (cached) return cached;
   const out: { fs: PdfDictValue; num?: number }[] = [];
+  fileSpecCache.set(m, out);
   const seen = new Set<PdfDictValue>();
   const visit = (v: PdfValue, num: number | undefined, depth: number) => {
     if (depth > 6) return;

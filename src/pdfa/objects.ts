@@ -267,43 +267,64 @@ export class PdfaDocument {
     return r;
   }
 
+  /**
+   * One forward pass over the file. Keyword positions are found with Buffer.indexOf (native; converting a
+   * binary file to a JS string costs more than the whole check), then taken in file order, skipping those
+   * inside objects already read (stream data).
+   */
   private scan(): void {
     const b = this.bytes;
-    const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
-    const re = /(\d+)([\0\t\n\f\r ]+)(\d+)([\0\t\n\f\r ]+)obj|trailer|startxref|xref|%%EOF/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text))) {
-      const at = m.index;
-      const tok = m[0];
-      if (tok === '%%EOF') {
+    const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    type Cand = { at: number; kind: 'obj' | 'trailer' | 'startxref' | 'xref' | 'eof'; hdr?: Header };
+    const cands: Cand[] = [];
+    const find = (kw: string, fn: (p: number) => void) => {
+      for (let p = buf.indexOf(kw, 0, 'latin1'); p >= 0; p = buf.indexOf(kw, p + kw.length, 'latin1')) fn(p);
+    };
+    find('obj', (p) => {
+      const hdr = headerBefore(b, p);
+      if (hdr) cands.push({ at: hdr.at, kind: 'obj', hdr });
+    });
+    find('trailer', (p) => cands.push({ at: p, kind: 'trailer' }));
+    find('xref', (p) => {
+      if (p >= 5 && b[p - 5] === 0x73 && b[p - 1] === 0x74 && b[p - 4] === 0x74) cands.push({ at: p - 5, kind: 'startxref' });
+      else cands.push({ at: p, kind: 'xref' });
+    });
+    find('%%EOF', (p) => cands.push({ at: p, kind: 'eof' }));
+    cands.sort((x, y) => x.at - y.at);
+    let pos = 0;
+    for (const c of cands) {
+      const at = c.at;
+      if (c.kind === 'eof') {
         this.lastEofOffset = at;
         continue;
       }
-      if (tok === 'startxref') {
+      if (c.kind === 'startxref') {
         const lx = new Lexer(b, at + 9);
         const v = Number(lx.word());
         if (Number.isInteger(v)) this.startxref = v;
         continue;
       }
-      if (tok === 'xref') {
+      if (at < pos) continue;
+      if (c.kind === 'xref') {
         if (at > 0 && !WS[b[at - 1]] && b[at - 1] !== 0x3e) continue;
-        re.lastIndex = this.readXref(at);
+        const next = b[at + 4];
+        if (next !== undefined && !WS[next]) continue;
+        pos = this.readXref(at);
         continue;
       }
-      if (tok === 'trailer') {
+      if (c.kind === 'trailer') {
         const lx = new Lexer(b, at + 7);
         try {
           const d = lx.object();
           if (isDict(d)) this.trailers.push({ offset: at, dict: d, fromXrefStream: false });
-          re.lastIndex = lx.pos;
+          pos = lx.pos;
         } catch {
           this.problems.push(`unreadable trailer at ${at}`);
         }
         continue;
       }
-      if (at > 0 && b[at - 1] >= 0x30 && b[at - 1] <= 0x39) continue;
-      const end = this.readObject(at, m);
-      if (end > 0) re.lastIndex = end;
+      const end = this.readObject(at, c.hdr!);
+      if (end > 0) pos = end;
     }
   }
 
@@ -346,11 +367,9 @@ export class PdfaDocument {
   }
 
   /** Parse the indirect object whose header matched at `at`; returns the offset after it (0 = not an object). */
-  private readObject(at: number, m: RegExpExecArray): number {
+  private readObject(at: number, h: Header): number {
     const b = this.bytes;
-    const num = Number(m[1]);
-    const gen = Number(m[3]);
-    const headerEnd = at + m[0].length;
+    const { num, gen, headerEnd } = h;
     const facts: LexFact[] = [];
     const lx = new Lexer(b, headerEnd, b.length, facts);
     let value: PdfValue;
@@ -362,7 +381,7 @@ export class PdfaDocument {
     }
     const spacing: string[] = [];
     if (at > 0 && !isEol(b[at - 1])) spacing.push('object header not preceded by an EOL');
-    if (m[2] !== ' ' || m[4] !== ' ') spacing.push('object number, generation and "obj" not separated by single spaces');
+    if (!h.singleSpaces) spacing.push('object number, generation and "obj" not separated by single spaces');
     if (!isEol(b[headerEnd])) spacing.push('"obj" not followed by an EOL');
     let stream: StreamInfo | undefined;
     const kwPos = skipWsFrom(b, lx.pos);
@@ -398,14 +417,18 @@ export class PdfaDocument {
     if (this.intObjectsCache) return this.intObjectsCache;
     const m = new Map<number, number[]>();
     const b = this.bytes;
-    const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
-    const re = /(\d+)\s+\d+\s+obj\s*(\d+)\s*endobj/g;
-    let x: RegExpExecArray | null;
-    while ((x = re.exec(text))) {
-      const n = Number(x[1]);
-      const list = m.get(n) ?? [];
-      list.push(Number(x[2]));
-      m.set(n, list);
+    const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    for (let p = buf.indexOf('obj', 0, 'latin1'); p >= 0; p = buf.indexOf('obj', p + 3, 'latin1')) {
+      const hdr = headerBefore(b, p);
+      if (!hdr) continue;
+      let q = skipWsFrom(b, p + 3);
+      const start = q;
+      while (b[q] >= 0x30 && b[q] <= 0x39 && q - start < 16) q++;
+      if (q === start) continue;
+      if (!matchWord(b, skipWsFrom(b, q), 'endobj')) continue;
+      const list = m.get(hdr.num) ?? [];
+      list.push(Number(Buffer.from(b.subarray(start, q)).toString('latin1')));
+      m.set(hdr.num, list);
     }
     this.intObjectsCache = m;
     return m;
@@ -516,4 +539,41 @@ export function matchWord(b: Uint8Array, p: number, w: string): boolean {
   for (let i = 0; i < w.length; i++) if (b[p + i] !== w.charCodeAt(i)) return false;
   const c = b[p + w.length];
   return c === undefined || WS[c] === 1 || c === 0x3c || c === 0x2f || c === 0x25 || c === 0x5b;
+}
+
+interface Header {
+  /** Offset of the object number. */
+  at: number;
+  num: number;
+  gen: number;
+  headerEnd: number;
+  singleSpaces: boolean;
+}
+
+/** "N G obj" ending at the "obj" found at p (read backwards), or undefined. */
+function headerBefore(b: Uint8Array, p: number): Header | undefined {
+  const after = b[p + 3];
+  if (after !== undefined && !WS[after] && after !== 0x3c && after !== 0x5b && after !== 0x2f && after !== 0x25 && after !== 0x28) return undefined;
+  let q = p - 1;
+  const ws2End = q;
+  while (q >= 0 && WS[b[q]]) q--;
+  if (q === ws2End) return undefined;
+  const ws2Single = ws2End - q === 1 && b[ws2End] === 0x20;
+  const genEnd = q;
+  while (q >= 0 && b[q] >= 0x30 && b[q] <= 0x39) q--;
+  if (q === genEnd || genEnd - q > 10) return undefined;
+  const genStart = q + 1;
+  const ws1End = q;
+  while (q >= 0 && WS[b[q]]) q--;
+  if (q === ws1End) return undefined;
+  const ws1Single = ws1End - q === 1 && b[ws1End] === 0x20;
+  const numEnd = q;
+  while (q >= 0 && b[q] >= 0x30 && b[q] <= 0x39) q--;
+  if (q === numEnd || numEnd - q > 10) return undefined;
+  const numStart = q + 1;
+  let num = 0;
+  for (let k = numStart; k <= numEnd; k++) num = num * 10 + (b[k] - 0x30);
+  let gen = 0;
+  for (let k = genStart; k <= genEnd; k++) gen = gen * 10 + (b[k] - 0x30);
+  return { at: numStart, num, gen, headerEnd: p + 3, singleSpaces: ws1Single && ws2Single };
 }
