@@ -734,7 +734,8 @@ export const GRAPHICS: Check[] = [
           if (k === 'Type' || k === 'HalftoneType' || k === 'HalftoneName') continue;
           const c = m.doc.dict(v);
           if (!c) continue;
-          const primary = ['Cyan', 'Magenta', 'Yellow', 'Black', 'Red', 'Green', 'Blue', 'Gray', 'Default'].includes(k);
+          // Primary: the process colorants (and Default); every other colorant needs its own transfer function.
+          const primary = ['Cyan', 'Magenta', 'Yellow', 'Black', 'Default'].includes(k);
           const has = c.map.has('TransferFunction');
           if (primary && has) emit(`halftone for primary colourant ${k} has a /TransferFunction`, objName(m, h) ?? 'halftone');
           if (!primary && !has) emit(`halftone for non-primary colourant ${k} lacks a /TransferFunction`, objName(m, h) ?? 'halftone');
@@ -1108,7 +1109,7 @@ export const FONTS: Check[] = [
         if (isStream(enc)) {
           const use = m.doc.resolve(enc.dict.map.get('UseCMap'));
           const un = nameOf(use);
-          if (un !== undefined && !PREDEFINED_CMAPS.test(un)) emit(`embedded CMap uses non-predefined CMap /${un}`, objName(m, enc), '6.2.11.3.3-3');
+          if ((un !== undefined && !PREDEFINED_CMAPS.test(un)) || isStream(use)) emit(`embedded CMap uses ${un ? `non-predefined CMap /${un}` : 'another embedded CMap'} (only the predefined CMaps of ISO 32000-1 may be used)`, objName(m, enc), '6.2.11.3.3-3');
           const r = m.doc.decode(enc);
           if (r.ok) {
             const txt = Buffer.from(r.data).toString('latin1');
