@@ -5,6 +5,7 @@
  */
 import { isDict, isRef, isStream, nameOf, type PdfDictValue, type PdfStreamValue, type PdfValue } from '../pdf/lazy.js';
 import { filtersOf } from './decode.js';
+import { readTrueType, winAnsiUnicode, type TrueTypeInfo } from './fonts.js';
 import type { Finding, Model } from './model.js';
 
 export type Emit = (message: string, object?: string, clause?: string) => void;
@@ -1190,6 +1191,175 @@ export const FONTS: Check[] = [
     },
   },
 ];
+
+/** Shown codes per font dictionary, over all content streams. */
+function shownByFont(m: Model): Map<PdfDictValue, { codes: Uint8Array[]; where: string }> {
+  const out = new Map<PdfDictValue, { codes: Uint8Array[]; where: string }>();
+  for (const c of m.contents) {
+    const fonts = c.resources ? m.doc.dict(c.resources.map.get('Font')) : undefined;
+    for (const [name, list] of c.use.shown) {
+      const f = fonts ? m.doc.dict(fonts.map.get(name)) : undefined;
+      if (!f) continue;
+      const e = out.get(f) ?? { codes: [], where: c.owner };
+      if (e.codes.length < 5000) e.codes.push(...list);
+      out.set(f, e);
+    }
+  }
+  return out;
+}
+
+const ttCache = new WeakMap<PdfStreamValue, TrueTypeInfo | null>();
+function trueTypeOf(m: Model, font: PdfDictValue): TrueTypeInfo | undefined {
+  const p = fontProgram(m, font);
+  if (!p || p.key !== 'FontFile2') return undefined;
+  const hit = ttCache.get(p.s);
+  if (hit !== undefined) return hit ?? undefined;
+  const r = m.doc.decode(p.s);
+  const tt = r.ok ? readTrueType(r.data) : undefined;
+  ttCache.set(p.s, tt ?? null);
+  return tt;
+}
+
+/** CID font /W widths: CID → width, DW for the rest. */
+function cidWidths(m: Model, cf: PdfDictValue): (cid: number) => number {
+  const dw = m.doc.resolve(cf.map.get('DW'));
+  const def = typeof dw === 'number' ? dw : 1000;
+  const w = m.doc.resolve(cf.map.get('W'));
+  const map = new Map<number, number>();
+  if (Array.isArray(w)) {
+    for (let i = 0; i < w.length && map.size < 100_000; ) {
+      const a = m.doc.resolve(w[i]);
+      const b = m.doc.resolve(w[i + 1]);
+      if (typeof a !== 'number') break;
+      if (Array.isArray(b)) {
+        b.forEach((x, k) => {
+          const v = m.doc.resolve(x);
+          if (typeof v === 'number') map.set(a + k, v);
+        });
+        i += 2;
+      } else {
+        const c = m.doc.resolve(w[i + 2]);
+        if (typeof b === 'number' && typeof c === 'number') for (let k = a; k <= b && k - a < 65536; k++) map.set(k, c);
+        i += 3;
+      }
+    }
+  }
+  return (cid) => map.get(cid) ?? def;
+}
+
+/** The glyph rules that need the font program: glyph present (6.2.11.4.1-2), widths (6.2.11.5-1), .notdef (6.2.11.8-1). */
+function checkGlyphs(m: Model, emit: Emit): void {
+  for (const [font, { codes, where }] of shownByFont(m)) {
+    const st = nameOf(font.map.get('Subtype'));
+    const obj = objName(m, font) ?? where;
+    const reported = new Set<string>();
+    const once = (clause: string, msg: string) => {
+      if (reported.has(clause)) return;
+      reported.add(clause);
+      emit(msg, obj, clause);
+    };
+    if (st === 'TrueType') {
+      const tt = trueTypeOf(m, font);
+      if (!tt) continue;
+      const fd = m.doc.dict(font.map.get('FontDescriptor'));
+      const flags = fd ? m.doc.resolve(fd.map.get('Flags')) : 0;
+      const symbolic = typeof flags === 'number' && (flags & 4) !== 0;
+      const enc = m.doc.resolve(font.map.get('Encoding'));
+      const encName = nameOf(enc) ?? (isDict(enc) && !enc.map.has('Differences') ? nameOf(enc.map.get('BaseEncoding')) : isDict(enc) ? 'Differences' : undefined);
+      let lookup: ((c: number) => number | undefined) | undefined;
+      if (symbolic) {
+        const c30 = tt.cmaps.get('3,0');
+        const c10 = tt.cmaps.get('1,0');
+        if (c30) lookup = (c) => c30(c) || c30(0xf000 + c) || c30(0xf100 + c) || c30(0xf200 + c) || (c10 ? c10(c) : undefined);
+        else if (c10) lookup = c10;
+      } else if (encName === 'WinAnsiEncoding' || encName === undefined) {
+        const c31 = tt.cmaps.get('3,1');
+        if (c31) lookup = (c) => c31(winAnsiUnicode(c));
+      } else if (encName === 'MacRomanEncoding') lookup = tt.cmaps.get('1,0');
+      const fc = m.doc.resolve(font.map.get('FirstChar'));
+      const widths = m.doc.resolve(font.map.get('Widths'));
+      const seen = new Set<number>();
+      for (const bytes of codes) for (const c of bytes) {
+        if (seen.has(c)) continue;
+        seen.add(c);
+        if (lookup) {
+          const gid = lookup(c);
+          if (gid === undefined || gid >= tt.numGlyphs) once('6.2.11.4.1-2', `character code ${c} shown with font ${baseName(m, font)} has no glyph in the embedded program`);
+          else if (gid === 0) once('6.2.11.8-1', `character code ${c} shown with font ${baseName(m, font)} maps to the .notdef glyph`);
+          else if (typeof fc === 'number' && Array.isArray(widths)) {
+            const w = m.doc.resolve(widths[c - fc]);
+            const adv = tt.advance(gid);
+            if (typeof w === 'number' && adv !== undefined && Math.abs(w - (adv * 1000) / tt.unitsPerEm) > 1)
+              once('6.2.11.5-1', `width ${w} of code ${c} in /Widths differs from the program's advance ${Math.round((adv * 1000) / tt.unitsPerEm)}`);
+          }
+        }
+      }
+    } else if (st === 'Type0') {
+      const encName = nameOf(m.doc.resolve(font.map.get('Encoding')));
+      if (encName !== 'Identity-H' && encName !== 'Identity-V') continue;
+      const d = m.doc.resolve(font.map.get('DescendantFonts'));
+      const cf = Array.isArray(d) ? m.doc.dict(d[0]) : undefined;
+      if (!cf || nameOf(cf.map.get('Subtype')) !== 'CIDFontType2') continue;
+      const tt = trueTypeOf(m, cf);
+      if (!tt) continue;
+      const map = m.doc.resolve(cf.map.get('CIDToGIDMap'));
+      let toGid: (cid: number) => number | undefined = (cid) => cid;
+      if (isStream(map)) {
+        const r = m.doc.decode(map);
+        if (!r.ok) continue;
+        const data = r.data;
+        toGid = (cid) => (cid * 2 + 1 < data.length ? (data[cid * 2] << 8) | data[cid * 2 + 1] : undefined);
+      }
+      const width = cidWidths(m, cf);
+      const seen = new Set<number>();
+      for (const bytes of codes)
+        for (let i = 0; i + 1 < bytes.length; i += 2) {
+          const cid = (bytes[i] << 8) | bytes[i + 1];
+          if (seen.has(cid)) continue;
+          seen.add(cid);
+          const gid = toGid(cid);
+          if (gid === undefined || gid >= tt.numGlyphs) once('6.2.11.4.1-2', `CID ${cid} shown with font ${baseName(m, font)} has no glyph in the embedded program`);
+          else if (gid === 0) once('6.2.11.8-1', `CID ${cid} shown with font ${baseName(m, font)} is the .notdef glyph`);
+          else {
+            const adv = tt.advance(gid);
+            const w = width(cid);
+            if (adv !== undefined && Math.abs(w - (adv * 1000) / tt.unitsPerEm) > 1)
+              once('6.2.11.5-1', `width ${w} of CID ${cid} differs from the program's advance ${Math.round((adv * 1000) / tt.unitsPerEm)}`);
+          }
+        }
+    } else if (st === 'Type3') {
+      const enc = m.doc.dict(font.map.get('Encoding'));
+      const diffs = enc ? m.doc.resolve(enc.map.get('Differences')) : null;
+      const procs = m.doc.dict(font.map.get('CharProcs'));
+      const fc = m.doc.resolve(font.map.get('FirstChar'));
+      const widths = m.doc.resolve(font.map.get('Widths'));
+      if (!Array.isArray(diffs) || !procs || typeof fc !== 'number' || !Array.isArray(widths)) continue;
+      const names = new Map<number, string>();
+      let code = 0;
+      for (const x of diffs) {
+        const v = m.doc.resolve(x);
+        if (typeof v === 'number') code = v;
+        else if (nameOf(v)) names.set(code++, nameOf(v)!);
+      }
+      const seen = new Set<number>();
+      for (const bytes of codes) for (const c of bytes) {
+        if (seen.has(c)) continue;
+        seen.add(c);
+        const name = names.get(c);
+        const proc = name ? m.doc.resolve(procs.map.get(name)) : null;
+        if (!isStream(proc)) continue;
+        const r = m.doc.decode(proc);
+        if (!r.ok) continue;
+        const txt = Buffer.from(r.data.subarray(0, 400)).toString('latin1');
+        const d0 = /([-+]?[\d.]+)\s+[-+]?[\d.]+\s+(?:d0|(?:[-+]?[\d.]+\s+){4}d1)/.exec(txt);
+        const w = m.doc.resolve(widths[c - fc]);
+        if (d0 && typeof w === 'number' && Math.abs(Number(d0[1]) - w) > 1) once('6.2.11.5-1', `width ${w} of code ${c} in /Widths differs from the glyph's d0/d1 width ${d0[1]}`);
+      }
+    }
+  }
+}
+
+FONTS.push({ id: '6.2.11.5-1', run: checkGlyphs });
 
 const PREDEFINED_CMAPS = /^(Identity-[HV]|(GB-EUC|GBpc-EUC|GBK-EUC|GBKp-EUC|GBK2K|UniGB-UCS2|UniGB-UTF16|B5pc|HKscs-B5|ETen-B5|ETenms-B5|CNS-EUC|UniCNS-UCS2|UniCNS-UTF16|83pv-RKSJ|90ms-RKSJ|90msp-RKSJ|90pv-RKSJ|Add-RKSJ|EUC|Ext-RKSJ|Ext|UniJIS-UCS2|UniJIS-UCS2-HW|UniJIS-UTF16|KSC-EUC|KSCms-UHC|KSCms-UHC-HW|KSCpc-EUC|UniKS-UCS2|UniKS-UTF16|H|V|GBT-EUC|GBTpc-EUC|CNS1|CNS2|ETHK-B5|HKdla-B5|HKdlb-B5|HKgccs-B5|HKm314-B5|HKm471-B5|UniCNS-UTF8|UniCNS-UTF32|UniGB-UTF8|UniGB-UTF32|UniJIS-UTF8|UniJIS-UTF32|UniKS-UTF8|UniKS-UTF32|78-EUC|78-RKSJ|78|78ms-RKSJ|90ms-RKSJ|Hankaku|Hiragana|Katakana|Roman|WP-Symbol|Add|UniJIS2004-UTF16|UniJIS2004-UTF8|UniJIS2004-UTF32|UniJISX0213-UTF32|UniJISX02132004-UTF32|UniJISPro-UCS2|UniJISPro-UTF8|UniJISPro-UCS2-HW|NWP|KSC|KSCpc)(-[HV])?|H|V)$/;
 

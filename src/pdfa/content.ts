@@ -23,6 +23,8 @@ export interface ContentUse {
   inherent: Set<'RGB' | 'CMYK' | 'Gray'>;
   /** Font resource names used by Tf, with whether text was drawn while not invisible (Tr != 3). */
   fonts: Map<string, { visible: boolean }>;
+  /** Bytes of the strings shown with each font resource (for glyph, width and .notdef checks); capped. */
+  shown: Map<string, Uint8Array[]>;
   xobjects: Set<string>;
   shadings: Set<string>;
   extGStates: Set<string>;
@@ -62,6 +64,7 @@ export function scanContent(data: Uint8Array, deadline: number, colourSet = fals
     defaultGrayStroke: false,
     inherent: new Set(),
     fonts: new Map(),
+    shown: new Map(),
     xobjects: new Set(),
     shadings: new Set(),
     extGStates: new Set(),
@@ -171,6 +174,13 @@ export function scanContent(data: Uint8Array, deadline: number, colourSet = fals
             const e = use.fonts.get(font) ?? { visible: false };
             if (tr !== 3) e.visible = true;
             use.fonts.set(font, e);
+            const list = use.shown.get(font) ?? [];
+            if (list.length < 2000) {
+              const last = operands[operands.length - 1];
+              const strings = Array.isArray(last) ? last : [last];
+              for (const x of strings) if (x && typeof x === 'object' && !Array.isArray(x) && x.kind === 'string') list.push(x.bytes);
+              use.shown.set(font, list);
+            }
           }
           paint(tr === 0 || tr === 2 || tr === 4 || tr === 6, tr === 1 || tr === 2 || tr === 5 || tr === 6);
           break;
