@@ -1312,7 +1312,8 @@ function checkGlyphs(m: Model, emit: Emit): void {
       }
       const width = cidWidths(m, cf);
       const seen = new Set<number>();
-      for (const bytes of codes)
+      for (const bytes of codes) {
+        if (bytes.length % 2 === 1) once('6.2.11.4.1-2', `a string shown with font ${baseName(m, font)} ends in an incomplete 2-byte code, which selects no glyph`);
         for (let i = 0; i + 1 < bytes.length; i += 2) {
           const cid = (bytes[i] << 8) | bytes[i + 1];
           if (seen.has(cid)) continue;
@@ -1327,6 +1328,7 @@ function checkGlyphs(m: Model, emit: Emit): void {
               once('6.2.11.5-1', `width ${w} of CID ${cid} differs from the program's advance ${Math.round((adv * 1000) / tt.unitsPerEm)}`);
           }
         }
+      }
     } else if (st === 'Type3') {
       const enc = m.doc.dict(font.map.get('Encoding'));
       const diffs = enc ? m.doc.resolve(enc.map.get('Differences')) : null;

@@ -68,7 +68,12 @@ export interface OutputGate {
  * forbidden actions): our container part is checked by the tests against the same checker.
  */
 export function gateWrittenPdf(pdf: Uint8Array, timeBudgetMs = PDFA_TIME_BUDGET_MS): OutputGate {
-  const r = checkPdfa(pdf, { timeBudgetMs, part: 3 });
+  let r: PdfaReport;
+  try {
+    r = checkPdfa(pdf, { timeBudgetMs, part: 3 });
+  } catch {
+    return { header: 'unverified' };
+  }
   if (!r.complete) return { header: 'unverified' };
   if (r.valid) return { header: 'passed' };
   const failures = pdfaFindingsAsDetails(r);
