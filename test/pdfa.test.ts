@@ -280,4 +280,27 @@ describe('pdfa3b layer of /v1/validate and the /v1/convert gate', () => {
     assert.ok(body.errors.some((e: { rule_id: string; rule_set: string }) => e.rule_id === '6.2.11.4.1-1' && e.rule_set === 'pdfa'), JSON.stringify(body.errors));
     assert.match(body.detail, /6\.2\.11\.4\.1-1/);
   });
+
+  test('/v1/merge: a PDF declared PDF/A-3b whose font is not embedded is 422 PDFA_NONCONFORMANT, a clean one 200', async () => {
+    const withFont = (font: string) =>
+      Buffer.from(
+        minimalPdfa({ page: '/Contents 5 0 R', extra: [{ dict: '<<>>', data: '0 g BT /F1 12 Tf 10 10 Td (Hi) Tj ET' }, font] })
+          .toString('latin1')
+          .replace('/Resources<<>>', '/Resources<</Font<</F1 6 0 R>>>>'),
+        'latin1',
+      );
+    const xml = Buffer.from(xmlFor('en16931'));
+    const merge = (pdf: Buffer) =>
+      post(community, '/v1/merge', [
+        { name: 'pdf', value: pdf, filename: 'a.pdf', contentType: 'application/pdf' },
+        { name: 'xml', value: xml, filename: 'factur-x.xml', contentType: 'application/xml' },
+      ]);
+    const bad = await merge(withFont('<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>'));
+    assert.equal(bad.statusCode, 422, bad.body.slice(0, 300));
+    assert.equal(bad.json().code, 'PDFA_NONCONFORMANT');
+    assert.deepEqual([...new Set(bad.json().errors.map((e: { rule_id: string }) => e.rule_id))], ['6.2.11.4.1-1']);
+    const good = await merge(minimalPdfa({ page: '/Contents 5 0 R', extra: [{ dict: '<<>>', data: '0 0 10 10 re S' }] }));
+    assert.equal(good.statusCode, 200, good.body.slice(0, 300));
+    assert.equal(good.headers['x-pdfa-check'], 'passed');
+  });
 });
