@@ -615,19 +615,28 @@ export const GRAPHICS: Check[] = [
     run(m, emit) {
       for (const c of m.contents) {
         const gsd = c.resources ? m.doc.dict(c.resources.map.get('ExtGState')) : undefined;
-        let fill = false;
-        let stroke = false;
-        for (const n of c.use.extGStates) {
-          const g = gsd ? m.doc.dict(gsd.map.get(n)) : undefined;
-          if (!g || m.doc.resolve(g.map.get('OPM')) !== 1) continue;
-          const OP = m.doc.resolve(g.map.get('OP')) === true;
-          const opv = m.doc.resolve(g.map.get('op'));
-          if (OP) stroke = true;
-          if (opv === true || (opv === null && OP)) fill = true;
+        for (const p of c.use.paints.values()) {
+          if (!isIccCmyk(m, c.resources, p.cs)) continue;
+          // The graphics state at that painting operation: the ExtGStates applied in order, later keys winning.
+          let OPM = 0;
+          let OP = false;
+          let op: boolean | undefined;
+          for (const n of p.gs) {
+            const g = gsd ? m.doc.dict(gsd.map.get(n)) : undefined;
+            if (!g) continue;
+            const a = m.doc.resolve(g.map.get('OPM'));
+            const b = m.doc.resolve(g.map.get('OP'));
+            const f = m.doc.resolve(g.map.get('op'));
+            if (typeof a === 'number') OPM = a;
+            if (typeof b === 'boolean') {
+              OP = b;
+              if (typeof f !== 'boolean') op = undefined;
+            }
+            if (typeof f === 'boolean') op = f;
+          }
+          const over = p.fill ? (op ?? OP) : OP;
+          if (OPM === 1 && over) emit(`ICCBased CMYK colour is ${p.fill ? 'filled' : 'stroked'} with overprint on and overprint mode 1`, c.owner);
         }
-        if (!fill && !stroke) continue;
-        const icc = (names: Set<string>) => [...names].some((n) => isIccCmyk(m, c.resources, n));
-        if ((fill && icc(c.use.csFill)) || (stroke && icc(c.use.csStroke))) emit('ICCBased CMYK colour is painted with overprint on and overprint mode 1', c.owner);
       }
     },
   },

@@ -19,6 +19,8 @@ export interface ContentUse {
   /** Painting happened while the fill/stroke colour was still the initial DeviceGray. */
   defaultGrayFill: boolean;
   defaultGrayStroke: boolean;
+  /** Distinct painting states: colour space name set by cs/CS (or '' ), ExtGStates applied in order, fill or stroke. */
+  paints: Map<string, { fill: boolean; cs: string; gs: string[] }>;
   /** Device families used by the inherent-colour operators: RGB (rg/RG), CMYK (k/K), Gray (g/G). */
   inherent: Set<'RGB' | 'CMYK' | 'Gray'>;
   /** Font resource names used by Tf, with whether text was drawn while not invisible (Tr != 3). */
@@ -62,6 +64,7 @@ export function scanContent(data: Uint8Array, deadline: number, colourSet = fals
     csStroke: new Set(),
     defaultGrayFill: false,
     defaultGrayStroke: false,
+    paints: new Map(),
     inherent: new Set(),
     fonts: new Map(),
     shown: new Map(),
@@ -82,10 +85,20 @@ export function scanContent(data: Uint8Array, deadline: number, colourSet = fals
   let count = 0;
   let fillSet = colourSet;
   let strokeSet = colourSet;
-  const stack: [boolean, boolean][] = [];
+  let fillCs = '';
+  let strokeCs = '';
+  let gsList: string[] = [];
+  const stack: [boolean, boolean, string, string, string[]][] = [];
+  const record = (fill: boolean, cs: string): void => {
+    if (!cs || gsList.length === 0 || use.paints.size >= 256) return;
+    const key = `${fill ? 'f' : 's'}|${cs}|${gsList.join(',')}`;
+    if (!use.paints.has(key)) use.paints.set(key, { fill, cs, gs: [...gsList] });
+  };
   const paint = (fill: boolean, stroke: boolean): void => {
     if (fill && !fillSet) use.defaultGrayFill = true;
     if (stroke && !strokeSet) use.defaultGrayStroke = true;
+    if (fill) record(true, fillCs);
+    if (stroke) record(false, strokeCs);
   };
   try {
     while (!lx.atEnd()) {
@@ -104,13 +117,13 @@ export function scanContent(data: Uint8Array, deadline: number, colourSet = fals
       else if (!CONTENT_OPERATORS.has(op)) use.undefinedOps.add(op); // PDF/A: undefined even inside BX/EX
       switch (op) {
         case 'q':
-          if (stack.length < 1000) stack.push([fillSet, strokeSet]);
+          if (stack.length < 1000) stack.push([fillSet, strokeSet, fillCs, strokeCs, gsList]);
           depth++;
           if (depth > use.maxQDepth) use.maxQDepth = depth;
           break;
         case 'Q':
           if (depth > 0) depth--;
-          if (stack.length) [fillSet, strokeSet] = stack.pop()!;
+          if (stack.length) [fillSet, strokeSet, fillCs, strokeCs, gsList] = stack.pop()!;
           break;
         case 'f':
         case 'F':
@@ -138,12 +151,14 @@ export function scanContent(data: Uint8Array, deadline: number, colourSet = fals
         case 'g':
           use.inherent.add(op === 'rg' ? 'RGB' : op === 'k' ? 'CMYK' : 'Gray');
           fillSet = true;
+          fillCs = '';
           break;
         case 'RG':
         case 'K':
         case 'G':
           use.inherent.add(op === 'RG' ? 'RGB' : op === 'K' ? 'CMYK' : 'Gray');
           strokeSet = true;
+          strokeCs = '';
           break;
         case 'cs':
         case 'CS': {
@@ -151,6 +166,8 @@ export function scanContent(data: Uint8Array, deadline: number, colourSet = fals
           if (n && typeof n === 'object' && !Array.isArray(n) && n.kind === 'name') {
             use.csNames.add(n.name);
             (op === 'cs' ? use.csFill : use.csStroke).add(n.name);
+            if (op === 'cs') fillCs = n.name;
+            else strokeCs = n.name;
           }
           if (op === 'cs') fillSet = true;
           else strokeSet = true;
@@ -196,7 +213,10 @@ export function scanContent(data: Uint8Array, deadline: number, colourSet = fals
         }
         case 'gs': {
           const n = operands[operands.length - 1];
-          if (n && typeof n === 'object' && !Array.isArray(n) && n.kind === 'name') use.extGStates.add(n.name);
+          if (n && typeof n === 'object' && !Array.isArray(n) && n.kind === 'name') {
+            use.extGStates.add(n.name);
+            if (gsList.length < 16) gsList = [...gsList, n.name];
+          }
           break;
         }
         case 'ri': {
