@@ -5,7 +5,7 @@
  */
 import { isDict, isRef, isStream, nameOf, type PdfDictValue, type PdfStreamValue, type PdfValue } from '../pdf/lazy.js';
 import { filtersOf } from './decode.js';
-import { readTrueType, winAnsiUnicode, type TrueTypeInfo } from './fonts.js';
+import { cffCids, readTrueType, winAnsiUnicode, type TrueTypeInfo } from './fonts.js';
 import type { Finding, Model } from './model.js';
 
 export type Emit = (message: string, object?: string, clause?: string) => void;
@@ -1308,6 +1308,20 @@ function checkGlyphs(m: Model, emit: Emit): void {
       if (encName !== 'Identity-H' && encName !== 'Identity-V') continue;
       const d = m.doc.resolve(font.map.get('DescendantFonts'));
       const cf = Array.isArray(d) ? m.doc.dict(d[0]) : undefined;
+      if (cf && nameOf(cf.map.get('Subtype')) === 'CIDFontType0') {
+        // CID-keyed CFF: the program's charset lists the CIDs it defines.
+        const prog = fontProgram(m, cf);
+        const r = prog && prog.key === 'FontFile3' ? m.doc.decode(prog.s) : undefined;
+        const cids = r && r.ok ? cffCids(r.data) : undefined;
+        if (!cids) continue;
+        for (const bytes of codes)
+          for (let i = 0; i + 1 < bytes.length; i += 2) {
+            const cid = (bytes[i] << 8) | bytes[i + 1];
+            if (cid === 0) once('6.2.11.8-1', `CID 0 (.notdef) is shown with font ${baseName(m, font)}`);
+            else if (!cids.has(cid)) once('6.2.11.4.1-2', `CID ${cid} shown with font ${baseName(m, font)} is not defined in the embedded CFF program`);
+          }
+        continue;
+      }
       if (!cf || nameOf(cf.map.get('Subtype')) !== 'CIDFontType2') continue;
       const tt = trueTypeOf(m, cf);
       if (!tt) continue;

@@ -120,3 +120,96 @@ const WIN_80_9F = [
 export function winAnsiUnicode(code: number): number {
   return code >= 0x80 && code <= 0x9f ? WIN_80_9F[code - 0x80] || code : code;
 }
+
+/**
+ * CID-keyed CFF (FontFile3 /CIDFontType0C): the set of CIDs the program defines, from the Top DICT's
+ * charset (GID → CID). Undefined for name-keyed CFF or a malformed program.
+ */
+export function cffCids(d: Uint8Array): Set<number> | undefined {
+  try {
+    return parseCffCids(d);
+  } catch {
+    return undefined;
+  }
+}
+
+function readIndex(d: Uint8Array, at: number): { items: [number, number][]; end: number } {
+  const count = (d[at] << 8) | d[at + 1];
+  if (count === 0) return { items: [], end: at + 2 };
+  const offSize = d[at + 2];
+  if (offSize < 1 || offSize > 4) throw new Error('bad INDEX');
+  const off = (i: number) => {
+    let v = 0;
+    for (let k = 0; k < offSize; k++) v = v * 256 + d[at + 3 + i * offSize + k];
+    return v;
+  };
+  const base = at + 2 + (count + 1) * offSize;
+  const items: [number, number][] = [];
+  for (let i = 0; i < count; i++) items.push([base + off(i), base + off(i + 1)]);
+  const end = base + off(count);
+  if (end > d.length) throw new Error('INDEX past the end');
+  return { items, end };
+}
+
+function parseDict(d: Uint8Array, start: number, end: number): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  let ops: number[] = [];
+  for (let p = start; p < end; ) {
+    const b0 = d[p];
+    if (b0 <= 21) {
+      const op = b0 === 12 ? 1200 + d[p + 1] : b0;
+      p += b0 === 12 ? 2 : 1;
+      out.set(op, ops);
+      ops = [];
+    } else if (b0 === 28) {
+      ops.push(((d[p + 1] << 24) >> 16) | d[p + 2]);
+      p += 3;
+    } else if (b0 === 29) {
+      ops.push((d[p + 1] << 24) | (d[p + 2] << 16) | (d[p + 3] << 8) | d[p + 4]);
+      p += 5;
+    } else if (b0 === 30) {
+      p++;
+      while (p < end && (d[p] & 0x0f) !== 0x0f && (d[p] >> 4) !== 0x0f) p++;
+      p++;
+      ops.push(0);
+    } else if (b0 >= 32 && b0 <= 246) {
+      ops.push(b0 - 139);
+      p++;
+    } else if (b0 >= 247 && b0 <= 250) {
+      ops.push((b0 - 247) * 256 + d[p + 1] + 108);
+      p += 2;
+    } else if (b0 >= 251 && b0 <= 254) {
+      ops.push(-(b0 - 251) * 256 - d[p + 1] - 108);
+      p += 2;
+    } else p++;
+  }
+  return out;
+}
+
+function parseCffCids(d: Uint8Array): Set<number> | undefined {
+  if (d.length < 4) return undefined;
+  const names = readIndex(d, d[2]);
+  const top = readIndex(d, names.end);
+  if (top.items.length === 0) return undefined;
+  const dict = parseDict(d, top.items[0][0], top.items[0][1]);
+  if (!dict.has(1230)) return undefined; // ROS: only CID-keyed fonts
+  const csOff = dict.get(17)?.[0];
+  const charsetOff = dict.get(15)?.[0];
+  if (csOff === undefined || charsetOff === undefined || charsetOff < 3) return undefined;
+  const nGlyphs = readIndex(d, csOff).items.length;
+  const cids = new Set<number>([0]);
+  let p = charsetOff;
+  const format = d[p++];
+  let gid = 1;
+  if (format === 0) {
+    for (; gid < nGlyphs; gid++, p += 2) cids.add((d[p] << 8) | d[p + 1]);
+  } else if (format === 1 || format === 2) {
+    while (gid < nGlyphs && p < d.length) {
+      const first = (d[p] << 8) | d[p + 1];
+      const nLeft = format === 1 ? d[p + 2] : (d[p + 2] << 8) | d[p + 3];
+      p += format === 1 ? 3 : 4;
+      for (let k = 0; k <= nLeft && gid < nGlyphs; k++, gid++) cids.add(first + k);
+    }
+  } else return undefined;
+  return cids;
+}
