@@ -76,7 +76,8 @@ export function checkPdfa(bytes: Uint8Array, opts: PdfaOptions = {}): PdfaReport
     elapsedMs: performance.now() - t0,
   });
 
-  const doc = new PdfaDocument(bytes);
+  const doc = new PdfaDocument(bytes, { deadline });
+  if (doc.timedOut) return done(null, null, false, `time budget of ${budget} ms exceeded while reading the file`);
   const catalog = doc.dict(doc.trailer?.map.get('Root'));
 
   // Metadata first: it says which part to check.

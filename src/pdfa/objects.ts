@@ -72,11 +72,16 @@ export class PdfaDocument {
   private readonly compressed = new Map<string, IndirectObject>();
   lastEofOffset = -1;
 
+  /** The scan stopped at the deadline: the document is only partly read. */
+  timedOut = false;
+  private readonly deadline: number;
+
   constructor(
     readonly bytes: Uint8Array,
-    opts: { decodeBudget?: number } = {},
+    opts: { decodeBudget?: number; deadline?: number } = {},
   ) {
     this.budget = { remaining: opts.decodeBudget ?? 256 * 1024 * 1024 };
+    this.deadline = opts.deadline ?? Infinity;
     this.scan();
     this.expandObjectStreams();
     this.applyXref();
@@ -276,23 +281,43 @@ export class PdfaDocument {
     const b = this.bytes;
     const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
     type Cand = { at: number; kind: 'obj' | 'trailer' | 'startxref' | 'xref' | 'eof'; hdr?: Header };
-    const cands: Cand[] = [];
-    const find = (kw: string, fn: (p: number) => void) => {
-      for (let p = buf.indexOf(kw, 0, 'latin1'); p >= 0; p = buf.indexOf(kw, p + kw.length, 'latin1')) fn(p);
+    // One list per keyword, each already in file order; merged below without sorting.
+    const lists: Cand[][] = [];
+    const find = (kw: string, fn: (p: number, out: Cand[]) => void) => {
+      const out: Cand[] = [];
+      let n = 0;
+      for (let p = buf.indexOf(kw, 0, 'latin1'); p >= 0; p = buf.indexOf(kw, p + kw.length, 'latin1')) {
+        fn(p, out);
+        if ((++n & 4095) === 0 && Date.now() > this.deadline) {
+          this.timedOut = true;
+          break;
+        }
+      }
+      lists.push(out);
     };
-    find('obj', (p) => {
+    find('obj', (p, out) => {
       const hdr = headerBefore(b, p);
-      if (hdr) cands.push({ at: hdr.at, kind: 'obj', hdr });
+      if (hdr) out.push({ at: hdr.at, kind: 'obj', hdr });
     });
-    find('trailer', (p) => cands.push({ at: p, kind: 'trailer' }));
-    find('xref', (p) => {
-      if (p >= 5 && b[p - 5] === 0x73 && b[p - 1] === 0x74 && b[p - 4] === 0x74) cands.push({ at: p - 5, kind: 'startxref' });
-      else cands.push({ at: p, kind: 'xref' });
+    find('trailer', (p, out) => out.push({ at: p, kind: 'trailer' }));
+    find('xref', (p, out) => {
+      if (p >= 5 && b[p - 5] === 0x73 && b[p - 1] === 0x74 && b[p - 4] === 0x74) out.push({ at: p - 5, kind: 'startxref' });
+      else out.push({ at: p, kind: 'xref' });
     });
-    find('%%EOF', (p) => cands.push({ at: p, kind: 'eof' }));
-    cands.sort((x, y) => x.at - y.at);
+    find('%%EOF', (p, out) => out.push({ at: p, kind: 'eof' }));
+    if (this.timedOut) return;
+    // The 'obj' list is by far the longest: merge the few others into it (all lists are in file order).
+    const others = ([] as Cand[]).concat(lists[1], lists[2], lists[3]).sort((x, y) => x.at - y.at);
+    const objs = lists[0];
+    const cands: Cand[] = new Array(objs.length + others.length);
+    for (let a = 0, o = 0, k = 0; k < cands.length; k++) cands[k] = o >= others.length || (a < objs.length && objs[a].at < others[o].at) ? objs[a++] : others[o++];
     let pos = 0;
+    let n = 0;
     for (const c of cands) {
+      if ((++n & 1023) === 0 && Date.now() > this.deadline) {
+        this.timedOut = true;
+        return;
+      }
       const at = c.at;
       if (c.kind === 'eof') {
         this.lastEofOffset = at;
