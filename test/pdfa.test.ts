@@ -302,5 +302,14 @@ describe('pdfa3b layer of /v1/validate and the /v1/convert gate', () => {
     const good = await merge(minimalPdfa({ page: '/Contents 5 0 R', extra: [{ dict: '<<>>', data: '0 0 10 10 re S' }] }));
     assert.equal(good.statusCode, 200, good.body.slice(0, 300));
     assert.equal(good.headers['x-pdfa-check'], 'passed');
+    // An input attachment without /AFRelationship and outside /AF (fails 6.8-3/4) is associated by the writer.
+    const loose = minimalPdfa({
+      catalog: '/Names<</EmbeddedFiles<</Names[(a.txt) 5 0 R]>>>>',
+      extra: ['<</Type/Filespec/F(a.txt)/UF(a.txt)/EF<</F 6 0 R>>>>', { dict: '<</Type/EmbeddedFile/Subtype/text#2Fplain>>', data: 'hello' }],
+    });
+    assert.deepEqual([...clauses(checkPdfa(loose))].sort(), ['6.8-3', '6.8-4']);
+    const merged = await merge(loose);
+    assert.equal(merged.statusCode, 200, merged.body.slice(0, 300));
+    assert.deepEqual(checkPdfa(merged.rawPayload).findings, []);
   });
 });
