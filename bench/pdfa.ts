@@ -16,6 +16,7 @@ import { embedInvoiceXml, hybridFlavour } from '../src/pdf/embed.js';
 import { buildInvoiceXml } from '../src/metadata/index.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { checkPdfa } from '../src/pdfa/index.js';
+import { readTrueType } from '../src/pdfa/fonts.js';
 import { stats, timeRuns } from './_timing.js';
 
 const REAL_INVOICE = path.resolve(process.cwd(), '../shared/corpus/zugferd/XML-Rechnung/FX/EN16931_Einfach.pdf');
@@ -66,8 +67,15 @@ function addTrueType(doc: PDFDocument, ttf: Uint8Array) {
     StemV: 80,
     FontFile2: fileRef,
   });
+  // Widths from the program itself (6.2.11.5: they must agree with the advance widths).
+  const tt = readTrueType(ttf);
+  const cmap = tt?.cmaps.get('3,1');
   const widths = PDFArray.withContext(ctx);
-  for (let c = 32; c <= 126; c++) widths.push(PDFNumber.of(600));
+  for (let c = 32; c <= 126; c++) {
+    const gid = cmap?.(c);
+    const adv = gid !== undefined && tt ? tt.advance(gid) : undefined;
+    widths.push(PDFNumber.of(adv !== undefined && tt ? Math.round((adv * 1000) / tt.unitsPerEm) : 600));
+  }
   const font = ctx.obj({ Type: 'Font', Subtype: 'TrueType', BaseFont: 'DejaVuSans', FirstChar: 32, LastChar: 126, Widths: widths, Encoding: 'WinAnsiEncoding', FontDescriptor: ctx.register(descriptor) });
   return ctx.register(font);
 }
