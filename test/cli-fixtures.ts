@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PDFDocument, PDFName, StandardFonts } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { buildInvoiceXml } from '../src/metadata/index.js';
 import { convert } from '../src/lib/index.js';
 import { SCENARIOS } from './invoice-scenarios.js';
@@ -17,11 +17,14 @@ export const CLI = join(ROOT, 'src/cli/main.ts');
 /** tsx's loader as a file URL: `--import tsx` would resolve from the child's working folder. */
 export const TSX = import.meta.resolve('tsx');
 
-/** A plain one-page PDF; with `pdfa3` its XMP declares PDF/A-3b (what merge checks), without any invoice. */
+/**
+ * A plain one-page PDF; with `pdfa3` its XMP declares PDF/A-3b (what merge checks), without any invoice. It draws
+ * shapes, not text: pdf-lib's standard fonts are not embedded, and convert/merge refuse to write a PDF/A-3b that
+ * fails PDF/A (PDFA_NONCONFORMANT).
+ */
 export async function makePdf(pdfa3 = false): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc.addPage([595, 842]).drawText('Invoice', { x: 50, y: 780, size: 14, font });
+  doc.addPage([595, 842]).drawRectangle({ x: 50, y: 780, width: 120, height: 14, borderWidth: 1 });
   if (pdfa3) {
     const xmp = `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">

@@ -268,7 +268,7 @@ test('usage errors exit 2; help and --version exit 0', async () => {
   assert.match(version.stdout, /facturx: 1\.09\.2 \(default\)/);
 });
 
-test('globs and options pass through: --rules br_fr_ctc runs the French layer, --pdfa reports the layer skipped', async () => {
+test('globs and options pass through: --rules br_fr_ctc runs the French layer, --pdfa runs the PDF/A layer', async () => {
   const run = await runCli(['validate', join(folder.dir, '*.pdf'), '--format', 'json', '--rules', 'br_fr_ctc', '--br-fr-edition', '1.2.0', '--pdfa', '--xrechnung-version', '2.5']);
   const lines = jsonLines(run.stdout) as (JsonLine & { layers_executed?: string[]; layers_skipped?: { layer: string }[]; br_fr_edition?: string })[];
   assert.deepEqual(
@@ -277,7 +277,8 @@ test('globs and options pass through: --rules br_fr_ctc runs the French layer, -
   );
   assert.ok(lines[0].layers_executed!.includes('br_fr_ctc'));
   assert.equal(lines[0].br_fr_edition, '1.2.0');
-  assert.ok(lines[0].layers_skipped!.some((l) => l.layer === 'pdfa3b'));
+  assert.ok(lines[0].layers_executed!.includes('pdfa3b'), 'the PDF/A layer ran');
+  assert.equal(typeof (lines[0] as { pdfa_valid?: unknown }).pdfa_valid, 'boolean');
 });
 
 test('colours only on a terminal, and NO_COLOR turns them off', { skip: !existsSync('/usr/bin/script') && 'no script(1) to give the CLI a terminal' }, () => {

@@ -17,15 +17,28 @@ const PDF_NS = 'http://ns.adobe.com/pdf/1.3/';
 const DC = 'http://purl.org/dc/elements/1.1/';
 const XMP_NS = 'http://ns.adobe.com/xap/1.0/';
 
-/** A plain (non-PDF/A) invoice PDF with text on each page, an Info dictionary and no /ID. */
+/**
+ * A plain (non-PDF/A) invoice PDF with vector content on each page, an Info dictionary and no /ID.
+ * No text: pdf-lib's standard fonts are not embedded, and /v1/convert and /v1/merge refuse to answer a
+ * PDF that claims PDF/A-3b with unembedded fonts (see makeUnembeddedFontPdf for that case).
+ */
 export async function makeBasePdf(pages = 1): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 1; i <= pages; i++) {
     const page = doc.addPage([595, 842]);
-    page.drawText(`Invoice page ${i} of ${pages}`, { x: 50, y: 780, size: 14, font });
+    page.drawRectangle({ x: 50, y: 780, width: 20 * i, height: 14, borderWidth: 1 });
     page.drawRectangle({ x: 50, y: 700, width: 200, height: 40, borderWidth: 1 });
   }
+  doc.setCreator('Test word processor');
+  return doc.save();
+}
+
+/** Like makeBasePdf, with text in Helvetica, which pdf-lib does not embed: it can never be PDF/A. */
+export async function makeUnembeddedFontPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([595, 842]);
+  page.drawText('Invoice', { x: 50, y: 780, size: 14, font });
   doc.setCreator('Test word processor');
   return doc.save();
 }

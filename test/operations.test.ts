@@ -39,7 +39,8 @@ test('GET /healthz reports every subsystem and is ready', async () => {
   assert.match(body.checks.validation_engine.detail, /worker pool of 1 thread\(s\) for invoices over 128 KB/);
   assert.equal(app.validation.counts.pool, 1, 'the first check went through a worker, not inline');
   assert.match(body.checks.validation_engine.detail, /checked through a worker/);
-  assert.equal(body.checks.pdfa_validator.status, 'unavailable');
+  assert.equal(body.checks.pdfa_validator.status, 'ok');
+  assert.match(body.checks.pdfa_validator.detail, /native PDF\/A-2b\/3b checker/);
   assert.equal(body.checks.pdfa_validator.critical, false);
   await app.close();
 });

@@ -111,11 +111,11 @@ describe('POST /v1/validate (community, worker pool)', () => {
     assert.equal(res.json().detail[0].type, 'missing');
   });
 
-  test('validate_pdfa in community mode is ignored, whatever its value', async () => {
+  test('validate_pdfa in community mode is accepted whatever its value; the pdfa3b layer is skipped (license_required)', async () => {
     const res = await post(app, await facturxPdf(), 'invoice.pdf', { validate_pdfa: 'not-a-boolean' });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().pdfa_valid, null);
-    assert.ok(!res.json().layers_skipped.some((l: { layer: string }) => l.layer === 'pdfa3b'));
+    assert.deepEqual(res.json().layers_skipped.find((l: { layer: string }) => l.layer === 'pdfa3b'), { layer: 'pdfa3b', reason: 'license_required' });
   });
 
   test('the OpenAPI document lists the required fields of the community result', async () => {
@@ -187,7 +187,7 @@ describe('POST /v1/validate (pro)', () => {
     await app.close();
   });
 
-  test('ProValidationResult with diagnostics; PDF/A layer reported missing', async () => {
+  test('ProValidationResult with diagnostics; the PDF/A layer runs on a PDF', async () => {
     const xml = readFileSync(CII_VALID, 'utf8').replace(/(<ram:LineTotalAmount[^>]*>)([^<]+)(<\/ram:LineTotalAmount>)(?![\s\S]*<ram:LineTotalAmount)/, '$1999999.99$3');
     const res = await post(app, Buffer.from(xml), 'broken.xml');
     assert.equal(res.statusCode, 200);
@@ -201,15 +201,14 @@ describe('POST /v1/validate (pro)', () => {
     assert.equal(d.severity, 'error');
 
     const pdf = await post(app, await facturxPdf(), 'invoice.pdf');
-    assert.deepEqual(
-      pdf.json().layers_skipped.find((l: { layer: string }) => l.layer === 'pdfa3b'),
-      { layer: 'pdfa3b', reason: 'tool_missing:pdfa_validator' },
-    );
-    assert.equal(pdf.json().pdfa_valid, null);
-    assert.equal(pdf.json().validation_completeness, 'partial');
+    assert.ok(pdf.json().layers_executed.includes('pdfa3b'));
+    assert.ok(!pdf.json().layers_skipped.some((l: { layer: string }) => l.layer === 'pdfa3b'));
+    assert.equal(pdf.json().pdfa_valid, true);
 
     const noPdfa = await post(app, await facturxPdf(), 'invoice.pdf', { validate_pdfa: 'false' });
     assert.ok(!noPdfa.json().layers_skipped.some((l: { layer: string }) => l.layer === 'pdfa3b'));
+    assert.ok(!noPdfa.json().layers_executed.includes('pdfa3b'));
+    assert.equal(noPdfa.json().pdfa_valid, null);
   });
 });
 

@@ -16,6 +16,7 @@ import type { BusinessReadyInvoice, FallbackApplied } from '../serialize/busines
 import type { ValidateOptions, ValidationErrorDetail, ValidationResult } from '../validation/validate.js';
 import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, parseBrFrEdition, type BrFrEdition } from '../validation/br-fr.js';
 import { SERVICE_VERSION } from '../version.js';
+import { gateWrittenPdf, PDFA_LAYER, runPdfaLayer } from '../pdfa/layer.js';
 import { XR_RELEASES, parseXrRelease, type XrRelease } from '../rules/xrechnung/common.js';
 import { FACTURX_SCHEMA_RELEASES, parseFacturxRelease, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
 // Pure string helpers (no HTTP framework): the download name of a generated PDF.
@@ -113,10 +114,24 @@ export function parseValidateOptions(options: ValidateCallOptions = {}, locRoot:
 let pipeline: Promise<typeof import('../validation/validate.js')> | undefined;
 const loadPipeline = () => (pipeline ??= import('../validation/validate.js'));
 
-/** The pdfa3b layer skipped (no PDF/A validator is bundled), as the pro API reports it. */
+/**
+ * The native PDF/A layer (pdfa3b) on a PDF, when asked for: its verdict in `pdfa_valid`, each failed clause a
+ * finding (rule_set "pdfa"), and a PDF that fails PDF/A is not a valid hybrid invoice. The same layer as pro
+ * /v1/validate runs (src/pdfa/layer.ts); over its time budget the layer is skipped and the result partial.
+ */
 export function withPdfaRequest(result: ValidationResult, bytes: Uint8Array, pdfa: boolean | undefined): ValidationResult {
   if (!pdfa || !isPdf(bytes)) return result;
-  return { ...result, layers_skipped: [...result.layers_skipped, { layer: 'pdfa3b', reason: 'tool_missing:pdfa_validator' }], validation_completeness: 'partial' };
+  const layer = runPdfaLayer(bytes);
+  const layersSkipped = layer.skipped ? [...result.layers_skipped, layer.skipped] : result.layers_skipped;
+  return {
+    ...result,
+    valid: result.valid && layer.pdfa_valid !== false,
+    errors: [...result.errors, ...layer.errors],
+    pdfa_valid: layer.pdfa_valid,
+    layers_executed: layer.executed ? [...result.layers_executed, PDFA_LAYER] : result.layers_executed,
+    layers_skipped: layersSkipped,
+    validation_completeness: layersSkipped.length === 0 ? result.validation_completeness : 'partial',
+  };
 }
 
 /**
@@ -238,6 +253,19 @@ export interface PdfResult {
   filename: string;
   /** Metadata paths the profile could not carry (convert only; empty for merge). */
   droppedFields: string[];
+  /** The PDF/A-3b check of the written PDF: passed, or unverified when its time budget ran out (HTTP X-PDFA-Check). */
+  pdfaCheck: 'passed' | 'unverified';
+}
+
+/**
+ * Never hand out a PDF that claims PDF/A-3b and fails it: the written PDF is checked, and a failure (almost always
+ * the input's content: fonts not embedded, device colour without output intent) is a 422 PDFA_NONCONFORMANT
+ * listing the clauses.
+ */
+function gatePdfa(pdf: Uint8Array): 'passed' | 'unverified' {
+  const gate = gateWrittenPdf(pdf);
+  if (gate.failures) throw new UnprocessableError('PDFA_NONCONFORMANT', gate.detail!, { errors: gate.failures });
+  return gate.header as 'passed' | 'unverified';
 }
 
 export interface ConvertOptions extends ToXmlOptions {
@@ -269,7 +297,7 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
   } catch (err) {
     throw fromEmbedError(err);
   }
-  return { pdf: result.pdf, filename: invoicePdfName(number), droppedFields: built.droppedFields };
+  return { pdf: result.pdf, filename: invoicePdfName(number), droppedFields: built.droppedFields, pdfaCheck: gatePdfa(result.pdf) };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -389,7 +417,7 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
   } catch (err) {
     throw fromEmbedError(err);
   }
-  return { pdf: result.pdf, filename: invoicePdfName(number), droppedFields: [] };
+  return { pdf: result.pdf, filename: invoicePdfName(number), droppedFields: [], pdfaCheck: gatePdfa(result.pdf) };
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -306,6 +306,38 @@ function attachXml(doc: PDFDocument, xml: Uint8Array, flavour: HybridFlavour, no
   const af = doc.catalog.lookup(PDFName.of('AF'));
   if (af instanceof PDFArray) af.push(fileSpec);
   else doc.catalog.set(PDFName.of('AF'), ctx.obj([fileSpec]));
+  associateAttachments(doc, tree);
+}
+
+/**
+ * PDF/A-3 requires every embedded file to have /AFRelationship and to be listed in an /AF array (6.8-3/4).
+ * Attachments the input carried without them are associated with the document (/Unspecified, catalog /AF).
+ */
+function associateAttachments(doc: PDFDocument, tree: PDFDict): void {
+  const af = doc.catalog.lookup(PDFName.of('AF'));
+  if (!(af instanceof PDFArray)) return;
+  const listed = new Set(af.asArray().filter((x): x is PDFRef => x instanceof PDFRef).map((r) => r.toString()));
+  const visit = (node: PDFDict, depth: number): void => {
+    const names = node.lookup(PDFName.of('Names'));
+    if (names instanceof PDFArray)
+      for (let i = 1; i < names.size(); i += 2) {
+        const ref = names.get(i);
+        const spec = names.lookup(i);
+        if (!(ref instanceof PDFRef) || !(spec instanceof PDFDict) || !spec.has(PDFName.of('EF'))) continue;
+        if (!spec.has(PDFName.of('AFRelationship'))) spec.set(PDFName.of('AFRelationship'), PDFName.of('Unspecified'));
+        if (!listed.has(ref.toString())) {
+          af.push(ref);
+          listed.add(ref.toString());
+        }
+      }
+    const kids = node.lookup(PDFName.of('Kids'));
+    if (kids instanceof PDFArray && depth < 32)
+      for (let i = 0; i < kids.size(); i++) {
+        const kid = kids.lookup(i);
+        if (kid instanceof PDFDict) visit(kid, depth + 1);
+      }
+  };
+  visit(tree, 0);
 }
 
 /** parent[key] as a dictionary, created (direct) when absent. */

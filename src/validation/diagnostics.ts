@@ -101,6 +101,12 @@ function family(ruleId: string): Advice {
     };
   if (id.startsWith('BR-'))
     return { title: 'Required information missing or wrong', explanation: 'An EN 16931 business rule about a mandatory or conditional field is not met.', suggestion: 'Add or correct the field named in the message.' };
+  if (/^6\.\d/.test(id))
+    return {
+      title: 'PDF/A requirement not met',
+      explanation: 'The PDF does not meet the ISO 19005 (PDF/A) clause named by the rule id; archive and Factur-X/ZUGFeRD conformance need it.',
+      suggestion: 'Fix the object named in the context, or re-create the PDF with a PDF/A-3b producer (embedded fonts, output intent, XMP metadata).',
+    };
   if (id.startsWith('CII-') || id.startsWith('UBL-'))
     return { title: 'Syntax binding rule not met', explanation: 'The XML uses an element or a value format that the EN 16931 binding of this syntax does not allow.', suggestion: 'Remove the element or correct its format as the message says.' };
   return { title: 'Validation finding', explanation: 'The invoice does not satisfy a validation rule.', suggestion: 'Read the message and correct the field it names.' };

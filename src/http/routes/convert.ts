@@ -11,6 +11,7 @@ import { viaLib } from '../lib-errors.js';
 import { readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
 import { DROPPED_FIELDS_HEADER } from './xml.js';
+import { PDFA_CHECK_HEADER } from '../../pdfa/layer.js';
 
 const DESCRIPTION = `Generates the invoice XML from the metadata (the same JSON and rules as \`POST /v1/xml\`) and embeds it in
 the uploaded PDF. The \`profile\` in the metadata chooses the container:
@@ -28,8 +29,10 @@ the fx: properties and their PDF/A extension schema, kept equal to the Info dict
 (\`GTS_PDFA1\`) unless the input has one; a trailer \`/ID\`. Pages and their content are copied unchanged.
 An invoice XML the PDF already carried (factur-x.xml, zugferd-invoice.xml, xrechnung.xml, ZUGFeRD-invoice.xml) is replaced.
 
-**The result is not asserted to be PDF/A**: the container is written PDF/A-3b-ready, but fonts, colours and other
-content come from the input PDF. Run \`POST /v1/validate\` on the output for PDF/A evidence.
+**The result is checked against PDF/A-3b** with the native checker before it is answered (header \`X-PDFA-Check: passed\`,
+or \`unverified\` when the check's time budget ran out). Fonts, colours and other content come from the input PDF unchanged: when
+they break PDF/A (e.g. fonts not embedded), the answer is **422** \`PDFA_NONCONFORMANT\` with each failed ISO 19005-3 clause under
+\`errors\`, never a 200 with a PDF that claims PDF/A-3b and fails it.
 
 The response is \`application/pdf\` with \`Content-Disposition: attachment; filename="<invoice number>.pdf"\` (characters
 other than letters, digits, \`.\`, \`-\`, \`_\` become \`_\`). \`X-Dropped-Fields\` lists metadata fields the profile cannot carry.
@@ -81,6 +84,7 @@ export default async function convert(app: FastifyInstance): Promise<void> {
       const form = await readForm(req, { files: { pdf: { required: true } }, fields: { metadata: { required: true } } });
       // One implementation with the library and the CLI (src/lib/operations.ts).
       const built = await viaLib(() => convertPdf(form.files.pdf.data, form.fields.metadata, { filename: form.files.pdf.filename }));
+      reply.header(PDFA_CHECK_HEADER, built.pdfaCheck);
       if (built.droppedFields.length) reply.header(DROPPED_FIELDS_HEADER, built.droppedFields.join(', '));
       reply.header('content-disposition', attachmentDisposition(built.filename));
       return reply.type('application/pdf').send(Buffer.from(built.pdf.buffer, built.pdf.byteOffset, built.pdf.length));

@@ -12,6 +12,7 @@ import { attachmentDisposition } from '../download.js';
 import { viaLib } from '../lib-errors.js';
 import { readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
+import { PDFA_CHECK_HEADER } from '../../pdfa/layer.js';
 
 const DESCRIPTION = `Embeds an existing invoice XML (Factur-X / ZUGFeRD CII, or XRechnung CII or UBL) into an existing PDF/A-3 PDF.
 No license is required. The checks run in this order; the first that fails answers:
@@ -24,7 +25,10 @@ No license is required. The checks run in this order; the first that fails answe
 3. **422** ProblemDetails: the PDF does not declare PDF/A-3 in its XMP (\`pdfaid:part\` 3; conformance B, U or A) (\`NOT_PDFA3\`),
    or the XML fails EN 16931 validation (\`EN16931_INVALID\`). \`errors\` lists every failed check in the ValidationResult
    error shape (\`rule_id\`, \`message\`, \`severity\`, \`location\`); both kinds are listed when both fail.
-4. **200** \`application/pdf\`, \`Content-Disposition: attachment; filename="<invoice number>.pdf"\`.
+4. **422** ProblemDetails \`PDFA_NONCONFORMANT\`: the written PDF, checked with the native PDF/A checker, fails PDF/A-3b because
+   of the input's content (fonts not embedded, device colour without output intent, ...); \`errors\` lists each failed ISO 19005-3 clause.
+5. **200** \`application/pdf\`, \`Content-Disposition: attachment; filename="<invoice number>.pdf"\`, \`X-PDFA-Check: passed\` (or
+   \`unverified\` when the check's time budget ran out).
 
 The attachment name and XMP follow the XML's profile (BT-24): XRechnung (and any UBL) → \`xrechnung.xml\`, level XRECHNUNG;
 otherwise \`factur-x.xml\` with the profile's level (/AFRelationship Data for MINIMUM and BASIC WL, else Alternative).
@@ -93,6 +97,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
           },
         }),
       );
+      reply.header(PDFA_CHECK_HEADER, result.pdfaCheck);
       reply.header('content-disposition', attachmentDisposition(result.filename));
       return reply.type('application/pdf').send(Buffer.from(result.pdf.buffer, result.pdf.byteOffset, result.pdf.length));
     },

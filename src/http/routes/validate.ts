@@ -16,10 +16,11 @@ import { ProblemError } from '../errors.js';
 import { libErrorToHttp } from '../lib-errors.js';
 import { formBoolean, readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
+import { PDFA_LAYER, runPdfaLayer } from '../../pdfa/layer.js';
 
 const strOrNull = { type: ['string', 'null'] } as const;
 const skippedLayers = { type: 'array', items: { $ref: 'SkippedLayer#' } } as const;
-const layersExecuted = { type: 'array', items: { type: 'string' }, description: 'Layers that ran: xsd, schematron (the native EN 16931 rule sets)' } as const;
+const layersExecuted = { type: 'array', items: { type: 'string' }, description: 'Layers that ran: xsd, schematron (the native EN 16931 rule sets), pdfa3b (pro, PDF uploads)' } as const;
 
 const ruleSetVersionsSchema = {
   type: 'object',
@@ -51,7 +52,7 @@ const communityResult = {
     flavor: { ...strOrNull, description: 'Declared profile/CIUS: minimum, basic_wl, basic, en16931, extended, xrechnung' },
     errors: { type: 'array', items: validationErrorDetail, description: 'Every finding, errors and warnings' },
     validation_mode: { ...strOrNull, description: '"community"' },
-    pdfa_valid: { type: ['boolean', 'null'], description: 'Always null in community mode' },
+    pdfa_valid: { type: ['boolean', 'null'], description: 'Always null in community mode (the pdfa3b layer is pro)' },
     validation_completeness: { type: 'string', enum: ['full', 'partial'], default: 'full' },
     layers_executed: layersExecuted,
     layers_skipped: skippedLayers,
@@ -102,27 +103,43 @@ const proResult = {
 
 const isPdf = (b: Uint8Array) => b.length >= 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d;
 
-function proReport(result: ValidationResult, pdf: boolean, checkPdfa: boolean) {
+function proReport(result: ValidationResult, pdf: Uint8Array | undefined, checkPdfa: boolean) {
   const layersSkipped: SkippedLayer[] = [...result.layers_skipped];
-  // No PDF/A validator is bundled yet: say so instead of claiming a verdict.
-  if (pdf && checkPdfa) layersSkipped.push({ layer: 'pdfa3b', reason: 'tool_missing:pdfa_validator' });
+  const layersExecuted = [...result.layers_executed];
+  const errors = [...result.errors];
+  let pdfaValid: boolean | null = null;
+  // The native PDF/A layer: every PDF upload, also one without invoice XML (NO_XML and the PDF/A verdict).
+  if (pdf && checkPdfa) {
+    const layer = runPdfaLayer(pdf);
+    pdfaValid = layer.pdfa_valid;
+    if (layer.executed) layersExecuted.push(PDFA_LAYER);
+    if (layer.skipped) layersSkipped.push(layer.skipped);
+    errors.push(...layer.errors);
+  }
   return {
-    valid: result.valid,
+    // A PDF that fails PDF/A is not a valid Factur-X/ZUGFeRD document.
+    valid: result.valid && pdfaValid !== false,
     format: result.format,
     flavor: result.flavor,
-    error_count: result.errors.filter((e) => e.severity === 'error').length,
-    warning_count: result.errors.filter((e) => e.severity === 'warning').length,
-    diagnostics: result.errors.map(toDiagnostic),
+    error_count: errors.filter((e) => e.severity === 'error').length,
+    warning_count: errors.filter((e) => e.severity === 'warning').length,
+    diagnostics: errors.map(toDiagnostic),
     validation_mode: 'pro_diagnostics',
-    pdfa_valid: null,
+    pdfa_valid: pdfaValid,
     validation_completeness: layersSkipped.length === 0 ? 'full' : 'partial',
-    layers_executed: result.layers_executed,
+    layers_executed: layersExecuted,
     layers_skipped: layersSkipped,
     ...(result.br_fr_edition ? { br_fr_edition: result.br_fr_edition } : {}),
     ...(result.xrechnung_version ? { xrechnung_version: result.xrechnung_version } : {}),
     ...(result.facturx_version ? { facturx_version: result.facturx_version } : {}),
     rule_set_versions: result.rule_set_versions,
   };
+}
+
+/** Community: the PDF/A layer is a pro feature; a PDF upload lists it as skipped. */
+function communityReport(result: ValidationResult, pdf: boolean, wantPdfa: boolean): ValidationResult {
+  if (!pdf || !wantPdfa) return result;
+  return { ...result, layers_skipped: [...result.layers_skipped, { layer: PDFA_LAYER, reason: 'license_required' }], validation_completeness: 'partial' };
 }
 
 /** The form's layer options, checked by the library (one implementation with the CLI); a bad value is 422. */
@@ -148,8 +165,11 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           'A non-compliant invoice is a 200 with `valid: false`; each finding carries the official rule id. Rule sets the declared ' +
           'guideline calls for but that are not bundled yet (XRechnung, Factur-X profile rules) are listed in `layers_skipped` and make ' +
           'the result `partial`. Community mode answers a ValidationResult; `validate_pdfa` is ignored there (no error). Pro mode answers a ' +
-          'ProValidationResult with diagnostics; with `validate_pdfa` (default true) on a PDF the `pdfa3b` layer is reported skipped ' +
-          '(`tool_missing:pdfa_validator`) and `pdfa_valid` is null. A file that is neither PDF nor XML is 400 (code NOT_PDF_OR_XML); XML ' +
+          'ProValidationResult with diagnostics; with `validate_pdfa` (default true) every PDF upload (also one without invoice XML) is checked ' +
+          'against PDF/A-2b/3b natively (the part its XMP declares): `pdfa_valid` true/false, `pdfa3b` in `layers_executed`, each failed clause a ' +
+          'diagnostic with its ISO 19005 clause-test id (e.g. 6.1.3-1) and `context.rule_set` "pdfa"; a PDF failing PDF/A is `valid: false`. Beyond ' +
+          'the time budget the layer is skipped (`time_budget_exceeded`, result partial). In community mode a PDF lists `pdfa3b` skipped ' +
+          '(`license_required`); for XML `pdfa_valid` is null. A file that is neither PDF nor XML is 400 (code NOT_PDF_OR_XML); XML ' +
           'that is not well-formed is 400 (code XML_MALFORMED), as on every endpoint; a PDF whose embedded XML is broken is a 200 with valid=false. ' +
           'A validation exceeding the time bound is 422 (code VALIDATION_TIMEOUT). ' +
           'French CTC rules (layer `br_fr_ctc`, FNFE-MPE BR-FR-Flux2): opt in with `rules=br_fr_ctc` (they apply to invoices of sellers ' +
@@ -186,7 +206,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
       });
       const options = readLayerOptions(form.fields);
       const pro = app.edition === 'pro';
-      const checkPdfa = pro ? formBoolean(form, 'validate_pdfa', true) : false;
+      // Community accepts the field whatever its value; only an explicit "false" drops the skipped-layer note.
+      const checkPdfa = pro ? formBoolean(form, 'validate_pdfa', true) : form.fields.validate_pdfa?.trim().toLowerCase() !== 'false';
       const file = form.files.file;
       let result: ValidationResult;
       try {
@@ -203,7 +224,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
         throw err;
       }
       app.metrics.countValidation(result.valid ? 'valid' : 'invalid');
-      return pro ? proReport(result, isPdf(file.data), checkPdfa) : result;
+      const pdf = isPdf(file.data);
+      return pro ? proReport(result, pdf ? file.data : undefined, checkPdfa) : communityReport(result, pdf, checkPdfa);
     },
   );
 }
