@@ -18,6 +18,7 @@ import { ublSyntaxRules } from '../syntax/ubl/rules.js';
 import { flavorOf, selectRuleSets } from './rulesets.js';
 import { BR_FR_LAYER, brFrNotApplicableReason, declaresFrenchCtc, runBrFr, type BrFrEdition, DEFAULT_BR_FR_EDITION } from './br-fr.js';
 import { runXsdLayer } from './xsd-layer.js';
+import { boundFindings, isSummary } from './report-bounds.js';
 
 export interface ValidationErrorDetail {
   rule_id: string | null;
@@ -27,6 +28,8 @@ export interface ValidationErrorDetail {
   location?: string;
   /** Rule set the finding comes from (en16931-cii, en16931-ubl, xsd, ...). */
   rule_set?: string;
+  /** Only on a summary entry (report-bounds.ts): how many findings of this rule it stands for, not listed. */
+  omitted?: number;
 }
 
 export interface SkippedLayer {
@@ -48,6 +51,10 @@ export interface ValidationResult {
   rule_sets: string[];
   /** The BR-FR edition that ran, when the br_fr_ctc layer ran. */
   br_fr_edition?: BrFrEdition;
+  /** Present (true) when the report bounds left findings out of `errors` (report-bounds.ts). */
+  report_truncated?: boolean;
+  /** How many findings are counted in summary entries instead of listed (with report_truncated). */
+  findings_omitted?: number;
 }
 
 /** Per-request choices. */
@@ -124,7 +131,9 @@ function* businessValidationStages(doc: XmlDoc, invoice: Invoice, syntax: Syntax
 }
 
 function toDetail(f: Finding): ValidationErrorDetail {
-  return { rule_id: f.ruleId, message: f.message, severity: f.severity, ...(f.location ? { location: f.location } : {}), rule_set: f.ruleSet };
+  const detail: ValidationErrorDetail = { rule_id: f.ruleId, message: f.message, severity: f.severity, ...(f.location ? { location: f.location } : {}), rule_set: f.ruleSet };
+  if (isSummary(f)) detail.omitted = f.omitted;
+  return detail;
 }
 
 function emptyResult(format: string | null, flavor: string | null): ValidationResult {
@@ -166,14 +175,15 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
     const xsd = runXsdLayer({ xmlBytes: ing.xmlBytes, syntax, profile: ing.profile, doc });
     if (xsd.skipped) result.layers_skipped.push({ layer: 'xsd', reason: xsd.skipped });
     else result.layers_executed.push('xsd');
-    findings.push(...xsd.findings);
+    for (const f of xsd.findings) findings.push(f);
   } else {
     result.layers_skipped.push({ layer: 'xsd', reason: 'tool_missing:xsd_validator' });
   }
   yield;
 
   const { findings: ruleFindings, ran, missing } = yield* businessValidationStages(doc, invoice, syntax, applicableRuleSets(syntax, ing.guideline));
-  findings.push(...ruleFindings);
+  // Loops, not push(...): a spread of 100,000+ findings overflows the stack.
+  for (const f of ruleFindings) findings.push(f);
   result.rule_sets = ran;
   if (ran.length > 0) result.layers_executed.push('schematron');
   for (const id of missing) result.layers_skipped.push({ layer: id.startsWith('br-fr') ? 'br_fr_ctc' : 'schematron', reason: `ruleset_unavailable:${id}` });
@@ -185,15 +195,21 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
       result.layers_skipped.push({ layer: BR_FR_LAYER, reason: `not_applicable:${notApplicable}` });
     } else {
       const brFr = runBrFr({ doc, invoice, syntax }, options.brFrEdition ?? DEFAULT_BR_FR_EDITION);
-      findings.push(...brFr.findings);
+      for (const f of brFr.findings) findings.push(f);
       result.layers_executed.push(BR_FR_LAYER);
       result.rule_sets.push(brFr.ruleSet);
       result.br_fr_edition = brFr.edition;
     }
   }
 
-  result.errors = findings.map(toDetail);
-  result.valid = !findings.some((f) => f.severity === 'error');
+  // Report size bounds (report-bounds.ts): the verdict counts every finding, the list is bounded.
+  const bounded = boundFindings(findings);
+  result.errors = bounded.findings.map(toDetail);
+  result.valid = bounded.counts.error === 0;
+  if (bounded.omitted > 0) {
+    result.report_truncated = true;
+    result.findings_omitted = bounded.omitted;
+  }
   result.validation_completeness = result.layers_skipped.length === 0 ? 'full' : 'partial';
   return result;
 }

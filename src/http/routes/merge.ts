@@ -25,7 +25,9 @@ No license is required. The checks run in this order; the first that fails answe
 2. **409** ProblemDetails \`XML_ALREADY_EMBEDDED\`: the PDF already carries an invoice XML.
 3. **422** ProblemDetails: the PDF does not declare PDF/A-3 in its XMP (\`pdfaid:part\` 3; conformance B, U or A) (\`NOT_PDFA3\`),
    or the XML fails EN 16931 validation (\`EN16931_INVALID\`). \`errors\` lists every failed check in the ValidationResult
-   error shape (\`rule_id\`, \`message\`, \`severity\`, \`location\`); both kinds are listed when both fail.
+   error shape (\`rule_id\`, \`message\`, \`severity\`, \`location\`); both kinds are listed when both fail. The report size
+   bounds of \`/v1/validate\` apply (first 100 findings per rule, 1,000 entries in all; summary entries carry \`omitted\`, and
+   \`report_truncated\` / \`findings_omitted\` say so).
 4. **200** \`application/pdf\`, \`Content-Disposition: attachment; filename="<invoice number>.pdf"\`.
 
 The attachment name and XMP follow the XML's profile (BT-24): XRechnung (and any UBL) → \`xrechnung.xml\`, level XRECHNUNG;
@@ -169,7 +171,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
         throw err;
       }
       const invalid = !validation.valid;
-      if (invalid) errors.push(...validation.errors.filter((e) => e.severity === 'error'));
+      if (invalid) for (const e of validation.errors) if (e.severity === 'error') errors.push(e);
       if (errors.length > 0) {
         const pdfaFailed = errors[0].rule_id === 'PDFA3_DECLARATION';
         throw new ProblemError(
@@ -179,7 +181,12 @@ export default async function merge(app: FastifyInstance): Promise<void> {
             .filter(Boolean)
             .join('; ')
             .replace(/^t/, 'T'),
-          { code: pdfaFailed ? 'NOT_PDFA3' : 'EN16931_INVALID', errors },
+          {
+            code: pdfaFailed ? 'NOT_PDFA3' : 'EN16931_INVALID',
+            errors,
+            // Report size bounds, as in /v1/validate: summary entries (`omitted`) stand for the findings not listed.
+            ...(validation.report_truncated ? { report_truncated: true, findings_omitted: validation.findings_omitted } : {}),
+          },
         );
       }
 

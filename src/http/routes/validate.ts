@@ -25,6 +25,10 @@ const validationErrorDetail = {
     severity: { type: 'string', enum: ['error', 'warning', 'information'], default: 'error' },
     location: { type: 'string', description: 'XPath-like location of the offending element (line number for schema errors)' },
     rule_set: { type: 'string', description: 'Rule set of the finding: en16931-cii, en16931-ubl, xsd, ...' },
+    omitted: {
+      type: 'integer',
+      description: 'Only on a summary entry (report size bounds): how many further findings of this rule (or, with rule_id REPORT_TRUNCATED, of the report) it stands for, not listed',
+    },
   },
   required: ['message'],
 } as const;
@@ -44,6 +48,8 @@ const communityResult = {
     layers_skipped: skippedLayers,
     rule_sets: { type: 'array', items: { type: 'string' }, description: 'Rule sets that ran (en16931-cii, en16931-ubl, ...)' },
     br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], description: 'The BR-FR edition that ran (only when the br_fr_ctc layer ran)' },
+    report_truncated: { type: 'boolean', description: 'Present (true) when the report size bounds left findings out of the list: the first 100 per rule and 1,000 entries in all are listed, the rest counted in summary entries (`omitted`)' },
+    findings_omitted: { type: 'integer', description: 'With report_truncated: how many findings are counted in summary entries instead of listed' },
   },
   required: ['valid', 'format', 'flavor', 'errors', 'validation_mode', 'pdfa_valid', 'validation_completeness', 'layers_executed', 'layers_skipped'],
 } as const;
@@ -77,6 +83,8 @@ const proResult = {
     layers_executed: layersExecuted,
     layers_skipped: skippedLayers,
     br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS] },
+    report_truncated: { type: 'boolean', description: 'Present (true) when the report size bounds left findings out of the list: the first 100 per rule and 1,000 entries in all are listed, the rest counted in summary entries (`omitted`)' },
+    findings_omitted: { type: 'integer', description: 'With report_truncated: how many findings are counted in summary entries instead of listed' },
   },
   required: ['valid', 'error_count'],
 } as const;
@@ -91,8 +99,9 @@ function proReport(result: ValidationResult, pdf: boolean, checkPdfa: boolean) {
     valid: result.valid,
     format: result.format,
     flavor: result.flavor,
-    error_count: result.errors.filter((e) => e.severity === 'error').length,
-    warning_count: result.errors.filter((e) => e.severity === 'warning').length,
+    // Every finding counts, also those a summary entry stands for (report size bounds).
+    error_count: countOf(result, 'error'),
+    warning_count: countOf(result, 'warning'),
     diagnostics: result.errors.map(toDiagnostic),
     validation_mode: 'pro_diagnostics',
     pdfa_valid: null,
@@ -100,7 +109,14 @@ function proReport(result: ValidationResult, pdf: boolean, checkPdfa: boolean) {
     layers_executed: result.layers_executed,
     layers_skipped: layersSkipped,
     ...(result.br_fr_edition ? { br_fr_edition: result.br_fr_edition } : {}),
+    ...(result.report_truncated ? { report_truncated: true, findings_omitted: result.findings_omitted } : {}),
   };
+}
+
+function countOf(result: ValidationResult, severity: 'error' | 'warning'): number {
+  let n = 0;
+  for (const e of result.errors) if (e.severity === severity) n += e.omitted ?? 1;
+  return n;
 }
 
 /** Extra rule layers a caller can ask for in the `rules` form field. */
@@ -143,6 +159,10 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           '(`tool_missing:pdfa_validator`) and `pdfa_valid` is null. A file that is neither PDF nor XML is 400 (code NOT_PDF_OR_XML); XML ' +
           'that is not well-formed is 400 (code XML_MALFORMED), as on every endpoint; a PDF whose embedded XML is broken is a 200 with valid=false. ' +
           'A validation exceeding the time bound is 422 (code VALIDATION_TIMEOUT). ' +
+          'Report size bounds: the first 100 findings of each rule (rule set + rule id) are listed; the rest of that rule are counted in ' +
+          'one summary entry of the same rule_id, severity and rule_set placed after them, whose `omitted` gives the count; a report lists ' +
+          'at most 1,000 entries, the rest counted in a final entry with rule_id REPORT_TRUNCATED. A bounded report carries ' +
+          '`report_truncated: true` and `findings_omitted`; `valid` (and in pro mode error_count / warning_count) count every finding. ' +
           'French CTC rules (layer `br_fr_ctc`, FNFE-MPE BR-FR-Flux2): opt in with `rules=br_fr_ctc` (they apply to invoices of sellers ' +
           'VAT-registered in France; only the caller knows that), or automatically when the invoice declares the EXTENDED-CTC-FR profile; ' +
           `never on Factur-X MINIMUM. \`br_fr_edition\` chooses the edition: 1.2.0 (all warnings), 1.4 (standard edition, all errors; the default, mandatory from 1 September 2026) ` +
