@@ -2,7 +2,7 @@
  * Small helpers shared by the EN 16931 business rules: presence tests, decimal comparisons with
  * the rounding the official artefacts use, and locations taken from the model's `$loc`.
  */
-import { Big, parseDec, type BigValue } from '../../model/decimal.js';
+import { Big, MAX_DECIMAL_LENGTH, parseDec, type BigValue } from '../../model/decimal.js';
 import type { Located, Dec } from '../../model/invoice.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
 import { elementsNamedAnywhere, pathOf, type XmlElement } from '../../xml/dom.js';
@@ -88,7 +88,8 @@ export function sum(values: Iterable<Dec | undefined>): BigValue {
   for (const v of values) {
     if (v === undefined) continue;
     const t = v.trim();
-    const m = PLAIN_DECIMAL.exec(t);
+    // Too long to be a number (MAX_DECIMAL_LENGTH): the general path, where dec() reads it as unreadable.
+    const m = t.length > MAX_DECIMAL_LENGTH ? null : PLAIN_DECIMAL.exec(t);
     if (m === null || (m[2] === '' && !m[3])) {
       const d = dec(v); // the general path: undefined when unreadable, throws where big.js throws
       if (d) other = other.plus(d);
