@@ -83,7 +83,7 @@ export interface ValidationRunner {
 
 /** A metadata error sent back by a worker, as the class the HTTP layer maps. */
 function metadataError(data: MetadataErrorData): Error {
-  if (data.kind === 'notJson') return new MetadataNotJsonError(data.message);
+  if (data.kind === 'notJson') return new MetadataNotJsonError(data.message, data.code);
   if (data.kind === 'shape') return new MetadataShapeError(data.items);
   const err = new MetadataContentError('The invoice metadata is inconsistent', data.issues);
   err.message = data.message;

@@ -15,7 +15,7 @@ export type WorkerTask =
 
 /** A metadata error of buildInvoiceXml, as data. */
 export type MetadataErrorData =
-  | { kind: 'notJson'; message: string }
+  | { kind: 'notJson'; message: string; code?: 'METADATA_NOT_JSON' | 'JSON_TOO_DEEP' }
   | { kind: 'shape'; items: ShapeErrorItem[] }
   | { kind: 'content'; message: string; issues: ContentIssue[] };
 
@@ -37,7 +37,7 @@ async function buildXml(metadata: unknown): Promise<WorkerAnswer> {
     const built = buildInvoiceXml(metadata);
     return { xml: { xml: built.xml, droppedFields: built.droppedFields } };
   } catch (err) {
-    if (err instanceof errors.MetadataNotJsonError) return { metadataError: { kind: 'notJson', message: err.message } };
+    if (err instanceof errors.MetadataNotJsonError) return { metadataError: { kind: 'notJson', message: err.message, code: err.code } };
     if (err instanceof errors.MetadataShapeError) return { metadataError: { kind: 'shape', items: err.items } };
     if (err instanceof errors.MetadataContentError) return { metadataError: { kind: 'content', message: err.message, issues: err.issues } };
     throw err;

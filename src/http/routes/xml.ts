@@ -7,6 +7,7 @@ import { ProblemError, RequestShapeError } from '../errors.js';
 import { isMultipart, readForm } from '../multipart.js';
 import { ValidationTimeoutError, type BuiltXml } from '../../validation/runner.js';
 import { errorResponses } from '../schemas.js';
+import { jsonTooDeep, jsonTooDeepMessage, MAX_JSON_DEPTH } from '../../util/json-limits.js';
 
 /** Response header listing the metadata fields the chosen profile cannot carry (comma-separated paths). */
 export const DROPPED_FIELDS_HEADER = 'x-dropped-fields';
@@ -14,6 +15,7 @@ export const DROPPED_FIELDS_HEADER = 'x-dropped-fields';
 /** The metadata pipeline's errors as HTTP errors (400 not JSON / inconsistent, 422 shape); other errors pass through. */
 export function toHttpError(err: unknown): unknown {
   if (err instanceof MetadataNotJsonError) {
+    if (err.code === 'JSON_TOO_DEEP') return new ProblemError(400, 'Bad Request', err.message, { code: err.code, max_json_depth: MAX_JSON_DEPTH });
     return new ProblemError(400, 'Bad Request', err.message, { code: 'METADATA_NOT_JSON' });
   }
   if (err instanceof MetadataShapeError) return new RequestShapeError(err.items);
@@ -101,6 +103,18 @@ export default async function xml(app: FastifyInstance): Promise<void> {
     },
   );
 
+  // JSON bodies ({"metadata": ...}): nesting depth bounded before parsing (src/util/json-limits.ts).
+  // fastify's own parser (prototype-poisoning protection) does the parsing.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: app.config.maxUploadSizeMb * 1024 * 1024 }, (req, body, done) => {
+    if (jsonTooDeep(body as string)) {
+      done(new ProblemError(400, 'Bad Request', `${jsonTooDeepMessage('The JSON body')}.`, { code: 'JSON_TOO_DEEP', max_json_depth: MAX_JSON_DEPTH }), undefined);
+      return;
+    }
+    parseJson(req, body as string, done);
+  });
+
   // Publish the metadata schema (components.schemas.InvoiceMetadata) unless the app already did.
   if (!app.getSchema('InvoiceMetadata')) app.addSchema(INVOICE_METADATA_COMPONENT);
   app.post(
@@ -136,6 +150,8 @@ export default async function xml(app: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       const metadata = await readMetadataField(req);
+      // The depth bound here, on the main thread (one linear scan), rather than after a hand-over to a worker.
+      if (typeof metadata === 'string' && jsonTooDeep(metadata)) throw toHttpError(new MetadataNotJsonError(jsonTooDeepMessage('The metadata JSON'), 'JSON_TOO_DEEP'));
       let built: BuiltXml;
       try {
         // Inline, or in a worker when the main thread is saturated or the metadata is large (validation/runner.ts).
