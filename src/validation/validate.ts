@@ -19,6 +19,7 @@ import { flavorOf, selectRuleSets } from './rulesets.js';
 import { BR_FR_LAYER, brFrNotApplicableReason, declaresFrenchCtc, runBrFr, type BrFrEdition, DEFAULT_BR_FR_EDITION } from './br-fr.js';
 import { runXsdLayer } from './xsd-layer.js';
 import { boundFindings, isSummary } from './report-bounds.js';
+import { overlongNumbers } from './number-limits.js';
 
 export interface ValidationErrorDetail {
   rule_id: string | null;
@@ -179,6 +180,8 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   } else {
     result.layers_skipped.push({ layer: 'xsd', reason: 'tool_missing:xsd_validator' });
   }
+  // Numbers too long to be read (number-limits.ts): named here, unreadable to the rules below.
+  for (const f of overlongNumbers(invoice)) findings.push(f);
   yield;
 
   const { findings: ruleFindings, ran, missing } = yield* businessValidationStages(doc, invoice, syntax, applicableRuleSets(syntax, ing.guideline));
