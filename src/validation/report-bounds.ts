@@ -14,7 +14,7 @@
  * invoice never has its ~100,000 findings in memory at once; this module applies both bounds to the
  * whole report (XSD layer, rule sets, French CTC layer together).
  */
-import type { Finding, Severity } from '../rules/types.js';
+import type { Finding, Severity, Violation } from '../rules/types.js';
 
 /** Listed findings per rule (rule set + rule id) before the rest are summarised. */
 export const MAX_FINDINGS_PER_RULE = 100;
@@ -115,4 +115,23 @@ export function boundFindings(all: readonly Finding[]): BoundedFindings {
     omitted: rest,
   } as SummaryFinding);
   return { findings: cut, omitted, counts };
+}
+
+/**
+ * A violation a report will not list (beyond MAX_FINDINGS_PER_RULE of its rule): it is counted, so it
+ * needs no location, and building a path for each element of a hostile 500,000-element document cost
+ * seconds of CPU and garbage. One shared, frozen object.
+ */
+export const UNLISTED: Violation = Object.freeze({});
+
+/** For `list.map(locatedAt(pathOf))`: a violation with its location for the first MAX_FINDINGS_PER_RULE items, UNLISTED after. */
+export function locatedAt<T>(where: (item: T) => string | undefined): (item: T, index: number) => Violation {
+  return (item, index) => (index < MAX_FINDINGS_PER_RULE ? { location: where(item) } : UNLISTED);
+}
+
+/** Append a violation at `item` to `out` (created on first use): with its location while the report lists them, UNLISTED after. */
+export function pushLocated<T>(out: Violation[] | undefined, item: T, where: (item: T) => string | undefined): Violation[] {
+  const list = out ?? [];
+  list.push(list.length < MAX_FINDINGS_PER_RULE ? { location: where(item) } : UNLISTED);
+  return list;
 }

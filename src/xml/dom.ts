@@ -141,9 +141,25 @@ export function decodeXmlBytes(bytes: Uint8Array): { text: string; encoding: str
     case 'iso-8859-1':
       // Not TextDecoder: its "iso-8859-1" is windows-1252 (WHATWG), which reads 0x80-0x9F differently.
       return { text: Buffer.from(body.buffer, body.byteOffset, body.length).toString('latin1'), encoding };
+    case 'windows-1252':
+      return { text: decodeWindows1252(body), encoding };
     default:
       return { text: new TextDecoder(encoding).decode(body), encoding };
   }
+}
+
+/**
+ * windows-1252 by table: Node 20's TextDecoder('windows-1252') reads 0x80-0x9F as ISO-8859-1 (C1
+ * controls), so "€" (0x80) became U+0080. The five bytes windows-1252 leaves undefined map to the C1
+ * control of the same value, as the WHATWG encoding standard does.
+ */
+const CP1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+function decodeWindows1252(bytes: Uint8Array): string {
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+  return /[\x80-\x9f]/.test(latin1) ? latin1.replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(CP1252_HIGH[c.charCodeAt(0) - 0x80])) : latin1;
 }
 
 function decodeStrict(bytes: Uint8Array, label: string): string {

@@ -9,6 +9,7 @@ import { elementsNamedAnywhere, pathOf, type XmlElement } from '../../xml/dom.js
 import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
 import { fieldLocationOf, hasOwnLocation, locationOf } from '../../syntax/reader-helpers.js';
+import { pushLocated } from '../../validation/report-bounds.js';
 
 export { NO_VIOLATIONS };
 
@@ -190,7 +191,7 @@ export function acrossLines<L, T>(lines: readonly L[], pick: (line: L) => readon
 export function each<T>(items: readonly T[] | undefined, test: (item: T) => boolean, where: (item: T) => string | undefined): readonly Violation[] {
   if (!items) return NO_VIOLATIONS;
   let out: Violation[] | undefined;
-  for (let i = 0; i < items.length; i++) if (!test(items[i])) (out ??= []).push({ location: where(items[i]) });
+  for (let i = 0; i < items.length; i++) if (!test(items[i])) out = pushLocated(out, items[i], where);
   return out ?? NO_VIOLATIONS;
 }
 
