@@ -20,7 +20,10 @@ export default async function serialize(app: FastifyInstance): Promise<void> {
           'Reads a Factur-X/ZUGFeRD PDF or CII/UBL XML into BusinessReadyInvoice (schema_version 1.0.0). Every value not taken ' +
           'as-is from the invoice (default, placeholder, derived, coerced) is listed in `fallbacks_applied`. A PDF without ' +
           'invoice XML, or XML that is not an invoice, answers 200 with `success: false` and `errors` (codes as in /v1/extract). ' +
-          'The parser never repairs malformed XML (`xml_recovery_applied` is always false): such input is 400.',
+          'The parser never repairs malformed XML (`xml_recovery_applied` is always false): such input is 400. ' +
+          'Unusable values never fail the request: a date that is no calendar day becomes a placeholder (`placeholder_value`, ' +
+          '`invalid`), a number longer than 64 characters or not a decimal is `unparseable` and replaced by a derived value or a ' +
+          'default, a line with an amount but no price gets a derived price (`derived_value`).',
         tags: ['invoices'],
         response: { 200: { $ref: 'SerializationResponse#' }, ...errorResponses(400, 403, 413, 422, 500) },
       },

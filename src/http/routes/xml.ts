@@ -42,7 +42,9 @@ The metadata is the JSON schema \`InvoiceMetadata\`, sent as the form field \`me
   VAT breakdown).
 - Fields the chosen profile cannot carry are left out of the XML and listed in the response header
   \`X-Dropped-Fields\` (comma-separated paths such as \`seller.contact, line_items[].description\`).
-- Metadata that is not JSON: **400** (\`METADATA_NOT_JSON\`). A missing field, a wrong type or a value out of its format,
+- Metadata that is not JSON: **400** (\`METADATA_NOT_JSON\`). Metadata (or a JSON body) nesting arrays/objects deeper than
+  64 levels: **400** (\`JSON_TOO_DEEP\`, \`max_json_depth\`), checked before parsing. A decimal string longer than 64
+  characters: **422** \`string_too_long\` at its \`loc\` (refused before any arithmetic). A missing field, a wrong type or a value out of its format,
   or a field the profile requires (e.g. \`buyer_reference\` and the electronic addresses for \`xrechnung\`):
   **422** HTTPValidationError with \`loc\` pointing into the metadata, e.g. \`["body","metadata","seller","name"]\`.
 - Generation over the 30 s time bound (only conceivable for enormous invoices): **422** ProblemDetails \`PROCESSING_TIMEOUT\`.`;
