@@ -137,11 +137,12 @@ function planOf(rules: readonly Rule[]): RunPlan {
   return plan;
 }
 
-function internalFinding(rule: Rule, err: unknown, ruleSet: RuleSetId): Finding {
+function internalFinding(rule: Rule, _err: unknown, ruleSet: RuleSetId): Finding {
   return {
     ruleId: INTERNAL_RULE_ERROR,
     severity: 'warning',
-    message: `Rule ${rule.id} could not be evaluated on this document (${(err as Error).message}); it was skipped.`,
+    // The error's own text stays out: it is internal (a stack overflow, a library's message), never the user's concern.
+    message: `Rule ${rule.id} could not be evaluated on this document; it was skipped.`,
     ruleSet,
   };
 }

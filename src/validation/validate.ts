@@ -52,6 +52,11 @@ export interface ValidationResult {
   rule_sets: string[];
   /** The BR-FR edition that ran, when the br_fr_ctc layer ran. */
   br_fr_edition?: BrFrEdition;
+  /**
+   * The syntax read (cii, ubl, zugferd1), when the upload was an XML document of one; for callers in the
+   * service (/v1/merge), not part of the HTTP result (the response schemas leave it out).
+   */
+  syntax?: string;
   /** Present (true) when the report bounds left findings out of `errors` (report-bounds.ts). */
   report_truncated?: boolean;
   /** How many findings are counted in summary entries instead of listed (with report_truncated). */
@@ -162,6 +167,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   const { doc, invoice, syntax } = ing;
   const flavor = syntax === 'cii' || syntax === 'ubl' ? flavorOf({ syntax, guideline: ing.guideline, fallback: ing.profile }) : ing.profile;
   const result = emptyResult(ing.format, flavor);
+  if (syntax) result.syntax = syntax;
   if (!doc || !invoice || (syntax !== 'cii' && syntax !== 'ubl')) {
     // Nothing EN 16931 can be checked: say why, as findings of the document itself.
     for (const p of ing.problems) result.errors.push({ rule_id: p.code, message: p.message, severity: 'error' });

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { ingest, IngestError, type IngestResult } from '../../input/ingest.js';
 import { embedInvoiceXml, HYBRID_FORMATS, hybridFlavour, type HybridFormat } from '../../pdf/hybrid.js';
 import { isPdf } from '../../pdf/extract.js';
-import type { ValidationErrorDetail } from '../../validation/validate.js';
+import type { ValidationErrorDetail, ValidationResult } from '../../validation/validate.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import { attachmentDisposition, invoicePdfName } from '../download.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
@@ -64,6 +64,19 @@ async function ingestPdf(file: UploadedFile): Promise<IngestResult> {
   }
 }
 
+const ingestErrorToHttp = (err: IngestError) => badRequest(err.code === 'NOT_PDF_OR_XML' || err.code === 'EMPTY_FILE' ? 'NOT_XML' : err.code, err.message);
+
+/** Step 1 for the XML: an invoice syntax that a hybrid PDF can carry (`problem`: why there is none, when the syntax is unknown). */
+function checkSyntax(syntax: string | undefined, problem: string | undefined, format: HybridFormat | undefined): void {
+  if (!syntax) throw badRequest('UNKNOWN_XML', problem ?? 'The XML is not a CII or UBL invoice');
+  if (syntax === 'zugferd1') {
+    throw badRequest('UNSUPPORTED_XML', 'ZUGFeRD 1.0 XML predates EN 16931 and cannot be embedded as Factur-X / ZUGFeRD 2.4 or XRechnung');
+  }
+  if (syntax === 'ubl' && format !== undefined && format !== 'xrechnung') {
+    throw badRequest('XML_SYNTAX_MISMATCH', `A ${format} PDF carries CII XML; this is UBL (embed it with format=xrechnung)`);
+  }
+}
+
 /** Step 1 for the XML: well-formed XML of an invoice syntax that a hybrid PDF can carry. */
 async function ingestXml(file: UploadedFile, format: HybridFormat | undefined): Promise<IngestResult> {
   const bytes = bytesOf(file);
@@ -72,16 +85,10 @@ async function ingestXml(file: UploadedFile, format: HybridFormat | undefined): 
   try {
     ing = await ingest(bytes, file.filename);
   } catch (err) {
-    if (err instanceof IngestError) throw badRequest(err.code === 'NOT_PDF_OR_XML' || err.code === 'EMPTY_FILE' ? 'NOT_XML' : err.code, err.message);
+    if (err instanceof IngestError) throw ingestErrorToHttp(err);
     throw err;
   }
-  if (!ing.syntax) throw badRequest('UNKNOWN_XML', ing.problems[0]?.message ?? 'The XML is not a CII or UBL invoice');
-  if (ing.syntax === 'zugferd1') {
-    throw badRequest('UNSUPPORTED_XML', 'ZUGFeRD 1.0 XML predates EN 16931 and cannot be embedded as Factur-X / ZUGFeRD 2.4 or XRechnung');
-  }
-  if (ing.syntax === 'ubl' && format !== undefined && format !== 'xrechnung') {
-    throw badRequest('XML_SYNTAX_MISMATCH', `A ${format} PDF carries CII XML; this is UBL (embed it with format=xrechnung)`);
-  }
+  checkSyntax(ing.syntax, ing.problems[0]?.message, format);
   return ing;
 }
 
@@ -136,7 +143,32 @@ export default async function merge(app: FastifyInstance): Promise<void> {
 
       // 1. 400: both files must be what they claim to be.
       const pdf = await ingestPdf(form.files.pdf);
-      const xml = await ingestXml(form.files.xml, format);
+      const xmlBytes = bytesOf(form.files.xml);
+      // The shared validation runner: off the event loop and time-bounded, like /v1/validate.
+      const validateXml = async (): Promise<ValidationResult> => {
+        try {
+          return await app.validation.validate(xmlBytes, form.files.xml.filename);
+        } catch (err) {
+          if (err instanceof IngestError) throw ingestErrorToHttp(err);
+          if (err instanceof ValidationTimeoutError) {
+            throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the XML is too large or too complex to validate.`, { code: 'VALIDATION_TIMEOUT' });
+          }
+          throw err;
+        }
+      };
+      // A large XML (one the runner validates in a worker) is not parsed on the event loop before it is
+      // validated: parsing 5 MB there held /health for a second. Its syntax checks come from the validation;
+      // it is read here only once it is valid, to be embedded (reading it is then the request's own work).
+      const large = app.validation.mode === 'pool' && xmlBytes.length > app.config.validationInlineMaxKb * 1024;
+      let xml: IngestResult | undefined;
+      let validation: ValidationResult | undefined;
+      if (large) {
+        if (isPdf(xmlBytes)) throw badRequest('NOT_XML', `The xml part ("${form.files.xml.filename}") is a PDF, not XML`);
+        validation = await validateXml();
+        checkSyntax(validation.syntax, validation.errors[0]?.message, format);
+      } else {
+        xml = await ingestXml(form.files.xml, format);
+      }
 
       // 2. 409: the PDF already is a hybrid invoice.
       if (pdf.attachmentName !== undefined) {
@@ -160,16 +192,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
           rule_set: 'pdfa',
         });
       }
-      // The shared validation runner: off the event loop and time-bounded, like /v1/validate.
-      let validation;
-      try {
-        validation = await app.validation.validate(bytesOf(form.files.xml), form.files.xml.filename);
-      } catch (err) {
-        if (err instanceof ValidationTimeoutError) {
-          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the XML is too large or too complex to validate.`, { code: 'VALIDATION_TIMEOUT' });
-        }
-        throw err;
-      }
+      validation ??= await validateXml();
       const invalid = !validation.valid;
       if (invalid) for (const e of validation.errors) if (e.severity === 'error') errors.push(e);
       if (errors.length > 0) {
@@ -191,6 +214,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
       }
 
       // 4. 200
+      xml ??= await ingestXml(form.files.xml, format);
       const number = xml.invoice?.number;
       let result;
       try {
