@@ -11,6 +11,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { buildInvoiceXml } from '../src/metadata/build.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
+import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { makeBasePdf } from './hybrid-fixtures.js';
 import { communityApp, multipart, proApp, type Part } from './helpers.js';
 
@@ -441,4 +442,44 @@ describe('XXE, billion laughs and deep nesting are refused quickly on every XML-
       }
     });
   }
+});
+
+describe('/v1/merge of an XML over the inline bound: validated in the worker before anything parses it on the event loop', () => {
+  /** A plain PDF that declares PDF/A-3b in its XMP (enough for merge's declaration check). */
+  async function pdfa3(): Promise<Buffer> {
+    const doc = await PDFDocument.load(basePdf);
+    const xmp =
+      '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+      '<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaid:part>3</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance></rdf:Description>' +
+      '</rdf:RDF></x:xmpmeta><?xpacket end="w"?>';
+    const stream = doc.context.stream(xmp, { Type: 'Metadata', Subtype: 'XML' });
+    doc.catalog.set(PDFName.of('Metadata'), doc.context.register(stream));
+    return Buffer.from(await doc.save());
+  }
+  const parts = (pdf: Buffer, xml: string): Part[] => [
+    { name: 'pdf', value: pdf, filename: 'in.pdf', contentType: 'application/pdf' },
+    { name: 'xml', value: xml, filename: 'invoice.xml', contentType: 'application/xml' },
+  ];
+
+  test('a valid 2,000-line invoice is embedded (200)', async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => ({ ...DOMESTIC_EXAMPLE.line_items![0], name: `Item ${i}` }));
+    const xml = buildInvoiceXml({ ...DOMESTIC_EXAMPLE, line_items: lines }).xml;
+    assert.ok(xml.length > 128 * 1024);
+    const a = await post(community, '/v1/merge', parts(await pdfa3(), xml));
+    assert.equal(a.status, 200, a.body.slice(0, 600));
+    healthy(a);
+  });
+
+  test('a large XML that is no invoice: 400 UNKNOWN_XML, as for a small one', async () => {
+    const a = await post(community, '/v1/merge', parts(await pdfa3(), `<notes>${'<note>x</note>'.repeat(20_000)}</notes>`));
+    assert.equal(a.status, 400);
+    assert.equal(a.json.code, 'UNKNOWN_XML');
+    assert.match(a.json.detail, /not a CII or UBL invoice/);
+  });
+
+  test('a large XML that is not well-formed: 400 XML_MALFORMED', async () => {
+    const a = await post(community, '/v1/merge', parts(await pdfa3(), `${CII.slice(0, -10)}${' '.repeat(200_000)}`));
+    assert.equal(a.status, 400);
+    assert.equal(a.json.code, 'XML_MALFORMED');
+  });
 });
