@@ -241,6 +241,17 @@ describe('pro /v1/serialize records unusable values as fallbacks (was 500 [big.j
     });
   }
 
+  test('a 4.8 MB invoice is read in the worker: /health stays responsive (it was parsed on the event loop)', async () => {
+    const lines = Math.floor(4_800_000 / FIRST_LINE.exec(CII)![0].length);
+    const xml = CII.replace(FIRST_LINE, FIRST_LINE.exec(CII)![0].repeat(lines));
+    const before = pro.app.validation.counts.pool;
+    const a = await post(pro, '/v1/serialize', [file(xml)]);
+    assert.equal(a.status, 200);
+    assert.equal(a.json.invoice.line_items.length, lines + DOMESTIC_EXAMPLE.line_items!.length - 1); // the first line repeated, the others kept
+    assert.equal(pro.app.validation.counts.pool, before + 1);
+    healthy(a);
+  });
+
   test('amounts of 100,000 digits: unparseable, answered at once', async () => {
     const digits = '9'.repeat(100_000);
     const xml = CII.replace(/<ram:LineTotalAmount>[^<]*</, `<ram:LineTotalAmount>${digits}<`).replace(/<ram:BilledQuantity unitCode="(\w+)">[^<]*</, `<ram:BilledQuantity unitCode="$1">${digits}<`);

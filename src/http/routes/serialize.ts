@@ -2,11 +2,13 @@
  * POST /v1/serialize (pro): normalized, typed, versioned ERP JSON with the fallbacks applied.
  */
 import type { FastifyInstance } from 'fastify';
-import { requirePro } from '../errors.js';
+import { ProblemError, requirePro } from '../errors.js';
+import { IngestError } from '../../input/ingest.js';
+import { ValidationTimeoutError } from '../../validation/runner.js';
+import type { SerializedUpload } from '../../serialize/upload.js';
 import { readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
-import { ingestUpload } from '../upload.js';
-import { SCHEMA_VERSION, toBusinessReady } from '../../serialize/business-ready.js';
+import { SCHEMA_VERSION } from '../../serialize/business-ready.js';
 import { SERVICE_VERSION } from '../../version.js';
 
 export default async function serialize(app: FastifyInstance): Promise<void> {
@@ -35,12 +37,21 @@ export default async function serialize(app: FastifyInstance): Promise<void> {
     async (req) => {
       requirePro(app, 'serialize');
       const form = await readForm(req, { files: { file: { required: true } } });
-      const read = await ingestUpload(form.files.file);
-      const errors = read.problems.map((p) => ({ code: p.code, message: p.message }));
+      const file = form.files.file;
+      let read: SerializedUpload;
+      try {
+        // Inline, or in a worker when the invoice XML is large (validation/runner.ts): never long on the event loop.
+        read = await app.validation.serialize(file.data, file.filename);
+      } catch (err) {
+        if (err instanceof IngestError) throw new ProblemError(400, 'Bad Request', err.message, { code: err.code });
+        if (err instanceof ValidationTimeoutError) {
+          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the document is too large to read.`, { code: 'PROCESSING_TIMEOUT' });
+        }
+        throw err;
+      }
       const base = { schema_version: SCHEMA_VERSION, engine_version: SERVICE_VERSION, xml_recovery_applied: false };
-      if (!read.invoice) return { success: false, ...base, invoice: null, fallbacks_applied: [], errors };
-      const { invoice, fallbacks } = toBusinessReady(read.invoice, read.format, read.profile);
-      return { success: true, ...base, invoice, fallbacks_applied: fallbacks, errors };
+      if (!read.invoice) return { success: false, ...base, invoice: null, fallbacks_applied: [], errors: read.problems };
+      return { success: true, ...base, invoice: read.invoice, fallbacks_applied: read.fallbacks, errors: read.problems };
     },
   );
 }
