@@ -25,7 +25,8 @@ export default async function serialize(app: FastifyInstance): Promise<void> {
           'The parser never repairs malformed XML (`xml_recovery_applied` is always false): such input is 400. ' +
           'Unusable values never fail the request: a date that is no calendar day becomes a placeholder (`placeholder_value`, ' +
           '`invalid`), a number longer than 64 characters or not a decimal is `unparseable` and replaced by a derived value or a ' +
-          'default, a line with an amount but no price gets a derived price (`derived_value`).',
+          'default, a line with an amount but no price gets a derived price (`derived_value`). A large invoice is read off the ' +
+          'event loop; one that takes longer than the 30 s time bound answers 422 (code PROCESSING_TIMEOUT).',
         tags: ['invoices'],
         response: { 200: { $ref: 'SerializationResponse#' }, ...errorResponses(400, 403, 413, 422, 500) },
       },
