@@ -470,7 +470,8 @@ test('the engine: a rule that throws becomes an internal warning, duplicate ids 
   assert.deepEqual(findings[0], { ruleId: 'T-1', severity: 'error', message: 'always fires', location: '/x', ruleSet: 'test-engine' });
   assert.equal(findings[1].ruleId, INTERNAL_RULE_ERROR);
   assert.equal(findings[1].severity, 'warning');
-  assert.match(findings[1].message, /T-2.*boom/);
+  assert.match(findings[1].message, /T-2 could not be evaluated/);
+  assert.doesNotMatch(findings[1].message, /boom/); // the internal error text never reaches a report
   const dup = { id: 'T-1', severity: 'error' as const, message: '', check: () => [] };
   assert.throws(() => registerRuleSet('test-dup', [dup, dup]), /duplicate rule id T-1/);
 });
@@ -533,7 +534,7 @@ test('the engine: a family answers for its rules in table order; ids the table l
   const fallback = runRules('test-family', withBroken, ctx);
   assert.deepEqual(fallback[0], { ruleId: 'B-1', severity: 'error', message: 'b1', location: '/b1', ruleSet: 'test-family' });
   assert.equal(fallback[1].ruleId, INTERNAL_RULE_ERROR);
-  assert.match(fallback[1].message, /B-2.*rule down/);
+  assert.match(fallback[1].message, /B-2 could not be evaluated/);
 });
 
 test('unless: a model object location is resolved only for a failure, as loc() would', async () => {

@@ -5,7 +5,7 @@
 import { decodeXmlBytes, parseXml, XmlParseError, type XmlDoc } from '../src/xml/dom.js';
 import { saxesTree, treeDifference, type ReferenceResult } from './saxes-reference.js';
 
-export type Verdict = 'ok' | 'XML_MALFORMED' | 'XML_DTD_FORBIDDEN' | 'XML_TOO_DEEP' | 'XML_TOO_LARGE' | 'XML_ENCODING';
+export type Verdict = 'ok' | 'XML_MALFORMED' | 'XML_DTD_FORBIDDEN' | 'XML_TOO_DEEP' | 'XML_TOO_LARGE' | 'XML_ENCODING' | 'XML_ENCODING_UNSUPPORTED';
 
 /** What dom.ts does to text before parsing: one BOM off, leading whitespace off. */
 function prepared(text: string): string {
@@ -22,14 +22,16 @@ export function ours(input: string | Uint8Array): { verdict: Verdict; doc?: XmlD
   }
 }
 
-function reference(input: string | Uint8Array): ReferenceResult | { ok: false; code: 'XML_ENCODING'; message: string } {
+function reference(input: string | Uint8Array): ReferenceResult | { ok: false; code: 'XML_ENCODING' | 'XML_ENCODING_UNSUPPORTED'; message: string } {
   let text: string;
   if (typeof input === 'string') text = input;
   else {
     try {
       text = decodeXmlBytes(input).text;
     } catch (err) {
-      return { ok: false, code: 'XML_ENCODING', message: (err as Error).message };
+      // Decoding is shared (saxes takes text): the reference keeps the decoder's own code.
+      const code = err instanceof XmlParseError && err.code === 'XML_ENCODING_UNSUPPORTED' ? err.code : 'XML_ENCODING';
+      return { ok: false, code, message: (err as Error).message };
     }
   }
   return saxesTree(prepared(text), { strictQNames: true });

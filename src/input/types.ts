@@ -63,7 +63,8 @@ export class IngestError extends Error {
       | 'XML_DTD_FORBIDDEN'
       | 'XML_TOO_DEEP'
       | 'XML_TOO_LARGE'
-      | 'XML_ENCODING',
+      | 'XML_ENCODING'
+      | 'XML_ENCODING_UNSUPPORTED',
     message: string,
   ) {
     super(message);

@@ -13,9 +13,11 @@ import { EmbedError, embedInvoiceXml, HYBRID_FORMATS, hybridFlavour, type Hybrid
 import { isPdf } from '../pdf/extract.js';
 import { DEFAULT_LICENSE_PUBLIC_KEY, LICENSE_URL, verifyLicense, type LicenseStatus } from '../license/license.js';
 import type { BusinessReadyInvoice, FallbackApplied } from '../serialize/business-ready.js';
+import type { SerializedUpload } from '../serialize/upload.js';
 import type { ValidateOptions, ValidationErrorDetail, ValidationResult } from '../validation/validate.js';
 import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, parseBrFrEdition, type BrFrEdition } from '../validation/br-fr.js';
 import { SERVICE_VERSION } from '../version.js';
+import { MAX_JSON_DEPTH } from '../util/json-limits.js';
 import { gateWrittenPdf, PDFA_LAYER, runPdfaLayer } from '../pdfa/layer.js';
 import { XR_RELEASES, parseXrRelease, type XrRelease } from '../rules/xrechnung/common.js';
 import { FACTURX_SCHEMA_RELEASES, parseFacturxRelease, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
@@ -173,7 +175,10 @@ export async function extract(input: Bytes, options: ExtractOptions = {}): Promi
 
 /** The metadata pipeline's errors as library errors (METADATA_NOT_JSON, METADATA_INVALID, METADATA_INCONSISTENT). */
 export function fromMetadataError(err: unknown): unknown {
-  if (err instanceof MetadataNotJsonError) return new InvalidInputError('METADATA_NOT_JSON', err.message);
+  if (err instanceof MetadataNotJsonError) {
+    if (err.code === 'JSON_TOO_DEEP') return new InvalidInputError('JSON_TOO_DEEP', err.message, { max_json_depth: MAX_JSON_DEPTH });
+    return new InvalidInputError('METADATA_NOT_JSON', err.message);
+  }
   if (err instanceof MetadataShapeError) return new ShapeError('METADATA_INVALID', err.items);
   if (err instanceof MetadataContentError) {
     return new InvalidInputError(
@@ -316,6 +321,12 @@ export interface MergeOptions {
    * (off the event loop, time-bounded).
    */
   validateXml?: (xml: Uint8Array, filename: string | undefined) => Promise<ValidationResult>;
+  /**
+   * Validate the XML before reading it here (set by the HTTP service for XML its runner validates in a worker):
+   * parsing a 5 MB XML on the event loop held /health for a second, so a large one is parsed here only once it is
+   * valid, to be embedded. Its syntax checks then come from the validation.
+   */
+  validateFirst?: boolean;
 }
 
 export function parseMergeFormat(value: string | null | undefined, locRoot: (string | number)[] = []): HybridFormat | undefined {
@@ -336,22 +347,30 @@ async function ingestPdfPart(bytes: Uint8Array, filename: string | undefined): P
   }
 }
 
+/** Step 1 for the XML: an invoice syntax that a hybrid PDF can carry (`problem`: why there is none, when unknown). */
+function checkXmlSyntax(syntax: string | undefined, problem: string | undefined, format: HybridFormat | undefined): void {
+  if (!syntax) throw new InvalidInputError('UNKNOWN_XML', problem ?? 'The XML is not a CII or UBL invoice');
+  if (syntax === 'zugferd1') {
+    throw new InvalidInputError('UNSUPPORTED_XML', 'ZUGFeRD 1.0 XML predates EN 16931 and cannot be embedded as Factur-X / ZUGFeRD 2.4 or XRechnung');
+  }
+  if (syntax === 'ubl' && format !== undefined && format !== 'xrechnung') {
+    throw new InvalidInputError('XML_SYNTAX_MISMATCH', `A ${format} PDF carries CII XML; this is UBL (embed it with format=xrechnung)`);
+  }
+}
+
+const xmlIngestError = (err: IngestError) =>
+  new InvalidInputError(err.code === 'NOT_PDF_OR_XML' || err.code === 'EMPTY_FILE' ? 'NOT_XML' : err.code, err.message);
+
 async function ingestXmlPart(bytes: Uint8Array, filename: string | undefined, format: HybridFormat | undefined): Promise<IngestResult> {
   if (isPdf(bytes)) throw new InvalidInputError('NOT_XML', `The xml part ("${filename ?? 'xml'}") is a PDF, not XML`);
   let ing: IngestResult;
   try {
     ing = await ingest(bytes, filename);
   } catch (err) {
-    if (err instanceof IngestError) throw new InvalidInputError(err.code === 'NOT_PDF_OR_XML' || err.code === 'EMPTY_FILE' ? 'NOT_XML' : err.code, err.message);
+    if (err instanceof IngestError) throw xmlIngestError(err);
     throw err;
   }
-  if (!ing.syntax) throw new InvalidInputError('UNKNOWN_XML', ing.problems[0]?.message ?? 'The XML is not a CII or UBL invoice');
-  if (ing.syntax === 'zugferd1') {
-    throw new InvalidInputError('UNSUPPORTED_XML', 'ZUGFeRD 1.0 XML predates EN 16931 and cannot be embedded as Factur-X / ZUGFeRD 2.4 or XRechnung');
-  }
-  if (ing.syntax === 'ubl' && format !== undefined && format !== 'xrechnung') {
-    throw new InvalidInputError('XML_SYNTAX_MISMATCH', `A ${format} PDF carries CII XML; this is UBL (embed it with format=xrechnung)`);
-  }
+  checkXmlSyntax(ing.syntax, ing.problems[0]?.message, format);
   return ing;
 }
 
@@ -367,7 +386,24 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
 
   // 1. 400: both files must be what they claim to be.
   const pdfIng = await ingestPdfPart(pdfBytes, options.pdfFilename);
-  const xmlIng = await ingestXmlPart(xmlBytes, options.xmlFilename, format);
+  const validateXml = async (): Promise<ValidationResult> => {
+    try {
+      return options.validateXml ? await options.validateXml(xmlBytes, options.xmlFilename) : await validate(xmlBytes, { filename: options.xmlFilename });
+    } catch (err) {
+      if (err instanceof IngestError) throw xmlIngestError(err);
+      if (err instanceof InvalidInputError && (err.code === 'NOT_PDF_OR_XML' || err.code === 'EMPTY_FILE')) throw new InvalidInputError('NOT_XML', err.message);
+      throw err;
+    }
+  };
+  let xmlIng: IngestResult | undefined;
+  let validation: ValidationResult | undefined;
+  if (options.validateFirst) {
+    if (isPdf(xmlBytes)) throw new InvalidInputError('NOT_XML', `The xml part ("${options.xmlFilename ?? 'xml'}") is a PDF, not XML`);
+    validation = await validateXml();
+    checkXmlSyntax(validation.syntax, validation.errors[0]?.message, format);
+  } else {
+    xmlIng = await ingestXmlPart(xmlBytes, options.xmlFilename, format);
+  }
 
   // 2. 409: the PDF already is a hybrid invoice.
   if (pdfIng.attachmentName !== undefined) {
@@ -388,9 +424,9 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
       rule_set: 'pdfa',
     });
   }
-  const validation = options.validateXml ? await options.validateXml(xmlBytes, options.xmlFilename) : await validate(xmlBytes, { filename: options.xmlFilename });
+  validation ??= await validateXml();
   const invalid = !validation.valid;
-  if (invalid) errors.push(...validation.errors.filter((e) => e.severity === 'error'));
+  if (invalid) for (const e of validation.errors) if (e.severity === 'error') errors.push(e);
   if (errors.length > 0) {
     const pdfaFailed = errors[0].rule_id === 'PDFA3_DECLARATION';
     throw new UnprocessableError(
@@ -399,11 +435,16 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
         .filter(Boolean)
         .join('; ')
         .replace(/^t/, 'T'),
-      { errors },
+      {
+        errors,
+        // Report size bounds, as in validate: summary entries (`omitted`) stand for the findings not listed.
+        ...(validation.report_truncated ? { report_truncated: true, findings_omitted: validation.findings_omitted } : {}),
+      },
     );
   }
 
   // 4. the hybrid PDF
+  xmlIng ??= await ingestXmlPart(xmlBytes, options.xmlFilename, format);
   const number = xmlIng.invoice?.number;
   const container: HybridFormat = format ?? (xmlIng.profile === 'xrechnung' || xmlIng.syntax === 'ubl' ? 'xrechnung' : 'factur-x');
   let result;
@@ -449,20 +490,26 @@ export function requireFeature(license: LicenseStatus, feature: string): void {
   }
 }
 
-/** serialize() without the license check: the HTTP route checks the license of the running server itself. */
-export async function serializeUnlicensed(bytes: Uint8Array, filename?: string): Promise<SerializationResult> {
-  let read: IngestResult;
+/**
+ * serialize() without the license check: the HTTP route checks the license of the running server itself. `read`
+ * reads and serializes the upload (default: here, in-process); the route passes its runner's, which takes a large
+ * invoice off the event loop.
+ */
+export async function serializeUnlicensed(
+  bytes: Uint8Array,
+  filename?: string,
+  read?: (bytes: Uint8Array, filename?: string) => Promise<SerializedUpload>,
+): Promise<SerializationResult> {
+  let done: SerializedUpload;
   try {
-    read = await ingest(bytes, filename);
+    done = read ? await read(bytes, filename) : (await import('../serialize/upload.js')).serializeIngested(await ingest(bytes, filename));
   } catch (err) {
     throw fromIngest(err);
   }
-  const { SCHEMA_VERSION, toBusinessReady } = await import('../serialize/business-ready.js');
-  const errors = read.problems.map((p) => ({ code: p.code, message: p.message }));
+  const { SCHEMA_VERSION } = await import('../serialize/business-ready.js');
   const base = { schema_version: SCHEMA_VERSION, engine_version: SERVICE_VERSION, xml_recovery_applied: false as const };
-  if (!read.invoice) return { success: false, ...base, invoice: null, fallbacks_applied: [], errors };
-  const { invoice, fallbacks } = toBusinessReady(read.invoice, read.format, read.profile);
-  return { success: true, ...base, invoice, fallbacks_applied: fallbacks, errors };
+  if (!done.invoice) return { success: false, ...base, invoice: null, fallbacks_applied: [], errors: done.problems };
+  return { success: true, ...base, invoice: done.invoice, fallbacks_applied: done.fallbacks, errors: done.problems };
 }
 
 /**

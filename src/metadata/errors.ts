@@ -13,9 +13,15 @@ export interface ShapeErrorItem {
   ctx?: Record<string, unknown>;
 }
 
-/** The metadata form field is not JSON at all. */
+/**
+ * The metadata form field is not JSON at all (code METADATA_NOT_JSON), or JSON the service refuses to read
+ * (code JSON_TOO_DEEP: nested deeper than MAX_JSON_DEPTH, see src/util/json-limits.ts).
+ */
 export class MetadataNotJsonError extends Error {
-  constructor(detail: string) {
+  constructor(
+    detail: string,
+    readonly code: 'METADATA_NOT_JSON' | 'JSON_TOO_DEEP' = 'METADATA_NOT_JSON',
+  ) {
     super(detail);
     this.name = 'MetadataNotJsonError';
   }

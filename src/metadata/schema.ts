@@ -9,24 +9,28 @@
  */
 import type { Static } from 'typebox';
 import { Type } from './json-schema.js';
+import { MAX_DECIMAL_LENGTH } from '../model/decimal.js';
 
 // ---- scalar building blocks -------------------------------------------------------------------------------
 
 const text = (description: string, extra: Record<string, unknown> = {}) =>
   Type.String({ minLength: 1, description, ...extra });
 
+// Every decimal is at most MAX_DECIMAL_LENGTH (64) characters: refused before any arithmetic, which is
+// quadratic in the digits (a 100,000-digit quantity times a 100,000-digit price took 30 s).
+
 /** Signed decimal with at most two fraction digits (EN 16931 BR-DEC-*: amounts). */
 const amount = (description: string) =>
-  Type.String({ pattern: '^[+-]?[0-9]+(\\.[0-9]{1,2})?$', description: `${description} Decimal string, at most 2 decimals.`, examples: ['119.00'] });
+  Type.String({ maxLength: MAX_DECIMAL_LENGTH, pattern: '^[+-]?[0-9]+(\\.[0-9]{1,2})?$', description: `${description} Decimal string, at most 2 decimals.`, examples: ['119.00'] });
 /** Non-negative decimal of any precision (unit prices: BR-27/BR-28). */
 const price = (description: string) =>
-  Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: `${description} Non-negative decimal string.`, examples: ['12.50'] });
+  Type.String({ maxLength: MAX_DECIMAL_LENGTH, pattern: '^[0-9]+(\\.[0-9]+)?$', description: `${description} Non-negative decimal string.`, examples: ['12.50'] });
 /** Signed decimal of any precision. */
 const quantity = (description: string) =>
-  Type.String({ pattern: '^[+-]?[0-9]+(\\.[0-9]+)?$', description: `${description} Decimal string.`, examples: ['2'] });
+  Type.String({ maxLength: MAX_DECIMAL_LENGTH, pattern: '^[+-]?[0-9]+(\\.[0-9]+)?$', description: `${description} Decimal string.`, examples: ['2'] });
 /** Percentage, non-negative, e.g. "19", "7.7". */
 const percent = (description: string) =>
-  Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: `${description} Percentage as decimal string.`, examples: ['19'] });
+  Type.String({ maxLength: MAX_DECIMAL_LENGTH, pattern: '^[0-9]+(\\.[0-9]+)?$', description: `${description} Percentage as decimal string.`, examples: ['19'] });
 const date = (description: string) =>
   Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', format: 'date', description: `${description} ISO date YYYY-MM-DD.`, examples: ['2026-11-22'] });
 const countryCode = (description: string) =>

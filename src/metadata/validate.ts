@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Big, parseDec } from '../model/decimal.js';
 import { codeSet } from '../rules/data/codelists.js';
+import { jsonTooDeep, jsonTooDeepMessage, valueTooDeep } from '../util/json-limits.js';
 
 const ZERO = new Big('0');
 import { MetadataNotJsonError, MetadataShapeError, type ShapeErrorItem } from './errors.js';
@@ -26,10 +27,17 @@ function checker(): ValidateFunction {
   return compiled;
 }
 const ROOT = ['body', 'metadata'] as const;
+/** Longest string input echoed in a 422 item; longer ones are cut to their start and length. */
+const MAX_ECHOED_INPUT = 256;
 
 /** Parse the `metadata` form field: JSON text → validated metadata object. */
 export function parseMetadata(textOrValue: string | unknown): InvoiceMetadata {
-  if (typeof textOrValue !== 'string') return validateMetadata(textOrValue);
+  // Depth before anything walks it: the clean-up and schema checks below recurse (limit: json-limits.ts).
+  if (typeof textOrValue !== 'string') {
+    if (valueTooDeep(textOrValue)) throw new MetadataNotJsonError(jsonTooDeepMessage('The metadata'), 'JSON_TOO_DEEP');
+    return validateMetadata(textOrValue);
+  }
+  if (jsonTooDeep(textOrValue)) throw new MetadataNotJsonError(jsonTooDeepMessage('The metadata JSON'), 'JSON_TOO_DEEP');
   let value: unknown;
   try {
     value = JSON.parse(textOrValue);
@@ -137,6 +145,10 @@ function schemaErrors(value: unknown): ShapeErrorItem[] {
     const key = `${item.loc.join('\u0000')}|${item.type}`;
     if (seen.has(key)) return;
     seen.add(key);
+    // A 422 never echoes a huge value back (a report stays proportionate): long inputs are cut.
+    if (typeof item.input === 'string' && item.input.length > MAX_ECHOED_INPUT) {
+      item.input = `${item.input.slice(0, 32)}... (${item.input.length} characters)`;
+    }
     items.push(item);
   };
   for (const raw of (checker().errors ?? []).map(normalizeError)) {
@@ -176,6 +188,18 @@ function schemaErrors(value: unknown): ShapeErrorItem[] {
           type: 'string_pattern_mismatch',
           input,
           ctx: { pattern },
+        });
+        break;
+      }
+      case 'maxLength': {
+        // Names the limit; the over-long input is not echoed back (it can be 100,000 characters).
+        const limit = Number(raw.params.limit);
+        push({
+          loc: [...ROOT, ...base],
+          msg: `String should have at most ${limit} characters (a number is at most ${limit} characters long: limit MAX_DECIMAL_LENGTH)`,
+          type: 'string_too_long',
+          input,
+          ctx: { max_length: limit },
         });
         break;
       }

@@ -14,10 +14,42 @@ export type BigValue = InstanceType<typeof Big>;
 
 const DECIMAL_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
-/** Parse a lexical decimal; undefined when absent or not a plain decimal ("1,5", "NaN", " 2 "). */
+/**
+ * Longest lexical decimal read as a number (sign, digits and point): 64 characters. EN 16931 amounts
+ * have at most 19 digits and real prices or quantities a few decimals more; big.js multiplies and
+ * divides in time quadratic in the digits, so a 100,000-digit "amount" cost seconds per operation.
+ * Anything longer is not a usable number: parseDec answers undefined (unreadable), like "1,5".
+ */
+export const MAX_DECIMAL_LENGTH = 64;
+/** Largest exponent magnitude accepted where a number may carry one (safeNumber): 1e100000 would make big.js spell out 100,000 digits. */
+export const MAX_DECIMAL_EXPONENT = 64;
+
+/** Whether a lexical number is too long to be read as one (see MAX_DECIMAL_LENGTH). */
+export function decimalTooLong(text: string): boolean {
+  return text.trim().length > MAX_DECIMAL_LENGTH;
+}
+
+/**
+ * Parse a lexical decimal; undefined when absent, not a plain decimal ("1,5", "NaN", " 2 ", "1e3") or
+ * longer than MAX_DECIMAL_LENGTH. Never throws: the one safe way from input text to arithmetic.
+ */
 export function parseDec(text: string | undefined | null): BigValue | undefined {
-  if (text == null) return undefined;
+  if (text == null || text.length > MAX_DECIMAL_LENGTH) return undefined;
   if (!DECIMAL_RE.test(text)) return undefined;
+  return new Big(text);
+}
+
+const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE]([+-]?\d+))?$/;
+
+/**
+ * Like parseDec, but also reads an exponent ("1.5E3", as XPath number() does), bounded by
+ * MAX_DECIMAL_EXPONENT; undefined for anything else. Never throws.
+ */
+export function safeNumber(text: string | undefined | null): BigValue | undefined {
+  if (text == null || text.length > MAX_DECIMAL_LENGTH) return undefined;
+  const m = NUMBER_RE.exec(text);
+  if (m === null) return undefined;
+  if (m[4] !== undefined && Math.abs(Number(m[4])) > MAX_DECIMAL_EXPONENT) return undefined;
   return new Big(text);
 }
 

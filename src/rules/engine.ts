@@ -5,6 +5,7 @@
  */
 import type { Finding, Rule, RuleContext, RuleFamily, RuleSetId, Violation } from './types.js';
 import type { Stages } from '../util/stages.js';
+import { MAX_FINDINGS_PER_RULE, summaryFinding } from '../validation/report-bounds.js';
 
 const registry = new Map<RuleSetId, readonly Rule[]>();
 
@@ -136,19 +137,25 @@ function planOf(rules: readonly Rule[]): RunPlan {
   return plan;
 }
 
-function internalFinding(rule: Rule, err: unknown, ruleSet: RuleSetId): Finding {
+function internalFinding(rule: Rule, _err: unknown, ruleSet: RuleSetId): Finding {
   return {
     ruleId: INTERNAL_RULE_ERROR,
     severity: 'warning',
-    message: `Rule ${rule.id} could not be evaluated on this document (${(err as Error).message}); it was skipped.`,
+    // The error's own text stays out: it is internal (a stack overflow, a library's message), never the user's concern.
+    message: `Rule ${rule.id} could not be evaluated on this document; it was skipped.`,
     ruleSet,
   };
 }
 
-/** Append a rule's violations as findings, recording the rule's table index of each. */
+/**
+ * Append a rule's violations as findings, recording the rule's table index of each. Beyond
+ * MAX_FINDINGS_PER_RULE violations, the rest become one summary finding (see report-bounds.ts), so a
+ * document that breaks a rule on each of its 30,000 lines does not make 30,000 finding objects.
+ */
 function pushFindings(findings: Finding[], at: number[], index: number, rule: Rule, violations: readonly Violation[], ruleSet: RuleSetId): void {
+  const listed = Math.min(violations.length, MAX_FINDINGS_PER_RULE);
   // Indexed, not for...of: over 1,300 mostly empty arrays per document, V8's iterator objects were garbage.
-  for (let k = 0; k < violations.length; k++) {
+  for (let k = 0; k < listed; k++) {
     const v = violations[k];
     findings.push({
       ruleId: rule.id,
@@ -157,6 +164,10 @@ function pushFindings(findings: Finding[], at: number[], index: number, rule: Ru
       ...(v.location ? { location: v.location } : {}),
       ruleSet,
     });
+    at.push(index);
+  }
+  if (violations.length > listed) {
+    findings.push(summaryFinding(rule.id, rule.severity, ruleSet, violations.length - listed));
     at.push(index);
   }
 }

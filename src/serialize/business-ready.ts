@@ -9,7 +9,7 @@
  * the stable dot-path of the field, what was wrong with the source, and the value applied.
  */
 import type { Address, Invoice, InvoiceLine, Party } from '../model/invoice.js';
-import { Big, parseDec, sumDec, toFixedHalfUp, type BigValue } from '../model/decimal.js';
+import { parseDec, sumDec, toFixedHalfUp, type BigValue } from '../model/decimal.js';
 import type { ProfileId } from '../model/profiles.js';
 import type { InvoiceFormat } from '../input/types.js';
 import { unitLabel } from './unit-labels.js';
@@ -87,7 +87,30 @@ export interface BusinessReadyInvoice {
   profile: 'minimum' | 'basic' | 'en16931' | 'extended' | 'xrechnung_3.0';
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar day in YYYY-MM-DD ("2026-02-30" and "2026-13-99" are not): what `format: date` accepts. */
+export function isCalendarDate(text: string): boolean {
+  const m = ISO_DATE.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
+  return d <= days;
+}
+
+const ZERO = parseDec('0')!;
+const ONE = parseDec('1')!;
+const HUNDRED = parseDec('100')!;
+
+/**
+ * A decimal this module built or checked itself (a parsed amount, a computed total, a default). Never
+ * throws: should a value ever not parse, it counts as zero rather than answering 500.
+ */
+function big(text: string): BigValue {
+  return parseDec(text) ?? ZERO;
+}
 /** Categories whose rate is zero by definition (EN 16931 BR-Z/E/AE/K/G/O). */
 const ZERO_RATE_CATEGORIES = new Set(['Z', 'E', 'AE', 'K', 'G', 'O']);
 
@@ -108,13 +131,13 @@ class Recorder {
 
 /** Money normalized to two decimals when that loses nothing ("473" → "473.00"), else kept exact. */
 function normalMoney(text: string): string {
-  const v = new Big(text);
+  const v = big(text);
   return v.round(2).eq(v) ? v.toFixed(2) : v.toFixed();
 }
 
 /** Quantities, prices and rates in canonical form, trailing zeros dropped ("20.0000" → "20"). */
 function canonical(text: string): string {
-  return new Big(text).toFixed();
+  return big(text).toFixed();
 }
 
 function optional(value: string | undefined): string | null {
@@ -165,14 +188,15 @@ function lineItem(r: Recorder, line: InvoiceLine, index: number): BusinessLineIt
   const net = parseDec(line.netAmount?.trim());
   const price = parseDec(line.netPrice?.trim());
   const baseQty = parseDec(line.priceBaseQuantity?.trim());
-  const qty = new Big(quantity);
+  const qty = big(quantity);
   const netPrice = amount(r, `${path}.net_price`, line.netPrice, () => {
-    if (!net || qty.eq(0)) return undefined;
+    // Compared with a Big: big.js in strict mode throws on a JS number (the 500 of lines with an amount but no price).
+    if (!net || qty.eq(ZERO)) return undefined;
     return net.div(qty);
   });
   const lineTotal = amount(r, `${path}.line_total`, line.netAmount, () => {
     if (!price) return undefined;
-    return qty.times(price).div(baseQty && !baseQty.eq(0) ? baseQty : new Big('1'));
+    return qty.times(price).div(baseQty && !baseQty.eq(ZERO) ? baseQty : ONE);
   });
   const rate = parseDec(line.vatRate?.trim())
     ? line.vatRate!.trim()
@@ -218,7 +242,8 @@ export function toBusinessReady(
   profile: ProfileId | null,
 ): { invoice: BusinessReadyInvoice; fallbacks: FallbackApplied[] } {
   const r = new Recorder();
-  const dateOk = (d: string | undefined) => (d && ISO_DATE.test(d.trim()) ? d.trim() : undefined);
+  // A real calendar day only: "2026-02-30" passes a pattern, not the contract's `format: date` (it was a 500).
+  const dateOk = (d: string | undefined) => (d && isCalendarDate(d.trim()) ? d.trim() : undefined);
   const lines = invoice.lines.map((l, i) => lineItem(r, l, i));
 
   const breakdown: BusinessTaxBreakdown[] = invoice.vatBreakdown.map((b, i) => ({
@@ -228,16 +253,16 @@ export function toBusinessReady(
     tax_amount: amount(r, `invoice.tax_breakdown[${i}].tax_amount`, b.taxAmount, () => {
       const base = parseDec(b.taxableAmount?.trim());
       const rate = parseDec(b.rate?.trim());
-      return base && rate ? base.times(rate).div(new Big('100')) : undefined;
+      return base && rate ? base.times(rate).div(HUNDRED) : undefined;
     }),
   }));
   if (breakdown.length === 0 && lines.length > 0) {
     // Derive the breakdown from the lines, grouped by category and rate.
     const groups = new Map<string, { category: string; rate: string; base: BigValue }>();
     for (const l of lines) {
-      const key = `${l.vat_category}|${new Big(l.vat_rate).toString()}`;
-      const g = groups.get(key) ?? { category: l.vat_category, rate: l.vat_rate, base: new Big('0') };
-      g.base = g.base.plus(new Big(l.line_total));
+      const key = `${l.vat_category}|${big(l.vat_rate).toString()}`;
+      const g = groups.get(key) ?? { category: l.vat_category, rate: l.vat_rate, base: ZERO };
+      g.base = g.base.plus(big(l.line_total));
       groups.set(key, g);
     }
     [...groups.values()].forEach((g, i) => {
@@ -245,7 +270,7 @@ export function toBusinessReady(
         category: g.category,
         rate: g.rate,
         basis_amount: toFixedHalfUp(g.base),
-        tax_amount: toFixedHalfUp(g.base.times(new Big(g.rate)).div(new Big('100'))),
+        tax_amount: toFixedHalfUp(g.base.times(big(g.rate)).div(HUNDRED)),
       };
       breakdown.push(entry);
       r.record(`invoice.tax_breakdown[${i}]`, 'derived_value', 'missing', `${entry.category} ${entry.rate}%`);
@@ -257,9 +282,9 @@ export function toBusinessReady(
     lines.length > 0 ? sumDec(lines.map((l) => l.line_total)).minus(sumDec(invoice.allowances.map((a) => a.amount))).plus(sumDec(invoice.charges.map((c) => c.amount))) : undefined,
   );
   const tax = amount(r, 'invoice.total_tax_amount', t.taxTotal, () => (breakdown.length > 0 ? sumDec(breakdown.map((b) => b.tax_amount)) : undefined));
-  const gross = amount(r, 'invoice.total_gross_amount', t.taxInclusiveAmount, () => new Big(net).plus(new Big(tax)));
+  const gross = amount(r, 'invoice.total_gross_amount', t.taxInclusiveAmount, () => big(net).plus(big(tax)));
   const due = amount(r, 'invoice.amount_due', t.amountDue, () =>
-    new Big(gross).minus(parseDec(t.paidAmount) ?? new Big('0')).plus(parseDec(t.roundingAmount) ?? new Big('0')),
+    big(gross).minus(parseDec(t.paidAmount?.trim()) ?? ZERO).plus(parseDec(t.roundingAmount?.trim()) ?? ZERO),
   );
 
   const invoiceDate = dateOk(invoice.issueDate);

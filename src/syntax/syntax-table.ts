@@ -18,6 +18,7 @@ import { nameIndexCollector, pathOf, type XmlDoc, type XmlElement } from '../xml
 import type { Rule, RuleContext, RuleFamily, Severity, Violation } from '../rules/types.js';
 import { PropertyMap } from '../util/property-map.js';
 import { NO_VIOLATIONS, NOTHING_FIRED } from '../rules/engine.js';
+import { MAX_FINDINGS_PER_RULE, UNLISTED } from '../validation/report-bounds.js';
 
 /** One step of a child path: an element by namespace and local name. */
 export interface Step {
@@ -482,21 +483,15 @@ export function existsAnywhere(index: DocIndex, path: ChildPath): boolean {
 /** Violations per rule id for one document (only the rules that fired have an entry). */
 export type SyntaxResult = Map<string, Violation[]>;
 
-/**
- * Occurrences listed per rule and document; beyond it one summary violation says how many more
- * there are. A hostile document with a million offending elements must not yield a million findings.
- */
-export const MAX_VIOLATIONS_PER_RULE = 1000;
 
 export function evaluateSyntaxRules(compiled: CompiledSyntaxRules, doc: XmlDoc): SyntaxResult {
   const index = indexDocument(doc, compiled.classify, compiled.indexedNames, compiled.indexedAttributes);
   const result: SyntaxResult = new Map();
-  const overflow = new Map<string, number>();
   const add = (id: string, node: XmlElement): void => {
     let list = result.get(id);
     if (!list) result.set(id, (list = []));
-    if (list.length < MAX_VIOLATIONS_PER_RULE) list.push({ location: pathOf(node) });
-    else overflow.set(id, (overflow.get(id) ?? 0) + 1);
+    // Beyond what a report lists (report-bounds.ts), occurrences are counted without a path.
+    list.push(list.length < MAX_FINDINGS_PER_RULE ? { location: pathOf(node) } : UNLISTED);
   };
   // An array, not a Set: it is emptied for every context node (100,000s on a large invoice), and
   // Set.clear() allocates a fresh table each time; it rarely holds more than an id or two.
@@ -535,9 +530,6 @@ export function evaluateSyntaxRules(compiled: CompiledSyntaxRules, doc: XmlDoc):
     const nodes = index.contexts.get(c.context);
     if (!nodes) continue;
     for (const node of nodes) if (c.fails(node, index)) add(c.id, node);
-  }
-  for (const [id, more] of overflow) {
-    result.get(id)!.push({ message: `${more} further occurrences of this rule in the document are not listed.` });
   }
   return result;
 }

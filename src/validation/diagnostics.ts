@@ -122,6 +122,9 @@ export function toDiagnostic(f: ValidationErrorDetail): DiagnosticDetail {
     // The rule's own message names the exact field; keep it in front of the general explanation.
     explanation: f.message === advice.explanation ? advice.explanation : `${f.message} ${advice.explanation}`,
     suggestion: advice.suggestion,
-    context: f.location || f.rule_set ? { ...(f.location ? { location: f.location } : {}), ...(f.rule_set ? { rule_set: f.rule_set } : {}) } : null,
+    context:
+      f.location || f.rule_set || f.omitted !== undefined
+        ? { ...(f.location ? { location: f.location } : {}), ...(f.rule_set ? { rule_set: f.rule_set } : {}), ...(f.omitted !== undefined ? { omitted: f.omitted } : {}) }
+        : null,
   };
 }

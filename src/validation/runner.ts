@@ -34,6 +34,7 @@ import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { IngestError, XmlTooLargeError } from '../input/ingest.js';
 import type { ExtractionResult } from '../extract/result.js';
+import type { SerializedUpload } from '../serialize/upload.js';
 import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../metadata/errors.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
 import type { MetadataErrorData, WorkerAnswer, WorkerTask } from './worker.js';
@@ -78,12 +79,14 @@ export interface ValidationRunner {
   buildXml(metadata: unknown): Promise<BuiltXml>;
   /** Upload → ExtractionResult; throws IngestError for unusable uploads. */
   extract(bytes: Uint8Array, filename?: string): Promise<ExtractionResult>;
+  /** Upload → the /v1/serialize payload (src/serialize/upload.ts); throws IngestError for unusable uploads. */
+  serialize(bytes: Uint8Array, filename?: string): Promise<SerializedUpload>;
   close(): Promise<void>;
 }
 
 /** A metadata error sent back by a worker, as the class the HTTP layer maps. */
 function metadataError(data: MetadataErrorData): Error {
-  if (data.kind === 'notJson') return new MetadataNotJsonError(data.message);
+  if (data.kind === 'notJson') return new MetadataNotJsonError(data.message, data.code);
   if (data.kind === 'shape') return new MetadataShapeError(data.items);
   const err = new MetadataContentError('The invoice metadata is inconsistent', data.issues);
   err.message = data.message;
@@ -101,6 +104,14 @@ const loadExtraction = () => (extraction ??= Promise.all([import('../input/inges
 async function buildXmlInline(metadata: unknown): Promise<BuiltXml> {
   const built = (await loadXmlBuilder()).buildInvoiceXml(metadata);
   return { xml: built.xml, droppedFields: built.droppedFields };
+}
+
+let serialization: Promise<[typeof import('../input/ingest.js'), typeof import('../serialize/upload.js')]> | undefined;
+const loadSerialization = () => (serialization ??= Promise.all([import('../input/ingest.js'), import('../serialize/upload.js')]));
+
+async function serializeInline(bytes: Uint8Array, filename: string | undefined, maxXmlBytes?: number): Promise<SerializedUpload> {
+  const [{ ingest }, { serializeIngested }] = await loadSerialization();
+  return serializeIngested(await ingest(bytes, filename, maxXmlBytes === undefined ? {} : { maxXmlBytes }));
 }
 
 async function extractInline(bytes: Uint8Array, filename: string | undefined, maxXmlBytes?: number): Promise<ExtractionResult> {
@@ -250,6 +261,10 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
         counts.inline++;
         return batch.run(() => extractInline(bytes, filename));
       },
+      serialize(bytes, filename) {
+        counts.inline++;
+        return batch.run(() => serializeInline(bytes, filename));
+      },
       close: async () => {},
     };
   }
@@ -346,6 +361,15 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
       }
       const task: WorkerTask = { kind: 'extract', bytes, ...(filename ? { filename } : {}) };
       return ((await inPool(task, opts.timeoutMs, 'Extraction')) as { extraction: ExtractionResult }).extraction;
+    },
+    async serialize(bytes, filename) {
+      // Like extract: the size of the invoice XML decides (a PDF's embedded XML is taken out inline first).
+      if (preferInline()) {
+        const result = await boundedInline(() => batch.run(() => serializeInline(bytes, filename, inlineMaxBytes)));
+        if (result) return result;
+      }
+      const task: WorkerTask = { kind: 'serialize', bytes, ...(filename ? { filename } : {}) };
+      return ((await inPool(task, opts.timeoutMs, 'Serialization')) as { serialized: SerializedUpload }).serialized;
     },
     close: () => pool.destroy(),
   };

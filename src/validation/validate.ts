@@ -21,6 +21,8 @@ import { runXsdLayer } from './xsd-layer.js';
 import { DEFAULT_XR_RELEASE, type XrRelease } from '../rules/xrechnung/common.js';
 import { ruleSetVersions } from '../rules/releases.js';
 import { DEFAULT_FACTURX_RELEASE, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
+import { boundFindings, isSummary } from './report-bounds.js';
+import { overlongNumbers } from './number-limits.js';
 
 export interface ValidationErrorDetail {
   rule_id: string | null;
@@ -30,6 +32,8 @@ export interface ValidationErrorDetail {
   location?: string;
   /** Rule set the finding comes from (en16931-cii, en16931-ubl, xsd, ...). */
   rule_set?: string;
+  /** Only on a summary entry (report-bounds.ts): how many findings of this rule it stands for, not listed. */
+  omitted?: number;
 }
 
 export interface SkippedLayer {
@@ -60,6 +64,15 @@ export interface ValidationResult {
    * facturx, br_fr, xsd): only the families that ran (src/rules/releases.ts).
    */
   rule_set_versions: Record<string, string>;
+  /**
+   * The syntax read (cii, ubl, zugferd1), when the upload was an XML document of one; for callers in the
+   * service (/v1/merge), not part of the HTTP result (the response schemas leave it out).
+   */
+  syntax?: string;
+  /** Present (true) when the report bounds left findings out of `errors` (report-bounds.ts). */
+  report_truncated?: boolean;
+  /** How many findings are counted in summary entries instead of listed (with report_truncated). */
+  findings_omitted?: number;
 }
 
 /** Per-request choices. */
@@ -155,7 +168,9 @@ function* businessValidationStages(
 }
 
 function toDetail(f: Finding): ValidationErrorDetail {
-  return { rule_id: f.ruleId, message: f.message, severity: f.severity, ...(f.location ? { location: f.location } : {}), rule_set: f.ruleSet };
+  const detail: ValidationErrorDetail = { rule_id: f.ruleId, message: f.message, severity: f.severity, ...(f.location ? { location: f.location } : {}), rule_set: f.ruleSet };
+  if (isSummary(f)) detail.omitted = f.omitted;
+  return detail;
 }
 
 function emptyResult(format: string | null, flavor: string | null): ValidationResult {
@@ -184,6 +199,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   const { doc, invoice, syntax } = ing;
   const flavor = syntax === 'cii' || syntax === 'ubl' ? flavorOf({ syntax, guideline: ing.guideline, fallback: ing.profile }) : ing.profile;
   const result = emptyResult(ing.format, flavor);
+  if (syntax) result.syntax = syntax;
   if (!doc || !invoice || (syntax !== 'cii' && syntax !== 'ubl')) {
     // Nothing EN 16931 can be checked: say why, as findings of the document itself.
     for (const p of ing.problems) result.errors.push({ rule_id: p.code, message: p.message, severity: 'error' });
@@ -204,14 +220,17 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
       xsdSchema = xsd.label ?? xsd.schema;
       if (syntax === 'cii') result.facturx_version = facturxRelease;
     }
-    findings.push(...xsd.findings);
+    for (const f of xsd.findings) findings.push(f);
   } else {
     result.layers_skipped.push({ layer: 'xsd', reason: 'tool_missing:xsd_validator' });
   }
+  // Numbers too long to be read (number-limits.ts): named here, unreadable to the rules below.
+  for (const f of overlongNumbers(invoice)) findings.push(f);
   yield;
 
   const { findings: ruleFindings, ran, missing } = yield* businessValidationStages(doc, invoice, syntax, applicableRuleSets(syntax, ing.guideline), options);
-  findings.push(...ruleFindings);
+  // Loops, not push(...): a spread of 100,000+ findings overflows the stack.
+  for (const f of ruleFindings) findings.push(f);
   result.rule_sets = ran;
   if (ran.some((id) => id.startsWith('xrechnung-'))) result.xrechnung_version = options.xrechnungVersion ?? DEFAULT_XR_RELEASE;
   if (ran.length > 0) result.layers_executed.push('schematron');
@@ -224,7 +243,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
       result.layers_skipped.push({ layer: BR_FR_LAYER, reason: `not_applicable:${notApplicable}` });
     } else {
       const brFr = runBrFr({ doc, invoice, syntax }, options.brFrEdition ?? DEFAULT_BR_FR_EDITION);
-      findings.push(...brFr.findings);
+      for (const f of brFr.findings) findings.push(f);
       result.layers_executed.push(BR_FR_LAYER);
       result.rule_sets.push(brFr.ruleSet);
       result.br_fr_edition = brFr.edition;
@@ -232,8 +251,14 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   }
 
   result.rule_set_versions = ruleSetVersions({ ruleSets: result.rule_sets, xrechnung: result.xrechnung_version, brFrEdition: result.br_fr_edition, xsdSchema });
-  result.errors = findings.map(toDetail);
-  result.valid = !findings.some((f) => f.severity === 'error');
+  // Report size bounds (report-bounds.ts): the verdict counts every finding, the list is bounded.
+  const bounded = boundFindings(findings);
+  result.errors = bounded.findings.map(toDetail);
+  result.valid = bounded.counts.error === 0;
+  if (bounded.omitted > 0) {
+    result.report_truncated = true;
+    result.findings_omitted = bounded.omitted;
+  }
   result.validation_completeness = result.layers_skipped.length === 0 ? 'full' : 'partial';
   return result;
 }

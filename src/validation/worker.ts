@@ -7,15 +7,17 @@ import { IngestError } from '../input/ingest.js';
 import type { ExtractionResult } from '../extract/result.js';
 import type { ContentIssue, ShapeErrorItem } from '../metadata/errors.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
+import type { SerializedUpload } from '../serialize/upload.js';
 
 export type WorkerTask =
   | { kind?: 'validate'; bytes: Uint8Array; filename?: string; options?: ValidateOptions }
   | { kind: 'xml'; metadata: unknown }
-  | { kind: 'extract'; bytes: Uint8Array; filename?: string };
+  | { kind: 'extract'; bytes: Uint8Array; filename?: string }
+  | { kind: 'serialize'; bytes: Uint8Array; filename?: string };
 
 /** A metadata error of buildInvoiceXml, as data. */
 export type MetadataErrorData =
-  | { kind: 'notJson'; message: string }
+  | { kind: 'notJson'; message: string; code?: 'METADATA_NOT_JSON' | 'JSON_TOO_DEEP' }
   | { kind: 'shape'; items: ShapeErrorItem[] }
   | { kind: 'content'; message: string; issues: ContentIssue[] };
 
@@ -23,6 +25,7 @@ export type WorkerAnswer =
   | { result: ValidationResult }
   | { xml: { xml: string; droppedFields: string[] } }
   | { extraction: ExtractionResult }
+  | { serialized: SerializedUpload }
   | { ingestError: { code: IngestError['code']; message: string } }
   | { metadataError: MetadataErrorData };
 
@@ -37,11 +40,18 @@ async function buildXml(metadata: unknown): Promise<WorkerAnswer> {
     const built = buildInvoiceXml(metadata);
     return { xml: { xml: built.xml, droppedFields: built.droppedFields } };
   } catch (err) {
-    if (err instanceof errors.MetadataNotJsonError) return { metadataError: { kind: 'notJson', message: err.message } };
+    if (err instanceof errors.MetadataNotJsonError) return { metadataError: { kind: 'notJson', message: err.message, code: err.code } };
     if (err instanceof errors.MetadataShapeError) return { metadataError: { kind: 'shape', items: err.items } };
     if (err instanceof errors.MetadataContentError) return { metadataError: { kind: 'content', message: err.message, issues: err.issues } };
     throw err;
   }
+}
+
+let serializeModules: Promise<[typeof import('../input/ingest.js'), typeof import('../serialize/upload.js')]> | undefined;
+
+async function serialize(bytes: Uint8Array, filename?: string): Promise<WorkerAnswer> {
+  const [{ ingest }, { serializeIngested }] = await (serializeModules ??= Promise.all([import('../input/ingest.js'), import('../serialize/upload.js')]));
+  return { serialized: serializeIngested(await ingest(bytes, filename)) };
 }
 
 async function extract(bytes: Uint8Array, filename?: string): Promise<WorkerAnswer> {
@@ -53,6 +63,7 @@ export default async function runInWorker(task: WorkerTask): Promise<WorkerAnswe
   try {
     if (task.kind === 'xml') return await buildXml(task.metadata);
     if (task.kind === 'extract') return await extract(task.bytes, task.filename);
+    if (task.kind === 'serialize') return await serialize(task.bytes, task.filename);
     const { validateBytes } = await (validateModule ??= import('./validate.js'));
     return { result: await validateBytes(task.bytes, task.filename, task.options) };
   } catch (err) {

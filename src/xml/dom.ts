@@ -61,7 +61,7 @@ export const DEFAULT_XML_LIMITS: XmlLimits = { maxDepth: 200, maxElements: 5_000
 export class XmlParseError extends Error {
   constructor(
     message: string,
-    readonly code: 'XML_MALFORMED' | 'XML_DTD_FORBIDDEN' | 'XML_TOO_DEEP' | 'XML_TOO_LARGE' | 'XML_ENCODING',
+    readonly code: 'XML_MALFORMED' | 'XML_DTD_FORBIDDEN' | 'XML_TOO_DEEP' | 'XML_TOO_LARGE' | 'XML_ENCODING' | 'XML_ENCODING_UNSUPPORTED',
     readonly line?: number,
   ) {
     super(message);
@@ -69,37 +69,97 @@ export class XmlParseError extends Error {
   }
 }
 
-/** Decode bytes honouring a BOM or the XML declaration's encoding; strips the BOM. */
+/**
+ * The encodings the service reads, by lower-case label (the XML declaration's name, IANA names and
+ * common aliases). XML requires UTF-8 and UTF-16; the single-byte ones are those real invoices use.
+ * Anything else is refused (XML_ENCODING_UNSUPPORTED) rather than read as UTF-8: a document in an
+ * encoding nobody implements was silently judged, and /v1/merge embedded it.
+ */
+type Encoding = 'utf-8' | 'us-ascii' | 'utf-16' | 'iso-8859-1' | 'iso-8859-15' | 'windows-1252';
+const ENCODING_LABELS = new Map<string, Encoding>([
+  ...(['utf-8', 'utf8'] as const).map((l) => [l, 'utf-8'] as const),
+  ...(['us-ascii', 'ascii', 'iso646-us', 'ansi_x3.4-1968'] as const).map((l) => [l, 'us-ascii'] as const),
+  ...(['utf-16', 'utf16', 'utf-16le', 'utf-16be'] as const).map((l) => [l, 'utf-16'] as const),
+  ...(['iso-8859-1', 'iso8859-1', 'iso_8859-1', 'latin1', 'latin-1', 'l1', 'iso-ir-100', 'cp819', 'ibm819'] as const).map((l) => [l, 'iso-8859-1'] as const),
+  ...(['iso-8859-15', 'iso8859-15', 'iso_8859-15', 'latin-9', 'latin9', 'l9'] as const).map((l) => [l, 'iso-8859-15'] as const),
+  ...(['windows-1252', 'cp1252', 'x-cp1252'] as const).map((l) => [l, 'windows-1252'] as const),
+]);
+
+/** The encodings named in messages and in docs/reliability.md. */
+export const SUPPORTED_ENCODINGS = 'UTF-8, UTF-16 (with a byte-order mark), US-ASCII, ISO-8859-1, ISO-8859-15, windows-1252';
+
+/** The encoding name of an XML declaration at the start of `head` (already decoded, or ASCII-compatible bytes as latin1). */
+function declaredEncoding(head: string): string | undefined {
+  return /^\s*<\?xml\s[^>]*?encoding\s*=\s*["']([^"']*)["']/.exec(head)?.[1];
+}
+
+function unsupported(name: string): XmlParseError {
+  return new XmlParseError(`The XML declares the encoding "${name.slice(0, 40)}", which this service does not read (supported: ${SUPPORTED_ENCODINGS})`, 'XML_ENCODING_UNSUPPORTED');
+}
+
+/** Decode UTF-16 (a BOM or a leading "<" with a zero byte told which order); the declaration may only say UTF-16. */
+function decodeUtf16(bytes: Uint8Array, label: 'utf-16le' | 'utf-16be'): { text: string; encoding: string } {
+  const text = decodeStrict(bytes, label);
+  const declared = declaredEncoding(text.slice(0, 256));
+  if (declared !== undefined && ENCODING_LABELS.get(declared.trim().toLowerCase()) !== 'utf-16') {
+    if (!ENCODING_LABELS.has(declared.trim().toLowerCase())) throw unsupported(declared);
+    throw new XmlParseError(`The document is UTF-16 text but its XML declaration says "${declared.slice(0, 40)}"`, 'XML_ENCODING');
+  }
+  return { text, encoding: label };
+}
+
+/**
+ * Decode bytes honouring a BOM or the XML declaration's encoding; strips the BOM. Throws XmlParseError:
+ * XML_ENCODING for bytes that are not valid in the encoding (or a BOM that contradicts the declaration),
+ * XML_ENCODING_UNSUPPORTED for an encoding outside ENCODING_LABELS.
+ */
 export function decodeXmlBytes(bytes: Uint8Array): { text: string; encoding: string } {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    return { text: decodeStrict(bytes.subarray(3), 'utf-8'), encoding: 'utf-8' };
-  }
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
-    return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
-  }
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
-    return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
-  }
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return decodeUtf16(bytes.subarray(2), 'utf-16le');
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return decodeUtf16(bytes.subarray(2), 'utf-16be');
   // UTF-16 without BOM starts with "<\0" or "\0<".
-  if (bytes.length >= 2 && bytes[0] === 0x3c && bytes[1] === 0x00) {
-    return { text: new TextDecoder('utf-16le').decode(bytes), encoding: 'utf-16le' };
+  if (bytes.length >= 2 && bytes[0] === 0x3c && bytes[1] === 0x00) return decodeUtf16(bytes, 'utf-16le');
+  if (bytes.length >= 2 && bytes[0] === 0x00 && bytes[1] === 0x3c) return decodeUtf16(bytes, 'utf-16be');
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = bom ? bytes.subarray(3) : bytes;
+  const declared = declaredEncoding(Buffer.from(body.buffer, body.byteOffset, Math.min(body.length, 256)).toString('latin1'));
+  const encoding = declared === undefined ? 'utf-8' : ENCODING_LABELS.get(declared.trim().toLowerCase());
+  if (encoding === undefined) throw unsupported(declared!);
+  if (bom && encoding !== 'utf-8' && encoding !== 'us-ascii') {
+    throw new XmlParseError(`The document starts with a UTF-8 byte-order mark but its XML declaration says "${declared!.slice(0, 40)}"`, 'XML_ENCODING');
   }
-  if (bytes.length >= 2 && bytes[0] === 0x00 && bytes[1] === 0x3c) {
-    return { text: new TextDecoder('utf-16be').decode(bytes), encoding: 'utf-16be' };
+  switch (encoding) {
+    case 'utf-8':
+      return { text: decodeStrict(body, 'utf-8'), encoding };
+    case 'us-ascii':
+      for (let i = 0; i < body.length; i++) {
+        if (body[i] > 0x7f) throw new XmlParseError(`The document is not valid US-ASCII text (byte 0x${body[i].toString(16)} at offset ${i})`, 'XML_ENCODING');
+      }
+      return { text: decodeStrict(body, 'utf-8'), encoding };
+    case 'utf-16':
+      // Declared UTF-16, but neither a byte-order mark nor zero bytes: the declaration lies (XML 1.0 §4.3.3).
+      throw new XmlParseError('The XML declaration says UTF-16, but the document has no UTF-16 byte-order mark', 'XML_ENCODING');
+    case 'iso-8859-1':
+      // Not TextDecoder: its "iso-8859-1" is windows-1252 (WHATWG), which reads 0x80-0x9F differently.
+      return { text: Buffer.from(body.buffer, body.byteOffset, body.length).toString('latin1'), encoding };
+    case 'windows-1252':
+      return { text: decodeWindows1252(body), encoding };
+    default:
+      return { text: new TextDecoder(encoding).decode(body), encoding };
   }
-  const head = Buffer.from(bytes.subarray(0, 256)).toString('latin1');
-  const declared = /^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']+)["']/.exec(head)?.[1];
-  if (declared) {
-    const label = declared.trim().toLowerCase();
-    let decoder: TextDecoder | undefined;
-    try {
-      decoder = new TextDecoder(label);
-    } catch {
-      decoder = undefined; // unknown label (real files carry e.g. "UTF-8_W/O_BOM"): fall back to UTF-8 below
-    }
-    if (decoder && decoder.encoding !== 'utf-8') return { text: decoder.decode(bytes), encoding: decoder.encoding };
-  }
-  return { text: decodeStrict(bytes, 'utf-8'), encoding: 'utf-8' };
+}
+
+/**
+ * windows-1252 by table: Node 20's TextDecoder('windows-1252') reads 0x80-0x9F as ISO-8859-1 (C1
+ * controls), so "€" (0x80) became U+0080. The five bytes windows-1252 leaves undefined map to the C1
+ * control of the same value, as the WHATWG encoding standard does.
+ */
+const CP1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+function decodeWindows1252(bytes: Uint8Array): string {
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+  return /[\x80-\x9f]/.test(latin1) ? latin1.replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(CP1252_HIGH[c.charCodeAt(0) - 0x80])) : latin1;
 }
 
 function decodeStrict(bytes: Uint8Array, label: string): string {

@@ -65,7 +65,7 @@ the uploaded XML, and returns best-effort invoice JSON. Amounts are strings exac
 
 **200, codes in \`errors\`** (the request succeeded; these describe the document):
 - \`NO_XML\`: the PDF has no invoice XML (\`xml_extracted\` false, \`format_detected\` null, \`invoice_json\` null).
-- \`XML_MALFORMED\`, \`XML_DTD_FORBIDDEN\`, \`XML_TOO_DEEP\`, \`XML_TOO_LARGE\`, \`XML_ENCODING\`: the XML embedded in the PDF could not be parsed (\`invoice_json\` null).
+- \`XML_MALFORMED\`, \`XML_DTD_FORBIDDEN\`, \`XML_TOO_DEEP\`, \`XML_TOO_LARGE\`, \`XML_ENCODING\`, \`XML_ENCODING_UNSUPPORTED\`: the XML embedded in the PDF could not be parsed (\`invoice_json\` null).
 - \`PDF_ATTACHMENT_UNREADABLE\`: the invoice attachment's stream could not be decoded.
 - \`UNKNOWN_XML\`: the XML is well-formed but neither CII nor UBL (e.g. FatturaPA); \`invoice_json\` null.
 - \`ZUGFERD_1_LEGACY\`: ZUGFeRD 1.0, read best-effort (\`_meta.limitations\` has \`heuristic_mapping\`).
@@ -73,7 +73,9 @@ the uploaded XML, and returns best-effort invoice JSON. Amounts are strings exac
 
 **400 ProblemDetails, \`code\`**: \`EMPTY_FILE\`, \`NOT_PDF_OR_XML\` (neither a PDF nor XML), \`PDF_ENCRYPTED\`,
 \`PDF_UNREADABLE\`, \`PDF_LIMIT\` (the PDF is over a processing limit, docs/reliability.md "PDF limits"), and for an uploaded XML \`XML_MALFORMED\`, \`XML_DTD_FORBIDDEN\` (any DOCTYPE, so no external entity is
-ever resolved), \`XML_TOO_DEEP\`, \`XML_TOO_LARGE\`, \`XML_ENCODING\`; a multipart body that cannot be read is 400 without a code.
+ever resolved), \`XML_TOO_DEEP\` (over 200 levels), \`XML_TOO_LARGE\`, \`XML_ENCODING\` (bytes not valid in the encoding, or a
+byte-order mark contradicting the declaration), \`XML_ENCODING_UNSUPPORTED\` (a declared encoding other than UTF-8, UTF-16,
+US-ASCII, ISO-8859-1, ISO-8859-15, windows-1252); a multipart body that cannot be read is 400 without a code.
 **413** \`UPLOAD_TOO_LARGE\` past MAX_UPLOAD_SIZE_MB. **422** HTTPValidationError when the \`file\` part is missing, and
 ProblemDetails \`PROCESSING_TIMEOUT\` when reading takes longer than 30 s (only possible for very large invoices).`;
 

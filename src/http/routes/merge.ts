@@ -24,7 +24,9 @@ No license is required. The checks run in this order; the first that fails answe
 2. **409** ProblemDetails \`XML_ALREADY_EMBEDDED\`: the PDF already carries an invoice XML.
 3. **422** ProblemDetails: the PDF does not declare PDF/A-3 in its XMP (\`pdfaid:part\` 3; conformance B, U or A) (\`NOT_PDFA3\`),
    or the XML fails EN 16931 validation (\`EN16931_INVALID\`). \`errors\` lists every failed check in the ValidationResult
-   error shape (\`rule_id\`, \`message\`, \`severity\`, \`location\`); both kinds are listed when both fail.
+   error shape (\`rule_id\`, \`message\`, \`severity\`, \`location\`); both kinds are listed when both fail. The report size
+   bounds of \`/v1/validate\` apply (first 100 findings per rule, 1,000 entries in all; summary entries carry \`omitted\`, and
+   \`report_truncated\` / \`findings_omitted\` say so).
 4. **422** ProblemDetails \`PDFA_NONCONFORMANT\`: the written PDF, checked with the native PDF/A checker, fails PDF/A-3b because
    of the input's content (fonts not embedded, device colour without output intent, ...); \`errors\` lists each failed ISO 19005-3 clause.
 5. **200** \`application/pdf\`, \`Content-Disposition: attachment; filename="<invoice number>.pdf"\`, \`X-PDFA-Check: passed\` (or
@@ -85,6 +87,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
           format: parseMergeFormat(form.fields.format, ['body']),
           pdfFilename: form.files.pdf.filename,
           xmlFilename: form.files.xml.filename,
+          validateFirst: app.validation.mode === 'pool' && form.files.xml.data.length > app.config.validationInlineMaxKb * 1024,
           validateXml: async (xml, filename) => {
             try {
               return await app.validation.validate(xml, filename);

@@ -3,6 +3,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { requirePro } from '../errors.js';
+import { UnprocessableError } from '../../lib/errors.js';
+import { ValidationTimeoutError } from '../../validation/runner.js';
 import { readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
 import { viaLib } from '../lib-errors.js';
@@ -19,7 +21,11 @@ export default async function serialize(app: FastifyInstance): Promise<void> {
           'Reads a Factur-X/ZUGFeRD PDF or CII/UBL XML into BusinessReadyInvoice (schema_version 1.0.0). Every value not taken ' +
           'as-is from the invoice (default, placeholder, derived, coerced) is listed in `fallbacks_applied`. A PDF without ' +
           'invoice XML, or XML that is not an invoice, answers 200 with `success: false` and `errors` (codes as in /v1/extract). ' +
-          'The parser never repairs malformed XML (`xml_recovery_applied` is always false): such input is 400.',
+          'The parser never repairs malformed XML (`xml_recovery_applied` is always false): such input is 400. ' +
+          'Unusable values never fail the request: a date that is no calendar day becomes a placeholder (`placeholder_value`, ' +
+          '`invalid`), a number longer than 64 characters or not a decimal is `unparseable` and replaced by a derived value or a ' +
+          'default, a line with an amount but no price gets a derived price (`derived_value`). A large invoice is read off the ' +
+          'event loop; one that takes longer than the 30 s time bound answers 422 (code PROCESSING_TIMEOUT).',
         tags: ['invoices'],
         response: { 200: { $ref: 'SerializationResponse#' }, ...errorResponses(400, 403, 413, 422, 500) },
       },
@@ -31,8 +37,18 @@ export default async function serialize(app: FastifyInstance): Promise<void> {
     async (req) => {
       requirePro(app, 'serialize');
       const form = await readForm(req, { files: { file: { required: true } } });
-      // The server's own license was checked above; the library's serialize() checks the caller's.
-      return viaLib(() => serializeUnlicensed(form.files.file.data, form.files.file.filename));
+      // The server's own license was checked above. Read inline, or in a worker when the invoice XML is large
+      // (validation/runner.ts): never long on the event loop. One implementation with the library (serializeUnlicensed).
+      return viaLib(() =>
+        serializeUnlicensed(form.files.file.data, form.files.file.filename, async (bytes, filename) => {
+          try {
+            return await app.validation.serialize(bytes, filename);
+          } catch (err) {
+            if (err instanceof ValidationTimeoutError) throw new UnprocessableError('PROCESSING_TIMEOUT', `${err.message}; the document is too large to read.`);
+            throw err;
+          }
+        }),
+      );
     },
   );
 }

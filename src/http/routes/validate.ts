@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { IngestError } from '../../input/ingest.js';
 import { toDiagnostic } from '../../validation/diagnostics.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
-import type { SkippedLayer, ValidationResult } from '../../validation/validate.js';
+import type { SkippedLayer, ValidationErrorDetail, ValidationResult } from '../../validation/validate.js';
 import { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION } from '../../validation/br-fr.js';
 import { parseValidateOptions } from '../../lib/operations.js';
 import { DEFAULT_XR_RELEASE, XR_RELEASES } from '../../rules/xrechnung/common.js';
@@ -39,6 +39,10 @@ const validationErrorDetail = {
     severity: { type: 'string', enum: ['error', 'warning', 'information'], default: 'error' },
     location: { type: 'string', description: 'XPath-like location of the offending element (line number for schema errors)' },
     rule_set: { type: 'string', description: 'Rule set of the finding: en16931-cii, en16931-ubl, xsd, ...' },
+    omitted: {
+      type: 'integer',
+      description: 'Only on a summary entry (report size bounds): how many further findings of this rule (or, with rule_id REPORT_TRUNCATED, of the report) it stands for, not listed',
+    },
   },
   required: ['message'],
 } as const;
@@ -61,6 +65,8 @@ const communityResult = {
     xrechnung_version: { type: 'string', enum: [...XR_RELEASES], description: 'The XRechnung schematron release that ran (only when an XRechnung rule set ran)' },
     facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES], description: 'The Factur-X release whose schema checked the CII invoice (only when the XSD layer checked a CII invoice)' },
     rule_set_versions: ruleSetVersionsSchema,
+    report_truncated: { type: 'boolean', description: 'Present (true) when the report size bounds left findings out of the list: the first 100 per rule and 1,000 entries in all are listed, the rest counted in summary entries (`omitted`)' },
+    findings_omitted: { type: 'integer', description: 'With report_truncated: how many findings are counted in summary entries instead of listed' },
   },
   required: ['valid', 'format', 'flavor', 'errors', 'validation_mode', 'pdfa_valid', 'validation_completeness', 'layers_executed', 'layers_skipped'],
 } as const;
@@ -97,6 +103,8 @@ const proResult = {
     xrechnung_version: { type: 'string', enum: [...XR_RELEASES] },
     facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES] },
     rule_set_versions: ruleSetVersionsSchema,
+    report_truncated: { type: 'boolean', description: 'Present (true) when the report size bounds left findings out of the list: the first 100 per rule and 1,000 entries in all are listed, the rest counted in summary entries (`omitted`)' },
+    findings_omitted: { type: 'integer', description: 'With report_truncated: how many findings are counted in summary entries instead of listed' },
   },
   required: ['valid', 'error_count'],
 } as const;
@@ -121,8 +129,9 @@ function proReport(result: ValidationResult, pdf: Uint8Array | undefined, checkP
     valid: result.valid && pdfaValid !== false,
     format: result.format,
     flavor: result.flavor,
-    error_count: errors.filter((e) => e.severity === 'error').length,
-    warning_count: errors.filter((e) => e.severity === 'warning').length,
+    // Every finding counts, also those a summary entry stands for (report size bounds).
+    error_count: countOf(result, 'error') + errors.length - result.errors.length - pdfaWarnings(errors, result),
+    warning_count: countOf(result, 'warning') + pdfaWarnings(errors, result),
     diagnostics: errors.map(toDiagnostic),
     validation_mode: 'pro_diagnostics',
     pdfa_valid: pdfaValid,
@@ -133,6 +142,7 @@ function proReport(result: ValidationResult, pdf: Uint8Array | undefined, checkP
     ...(result.xrechnung_version ? { xrechnung_version: result.xrechnung_version } : {}),
     ...(result.facturx_version ? { facturx_version: result.facturx_version } : {}),
     rule_set_versions: result.rule_set_versions,
+    ...(result.report_truncated ? { report_truncated: true, findings_omitted: result.findings_omitted } : {}),
   };
 }
 
@@ -140,6 +150,19 @@ function proReport(result: ValidationResult, pdf: Uint8Array | undefined, checkP
 function communityReport(result: ValidationResult, pdf: boolean, wantPdfa: boolean): ValidationResult {
   if (!pdf || !wantPdfa) return result;
   return { ...result, layers_skipped: [...result.layers_skipped, { layer: PDFA_LAYER, reason: 'license_required' }], validation_completeness: 'partial' };
+}
+
+function countOf(result: ValidationResult, severity: 'error' | 'warning'): number {
+  let n = 0;
+  for (const e of result.errors) if (e.severity === severity) n += e.omitted ?? 1;
+  return n;
+}
+
+/** Warnings among the PDF/A findings appended after the validation's own. */
+function pdfaWarnings(errors: ValidationErrorDetail[], result: ValidationResult): number {
+  let n = 0;
+  for (let i = result.errors.length; i < errors.length; i++) if (errors[i].severity === 'warning') n++;
+  return n;
 }
 
 /** The form's layer options, checked by the library (one implementation with the CLI); a bad value is 422. */
@@ -172,6 +195,10 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           '(`license_required`); for XML `pdfa_valid` is null. A file that is neither PDF nor XML is 400 (code NOT_PDF_OR_XML); XML ' +
           'that is not well-formed is 400 (code XML_MALFORMED), as on every endpoint; a PDF whose embedded XML is broken is a 200 with valid=false. ' +
           'A validation exceeding the time bound is 422 (code VALIDATION_TIMEOUT). ' +
+          'Report size bounds: the first 100 findings of each rule (rule set + rule id) are listed; the rest of that rule are counted in ' +
+          'one summary entry of the same rule_id, severity and rule_set placed after them, whose `omitted` gives the count; a report lists ' +
+          'at most 1,000 entries, the rest counted in a final entry with rule_id REPORT_TRUNCATED. A bounded report carries ' +
+          '`report_truncated: true` and `findings_omitted`; `valid` (and in pro mode error_count / warning_count) count every finding. ' +
           'French CTC rules (layer `br_fr_ctc`, FNFE-MPE BR-FR-Flux2): opt in with `rules=br_fr_ctc` (they apply to invoices of sellers ' +
           'VAT-registered in France; only the caller knows that), or automatically when the invoice declares the EXTENDED-CTC-FR profile; ' +
           `never on Factur-X MINIMUM. \`br_fr_edition\` chooses the edition: 1.2.0 (all warnings), 1.4 (standard edition, all errors; the default, mandatory from 1 September 2026) ` +

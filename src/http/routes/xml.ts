@@ -4,11 +4,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { INVOICE_METADATA_COMPONENT } from '../../metadata/index.js';
 import { fromMetadataError } from '../../lib/operations.js';
+import { MetadataNotJsonError } from '../../metadata/errors.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
 import { libErrorToHttp } from '../lib-errors.js';
 import { isMultipart, readForm } from '../multipart.js';
 import { ValidationTimeoutError, type BuiltXml } from '../../validation/runner.js';
 import { errorResponses } from '../schemas.js';
+import { jsonTooDeep, jsonTooDeepMessage, MAX_JSON_DEPTH } from '../../util/json-limits.js';
 
 /** Response header listing the metadata fields the chosen profile cannot carry (comma-separated paths). */
 export const DROPPED_FIELDS_HEADER = 'x-dropped-fields';
@@ -30,7 +32,9 @@ The metadata is the JSON schema \`InvoiceMetadata\`, sent as the form field \`me
   VAT breakdown).
 - Fields the chosen profile cannot carry are left out of the XML and listed in the response header
   \`X-Dropped-Fields\` (comma-separated paths such as \`seller.contact, line_items[].description\`).
-- Metadata that is not JSON: **400** (\`METADATA_NOT_JSON\`). A missing field, a wrong type or a value out of its format,
+- Metadata that is not JSON: **400** (\`METADATA_NOT_JSON\`). Metadata (or a JSON body) nesting arrays/objects deeper than
+  64 levels: **400** (\`JSON_TOO_DEEP\`, \`max_json_depth\`), checked before parsing. A decimal string longer than 64
+  characters: **422** \`string_too_long\` at its \`loc\` (refused before any arithmetic). A missing field, a wrong type or a value out of its format,
   or a field the profile requires (e.g. \`buyer_reference\` and the electronic addresses for \`xrechnung\`):
   **422** HTTPValidationError with \`loc\` pointing into the metadata, e.g. \`["body","metadata","seller","name"]\`.
 - Generation over the 30 s time bound (only conceivable for enormous invoices): **422** ProblemDetails \`PROCESSING_TIMEOUT\`.`;
@@ -91,6 +95,18 @@ export default async function xml(app: FastifyInstance): Promise<void> {
     },
   );
 
+  // JSON bodies ({"metadata": ...}): nesting depth bounded before parsing (src/util/json-limits.ts).
+  // fastify's own parser (prototype-poisoning protection) does the parsing.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: app.config.maxUploadSizeMb * 1024 * 1024 }, (req, body, done) => {
+    if (jsonTooDeep(body as string)) {
+      done(new ProblemError(400, 'Bad Request', `${jsonTooDeepMessage('The JSON body')}.`, { code: 'JSON_TOO_DEEP', max_json_depth: MAX_JSON_DEPTH }), undefined);
+      return;
+    }
+    parseJson(req, body as string, done);
+  });
+
   // Publish the metadata schema (components.schemas.InvoiceMetadata) unless the app already did.
   if (!app.getSchema('InvoiceMetadata')) app.addSchema(INVOICE_METADATA_COMPONENT);
   app.post(
@@ -126,6 +142,8 @@ export default async function xml(app: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       const metadata = await readMetadataField(req);
+      // The depth bound here, on the main thread (one linear scan), rather than after a hand-over to a worker.
+      if (typeof metadata === 'string' && jsonTooDeep(metadata)) throw toHttpError(new MetadataNotJsonError(jsonTooDeepMessage('The metadata JSON'), 'JSON_TOO_DEEP'));
       let built: BuiltXml;
       try {
         // Inline, or in a worker when the main thread is saturated or the metadata is large (validation/runner.ts).

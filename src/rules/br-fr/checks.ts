@@ -3,7 +3,7 @@
  * formats, the French code lists, and the decimal formats of BR-FR-DEC. Facts taken from the
  * FNFE-MPE "BR-FR-Flux2" rules (AFNOR XP Z12-012), written here in our own code.
  */
-import { Big } from '../../model/decimal.js';
+import { safeNumber, type BigValue } from '../../model/decimal.js';
 
 /** FNFE-MPE release line of the BR-FR rules. */
 export type FrRelease = '1.2' | '1.4';
@@ -114,15 +114,10 @@ export function isPercent4x2(v: string): boolean {
 }
 
 /** XPath number() of a lexical value as a decimal; undefined where XPath gives NaN (absent, not a number). */
-export function num(v: string | undefined): Big | undefined {
+export function num(v: string | undefined): BigValue | undefined {
   if (v === undefined) return undefined;
-  const t = v.trim();
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(t)) return undefined;
-  try {
-    return new Big(t);
-  } catch {
-    return undefined;
-  }
+  // Bounded in length and exponent (safeNumber): "1e999999999" would have big.js allocate a billion digits.
+  return safeNumber(v.trim());
 }
 
 /** XPath `number(a) = number(b)`: false when either is NaN. */

@@ -14,6 +14,10 @@
 import { registerRuleSet } from '../engine.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
 import { pathOf } from '../../xml/dom.js';
+import { MAX_FINDINGS_PER_RULE } from '../../validation/report-bounds.js';
+
+/** A violation the report will not list (beyond MAX_FINDINGS_PER_RULE): no location needed. */
+const UNLISTED: Violation = Object.freeze({});
 import type { FrAssert } from './checks.js';
 import { ciiRules12, ciiRules14, isCiiRoot } from './cii.js';
 import { isUblRoot, ublRules12, ublRules14 } from './ubl.js';
@@ -33,7 +37,8 @@ function toRules(asserts: readonly FrAssert[], severityOf: (id: string) => Sever
       const root = doc.root;
       if (!rootOk(root)) return [];
       const out: Violation[] = [];
-      for (const el of a.contexts(root)) if (!a.holds(el, root)) out.push({ location: pathOf(el) });
+      // Locations only for the violations a report lists (report-bounds.ts); the rest are only counted.
+      for (const el of a.contexts(root)) if (!a.holds(el, root)) out.push(out.length < MAX_FINDINGS_PER_RULE ? { location: pathOf(el) } : UNLISTED);
       return out;
     },
   }));

@@ -8,6 +8,7 @@ import { codeSet, CODELISTS } from '../data/codelists.js';
 import { attr, pathOf } from '../../xml/dom.js';
 import type { RuleContext, Violation } from '../types.js';
 import { NO_VIOLATIONS, type RuleDef, acList, acrossLines, nonVatScope, descendants, kid, rootChildren, present, exists, filled, loc, dec, sum, round2, round0, ZERO, ONE, HUNDRED, unless, each, code } from './helpers.js';
+import { locatedAt } from '../../validation/report-bounds.js';
 
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
 
@@ -50,7 +51,7 @@ function ublTaxAmountDecimals(ctx: RuleContext, currency: string | undefined): r
   return rootChildren(ctx, 'TaxTotal')
     .flatMap((tt) => tt.children.filter((c) => c.local === 'TaxAmount' && attr(c, 'currencyID') === currency))
     .filter((el) => fractionDigits(el.text.trim()) > 2)
-    .map((el) => ({ location: pathOf(el) }));
+    .map(locatedAt(pathOf));
 }
 
 const totalsField = (field: keyof Invoice['totals']) => (inv: Invoice) =>
@@ -163,7 +164,7 @@ export const conditionRules: RuleDef[] = [
             const subtotal = sum(tt.children.filter((c) => c.local === 'TaxSubtotal').map((st) => kid(st, 'TaxAmount')?.text));
             return amount === undefined || !amount.eq(round2(subtotal));
           })
-          .map((tt) => ({ location: pathOf(tt) }));
+          .map(locatedAt(pathOf));
       }
       const total = i.totals.taxTotal;
       if (total === undefined) return NO_VIOLATIONS;

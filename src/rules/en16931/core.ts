@@ -6,6 +6,7 @@ import type { Invoice, Party } from '../../model/invoice.js';
 import type { Violation } from '../types.js';
 import { pathOf } from '../../xml/dom.js';
 import { NO_VIOLATIONS, type RuleDef, acList, acrossLines, nonVatScope, descendants, kid, rootChildren, filled, present, exists, loc, dec, ZERO, unless, each, code } from './helpers.js';
+import { locatedAt } from '../../validation/report-bounds.js';
 
 // The totals rules hang on the monetary summation element (CII) / LegalMonetaryTotal (UBL).
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
@@ -132,7 +133,7 @@ export const coreRules: RuleDef[] = [
     check: (ctx) =>
       (ctx.syntax === 'ubl' ? rootChildren(ctx, 'PaymentMeans') : descendants(ctx, 'SpecifiedTradeSettlementPaymentMeans'))
         .filter((pm) => kid(pm, ctx.syntax === 'ubl' ? 'PaymentMeansCode' : 'TypeCode') === undefined)
-        .map((pm) => ({ location: pathOf(pm) })),
+        .map(locatedAt(pathOf)),
   },
   {
     id: 'BR-50',
@@ -160,7 +161,7 @@ export const coreRules: RuleDef[] = [
     check: (ctx) =>
       (ctx.syntax === 'ubl' ? rootChildren(ctx, 'AdditionalDocumentReference') : descendants(ctx, 'AdditionalReferencedDocument'))
         .filter((el) => !filled(kid(el, ctx.syntax === 'ubl' ? 'ID' : 'IssuerAssignedID')?.text))
-        .map((el) => ({ location: pathOf(el) })),
+        .map(locatedAt(pathOf)),
   },
   {
     id: 'BR-53',
@@ -182,7 +183,7 @@ export const coreRules: RuleDef[] = [
     check: (ctx) =>
       (ctx.syntax === 'ubl' ? descendants(ctx, 'AdditionalItemProperty') : descendants(ctx, 'ApplicableProductCharacteristic'))
         .filter((el) => kid(el, ctx.syntax === 'ubl' ? 'Name' : 'Description') === undefined || kid(el, 'Value') === undefined)
-        .map((el) => ({ location: pathOf(el) })),
+        .map(locatedAt(pathOf)),
   },
   {
     id: 'BR-55',
@@ -191,11 +192,11 @@ export const coreRules: RuleDef[] = [
       if (ctx.syntax === 'ubl') {
         return rootChildren(ctx, 'BillingReference')
           .filter((br) => kid(kid(br, 'InvoiceDocumentReference'), 'ID') === undefined)
-          .map((br) => ({ location: pathOf(br) }));
+          .map(locatedAt(pathOf));
       }
       return descendants(ctx, 'InvoiceReferencedDocument')
         .filter((el) => el.parent?.local === 'ApplicableHeaderTradeSettlement' && !filled(kid(el, 'IssuerAssignedID')?.text))
-        .map((el) => ({ location: pathOf(el) }));
+        .map(locatedAt(pathOf));
     },
   },
   {

@@ -2,13 +2,14 @@
  * Small helpers shared by the EN 16931 business rules: presence tests, decimal comparisons with
  * the rounding the official artefacts use, and locations taken from the model's `$loc`.
  */
-import { Big, parseDec, type BigValue } from '../../model/decimal.js';
+import { Big, MAX_DECIMAL_LENGTH, parseDec, type BigValue } from '../../model/decimal.js';
 import type { Located, Dec } from '../../model/invoice.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
 import { elementsNamedAnywhere, pathOf, type XmlElement } from '../../xml/dom.js';
 import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
 import { fieldLocationOf, hasOwnLocation, locationOf } from '../../syntax/reader-helpers.js';
+import { pushLocated } from '../../validation/report-bounds.js';
 
 export { NO_VIOLATIONS };
 
@@ -88,7 +89,8 @@ export function sum(values: Iterable<Dec | undefined>): BigValue {
   for (const v of values) {
     if (v === undefined) continue;
     const t = v.trim();
-    const m = PLAIN_DECIMAL.exec(t);
+    // Too long to be a number (MAX_DECIMAL_LENGTH): the general path, where dec() reads it as unreadable.
+    const m = t.length > MAX_DECIMAL_LENGTH ? null : PLAIN_DECIMAL.exec(t);
     if (m === null || (m[2] === '' && !m[3])) {
       const d = dec(v); // the general path: undefined when unreadable, throws where big.js throws
       if (d) other = other.plus(d);
@@ -189,7 +191,7 @@ export function acrossLines<L, T>(lines: readonly L[], pick: (line: L) => readon
 export function each<T>(items: readonly T[] | undefined, test: (item: T) => boolean, where: (item: T) => string | undefined): readonly Violation[] {
   if (!items) return NO_VIOLATIONS;
   let out: Violation[] | undefined;
-  for (let i = 0; i < items.length; i++) if (!test(items[i])) (out ??= []).push({ location: where(items[i]) });
+  for (let i = 0; i < items.length; i++) if (!test(items[i])) out = pushLocated(out, items[i], where);
   return out ?? NO_VIOLATIONS;
 }
 

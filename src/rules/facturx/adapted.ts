@@ -10,6 +10,7 @@ import { has, norm, sel, text, value, values, where } from '../xrechnung/dom.js'
 import { contextNodes } from './codelists.js';
 import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
+import { locatedAt } from '../../validation/report-bounds.js';
 
 const TX = 'rsm:SupplyChainTradeTransaction';
 const SET = `${TX}/ram:ApplicableHeaderTradeSettlement`;
@@ -45,7 +46,7 @@ export const adaptedRules: Rule[] = [
     check: (ctx) =>
       paymentMeans3058(ctx.doc)
         .filter((pm) => has(pm, 'ram:PayeePartyCreditorFinancialAccount/ram:IBANID') === has(pm, 'ram:PayeePartyCreditorFinancialAccount/ram:ProprietaryID'))
-        .map((pm) => ({ location: where(pm) })),
+        .map(locatedAt(where)),
   },
   {
     id: 'BR-CO-25',
@@ -165,7 +166,7 @@ function categoryRules(c: Category): Rule[] {
     id,
     severity,
     message: `In a VAT breakdown of ${label}, the taxable amount (BT-116) must equal the detail line net amounts minus allowances plus charges and logistics fees of that category and rate${what} (tolerance 0.01 per item).`,
-    check: (ctx) => breakdownsOf(ctx.doc, c.code).filter((bd) => !test(ctx.doc, bd)).map((bd) => ({ location: where(bd) })),
+    check: (ctx) => breakdownsOf(ctx.doc, c.code).filter((bd) => !test(ctx.doc, bd)).map(locatedAt(where)),
   });
   return [
     rule(bId, 'error', (doc, bd) => breakdownAgrees(doc, bd, c.code, true) || breakdownAgrees(doc, bd, c.code, false), ', with or without matching exemption reasons'),
@@ -202,7 +203,7 @@ export const extendedRules: Rule[] = [
     check: (ctx) =>
       contextNodes(ctx.doc, "//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax[ram:CategoryCode='S']")
         .filter((bd) => !standardTaxAgrees(ctx.doc, bd))
-        .map((bd) => ({ location: where(bd) })),
+        .map(locatedAt(where)),
   },
 ];
 
@@ -221,7 +222,7 @@ const detailDocs = (doc: XmlDoc) =>
   });
 
 function onNodes(id: string, severity: 'error' | 'warning', message: string, nodes: (doc: XmlDoc) => XmlElement[], test: (n: XmlElement, doc: XmlDoc) => boolean): Rule {
-  return { id, severity, message, check: (ctx) => nodes(ctx.doc).filter((n) => !test(n, ctx.doc)).map((n) => ({ location: where(n) })) };
+  return { id, severity, message, check: (ctx) => nodes(ctx.doc).filter((n) => !test(n, ctx.doc)).map(locatedAt(where)) };
 }
 
 /** BR-FXEXT-08: every GROUP line with a net amount equals the rounded sum of its DETAIL/GROUP children. */
@@ -290,7 +291,7 @@ export const extendedLineRules: Rule[] = [
     id: 'BR-FXEXT-08',
     severity: 'error',
     message: 'The net amount (BT-131) of a GROUP line must equal the sum of the net amounts of its DETAIL and GROUP sub-lines.',
-    check: (ctx) => (groupTotalsAgree(ctx.doc) ? NO_VIOLATIONS : contextNodes(ctx.doc, LINE).map((l) => ({ location: where(l) }))),
+    check: (ctx) => (groupTotalsAgree(ctx.doc) ? NO_VIOLATIONS : contextNodes(ctx.doc, LINE).map(locatedAt(where))),
   },
   onNodes(
     'BR-FXEXT-11',

@@ -12,6 +12,7 @@ import { compileMatch, compileSelect, compileStepTest, lastLocalName, type Eleme
 import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
 import { internalize } from '../../util/internalize.js';
+import { pushLocated } from '../../validation/report-bounds.js';
 
 /** Elements by local name: the document's shared index (src/xml/dom.ts). */
 export function elementsNamed(doc: XmlDoc, local: string): XmlElement[] {
@@ -347,7 +348,7 @@ export function codeListRules(set: string): Rule[] {
       check(ctx) {
         let out: Violation[] | undefined;
         const nodes = contextNodes(ctx.doc, handle);
-        for (let i = 0; i < nodes.length; i++) if (!allowed(nodes[i])) (out ??= []).push({ location: where(nodes[i]) });
+        for (let i = 0; i < nodes.length; i++) if (!allowed(nodes[i])) out = pushLocated(out, nodes[i], where);
         return out ?? NO_VIOLATIONS;
       },
     });

@@ -26,6 +26,7 @@ import { codeListRules } from './codelists.js';
 import { notUsedRules } from './not-used.js';
 import { adaptedRules, extendedCategoryRules, extendedLineRules, extendedRules, extendedTotalsRules } from './adapted.js';
 import { structureRules } from './structure.js';
+import { locatedAt } from '../../validation/report-bounds.js';
 
 export const FX_PROFILES = ['fx-minimum', 'fx-basicwl', 'fx-basic', 'fx-en16931', 'fx-extended'] as const;
 export type FxProfileSet = (typeof FX_PROFILES)[number];
@@ -42,7 +43,7 @@ function emptyElementRule(severity: Severity): Rule {
     id: 'PEPPOL-EN16931-R008',
     severity,
     message: 'The document should not contain empty elements.',
-    check: (ctx) => emptyElementsOf(ctx.doc).map((el) => ({ location: where(el) })),
+    check: (ctx) => emptyElementsOf(ctx.doc).map(locatedAt(where)),
   };
 }
 

@@ -9,6 +9,7 @@ import { attr, where } from '../xrechnung/dom.js';
 import { FX_CATALOGUE } from './catalogue.data.js';
 import { contextHandle, contextNodes } from './codelists.js';
 import { NO_VIOLATIONS } from '../engine.js';
+import { MAX_FINDINGS_PER_RULE, UNLISTED } from '../../validation/report-bounds.js';
 
 export function notUsedRules(set: string): Rule[] {
   const reports = FX_CATALOGUE[set]?.notUsed ?? [];
@@ -26,6 +27,10 @@ export function notUsedRules(set: string): Rule[] {
           for (let i = 0; i < nodes.length; i++) {
             const node = nodes[i];
             if (r.attribute && attr(node, r.attribute) === undefined) continue;
+            if (out !== undefined && out.length >= MAX_FINDINGS_PER_RULE) {
+              out.push(UNLISTED); // counted, not listed (report-bounds.ts): no path, no message
+              continue;
+            }
             (out ??= []).push({ location: where(node), message: r.attribute ? `@${r.attribute} of ${node.local} is not used in this Factur-X profile.` : `${node.local} is not used in this Factur-X profile.` });
           }
         }

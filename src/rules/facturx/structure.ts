@@ -12,6 +12,7 @@ import { structureTests, type StructureTest } from './structure.table.js';
 import { compileCount, singleChildStep } from './xpath-match.js';
 import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
+import { pushLocated } from '../../validation/report-bounds.js';
 
 function label(child: string): string {
   return child.replace(/^ram:/, '');
@@ -96,7 +97,7 @@ function evaluateGroup(doc: XmlDoc, group: ContextGroup, bySlot: (readonly Viola
       const ok = test ? test(node) : holds(counts[i], group.bounds[i]!);
       if (ok) continue;
       lists ??= [];
-      (lists[i] ??= []).push({ location: where(node) });
+      lists[i] = pushLocated(lists[i], node, where);
     }
   }
   for (let i = 0; i < size; i++) bySlot[group.firstSlot + i] = lists?.[i] ?? NO_VIOLATIONS;

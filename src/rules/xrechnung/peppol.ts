@@ -259,7 +259,8 @@ function linePeriodDates(doc: XmlDoc, which: 'StartDateTime' | 'EndDateTime'): X
   const out: XmlElement[] = [];
   for (const tx of sel(doc.root, 'rsm:SupplyChainTradeTransaction')) {
     if (!has(tx, `ram:ApplicableHeaderTradeSettlement/ram:BillingSpecifiedPeriod/ram:${which}`)) continue;
-    out.push(...sel(tx, `ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeSettlement/ram:BillingSpecifiedPeriod/ram:${which}`));
+    // A loop, not push(...): a spread of one argument per line overflows the stack on a huge invoice.
+    for (const el of sel(tx, `ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeSettlement/ram:BillingSpecifiedPeriod/ram:${which}`)) out.push(el);
   }
   return out;
 }

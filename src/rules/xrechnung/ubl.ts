@@ -54,11 +54,12 @@ function usesListedVatCategory(root: XmlElement): boolean {
 
 function attachmentFilenamesUnique(root: XmlElement): boolean {
   const refs = sel(root, 'cac:AdditionalDocumentReference');
-  const seen: string[] = [];
+  // A set: an array's includes() made thousands of references quadratic.
+  const seen = new Set<string>();
   for (const r of refs) {
     const names = values(r, 'cac:Attachment/cbc:EmbeddedDocumentBinaryObject/@filename');
-    if (names.some((n) => seen.includes(n))) return false;
-    seen.push(...names);
+    if (names.some((n) => seen.has(n))) return false;
+    for (const n of names) seen.add(n);
   }
   return true;
 }

@@ -30,13 +30,21 @@ const PREFIX_OF_NAMESPACE = new Map<string, string>(Object.entries(NS).map(([pre
  * string (~10 KB of copies per typical invoice), so it is read only for those.
  */
 let mixedText: readonly XmlElement[] | undefined;
+/** mixedText as a set when it is long: includes() per container made thousands of mixed containers quadratic. */
+let mixedSet: ReadonlySet<XmlElement> | undefined;
+
+function isMixed(el: XmlElement): boolean {
+  return mixedSet ? mixedSet.has(el) : mixedText!.includes(el);
+}
 
 export function validateAgainstSchema(doc: XmlDoc, schema: CompiledSchema): XsdFinding[] {
   mixedText = doc.mixed;
+  mixedSet = mixedText && mixedText.length > 16 ? new Set(mixedText) : undefined;
   try {
     return validateDocument(doc, schema);
   } finally {
     mixedText = undefined;
+    mixedSet = undefined;
   }
 }
 
@@ -72,7 +80,7 @@ function validateElement(el: XmlElement, type: TypeDef, out: XsdFinding[]): void
     if (el.children.length > 0) out.push({ message: `${nameOf(el)} must be empty, but has the child element ${nameOf(el.children[0])}`, line: el.line });
     return;
   }
-  if (el.text.length > 0 && (el.children.length === 0 || mixedText === undefined || mixedText.includes(el)) && NOT_XML_SPACE.test(el.text)) {
+  if (el.text.length > 0 && (el.children.length === 0 || mixedText === undefined || isMixed(el)) && NOT_XML_SPACE.test(el.text)) {
     out.push({ message: `${nameOf(el)} may contain only child elements, but has the text ${quoteValue(el.text.trim())}`, line: el.line });
   }
   let state = type.start!;
