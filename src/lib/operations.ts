@@ -75,8 +75,8 @@ export interface ValidateCallOptions {
   /** Factur-X / ZUGFeRD schema release: 1.09.2 (default, the current one) or 1.08 (the one the contract names). */
   facturxVersion?: string;
   /**
-   * Ask for PDF/A-3b validation of a PDF. No PDF/A validator is bundled: the result then lists the `pdfa3b`
-   * layer as skipped (tool_missing:pdfa_validator), is `partial`, and `pdfa_valid` stays null (as the pro API answers).
+   * Check a PDF against PDF/A (the part its XMP declares) with the native checker: `pdfa_valid`, `pdfa3b` in
+   * `layers_executed`, each failed clause a finding (rule_set "pdfa"); a PDF that fails PDF/A is not valid.
    */
   pdfa?: boolean;
 }
