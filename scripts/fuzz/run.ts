@@ -1,0 +1,314 @@
+/**
+ * npm run fuzz -- [--seed N] [--count N] [--minutes M] [--sample] [--corpus-sample K] [--no-minimise]
+ *                 [--no-fixtures] [--endpoints /v1/validate,/v1/merge] [--write-docs] [--json FILE]
+ *
+ * Structure-aware fuzzing of every endpoint that reads uploads, against one real server process.
+ * Deterministic: the same seed and count send the same inputs. --sample is the CI run (≤ 2 minutes on two
+ * cores). Failures are confirmed, minimised and written to test/fixtures/fuzz/ (replayed by
+ * test/fuzz-regressions.test.ts). With --count ≥ 20000 (or --write-docs) the figures go to
+ * docs/reliability.md under "## Fuzzing". Exit code 1 when any input failed.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DEFAULT_ORACLE, ENDPOINTS, FIXTURE_DIR, HttpTarget, judge, readFixtures, ServerProcess, signatureOf, writeFixture, type Endpoint, type Failure, type FuzzCase, type Outcome } from './harness.js';
+import { minimise } from './minimise.js';
+import { JSON_MUTATORS } from './mutate-json.js';
+import { PDF_MUTATORS } from './mutate-pdf.js';
+import { XML_MUTATORS } from './mutate-xml.js';
+import { Rng } from './rng.js';
+import { buildSeeds, corpusDir, type Seeds } from './seeds.js';
+
+interface Args {
+  seed: number;
+  count: number;
+  minutes: number;
+  sample: boolean;
+  corpusSample: number;
+  minimise: boolean;
+  fixtures: boolean;
+  endpoints: Endpoint[];
+  writeDocs: boolean;
+  json?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const get = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const has = (name: string) => argv.includes(`--${name}`);
+  const sample = has('sample');
+  const count = Number(get('count') ?? (sample ? 120 : 1000));
+  const a: Args = {
+    seed: Number(get('seed') ?? 17),
+    count,
+    minutes: Number(get('minutes') ?? (sample ? 1.25 : 60)),
+    sample,
+    corpusSample: Number(get('corpus-sample') ?? (sample ? 4 : 40)),
+    minimise: !has('no-minimise'),
+    fixtures: !has('no-fixtures'),
+    endpoints: (get('endpoints')?.split(',') as Endpoint[] | undefined) ?? ENDPOINTS,
+    writeDocs: has('write-docs') || count >= 20000,
+    json: get('json'),
+  };
+  for (const [k, v] of Object.entries({ seed: a.seed, count: a.count, minutes: a.minutes, corpusSample: a.corpusSample })) {
+    if (!Number.isFinite(v) || v < 0) throw new Error(`--${k} must be a non-negative number`);
+  }
+  for (const e of a.endpoints) if (!ENDPOINTS.includes(e)) throw new Error(`unknown endpoint ${e}; one of ${ENDPOINTS.join(', ')}`);
+  return a;
+}
+
+type Kind = 'xml' | 'pdf' | 'json';
+
+/** Which endpoints read which kind of mutated input, and how the rest of the request is filled in. */
+const ROUTES: Record<Kind, Endpoint[]> = {
+  xml: ['/v1/validate', '/v1/extract', '/v1/serialize', '/v1/merge'],
+  pdf: ['/v1/validate', '/v1/extract', '/v1/serialize', '/v1/merge', '/v1/convert'],
+  json: ['/v1/xml', '/v1/convert'],
+};
+
+function makeCase(endpoint: Endpoint, kind: Kind, data: Buffer, seeds: Seeds, rng: Rng): FuzzCase {
+  const domestic = Buffer.from(JSON.stringify(seeds.metadata[0].value));
+  if (endpoint === '/v1/xml') return { endpoint, encoding: 'urlencoded', mutated: 'metadata', parts: [{ name: 'metadata', data }] };
+  if (endpoint === '/v1/convert') {
+    return kind === 'json'
+      ? { endpoint, encoding: 'multipart', mutated: 'metadata', parts: [{ name: 'pdf', data: seeds.plainPdf, filename: 'invoice.pdf', contentType: 'application/pdf' }, { name: 'metadata', data }] }
+      : { endpoint, encoding: 'multipart', mutated: 'pdf', parts: [{ name: 'pdf', data, filename: 'invoice.pdf', contentType: 'application/pdf' }, { name: 'metadata', data: domestic }] };
+  }
+  if (endpoint === '/v1/merge') {
+    const pdf = kind === 'pdf' ? data : seeds.pdfa3Pdf;
+    const xml = kind === 'xml' ? data : seeds.mergeXml;
+    const parts = [
+      { name: 'pdf', data: pdf, filename: 'in.pdf', contentType: 'application/pdf' },
+      { name: 'xml', data: xml, filename: 'invoice.xml', contentType: 'application/xml' },
+    ];
+    if (rng.chance(0.2)) parts.push({ name: 'format', data: Buffer.from(rng.pick(['factur-x', 'zugferd', 'xrechnung'])) } as never);
+    return { endpoint, encoding: 'multipart', mutated: kind === 'pdf' ? 'pdf' : 'xml', parts };
+  }
+  const filename = kind === 'pdf' ? 'invoice.pdf' : 'invoice.xml';
+  return { endpoint, encoding: 'multipart', mutated: 'file', parts: [{ name: 'file', data, filename, contentType: kind === 'pdf' ? 'application/pdf' : 'application/xml' }] };
+}
+
+interface Generated {
+  kind: Kind;
+  mutator: string;
+  seedName: string;
+  case: FuzzCase;
+}
+
+function generate(i: number, base: Rng, seeds: Seeds, endpoints: Endpoint[]): Generated | null {
+  const rng = base.fork(i + 1);
+  const r = rng.next();
+  const kind: Kind = r < 0.4 ? 'xml' : r < 0.82 ? 'pdf' : 'json';
+  const eps = ROUTES[kind].filter((e) => endpoints.includes(e));
+  if (!eps.length) return null;
+  const endpoint = rng.pick(eps);
+  for (let attempt = 0; attempt < 8; attempt++) {
+    let data: Buffer | null = null;
+    let names: string[] = [];
+    let seedName = '';
+    if (kind === 'xml') {
+      const seed = rng.pick(seeds.xml);
+      seedName = seed.name;
+      data = seed.data;
+      const n = rng.chance(0.75) ? 1 : rng.range(2, 3);
+      for (let k = 0; k < n && data; k++) {
+        const m = rng.pick(XML_MUTATORS);
+        const out = m.apply(data, rng);
+        if (out) {
+          data = out;
+          names.push(m.name);
+        }
+      }
+    } else if (kind === 'pdf') {
+      const xml = rng.pick(seeds.xml.filter((s) => !s.name.startsWith('corpus:')));
+      if (rng.chance(0.5)) {
+        const synth = PDF_MUTATORS.filter((m) => m.synthetic);
+        const m = rng.pick(synth);
+        seedName = `synthetic(${xml.name})`;
+        data = m.apply(Buffer.alloc(0), rng, xml.data);
+        names = [m.name];
+        // Sometimes damage the synthetic file further.
+        if (data && rng.chance(0.2)) {
+          const d = rng.pick(PDF_MUTATORS.filter((x) => !x.synthetic));
+          const out = d.apply(data, rng, xml.data);
+          if (out) {
+            data = out;
+            names.push(d.name);
+          }
+        }
+      } else {
+        const seed = rng.pick(seeds.pdf);
+        seedName = seed.name;
+        data = seed.data;
+        const n = rng.chance(0.75) ? 1 : rng.range(2, 3);
+        for (let k = 0; k < n && data; k++) {
+          const m = rng.pick(PDF_MUTATORS.filter((x) => !x.synthetic));
+          const out = m.apply(data, rng, xml.data);
+          if (out) {
+            data = out;
+            names.push(m.name);
+          }
+        }
+      }
+    } else {
+      const seed = rng.pick(seeds.metadata);
+      seedName = `metadata:${seed.name}`;
+      const m = rng.pick(JSON_MUTATORS);
+      const text = m.apply(JSON.parse(JSON.stringify(seed.value)), rng);
+      data = text === null ? null : Buffer.from(text, 'utf8');
+      names = [m.name];
+    }
+    if (data && names.length) return { kind, mutator: names.join('+'), seedName, case: makeCase(endpoint, kind, data, seeds, rng) };
+  }
+  return null;
+}
+
+const PRIORITY = ['crash', 'timeout', 'memory', '500', 'health-stall', 'internal-text', 'connection'];
+function primary(fs: Failure[]): Failure {
+  return [...fs].sort((a, b) => (PRIORITY.indexOf(a.class) + 1 || 99) - (PRIORITY.indexOf(b.class) + 1 || 99))[0];
+}
+
+function pct(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+interface Stats {
+  n: number;
+  statuses: Map<string, number>;
+  times: number[];
+  failures: number;
+}
+const newStats = (): Stats => ({ n: 0, statuses: new Map(), times: [], failures: 0 });
+
+function table(headers: string[], rows: (string | number)[][]): string {
+  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const started = Date.now();
+  const deadline = started + args.minutes * 60_000;
+  const base = new Rng(args.seed);
+  const seeds = await buildSeeds(base.fork(0x5eed), args.corpusSample);
+  const corpusNote = seeds.corpusXml + seeds.corpusPdf ? `corpus ${corpusDir()}: ${seeds.corpusXml} XML + ${seeds.corpusPdf} PDF sampled` : 'no corpus (repository seeds only)';
+  process.stderr.write(`fuzz: seed ${args.seed}, up to ${args.count} inputs / ${args.minutes} min; ${seeds.xml.length} XML + ${seeds.pdf.length} PDF + ${seeds.metadata.length} metadata seeds; ${corpusNote}\n`);
+
+  const server = new ServerProcess();
+  await server.start();
+  const target = new HttpTarget(server, DEFAULT_ORACLE);
+  process.stderr.write(`fuzz: server pid ${server.pid} on port ${server.port}, idle RSS ${Math.round(server.idleRssMb)} MB\n`);
+
+  const byEndpoint = new Map<string, Stats>();
+  const byMutator = new Map<string, Stats>();
+  const byClass = new Map<string, number>();
+  const examples = new Map<string, { sig: string; fixture?: string; detail: string; endpoint: string; mutator: string; iteration: number }>();
+  const known = new Set(readFixtures().map((f) => f.file.signature));
+  let failed = 0;
+  let sent = 0;
+  let flaky = 0;
+  const minimiseBudget = args.sample ? { trials: 12, ms: 8000 } : { trials: 80, ms: 60_000 };
+
+  for (let i = 0; i < args.count && Date.now() < deadline; i++) {
+    const g = generate(i, base, seeds, args.endpoints);
+    if (!g) continue;
+    const o: Outcome = await target.send(g.case);
+    sent++;
+    const fs = judge(g.case, o);
+    const ep = byEndpoint.get(g.case.endpoint) ?? newStats();
+    byEndpoint.set(g.case.endpoint, ep);
+    const mutKey = g.mutator.split('+')[0];
+    const mu = byMutator.get(mutKey) ?? newStats();
+    byMutator.set(mutKey, mu);
+    const st = o.crashed ? 'crash' : o.timedOut ? 'timeout' : o.status === undefined ? 'no answer' : String(o.status);
+    for (const s of [ep, mu]) {
+      s.n++;
+      s.statuses.set(st, (s.statuses.get(st) ?? 0) + 1);
+      s.times.push(o.ms);
+    }
+    if (!fs.length) continue;
+    failed++;
+    ep.failures++;
+    mu.failures++;
+    const f = primary(fs);
+    for (const x of fs) byClass.set(x.class, (byClass.get(x.class) ?? 0) + 1);
+    const sig = signatureOf(g.case, f);
+    process.stderr.write(`fuzz: #${i} ${g.case.endpoint} ${g.mutator} (${g.seedName}): ${f.class}: ${f.detail.slice(0, 160)}\n`);
+    if (examples.has(sig)) continue;
+    const ex = { sig, detail: f.detail, endpoint: g.case.endpoint, mutator: g.mutator, iteration: i } as { sig: string; fixture?: string; detail: string; endpoint: string; mutator: string; iteration: number };
+    examples.set(sig, ex);
+    if (!args.fixtures || known.has(sig)) continue;
+    // Confirm (a loaded machine can be slow once), then minimise and keep the case.
+    const sameClass = async (c: FuzzCase) => judge(c, await target.send(c)).some((x) => x.class === f.class);
+    if (!(await sameClass(g.case))) {
+      flaky++;
+      process.stderr.write('fuzz:   did not reproduce; not kept\n');
+      continue;
+    }
+    let c = g.case;
+    if (args.minimise && Date.now() < deadline) {
+      const r = await minimise(c, g.kind, sameClass, { trials: minimiseBudget.trials, deadline: Math.min(deadline, Date.now() + minimiseBudget.ms) });
+      c = r.case;
+      const before = g.case.parts.find((p) => p.name === g.case.mutated)!.data.length;
+      const after = c.parts.find((p) => p.name === c.mutated)!.data.length;
+      process.stderr.write(`fuzz:   minimised ${before} → ${after} bytes in ${r.trials} trials\n`);
+    }
+    ex.fixture = writeFixture(c, f, { seed: args.seed, iteration: i, mutator: g.mutator, seedInput: g.seedName, date: new Date().toISOString().slice(0, 10) });
+    known.add(sig);
+  }
+  await target.close();
+
+  const elapsed = (Date.now() - started) / 1000;
+  const statusCols = (s: Stats) => [...s.statuses.entries()].sort().map(([k, v]) => `${k}: ${v}`).join(', ');
+  const timeCols = (s: Stats) => {
+    const t = [...s.times].sort((a, b) => a - b);
+    return [Math.round(pct(t, 50)), Math.round(pct(t, 99)), Math.round(t[t.length - 1] ?? 0)];
+  };
+  const epRows = [...byEndpoint.entries()].sort().map(([k, s]) => [k, s.n, statusCols(s), ...timeCols(s), s.failures]);
+  const muRows = [...byMutator.entries()].sort().map(([k, s]) => [k, s.n, statusCols(s), ...timeCols(s), s.failures]);
+  const classRows = [...byClass.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v]);
+  const exRows = [...examples.values()].map((e) => [e.sig.split('|')[0], e.endpoint, e.mutator, e.fixture ?? '(not kept)', e.detail.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 140)]);
+  const summary = [
+    `Fuzz run: seed ${args.seed}, ${sent} inputs in ${elapsed.toFixed(0)} s (${corpusNote}); ${failed} failing inputs, ${examples.size} distinct failures, ${flaky} not reproduced; server starts ${server.starts}; idle RSS ${Math.round(server.idleRssMb)} MB, peak RSS ${Math.round(server.peakRssMb)} MB.`,
+    '',
+    '### Per endpoint',
+    table(['endpoint', 'inputs', 'statuses', 'p50 ms', 'p99 ms', 'max ms', 'failing'], epRows),
+    '',
+    '### Per mutator (first mutator of the input)',
+    table(['mutator', 'inputs', 'statuses', 'p50 ms', 'p99 ms', 'max ms', 'failing'], muRows),
+    '',
+    '### Failures by class (inputs; one input can fail several ways)',
+    classRows.length ? table(['class', 'inputs'], classRows) : 'none',
+    '',
+    '### Distinct failures',
+    exRows.length ? table(['class', 'endpoint', 'mutator', 'fixture', 'detail'], exRows) : 'none',
+  ].join('\n');
+  process.stdout.write(`${summary}\n`);
+  if (args.json) {
+    writeFileSync(args.json, JSON.stringify({ seed: args.seed, sent, failed, elapsed, peakRssMb: server.peakRssMb, idleRssMb: server.idleRssMb, byClass: Object.fromEntries(byClass), examples: [...examples.values()], endpoints: epRows, mutators: muRows }, null, 2));
+  }
+  if (args.writeDocs) writeDocs(`Command: \`npm run fuzz -- --seed ${args.seed} --count ${args.count}\` (${new Date().toISOString().slice(0, 16)}Z).\n\n${summary}`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+/** Replace (or add) the "## Fuzzing" section of docs/reliability.md; other sections are left alone. */
+function writeDocs(body: string): void {
+  const path = resolve(FIXTURE_DIR, '../../../docs/reliability.md');
+  mkdirSync(dirname(path), { recursive: true });
+  const old = existsSync(path) ? readFileSync(path, 'utf8') : '# Reliability\n';
+  const section = `## Fuzzing\n\n${body}\n`;
+  const start = old.indexOf('\n## Fuzzing');
+  let out: string;
+  if (start < 0) out = `${old.trimEnd()}\n\n${section}`;
+  else {
+    const next = old.indexOf('\n## ', start + 1);
+    out = `${old.slice(0, start)}\n${section}${next < 0 ? '' : old.slice(next)}`;
+  }
+  writeFileSync(path, out);
+}
+
+main().catch((err) => {
+  process.stderr.write(`fuzz: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(2);
+});
