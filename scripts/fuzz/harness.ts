@@ -178,15 +178,25 @@ function rssMb(pid: number | undefined): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** One server process (src/main.ts) for a whole run; replaced only after a crash or a hang. */
+interface Instance {
+  child: ChildProcess;
+  port: number;
+  exited: boolean;
+  log: string;
+}
+
+/**
+ * One server process (src/main.ts) for a whole run; replaced only after a crash or a hang. A spare process
+ * is started in the background after the first replacement, so the next replacement costs no start-up.
+ */
 export class ServerProcess {
-  child?: ChildProcess;
-  port = 0;
   starts = 0;
   peakRssMb = 0;
   idleRssMb = 0;
-  private log = '';
-  private exited = false;
+  /** Keep a started spare after a replacement (off in the regression test, which replaces rarely). */
+  keepSpare = true;
+  private cur?: Instance;
+  private spare?: Promise<Instance | undefined>;
   private readonly env: Record<string, string>;
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   private readonly healthAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -202,11 +212,15 @@ export class ServerProcess {
   }
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.cur?.child.pid;
+  }
+
+  get port(): number {
+    return this.cur?.port ?? 0;
   }
 
   get alive(): boolean {
-    return !!this.child && !this.exited;
+    return !!this.cur && !this.cur.exited;
   }
 
   rss(): number {
@@ -216,47 +230,56 @@ export class ServerProcess {
   }
 
   crashLog(): string {
-    return this.log.slice(-2000);
+    return this.cur?.log.slice(-2000) ?? '';
   }
 
   async start(): Promise<void> {
-    this.port = await freePort();
-    this.exited = false;
-    this.log = '';
+    this.cur = await this.launch();
+    this.idleRssMb = this.rss();
+  }
+
+  private async launch(): Promise<Instance> {
+    const port = await freePort();
     const root = resolve(import.meta.dirname, '../..');
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
       cwd: root,
-      env: { ...process.env, ...this.env, PORT: String(this.port) },
+      env: { ...process.env, ...this.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    this.child = child;
+    const inst: Instance = { child, port, exited: false, log: '' };
     this.starts++;
+    // Never leave a server behind: a busy one may ignore SIGTERM (the very bug class this finds).
+    const reap = () => {
+      if (!inst.exited) child.kill('SIGKILL');
+    };
+    process.once('exit', reap);
+    child.once('exit', () => process.removeListener('exit', reap));
     const keep = (d: Buffer) => {
-      this.log = (this.log + d.toString('utf8')).slice(-8000);
+      inst.log = (inst.log + d.toString('utf8')).slice(-8000);
     };
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     child.on('exit', () => {
-      this.exited = true;
+      inst.exited = true;
     });
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
-      if (this.exited) throw new Error(`server exited at start: ${this.log}`);
-      if ((await this.health(1000)) < 1000) {
-        await this.warmUp();
-        this.idleRssMb = this.rss();
-        return;
+      if (inst.exited) throw new Error(`server exited at start: ${inst.log}`);
+      if ((await this.healthOf(port, 1000)) < 1000) {
+        await this.warmUp(port);
+        return inst;
       }
       await sleep(200);
     }
-    throw new Error('server did not answer /health within 60 s');
+    child.kill('SIGKILL');
+    throw new Error('server did not answer /health within 90 s');
   }
 
   /**
    * One honest request per endpoint, unjudged: the first request of each kind loads modules and compiles
    * code (seconds under tsx), which is not the input's fault.
    */
-  private async warmUp(): Promise<void> {
+  private async warmUp(port: number): Promise<void> {
     const xml = Buffer.from(buildInvoiceXml(DOMESTIC_EXAMPLE).xml, 'utf8');
     const meta = Buffer.from(JSON.stringify(DOMESTIC_EXAMPLE));
     const pdf = pdfa3Base();
@@ -272,24 +295,42 @@ export class ServerProcess {
     ];
     for (const c of cases) {
       const { headers, body } = encodeCase(c);
-      await this.request(c.endpoint, headers, body, 60_000);
+      await this.requestTo(port, c.endpoint, headers, body, 60_000);
     }
   }
 
-  async stop(): Promise<void> {
-    const c = this.child;
-    if (!c || this.exited) return;
-    c.kill('SIGKILL');
-    await new Promise<void>((r) => (this.exited ? r() : c.once('exit', () => r())));
+  private static async kill(inst: Instance | undefined): Promise<void> {
+    if (!inst || inst.exited) return;
+    inst.child.kill('SIGKILL');
+    await new Promise<void>((r) => (inst.exited ? r() : inst.child.once('exit', () => r())));
   }
 
+  async stop(): Promise<void> {
+    await ServerProcess.kill(this.cur);
+    const spare = this.spare;
+    this.spare = undefined;
+    if (spare) await ServerProcess.kill(await spare);
+  }
+
+  /** Replace the server: by the spare when one is ready, else by a new process. */
   async restart(): Promise<void> {
-    await this.stop();
-    await this.start();
+    await ServerProcess.kill(this.cur);
+    const spare = this.spare ? await this.spare : undefined;
+    this.spare = undefined;
+    this.cur = spare && !spare.exited ? spare : await this.launch();
+    if (this.keepSpare) this.spare = this.launch().catch(() => undefined);
+  }
+
+  health(bound: number): Promise<number> {
+    return this.healthOf(this.port, bound);
+  }
+
+  request(path: string, headers: Record<string, string>, body: Buffer, bound: number) {
+    return this.requestTo(this.port, path, headers, body, bound);
   }
 
   /** Latency of GET /health in ms, or Infinity when it does not answer within `bound`. */
-  health(bound: number): Promise<number> {
+  private healthOf(port: number, bound: number): Promise<number> {
     return new Promise((res) => {
       const t0 = performance.now();
       let done = false;
@@ -300,7 +341,7 @@ export class ServerProcess {
           res(v);
         }
       };
-      const req = http.get({ host: '127.0.0.1', port: this.port, path: '/health', agent: this.healthAgent }, (r) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/health', agent: this.healthAgent }, (r) => {
         r.resume();
         r.on('end', () => finish(r.statusCode === 200 ? performance.now() - t0 : Infinity));
       });
@@ -313,7 +354,7 @@ export class ServerProcess {
   }
 
   /** Send a raw request; resolves with the answer, or a timeout / connection error. */
-  request(path: string, headers: Record<string, string>, body: Buffer, bound: number): Promise<{ status?: number; headers: http.IncomingHttpHeaders; body: Buffer; timedOut: boolean; error?: string }> {
+  private requestTo(port: number, path: string, headers: Record<string, string>, body: Buffer, bound: number): Promise<{ status?: number; headers: http.IncomingHttpHeaders; body: Buffer; timedOut: boolean; error?: string }> {
     return new Promise((res) => {
       let done = false;
       const finish = (v: { status?: number; headers: http.IncomingHttpHeaders; body: Buffer; timedOut: boolean; error?: string }) => {
@@ -323,7 +364,7 @@ export class ServerProcess {
           res(v);
         }
       };
-      const req = http.request({ host: '127.0.0.1', port: this.port, path, method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, agent: this.agent }, (r) => {
+      const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, agent: this.agent }, (r) => {
         const chunks: Buffer[] = [];
         r.on('data', (d: Buffer) => chunks.push(d));
         r.on('end', () => finish({ status: r.statusCode, headers: r.headers, body: Buffer.concat(chunks), timedOut: false }));
@@ -359,7 +400,7 @@ export function encodeCase(c: FuzzCase): { headers: Record<string, string>; body
 export class HttpTarget implements Target {
   name = 'http';
   /** How long a server that stopped answering (after a timeout) may take to come back before it is replaced. */
-  recoveryMs = 15_000;
+  recoveryMs = 5000;
   constructor(readonly server: ServerProcess, readonly opts: OracleOptions = DEFAULT_ORACLE) {}
 
   async send(c: FuzzCase, timeBoundMs = this.opts.timeBoundMs): Promise<Outcome> {

@@ -1,6 +1,7 @@
 /**
  * npm run fuzz -- [--seed N] [--count N] [--minutes M] [--sample] [--corpus-sample K] [--no-minimise]
  *                 [--no-fixtures] [--endpoints /v1/validate,/v1/merge] [--write-docs] [--json FILE]
+ * npm run fuzz -- --replay [--update-known]
  *
  * Structure-aware fuzzing of every endpoint that reads uploads, against one real server process.
  * Deterministic: the same seed and count send the same inputs. --sample is the CI run (≤ 2 minutes on two
@@ -10,7 +11,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DEFAULT_ORACLE, ENDPOINTS, FIXTURE_DIR, HttpTarget, judge, readFixtures, ServerProcess, signatureOf, writeFixture, type Endpoint, type Failure, type FuzzCase, type Outcome } from './harness.js';
+import { DEFAULT_ORACLE, ENDPOINTS, FIXTURE_DIR, HttpTarget, KNOWN_FAILING, judge, readFixtures, ServerProcess, signatureOf, writeFixture, type Endpoint, type Failure, type FuzzCase, type Outcome } from './harness.js';
 import { minimise } from './minimise.js';
 import { JSON_MUTATORS } from './mutate-json.js';
 import { PDF_MUTATORS } from './mutate-pdf.js';
@@ -188,7 +189,31 @@ function table(headers: string[], rows: (string | number)[][]): string {
   return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
+/**
+ * --replay: send every regression fixture once (as test/fuzz-regressions.test.ts does) and list what fails;
+ * with --update-known, write that list to known-failing.txt (after merging fixes, this clears it).
+ */
+async function replay(update: boolean): Promise<void> {
+  const server = new ServerProcess();
+  await server.start();
+  const target = new HttpTarget(server, DEFAULT_ORACLE);
+  target.recoveryMs = 3000;
+  const failing: string[] = [];
+  for (const fx of readFixtures()) {
+    const fs = judge(fx.case, await target.send(fx.case));
+    process.stdout.write(`${fs.length ? 'FAIL' : 'pass'} ${fx.base}${fs.length ? `: ${fs.map((f) => `${f.class}: ${f.detail.slice(0, 120)}`).join('; ')}` : ''}\n`);
+    if (fs.length) failing.push(fx.base);
+  }
+  await target.close();
+  if (update) {
+    const header = readFileSync(KNOWN_FAILING, 'utf8').split('\n').filter((l) => l.startsWith('#'));
+    writeFileSync(KNOWN_FAILING, `${[...header, ...failing].join('\n')}\n`);
+    process.stdout.write(`wrote ${failing.length} names to ${KNOWN_FAILING}\n`);
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--replay')) return replay(process.argv.includes('--update-known'));
   const args = parseArgs(process.argv.slice(2));
   const started = Math.round(performance.timeOrigin);
   const deadline = started + args.minutes * 60_000;
@@ -220,6 +245,7 @@ async function main(): Promise<void> {
     if (!g) continue;
     const o: Outcome = await target.send(g.case);
     sent++;
+    if (sent % 100 === 0) process.stderr.write(`fuzz: ${sent} inputs, ${failed} failing, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     const fs = judge(g.case, o);
     const ep = byEndpoint.get(g.case.endpoint) ?? newStats();
     byEndpoint.set(g.case.endpoint, ep);
@@ -253,7 +279,10 @@ async function main(): Promise<void> {
     }
     let c = g.case;
     if (args.minimise && Date.now() < deadline) {
-      const r = await minimise(c, g.kind, sameClass, { trials: minimiseBudget.trials, deadline: Math.min(deadline, Date.now() + minimiseBudget.ms) });
+      // Slowness is mostly size: its trials cost seconds each and rarely shrink much, so they get a small budget.
+      const slow = ['timeout', 'health-stall', 'memory', 'crash'].includes(f.class);
+      const budget = slow ? { trials: Math.min(6, minimiseBudget.trials), ms: Math.min(40_000, minimiseBudget.ms) } : minimiseBudget;
+      const r = await minimise(c, g.kind, sameClass, { trials: budget.trials, deadline: Math.min(deadline, Date.now() + budget.ms) });
       c = r.case;
       const before = g.case.parts.find((p) => p.name === g.case.mutated)!.data.length;
       const after = c.parts.find((p) => p.name === c.mutated)!.data.length;
@@ -312,6 +341,8 @@ function writeDocs(body: string): void {
   }
   writeFileSync(path, out);
 }
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => process.exit(130)); // 'exit' reaps the servers
 
 main().catch((err) => {
   process.stderr.write(`fuzz: ${err instanceof Error ? err.stack : String(err)}\n`);
