@@ -345,7 +345,7 @@ export const XML_MUTATORS: XmlMutator[] = [
       if (!ls.length) return null;
       const s = rng.pick(ls);
       const tag = rng.pick(['a', 'ram:Note']);
-      const n = Math.min(rng.pick([1000, 10_000, 100_000, 1_000_000]), Math.floor(MAX_BYTES / (2 * tag.length + 5)));
+      const n = Math.min(rng.pick([1000, 10_000, 100_000, 1_000_000]), Math.floor((MAX_BYTES - b.length) / (2 * tag.length + 5)));
       return enc(replaceRange(x, s.openEnd, s.closeStart, `<${tag}>`.repeat(n) + `</${tag}>`.repeat(rng.chance(0.8) ? n : n - 1)));
     },
   },
