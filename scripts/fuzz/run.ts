@@ -162,6 +162,11 @@ async function main(): Promise<void> {
     const ex = { sig, detail: f.detail, endpoint: g.case.endpoint, mutator: g.mutator, iteration: i } as { sig: string; fixture?: string; detail: string; endpoint: string; mutator: string; iteration: number };
     examples.set(sig, ex);
     if (!args.fixtures || known.has(sig)) continue;
+    if (g.seedName.startsWith('corpus:')) {
+      // The corpus must not be copied into the repository, not even minimised: report it, keep nothing.
+      ex.fixture = `(from ${g.seedName}; not kept)`;
+      continue;
+    }
     // Confirm (a loaded machine can be slow once), then minimise and keep the case.
     const sameClass = async (c: FuzzCase) => judge(c, await target.send(c)).some((x) => x.class === f.class);
     if (!(await sameClass(g.case))) {
