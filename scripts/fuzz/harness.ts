@@ -494,8 +494,13 @@ export function expectedFor(e: Endpoint): string {
 }
 
 /** Write a minimised failing case as <class>-<endpoint>-<hash>.{pdf,xml,metadata.json} plus <base>.case.json. */
-export function signatureOf(c: FuzzCase, f: Failure): string {
-  return `${f.class}|${c.endpoint}|${f.detail.replace(/\d+(\.\d+)?/g, '#').replace(/…[\s\S]*/, '').slice(0, 90)}`;
+/**
+ * Class, endpoint, first mutator and normalised detail: one fixture per signature. The mutator is part of it
+ * because a 500 or a timeout says nothing about its cause (a deep page tree and a huge invoice number both
+ * answer the same generic 500).
+ */
+export function signatureOf(c: FuzzCase, f: Failure, mutator: string): string {
+  return `${f.class}|${c.endpoint}|${mutator.split('+')[0]}|${f.detail.replace(/\d+(\.\d+)?/g, '#').replace(/…[\s\S]*/, '').slice(0, 90)}`;
 }
 
 export function writeFixture(c: FuzzCase, failure: Failure, found: CaseFile['found']): string {
@@ -512,7 +517,7 @@ export function writeFixture(c: FuzzCase, failure: Failure, found: CaseFile['fou
     writeFileSync(join(FIXTURE_DIR, file), gzip ? gzipSync(p.data, { level: 9 }) : p.data);
     parts.push({ name: p.name, file, ...(p.filename !== undefined ? { filename: p.filename } : {}), ...(p.contentType ? { contentType: p.contentType } : {}), ...(gzip ? { gzip } : {}) });
   }
-  const cf: CaseFile = { endpoint: c.endpoint, encoding: c.encoding, mutated: c.mutated, parts, expected: expectedFor(c.endpoint), failure, signature: signatureOf(c, failure), found };
+  const cf: CaseFile = { endpoint: c.endpoint, encoding: c.encoding, mutated: c.mutated, parts, expected: expectedFor(c.endpoint), failure, signature: signatureOf(c, failure, found.mutator), found };
   writeFileSync(join(FIXTURE_DIR, `${base}.case.json`), `${JSON.stringify(cf, null, 2)}\n`);
   return base;
 }

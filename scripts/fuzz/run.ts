@@ -126,7 +126,7 @@ async function main(): Promise<void> {
   const byMutator = new Map<string, Stats>();
   const byClass = new Map<string, number>();
   const examples = new Map<string, { sig: string; fixture?: string; detail: string; endpoint: string; mutator: string; iteration: number }>();
-  const known = new Set(readFixtures().map((f) => f.file.signature));
+  const known = new Set(readFixtures().map((f) => signatureOf(f.case, f.file.failure, f.file.found.mutator)));
   let failed = 0;
   let sent = 0;
   let flaky = 0;
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
     mu.failures++;
     const f = primary(fs);
     for (const x of fs) byClass.set(x.class, (byClass.get(x.class) ?? 0) + 1);
-    const sig = signatureOf(g.case, f);
+    const sig = signatureOf(g.case, f, g.mutator);
     process.stderr.write(`fuzz: #${i} ${g.case.endpoint} ${g.mutator} (${g.seedName}): ${f.class}: ${f.detail.slice(0, 160)}\n`);
     if (examples.has(sig)) continue;
     const ex = { sig, detail: f.detail, endpoint: g.case.endpoint, mutator: g.mutator, iteration: i } as { sig: string; fixture?: string; detail: string; endpoint: string; mutator: string; iteration: number };
