@@ -161,7 +161,11 @@ async function main(): Promise<void> {
     if (examples.has(sig)) continue;
     const ex = { sig, detail: f.detail, endpoint: g.case.endpoint, mutator: g.mutator, iteration: i } as { sig: string; fixture?: string; detail: string; endpoint: string; mutator: string; iteration: number };
     examples.set(sig, ex);
-    if (!args.fixtures || known.has(sig)) continue;
+    if (!args.fixtures) continue;
+    if (known.has(sig)) {
+      ex.fixture = '(same as a kept fixture)';
+      continue;
+    }
     if (g.seedName.startsWith('corpus:')) {
       // The corpus must not be copied into the repository, not even minimised: report it, keep nothing.
       ex.fixture = `(from ${g.seedName}; not kept)`;
