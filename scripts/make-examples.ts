@@ -9,7 +9,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { buildInvoiceXml } from '../src/metadata/index.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { embedInvoiceXml, hybridFlavour } from '../src/pdf/embed.js';
@@ -19,10 +19,11 @@ mkdirSync(out, { recursive: true });
 
 async function plainPdf(pdfa: boolean): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
+  // Shapes, not text: pdf-lib's standard fonts are not embedded, and a PDF/A-3b answer must embed every font it
+  // uses (POST /v1/convert refuses to write one that fails PDF/A: PDFA_NONCONFORMANT). A letterhead and a table.
   const page = doc.addPage([595, 842]);
-  page.drawText(`Invoice ${DOMESTIC_EXAMPLE.invoice_number}`, { x: 50, y: 780, size: 18, font });
-  page.drawText(`${DOMESTIC_EXAMPLE.seller.name} to ${DOMESTIC_EXAMPLE.buyer.name}`, { x: 50, y: 750, size: 12, font });
+  page.drawRectangle({ x: 50, y: 760, width: 200, height: 40, borderWidth: 1 });
+  for (let row = 0; row < 6; row++) page.drawRectangle({ x: 50, y: 600 - row * 24, width: 495, height: 24, borderWidth: 0.5 });
   doc.setTitle(`Invoice ${DOMESTIC_EXAMPLE.invoice_number}`);
   doc.setCreator('einvoice-service examples');
   if (pdfa) doc.convertToPDFA({ conformance: '3B' });

@@ -82,8 +82,10 @@ class Out {
     if (this.len === this.buf.length) this.grow(1);
     this.buf[this.len++] = b;
   }
+  /** Room for n more bytes. A no-op when they fit: callers ask before every write, so a copy here each time was quadratic. */
   grow(n: number): void {
     const need = this.len + n;
+    if (need <= this.buf.length) return;
     if (need > this.cap) throw streamTooLarge(this.cap);
     let size = this.buf.length;
     while (size < need) size *= 2;

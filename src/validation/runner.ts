@@ -62,6 +62,9 @@ export class PoolBusyError extends Error {
 export interface BuiltXml {
   xml: string;
   droppedFields: string[];
+  /** The profile the XML was written for, and BT-1 (for /v1/convert's container and download name). */
+  profile: import('../model/profiles.js').ProfileId;
+  invoiceNumber?: string;
 }
 
 export interface ValidationRunner {
@@ -103,7 +106,7 @@ const loadExtraction = () => (extraction ??= Promise.all([import('../input/inges
 
 async function buildXmlInline(metadata: unknown): Promise<BuiltXml> {
   const built = (await loadXmlBuilder()).buildInvoiceXml(metadata);
-  return { xml: built.xml, droppedFields: built.droppedFields };
+  return { xml: built.xml, droppedFields: built.droppedFields, profile: built.profile, invoiceNumber: built.invoice.number ?? undefined };
 }
 
 let serialization: Promise<[typeof import('../input/ingest.js'), typeof import('../serialize/upload.js')]> | undefined;

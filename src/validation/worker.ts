@@ -23,7 +23,7 @@ export type MetadataErrorData =
 
 export type WorkerAnswer =
   | { result: ValidationResult }
-  | { xml: { xml: string; droppedFields: string[] } }
+  | { xml: import('./runner.js').BuiltXml }
   | { extraction: ExtractionResult }
   | { serialized: SerializedUpload }
   | { ingestError: { code: IngestError['code']; message: string } }
@@ -38,7 +38,7 @@ async function buildXml(metadata: unknown): Promise<WorkerAnswer> {
   const [{ buildInvoiceXml }, errors] = await (metadataModules ??= Promise.all([import('../metadata/build.js'), import('../metadata/errors.js')]));
   try {
     const built = buildInvoiceXml(metadata);
-    return { xml: { xml: built.xml, droppedFields: built.droppedFields } };
+    return { xml: { xml: built.xml, droppedFields: built.droppedFields, profile: built.profile, invoiceNumber: built.invoice.number ?? undefined } };
   } catch (err) {
     if (err instanceof errors.MetadataNotJsonError) return { metadataError: { kind: 'notJson', message: err.message, code: err.code } };
     if (err instanceof errors.MetadataShapeError) return { metadataError: { kind: 'shape', items: err.items } };
