@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
+import net, { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { generateLicenseKeyPair, issueLicense } from '../../src/license/license.js';
@@ -370,7 +370,16 @@ export class ServerProcess {
         r.on('end', () => finish({ status: r.statusCode, headers: r.headers, body: Buffer.concat(chunks), timedOut: false }));
         r.on('error', (e) => finish({ headers: {}, body: Buffer.alloc(0), timedOut: false, error: e.message }));
       });
-      req.on('error', (e) => finish({ headers: {}, body: Buffer.alloc(0), timedOut: false, error: e.message }));
+      req.on('error', (e) => {
+        // A server may refuse a large body early (413, 503 with Retry-After) and close while we still write: the
+        // write fails (EPIPE/ECONNRESET) but its answer may still arrive, so give the answer a moment first.
+        // Node's client drops that answer with the socket, so the request is sent once more on a raw socket that
+        // reads whatever comes back (as curl does).
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EPIPE' || code === 'ECONNRESET') {
+          rawRequest(port, path, headers, body, bound).then(finish, (e2: Error) => finish({ headers: {}, body: Buffer.alloc(0), timedOut: false, error: `${e.message}; raw: ${e2.message}` }));
+        } else finish({ headers: {}, body: Buffer.alloc(0), timedOut: false, error: e.message });
+      });
       const timer = setTimeout(() => {
         finish({ headers: {}, body: Buffer.alloc(0), timedOut: true });
         req.destroy();
@@ -378,6 +387,48 @@ export class ServerProcess {
       req.end(body);
     });
   }
+}
+
+/**
+ * POST on a raw socket (Connection: close): writes the request, ignores write errors, and reads the answer until the
+ * server closes. For answers a server sends before the body is read (413 on a too-large upload).
+ */
+function rawRequest(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  bound: number,
+): Promise<{ status?: number; headers: http.IncomingHttpHeaders; body: Buffer; timedOut: boolean; error?: string }> {
+  return new Promise((res, rej) => {
+    const sock = net.connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      sock.destroy();
+      res({ headers: {}, body: Buffer.alloc(0), timedOut: true });
+    }, bound);
+    sock.on('data', (d: Buffer) => chunks.push(d));
+    sock.on('error', () => {}); // EPIPE while writing: the answer may already be in
+    sock.on('close', () => {
+      clearTimeout(timer);
+      const all = Buffer.concat(chunks);
+      const end = all.indexOf('\r\n\r\n');
+      if (end < 0) return rej(new Error('no answer'));
+      const [statusLine, ...lines] = all.subarray(0, end).toString('latin1').split('\r\n');
+      const hs: http.IncomingHttpHeaders = {};
+      for (const l of lines) {
+        const i = l.indexOf(':');
+        if (i > 0) hs[l.slice(0, i).trim().toLowerCase()] = l.slice(i + 1).trim();
+      }
+      let payload = all.subarray(end + 4);
+      const len = Number(hs['content-length']);
+      if (Number.isFinite(len)) payload = payload.subarray(0, len);
+      res({ status: Number(statusLine.split(' ')[1]), headers: hs, body: payload, timedOut: false });
+    });
+    const head = [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close', `Content-Length: ${body.length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    sock.write(`${head.join('\r\n')}\r\n\r\n`);
+    sock.end(body);
+  });
 }
 
 export function encodeCase(c: FuzzCase): { headers: Record<string, string>; body: Buffer } {
