@@ -47,7 +47,12 @@ export function manyLines(file: string, open: string, close: string, lines: numb
 /** 10,000-line CII and UBL invoices from the lines of CEN example 1 (about 1 KB per line, like real line-heavy invoices). */
 export function tenThousandLineInvoices(): { cii: Buffer; ubl: Buffer } {
   return {
-    cii: manyLines(path.join(CORPUS, 'en16931/examples/cii/CII_example1.xml'), '<ram:IncludedSupplyChainTradeLineItem>', '</ram:IncludedSupplyChainTradeLineItem>', 10_000),
+    cii: manyLines(
+      path.join(CORPUS, 'en16931/examples/cii/CII_example1.xml'),
+      '<ram:IncludedSupplyChainTradeLineItem>',
+      '</ram:IncludedSupplyChainTradeLineItem>',
+      10_000,
+    ),
     ubl: manyLines(path.join(CORPUS, 'en16931/examples/ubl/ubl-tc434-example1.xml'), '<cac:InvoiceLine>', '</cac:InvoiceLine>', 10_000),
   };
 }

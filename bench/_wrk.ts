@@ -37,7 +37,13 @@ export function toMs(text: string): number {
  * POST `body` to `url` with `connections` keep-alive connections for `seconds`, one wrk thread.
  * The body goes to wrk through a temporary file read by a Lua script (deleted afterwards).
  */
-export async function wrkPost(opts: { url: string; headers: Record<string, string>; body: Buffer; connections: number; seconds: number }): Promise<WrkResult> {
+export async function wrkPost(opts: {
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  connections: number;
+  seconds: number;
+}): Promise<WrkResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'einvoice-wrk-'));
   try {
     const bodyFile = path.join(dir, 'body');
@@ -46,9 +52,21 @@ export async function wrkPost(opts: { url: string; headers: Record<string, strin
       .filter(([name]) => name.toLowerCase() !== 'content-length')
       .map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`);
     const script = path.join(dir, 'post.lua');
-    writeFileSync(script, [`local f = assert(io.open(${JSON.stringify(bodyFile)}, "rb"))`, 'wrk.method = "POST"', 'wrk.body = f:read("*a")', 'f:close()', ...headerLines, ''].join('\n'));
+    writeFileSync(
+      script,
+      [
+        `local f = assert(io.open(${JSON.stringify(bodyFile)}, "rb"))`,
+        'wrk.method = "POST"',
+        'wrk.body = f:read("*a")',
+        'f:close()',
+        ...headerLines,
+        '',
+      ].join('\n'),
+    );
     const childrenCpu0 = childrenCpuMs();
-    const child = spawn('wrk', ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency', '-s', script, opts.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('wrk', ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency', '-s', script, opts.url], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     const cpuMs = await new Promise<number>((resolve, reject) => {

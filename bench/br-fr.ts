@@ -49,6 +49,8 @@ for (const [name, xml, syntax, sets] of cases) {
   const doc = parseXml(xml);
   for (const set of sets) {
     const { median, p90 } = measure(xml, set, syntax);
-    console.log(`${name.padEnd(30)} ${set.padEnd(16)} median ${median.toFixed(2)} ms  p90 ${p90.toFixed(2)} ms  (${doc.elementCount} elements)`);
+    console.log(
+      `${name.padEnd(30)} ${set.padEnd(16)} median ${median.toFixed(2)} ms  p90 ${p90.toFixed(2)} ms  (${doc.elementCount} elements)`,
+    );
   }
 }

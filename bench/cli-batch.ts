@@ -72,7 +72,10 @@ const { runPool } = (await import(existsSync(DIST_POOL) ? DIST_POOL.href : '../s
 console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}; workers: ${compiled}`);
 
 const sets: [string, string[]][] = [
-  ['XML (CEN examples + XRechnung instances)', [...walk(join(CORPUS, 'en16931/examples'), /\.xml$/i), ...walk(join(CORPUS, 'xrechnung/instances'), /\.xml$/i)]],
+  [
+    'XML (CEN examples + XRechnung instances)',
+    [...walk(join(CORPUS, 'en16931/examples'), /\.xml$/i), ...walk(join(CORPUS, 'xrechnung/instances'), /\.xml$/i)],
+  ],
   ['PDF (zugferd + fr-ctc Factur-X)', [...walk(join(CORPUS, 'zugferd'), /\.pdf$/i), ...walk(join(CORPUS, 'fr-ctc'), /\.pdf$/i)]],
 ];
 

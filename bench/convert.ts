@@ -30,7 +30,12 @@ async function makePdf(pages: number, pdfa: boolean): Promise<Uint8Array> {
     page.drawText(`Muster Software GmbH · Invoice RE-2026-0042 · page ${p} of ${pages}`, { x: 40, y: 800, size: 11, font });
     for (let line = 0; line < 40; line++) {
       const y = 760 - line * 17;
-      page.drawText(`${line + 1}  Position ${p}.${line + 1}  Software licence and consulting  2 × 450.00  900.00 EUR`, { x: 40, y, size: 9, font });
+      page.drawText(`${line + 1}  Position ${p}.${line + 1}  Software licence and consulting  2 × 450.00  900.00 EUR`, {
+        x: 40,
+        y,
+        size: 9,
+        font,
+      });
       page.drawLine({ start: { x: 40, y: y - 4 }, end: { x: 555, y: y - 4 }, thickness: 0.3, color: rgb(0.7, 0.7, 0.7) });
     }
   }
@@ -58,7 +63,8 @@ async function measure(label: string, run: () => Promise<unknown>, target?: numb
   // CPU time per operation (all threads, averaged over the run: the kernel counts CPU time in ticks) says what the
   // work costs when other processes compete for the cores and wall time inflates.
   const cpuMean = (c.user + c.system) / 1000 / ITERATIONS;
-  const verdict = target === undefined ? '' : median <= target ? `  (target ≤ ${target} ms: met)` : `  (target ≤ ${target} ms: MISSED on wall time)`;
+  const verdict =
+    target === undefined ? '' : median <= target ? `  (target ≤ ${target} ms: met)` : `  (target ≤ ${target} ms: MISSED on wall time)`;
   console.log(
     `${label.padEnd(40)} median ${median.toFixed(2).padStart(7)} ms   p95 ${p95.toFixed(2).padStart(7)} ms   cpu mean ${cpuMean.toFixed(2).padStart(6)} ms   ${perSecond.toFixed(0).padStart(4)}/s${verdict}`,
   );
@@ -66,7 +72,11 @@ async function measure(label: string, run: () => Promise<unknown>, target?: numb
 
 const form = (parts: FormPart[]) => multipartForm(parts, '----bench-convert');
 
-console.log(`node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${ITERATIONS} iterations after ${WARMUP} warm-up`);
+console.log(
+  `node ${process.version}, ${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}, ${ITERATIONS} iterations after ${WARMUP} warm-up`,
+);
 // WORKERS=0: no validation worker threads, whose start-up would be counted in this process's CPU time.
 const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent', WORKERS: '0' }));
 const metadata = JSON.stringify(DOMESTIC_EXAMPLE);
@@ -76,25 +86,46 @@ for (const pages of [1, 50]) {
   const plain = await makePdf(pages, false);
   const pdfa = await makePdf(pages, true);
   const target = pages === 1 ? 15 : 100;
-  console.log(`\n${pages}-page PDF: ${(plain.length / 1024).toFixed(0)} KB plain, ${(pdfa.length / 1024).toFixed(0)} KB PDF/A-3b; XML ${(xml.length / 1024).toFixed(1)} KB`);
+  console.log(
+    `\n${pages}-page PDF: ${(plain.length / 1024).toFixed(0)} KB plain, ${(pdfa.length / 1024).toFixed(0)} KB PDF/A-3b; XML ${(xml.length / 1024).toFixed(1)} KB`,
+  );
 
-  await measure(`convert, library (${pages} p)`, async () => {
-    const built = buildInvoiceXml(metadata);
-    await embedInvoiceXml(plain, { xml: new TextEncoder().encode(built.xml), flavour: hybridFlavour(built.profile), replaceInvoiceAttachments: true });
-  }, target);
-  const convertForm = form([{ name: 'pdf', value: plain, filename: 'in.pdf' }, { name: 'metadata', value: metadata }]);
-  await measure(`convert, HTTP POST /v1/convert (${pages} p)`, async () => {
-    const res = await app.inject({ method: 'POST', url: '/v1/convert', ...convertForm });
-    if (res.statusCode !== 200) throw new Error(`convert answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
-  }, target);
+  await measure(
+    `convert, library (${pages} p)`,
+    async () => {
+      const built = buildInvoiceXml(metadata);
+      await embedInvoiceXml(plain, {
+        xml: new TextEncoder().encode(built.xml),
+        flavour: hybridFlavour(built.profile),
+        replaceInvoiceAttachments: true,
+      });
+    },
+    target,
+  );
+  const convertForm = form([
+    { name: 'pdf', value: plain, filename: 'in.pdf' },
+    { name: 'metadata', value: metadata },
+  ]);
+  await measure(
+    `convert, HTTP POST /v1/convert (${pages} p)`,
+    async () => {
+      const res = await app.inject({ method: 'POST', url: '/v1/convert', ...convertForm });
+      if (res.statusCode !== 200) throw new Error(`convert answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+    },
+    target,
+  );
 
   await measure(`merge, library (${pages} p)`, async () => {
     const [p, x] = [await ingest(pdfa), await ingest(xml)];
     const valid = (await validateIngested(x)).valid;
-    if (p.attachmentName || p.xmp?.pdfaPart !== '3' || !valid) throw new Error(`unexpected merge refusal: ${p.attachmentName} ${JSON.stringify(p.xmp)} ${valid}`);
+    if (p.attachmentName || p.xmp?.pdfaPart !== '3' || !valid)
+      throw new Error(`unexpected merge refusal: ${p.attachmentName} ${JSON.stringify(p.xmp)} ${valid}`);
     await embedInvoiceXml(pdfa, { xml, flavour: hybridFlavour(x.profile) });
   });
-  const mergeForm = form([{ name: 'pdf', value: pdfa, filename: 'in.pdf' }, { name: 'xml', value: xml, filename: 'invoice.xml' }]);
+  const mergeForm = form([
+    { name: 'pdf', value: pdfa, filename: 'in.pdf' },
+    { name: 'xml', value: xml, filename: 'invoice.xml' },
+  ]);
   await measure(`merge, HTTP POST /v1/merge (${pages} p)`, async () => {
     const res = await app.inject({ method: 'POST', url: '/v1/merge', ...mergeForm });
     if (res.statusCode !== 200) throw new Error(`merge answered ${res.statusCode}: ${res.body.slice(0, 200)}`);

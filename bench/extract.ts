@@ -17,8 +17,10 @@ import { autocannon, memoryText, SERVER_NODE_FLAGS, startServer } from './_serve
 import { multipartForm } from './_fixtures.js';
 import { toExtractionResult } from '../src/extract/result.js';
 
-const PDF_FILE = path.resolve(process.cwd(), '../shared/corpus/zugferd/ZUGFeRDv2/correct/symtrax/Beispiele/EN16931/zugferd_2p1_EN16931_1_Teilrechnung.pdf');
-
+const PDF_FILE = path.resolve(
+  process.cwd(),
+  '../shared/corpus/zugferd/ZUGFeRDv2/correct/symtrax/Beispiele/EN16931/zugferd_2p1_EN16931_1_Teilrechnung.pdf',
+);
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

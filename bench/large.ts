@@ -21,9 +21,11 @@ import { median, timeRuns } from './_timing.js';
 const quick = process.argv.includes('--quick');
 const examples = cenExamples();
 
-
-
-console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 
 // 1. 10,000-line validation.
 const big = tenThousandLineInvoices();
@@ -47,7 +49,9 @@ for (const [syntax, bytes] of Object.entries(big)) {
     }
   }
   const breakdown = [...parts].map(([k, v]) => `${k} ${median(v).toFixed(0)}`).join(', ');
-  console.log(`validate 10,000-line ${syntax.toUpperCase()} (${(bytes.length / 2 ** 20).toFixed(1)} MB): median ${median(whole).toFixed(0)} ms, best ${Math.min(...whole).toFixed(0)} ms (${breakdown}; sets alone, no shared memo)`);
+  console.log(
+    `validate 10,000-line ${syntax.toUpperCase()} (${(bytes.length / 2 ** 20).toFixed(1)} MB): median ${median(whole).toFixed(0)} ms, best ${Math.min(...whole).toFixed(0)} ms (${breakdown}; sets alone, no shared memo)`,
+  );
 }
 
 // 2. 10,000-line extraction.
@@ -55,7 +59,9 @@ const bigExtract = Buffer.from(ciiWithLines(10_000));
 for (let i = 0; i < 2; i++) toExtractionResult(await ingest(bigExtract));
 const extractTimes = await timeRuns(runs, async () => toExtractionResult(await ingest(bigExtract)));
 const readTimes = await timeRuns(runs, () => ingest(bigExtract));
-console.log(`extract 10,000-line CII (${(bigExtract.length / 2 ** 20).toFixed(1)} MB): median ${median(extractTimes).toFixed(0)} ms, best ${Math.min(...extractTimes).toFixed(0)} ms (parse+read ${median(readTimes).toFixed(0)} ms)`);
+console.log(
+  `extract 10,000-line CII (${(bigExtract.length / 2 ** 20).toFixed(1)} MB): median ${median(extractTimes).toFixed(0)} ms, best ${Math.min(...extractTimes).toFixed(0)} ms (parse+read ${median(readTimes).toFixed(0)} ms)`,
+);
 
 // 3. Typical invoices.
 const n = quick ? 60 : 200;
@@ -68,4 +74,6 @@ for (const file of examples) {
   await timeRuns(30, async () => toExtractionResult(await ingest(bytes)));
   extractMedians.push(median(await timeRuns(n, async () => toExtractionResult(await ingest(bytes)))));
 }
-console.log(`typical CEN examples (${examples.length}): median of medians validate ${median(validateMedians).toFixed(3)} ms, extract ${median(extractMedians).toFixed(3)} ms`);
+console.log(
+  `typical CEN examples (${examples.length}): median of medians validate ${median(validateMedians).toFixed(3)} ms, extract ${median(extractMedians).toFixed(3)} ms`,
+);

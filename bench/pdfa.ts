@@ -47,7 +47,12 @@ function png(w: number, h: number): Uint8Array {
   ihdr.writeUInt32BE(h, 4);
   ihdr[8] = 8;
   ihdr[9] = 2;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Embed a TrueType program as a simple WinAnsi font by hand (no fontkit): enough for the checker's walk. */
@@ -76,7 +81,16 @@ function addTrueType(doc: PDFDocument, ttf: Uint8Array) {
     const adv = gid !== undefined && tt ? tt.advance(gid) : undefined;
     widths.push(PDFNumber.of(adv !== undefined && tt ? Math.round((adv * 1000) / tt.unitsPerEm) : 600));
   }
-  const font = ctx.obj({ Type: 'Font', Subtype: 'TrueType', BaseFont: 'DejaVuSans', FirstChar: 32, LastChar: 126, Widths: widths, Encoding: 'WinAnsiEncoding', FontDescriptor: ctx.register(descriptor) });
+  const font = ctx.obj({
+    Type: 'Font',
+    Subtype: 'TrueType',
+    BaseFont: 'DejaVuSans',
+    FirstChar: 32,
+    LastChar: 126,
+    Widths: widths,
+    Encoding: 'WinAnsiEncoding',
+    FontDescriptor: ctx.register(descriptor),
+  });
   return ctx.register(font);
 }
 
@@ -91,7 +105,10 @@ async function fiftyPages(): Promise<Uint8Array> {
     if (fontRef) {
       page.node.setFontDictionary(PDFName.of('F1'), fontRef);
       const lines: string[] = [];
-      for (let l = 0; l < 40; l++) lines.push(`BT /F1 9 Tf 60 ${580 - l * 12} Td (${PDFString.of(`Line ${l + 1} of page ${i}: 12 x Widget ${l} at 9.99 EUR`).asString()}) Tj ET`);
+      for (let l = 0; l < 40; l++)
+        lines.push(
+          `BT /F1 9 Tf 60 ${580 - l * 12} Td (${PDFString.of(`Line ${l + 1} of page ${i}: 12 x Widget ${l} at 9.99 EUR`).asString()}) Tj ET`,
+        );
       const content = doc.context.flateStream(`0 0 0 rg\n${lines.join('\n')}`);
       page.node.addContentStream(doc.context.register(content));
     }

@@ -28,7 +28,10 @@ function time(fn: () => void, runs: number): { median: number; p99: number } {
 const ms = (x: number) => x.toFixed(3).padStart(8);
 
 console.log('file'.padEnd(44), 'KB'.padStart(6), '  parse med/p99   syntax med/p99      xsd med/p99   (ms)');
-for (const [dir, syntax] of [['en16931/examples/cii', 'cii'], ['en16931/examples/ubl', 'ubl']] as const) {
+for (const [dir, syntax] of [
+  ['en16931/examples/cii', 'cii'],
+  ['en16931/examples/ubl', 'ubl'],
+] as const) {
   for (const f of readdirSync(path.join(corpus, dir)).sort()) {
     const bytes = new Uint8Array(readFileSync(path.join(corpus, dir, f)));
     const doc = parseXml(bytes);
@@ -38,7 +41,10 @@ for (const [dir, syntax] of [['en16931/examples/cii', 'cii'], ['en16931/examples
     console.log(
       f.slice(0, 44).padEnd(44),
       (bytes.length / 1024).toFixed(1).padStart(6),
-      ms(parse.median), ms(parse.p99), ms(rules.median), ms(rules.p99),
+      ms(parse.median),
+      ms(parse.p99),
+      ms(rules.median),
+      ms(rules.p99),
       xsd ? `${ms(xsd.median)} ${ms(xsd.p99)}` : '   (UBL XSD layer skipped)',
     );
   }

@@ -39,13 +39,17 @@ if (process.argv.includes('--http-child')) {
 
 // HTTP first, in a fresh child process, so that its RSS is the server's and not this process's.
 if (!process.argv.includes('--in-process')) {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', 'bench/validate.ts', '--http-child', ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', 'bench/validate.ts', '--http-child', ...(quick ? ['--quick'] : [])], {
+    stdio: 'inherit',
+  });
   if (child.status !== 0) process.exitCode = 1;
 }
 
 // 1. In-process, per example.
 console.log('In-process, per CEN example (ms): whole pipeline | EN 16931 rule sets on a fresh read');
-console.log(`${'file'.padEnd(48)} ${'KB'.padStart(5)} ${'median'.padStart(8)} ${'p99'.padStart(8)} | ${'median'.padStart(8)} ${'p99'.padStart(8)}`);
+console.log(
+  `${'file'.padEnd(48)} ${'KB'.padStart(5)} ${'median'.padStart(8)} ${'p99'.padStart(8)} | ${'median'.padStart(8)} ${'p99'.padStart(8)}`,
+);
 const n = quick ? 100 : 400;
 const allPipeline: number[] = [];
 const allRules: number[] = [];
@@ -64,9 +68,13 @@ for (const file of examples) {
   const r = stats(rules);
   allPipeline.push(p.median);
   allRules.push(r.median);
-  console.log(`${path.relative(CORPUS, file).slice(0, 48).padEnd(48)} ${(bytes.length / 1024).toFixed(0).padStart(5)} ${ms(p.median)} ${ms(p.p99)} | ${ms(r.median)} ${ms(r.p99)}`);
+  console.log(
+    `${path.relative(CORPUS, file).slice(0, 48).padEnd(48)} ${(bytes.length / 1024).toFixed(0).padStart(5)} ${ms(p.median)} ${ms(p.p99)} | ${ms(r.median)} ${ms(r.p99)}`,
+  );
 }
-console.log(`median of medians: whole pipeline ${stats(allPipeline).median.toFixed(3)} ms, EN 16931 rule sets ${stats(allRules).median.toFixed(3)} ms`);
+console.log(
+  `median of medians: whole pipeline ${stats(allPipeline).median.toFixed(3)} ms, EN 16931 rule sets ${stats(allRules).median.toFixed(3)} ms`,
+);
 
 // 2. A 10,000-line invoice.
 const big = tenThousandLineInvoices();
@@ -95,7 +103,6 @@ for (const [syntax, bytes] of Object.entries(big)) {
       `(parse+read ${med(parts.read)} ms, XSD ${med(parts.xsd)} ms, EN 16931 rule sets ${med(parts.en16931)} ms)`,
   );
 }
-
 
 /** What a load generator reports of one run; `clientMs` is its own CPU time. */
 interface LoadRun {
@@ -132,15 +139,22 @@ async function httpBenchmark(): Promise<void> {
     ['two server processes (PROCESSES=2), each as the default', { PROCESSES: '2' }],
   ];
   const withWrk = wrkAvailable();
-  console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}; server: node ${SERVER_NODE_FLAGS.join(' ')} dist/src/main.js`);
-  console.log(`load generators: autocannon in this process${withWrk ? ', then wrk (one thread)' : '; wrk is not installed (scripts/install-bench-tools.sh), so no wrk rows'}`);
+  console.log(
+    `node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}; server: node ${SERVER_NODE_FLAGS.join(' ')} dist/src/main.js`,
+  );
+  console.log(
+    `load generators: autocannon in this process${withWrk ? ', then wrk (one thread)' : '; wrk is not installed (scripts/install-bench-tools.sh), so no wrk rows'}`,
+  );
   for (const [setupLabel, env] of setups) {
     const server = await startServer(env);
     console.log(`-- POST /v1/validate, ${setupLabel}`);
     try {
       for (const [label, file] of Object.entries(files)) {
         const xml = readFileSync(file);
-        const form = multipartForm([{ name: 'file', value: xml, filename: 'invoice.xml', contentType: 'application/xml' }], '----bench-validate');
+        const form = multipartForm(
+          [{ name: 'file', value: xml, filename: 'invoice.xml', contentType: 'application/xml' }],
+          '----bench-validate',
+        );
         const opts = {
           url: `http://127.0.0.1:${server.port}/v1/validate`,
           method: 'POST' as const,

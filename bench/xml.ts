@@ -13,7 +13,6 @@ import { buildInvoiceXml } from '../src/metadata/build.js';
 import type { InvoiceMetadata } from '../src/metadata/schema.js';
 import { autocannon, memoryText, SERVER_NODE_FLAGS, startServer, type BenchServer } from './_server.js';
 
-
 const seconds = Math.max(1, Math.min(60, Number(process.argv[2] ?? 10)));
 
 function invoiceWithLines(n: number): InvoiceMetadata {
@@ -87,7 +86,9 @@ async function overHttp(server: BenchServer, label: string, meta: InvoiceMetadat
 {
   console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`);
   // HTTP first: the load generator runs in this process, and the in-process runs leave a large heap behind.
-  console.log(`-- over HTTP: autocannon, 8 connections, ${seconds} s; load average now ${(await import('node:os')).loadavg()[0].toFixed(2)}; server: node ${SERVER_NODE_FLAGS.join(' ')} dist/src/main.js`);
+  console.log(
+    `-- over HTTP: autocannon, 8 connections, ${seconds} s; load average now ${(await import('node:os')).loadavg()[0].toFixed(2)}; server: node ${SERVER_NODE_FLAGS.join(' ')} dist/src/main.js`,
+  );
   const server = await startServer();
   try {
     await overHttp(server, 'GET /health (baseline)', undefined, Math.min(seconds, 5));

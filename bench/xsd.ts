@@ -61,13 +61,16 @@ const inputs: { label: string; bytes: Uint8Array; n: number }[] = [
 ];
 
 console.log(`${'EN16931 schema, ms'.padEnd(30)} ${'KB'.padStart(6)} | native on tree      | native incl. parse  | libxml2 incl. parse`);
-console.log(`${''.padEnd(30)} ${''.padStart(6)} | ${'median'.padStart(9)} ${'p99'.padStart(9)} | ${'median'.padStart(9)} ${'p99'.padStart(9)} | ${'median'.padStart(9)} ${'p99'.padStart(9)}`);
+console.log(
+  `${''.padEnd(30)} ${''.padStart(6)} | ${'median'.padStart(9)} ${'p99'.padStart(9)} | ${'median'.padStart(9)} ${'p99'.padStart(9)} | ${'median'.padStart(9)} ${'p99'.padStart(9)}`,
+);
 const rows: string[] = [];
 for (const { label, bytes, n } of inputs) {
   const doc = parseXml(bytes);
   // Same verdict from both, or the comparison would time different work. (The generated invoice has no header
   // VAT breakdown: both report that one error, at the end, after checking every line.)
-  if (validateXsdTree(doc, 'EN16931').valid !== libxml2ValidateXsd(bytes, 'EN16931').valid) throw new Error(`${label}: the engines disagree`);
+  if (validateXsdTree(doc, 'EN16931').valid !== libxml2ValidateXsd(bytes, 'EN16931').valid)
+    throw new Error(`${label}: the engines disagree`);
   const onTree = timeIt(n, () => validateXsdTree(doc, 'EN16931'));
   const withParse = timeIt(n, () => validateXsd(bytes, 'EN16931'));
   rows.push(`${label.padEnd(30)} ${(bytes.length / 1024).toFixed(0).padStart(6)} | ${cell(onTree)} | ${cell(withParse)} |`);

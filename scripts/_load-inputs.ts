@@ -82,7 +82,11 @@ export async function facturxPdf(baseUrl: string, pdf: Uint8Array, metadata: Inv
     { name: 'pdf', value: pdf, filename: 'invoice.pdf', contentType: 'application/pdf' },
     { name: 'metadata', value: JSON.stringify(metadata) },
   ]);
-  const res = await fetch(`${baseUrl}/v1/convert`, { method: 'POST', body: new Blob([new Uint8Array(f.body)]), headers: { 'content-type': f.contentType } });
+  const res = await fetch(`${baseUrl}/v1/convert`, {
+    method: 'POST',
+    body: new Blob([new Uint8Array(f.body)]),
+    headers: { 'content-type': f.contentType },
+  });
   if (res.status !== 200) throw new Error(`/v1/convert answered ${res.status}: ${await res.text()}`);
   return Buffer.from(await res.arrayBuffer());
 }

@@ -32,7 +32,19 @@ function javaHash(s: string): string {
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 const reportHash = (test: string, message: string) => javaHash(`${collapse(test)}|${collapse(message)}`);
 
-const ATTRIBUTE_CANDIDATES = ['currencyID', 'schemeID', 'listID', 'listVersionID', 'listAgencyID', 'schemeAgencyID', 'unitCode', 'format', 'mimeCode', 'filename', 'languageID'];
+const ATTRIBUTE_CANDIDATES = [
+  'currencyID',
+  'schemeID',
+  'listID',
+  'listVersionID',
+  'listAgencyID',
+  'schemeAgencyID',
+  'unitCode',
+  'format',
+  'mimeCode',
+  'filename',
+  'languageID',
+];
 const ATTRIBUTE_REPORTS: Record<string, string> = Object.fromEntries(
   ATTRIBUTE_CANDIDATES.map((a) => [reportHash(`@${a}`, `Attribute @${a}' marked as not used in the given context.`), a]),
 );
@@ -50,7 +62,9 @@ function lastStep(context: string): string {
 }
 function isElementReport(hash: string, context: string): boolean {
   const step = lastStep(context);
-  const message = step.includes('[') ? `Element variant '${step}' is marked as not used in the given context.` : `Element '${step}' is marked as not used in the given context.`;
+  const message = step.includes('[')
+    ? `Element variant '${step}' is marked as not used in the given context.`
+    : `Element '${step}' is marked as not used in the given context.`;
   return reportHash('true()', message) === hash;
 }
 
@@ -74,9 +88,13 @@ for (const p of PROFILES) {
     structureContexts.set(id, context);
   }
 }
-for (const id of structural.keys()) if (!structureContexts.has(id)) throw new Error(`${id}: in the structure table but in no profile catalogue`);
+for (const id of structural.keys())
+  if (!structureContexts.has(id)) throw new Error(`${id}: in the structure table but in no profile catalogue`);
 for (const p of PROFILES) {
-  const asserts = rows(`${p}.tsv`).map(([id, flag]) => [id, flag.startsWith('warning') ? 'warning' : flag.startsWith('information') ? 'information' : 'error']);
+  const asserts = rows(`${p}.tsv`).map(([id, flag]) => [
+    id,
+    flag.startsWith('warning') ? 'warning' : flag.startsWith('information') ? 'information' : 'error',
+  ]);
   const reports = rows(`${p}.unnamed.tsv`).map(([noid, , contexts]) => {
     const hash = noid.slice(noid.lastIndexOf('-') + 1);
     const entry: Record<string, unknown> = { id: `FX-NU-${hash}`, contexts: contexts.split(' ; ') };

@@ -50,7 +50,8 @@ for (const f of files) {
   const root = parseXml(text).root;
   const tns = root.attrs.find((a) => a.local === 'targetNamespace')!.value;
   const prefixes = new Map<string, string>();
-  for (const m of text.slice(0, text.indexOf('>', text.indexOf('<xsd:schema'))).matchAll(/xmlns(?::([\w-]+))?="([^"]+)"/g)) prefixes.set(m[1] ?? '', m[2]);
+  for (const m of text.slice(0, text.indexOf('>', text.indexOf('<xsd:schema'))).matchAll(/xmlns(?::([\w-]+))?="([^"]+)"/g))
+    prefixes.set(m[1] ?? '', m[2]);
   const known = schemas.get(NS[tns]);
   if (known) {
     known.roots.push(root);
@@ -172,4 +173,6 @@ const out =
   `export const UBL21_ELEMENTS: Record<string, string> = ${JSON.stringify(sorted(elements))};\n` +
   `export const UBL21_VALUES: Record<string, { base: string; attrs: [string, string, boolean][] }> = ${JSON.stringify(sorted(values))};\n`;
 writeFileSync(path.resolve(process.cwd(), 'src/xml/ubl/ubl21-structure.data.ts'), out);
-console.log(`aggregates ${Object.keys(aggregates).length}, elements ${Object.keys(elements).length}, value types ${Object.keys(values).length}, ${out.length} bytes`);
+console.log(
+  `aggregates ${Object.keys(aggregates).length}, elements ${Object.keys(elements).length}, value types ${Object.keys(values).length}, ${out.length} bytes`,
+);

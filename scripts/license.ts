@@ -39,7 +39,10 @@ switch (command) {
     const licensee = option(args, 'licensee') ?? fail('issue needs --licensee NAME');
     const expires = option(args, 'expires') ?? fail('issue needs --expires YYYY-MM-DD');
     if (Number.isNaN(Date.parse(expires))) fail(`--expires "${expires}" is not a date`);
-    const features = option(args, 'features')?.split(',').map((f) => f.trim()).filter(Boolean);
+    const features = option(args, 'features')
+      ?.split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
     const key = issueLicense(readFileSync(keyFile, 'utf8'), {
       licensee,
       issued_at: new Date().toISOString(),
@@ -57,5 +60,7 @@ switch (command) {
     break;
   }
   default:
-    fail('usage: npm run license -- keygen --out DIR | issue --private-key FILE --licensee NAME --expires YYYY-MM-DD [--features a,b] | verify --key KEY [--public-key FILE]');
+    fail(
+      'usage: npm run license -- keygen --out DIR | issue --private-key FILE --licensee NAME --expires YYYY-MM-DD [--features a,b] | verify --key KEY [--public-key FILE]',
+    );
 }

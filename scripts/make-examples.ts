@@ -33,7 +33,11 @@ async function plainPdf(pdfa: boolean): Promise<Uint8Array> {
 const meta = structuredClone(DOMESTIC_EXAMPLE);
 const { xml } = buildInvoiceXml(meta);
 const plain = await plainPdf(false);
-const { pdf } = await embedInvoiceXml(plain, { xml: new TextEncoder().encode(xml), flavour: hybridFlavour(meta.profile ?? 'en16931'), title: `Invoice ${meta.invoice_number}` });
+const { pdf } = await embedInvoiceXml(plain, {
+  xml: new TextEncoder().encode(xml),
+  flavour: hybridFlavour(meta.profile ?? 'en16931'),
+  title: `Invoice ${meta.invoice_number}`,
+});
 
 writeFileSync(path.join(out, 'invoice.json'), `${JSON.stringify(meta, null, 2)}\n`);
 writeFileSync(path.join(out, 'invoice.xml'), xml);

@@ -38,7 +38,8 @@ for (let i = 0; ; i++) {
   }
 }
 
-const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024;
+const kb = (field: string) =>
+  Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024;
 
 async function measure(name: string, path: string, parts: Parameters<typeof form>[0]): Promise<number> {
   const f = form(parts);
@@ -46,7 +47,11 @@ async function measure(name: string, path: string, parts: Parameters<typeof form
   writeFileSync(`/proc/${child.pid}/clear_refs`, '5'); // reset the peak (VmHWM) to the current RSS
   const before = kb('VmRSS');
   const started = performance.now();
-  const res = await fetch(`${base}${path}`, { method: 'POST', body: new Blob([new Uint8Array(f.body)]), headers: { 'content-type': f.contentType } });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    body: new Blob([new Uint8Array(f.body)]),
+    headers: { 'content-type': f.contentType },
+  });
   const answer = await res.arrayBuffer();
   const ms = performance.now() - started;
   const peak = kb('VmHWM');
@@ -66,11 +71,31 @@ const hybrid = await facturxPdf(base, pdf, meta);
 const factors: number[] = [];
 // Each twice: the first run of a path also loads its code and starts the worker thread.
 for (let round = 0; round < 2; round++) {
-  factors.push(await measure(`validate CII ${LINES} lines`, '/v1/validate', [{ name: 'file', value: cii, filename: 'a.xml', contentType: 'application/xml' }]));
-  factors.push(await measure(`validate UBL ${LINES} lines`, '/v1/validate', [{ name: 'file', value: ubl, filename: 'a.xml', contentType: 'application/xml' }]));
-  factors.push(await measure(`validate Factur-X PDF ${LINES} lines`, '/v1/validate', [{ name: 'file', value: hybrid, filename: 'a.pdf', contentType: 'application/pdf' }]));
-  factors.push(await measure(`extract CII ${LINES} lines`, '/v1/extract', [{ name: 'file', value: cii, filename: 'a.xml', contentType: 'application/xml' }]));
-  factors.push(await measure(`extract Factur-X PDF ${LINES} lines`, '/v1/extract', [{ name: 'file', value: hybrid, filename: 'a.pdf', contentType: 'application/pdf' }]));
+  factors.push(
+    await measure(`validate CII ${LINES} lines`, '/v1/validate', [
+      { name: 'file', value: cii, filename: 'a.xml', contentType: 'application/xml' },
+    ]),
+  );
+  factors.push(
+    await measure(`validate UBL ${LINES} lines`, '/v1/validate', [
+      { name: 'file', value: ubl, filename: 'a.xml', contentType: 'application/xml' },
+    ]),
+  );
+  factors.push(
+    await measure(`validate Factur-X PDF ${LINES} lines`, '/v1/validate', [
+      { name: 'file', value: hybrid, filename: 'a.pdf', contentType: 'application/pdf' },
+    ]),
+  );
+  factors.push(
+    await measure(`extract CII ${LINES} lines`, '/v1/extract', [
+      { name: 'file', value: cii, filename: 'a.xml', contentType: 'application/xml' },
+    ]),
+  );
+  factors.push(
+    await measure(`extract Factur-X PDF ${LINES} lines`, '/v1/extract', [
+      { name: 'file', value: hybrid, filename: 'a.pdf', contentType: 'application/pdf' },
+    ]),
+  );
   factors.push(await measure(`xml ${LINES} lines`, '/v1/xml', [{ name: 'metadata', value: JSON.stringify(meta) }]));
   factors.push(
     await measure(`convert ${LINES} lines`, '/v1/convert', [

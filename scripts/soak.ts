@@ -57,9 +57,17 @@ const xmlFile = (x: string): FormPart => ({ name: 'file', value: x, filename: 'i
 const jobs: Job[] = [
   ...cii.map((x, i): Job => ({ name: `validate-cii-${i}`, path: '/v1/validate', parts: [xmlFile(x)] })),
   { name: 'validate-ubl', path: '/v1/validate', parts: [xmlFile(ubl)] },
-  { name: 'validate-pdf', path: '/v1/validate', parts: [{ name: 'file', value: hybrid, filename: 'invoice.pdf', contentType: 'application/pdf' }] },
+  {
+    name: 'validate-pdf',
+    path: '/v1/validate',
+    parts: [{ name: 'file', value: hybrid, filename: 'invoice.pdf', contentType: 'application/pdf' }],
+  },
   { name: 'extract-cii', path: '/v1/extract', parts: [xmlFile(cii[0])] },
-  { name: 'extract-pdf', path: '/v1/extract', parts: [{ name: 'file', value: hybrid, filename: 'invoice.pdf', contentType: 'application/pdf' }] },
+  {
+    name: 'extract-pdf',
+    path: '/v1/extract',
+    parts: [{ name: 'file', value: hybrid, filename: 'invoice.pdf', contentType: 'application/pdf' }],
+  },
   { name: 'xml', path: '/v1/xml', parts: [{ name: 'metadata', value: metadata }] },
   {
     name: 'merge',
@@ -94,7 +102,8 @@ async function send(i: number): Promise<{ ok: boolean; status: number; ms: numbe
     });
     const answer = await res.arrayBuffer();
     const ms = performance.now() - started;
-    if (res.status !== 200) return { ok: false, status: res.status, ms, problem: `${job.name}: ${res.status} ${Buffer.from(answer).toString('utf8', 0, 300)}` };
+    if (res.status !== 200)
+      return { ok: false, status: res.status, ms, problem: `${job.name}: ${res.status} ${Buffer.from(answer).toString('utf8', 0, 300)}` };
     if (job.path === '/v1/validate') {
       // The same upload must get the same verdict every time (the first answer sets it).
       const valid = JSON.parse(Buffer.from(answer).toString('utf8')).valid;
@@ -169,8 +178,14 @@ const rows = Array.from({ length: windows }, (_, w) => {
     rate: lat.length / windowS,
     p50: pct(lat, 50),
     p99: pct(lat, 99),
-    eldP50: pct(smp.map((s) => s.eldP50), 50),
-    eldP99: pct(smp.map((s) => s.eldP99), 99),
+    eldP50: pct(
+      smp.map((s) => s.eldP50),
+      50,
+    ),
+    eldP99: pct(
+      smp.map((s) => s.eldP99),
+      99,
+    ),
     rssEnd: smp.at(-1)?.rss ?? NaN,
     rssMax: Math.max(...smp.map((s) => s.rss)),
   };
@@ -203,21 +218,32 @@ if (settled.length >= 10) {
   slopeMbPerMin = slope * 60;
   const span = settled.at(-1)!.t - settled[0].t;
   const growth = slope * span;
-  if (growth > Math.max(64, 0.2 * mr)) failures.push(`RSS grows: ${f1(slopeMbPerMin)} MB/min (${f0(growth)} MB over ${f0(span)} s, mean ${f0(mr)} MB)`);
+  if (growth > Math.max(64, 0.2 * mr))
+    failures.push(`RSS grows: ${f1(slopeMbPerMin)} MB/min (${f0(growth)} MB over ${f0(span)} s, mean ${f0(mr)} MB)`);
 }
 const p99s = rows.filter((r) => r.requests > 0).map((r) => r.p99);
 const medianP99 = pct(p99s, 50);
 const lastP99 = p99s.at(-1) ?? NaN;
-if (p99s.length >= 3 && lastP99 > 1.5 * medianP99 + 20) failures.push(`p99 drifts: last window ${f1(lastP99)} ms against a median of ${f1(medianP99)} ms`);
+if (p99s.length >= 3 && lastP99 > 1.5 * medianP99 + 20)
+  failures.push(`p99 drifts: last window ${f1(lastP99)} ms against a median of ${f1(medianP99)} ms`);
 
 const totals = {
   requests: latencies.length,
   rate: latencies.length / (MINUTES * 60),
-  p50: pct(latencies.map((l) => l.ms), 50),
-  p99: pct(latencies.map((l) => l.ms), 99),
+  p50: pct(
+    latencies.map((l) => l.ms),
+    50,
+  ),
+  p99: pct(
+    latencies.map((l) => l.ms),
+    99,
+  ),
   rssMin: Math.min(...samples.map((s) => s.rss)),
   rssMax: Math.max(...samples.map((s) => s.rss)),
-  eldP99: pct(samples.map((s) => s.eldP99), 99),
+  eldP99: pct(
+    samples.map((s) => s.eldP99),
+    99,
+  ),
 };
 const verdict = failures.length === 0 ? 'PASS' : `FAIL: ${failures.join('; ')}`;
 console.log(
@@ -234,7 +260,9 @@ if (WRITE) {
     `\`npm run soak -- --minutes ${MINUTES}\` (scripts/soak.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: the service as shipped (dist/, PROCESSES=1, WORKERS=1, ` +
       `pro license with /metrics), ${CONCURRENCY} loops on 127.0.0.1 each sending its next request as soon as the last is answered, cycling through ` +
       `${jobs.length} requests: validate CII (${cii.length} writer scenarios), UBL and a Factur-X PDF, extract CII and PDF, xml, merge, convert. ` +
-      `The machine: ${availableParallelism()} cores, shared with other work while this ran (load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end, ` +
+      `The machine: ${availableParallelism()} cores, shared with other work while this ran (load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} at the end, ` +
       'so the rates and latencies say little about capacity: see the benchmarks for that; the point here is that memory and latency stay flat). ' +
       'RSS is sampled every second from /proc (all threads), the event-loop delay from ' +
       "prom-client's monitorEventLoopDelay histogram, reset at each scrape.",
@@ -243,7 +271,7 @@ if (WRITE) {
       `slope after the first minute ${f1(slopeMbPerMin)} MB/min; event-loop delay p99 ${f1(totals.eldP99)} ms; statuses ${JSON.stringify(Object.fromEntries(statuses))}.`,
     '',
     'Fails when: any answer is not 200 (a 5xx or a transport error above all); RSS grows (least-squares slope after the first minute, over that span, ' +
-      'above max(64 MB, 20% of the mean)); the last minute\'s request p99 is above 1.5 × the median minute\'s + 20 ms.',
+      "above max(64 MB, 20% of the mean)); the last minute's request p99 is above 1.5 × the median minute's + 20 ms.",
     '',
     ...table,
     '',
@@ -302,18 +330,35 @@ function svg(): string {
     series.forEach((s, i) => {
       const pts = s.pts.filter((p) => Number.isFinite(p[1]));
       const d = s.step
-        ? pts.map(([t, v], j) => `${j === 0 ? 'M' : 'L'}${x(t).toFixed(1)},${y(v).toFixed(1)} L${x(Math.min(tMax, t + windowS)).toFixed(1)},${y(v).toFixed(1)}`).join(' ')
+        ? pts
+            .map(
+              ([t, v], j) =>
+                `${j === 0 ? 'M' : 'L'}${x(t).toFixed(1)},${y(v).toFixed(1)} L${x(Math.min(tMax, t + windowS)).toFixed(1)},${y(v).toFixed(1)}`,
+            )
+            .join(' ')
         : pts.map(([t, v], j) => `${j === 0 ? 'M' : 'L'}${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
       out.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="${s.step ? 2 : 1.2}"/>`);
       out.push(`<rect x="${left + 10 + i * 250}" y="${top + 8}" width="12" height="3" fill="${s.color}"/>`);
       out.push(`<text x="${left + 28 + i * 250}" y="${top + 13}">${esc(s.label)}</text>`);
     });
   };
-  panel(tops[0], 'Server resident memory (MB), every second', [{ pts: samples.map((s) => [s.t, s.rss]), color: '#1f77b4', label: 'RSS, all threads' }]);
+  panel(tops[0], 'Server resident memory (MB), every second', [
+    { pts: samples.map((s) => [s.t, s.rss]), color: '#1f77b4', label: 'RSS, all threads' },
+  ]);
   panel(tops[1], 'Milliseconds', [
     { pts: samples.map((s) => [s.t, s.eldP99]), color: '#ff7f0e', label: 'event-loop delay p99, per second' },
-    { pts: rows.map((r) => [r.from, r.p99]), color: '#2ca02c', label: `request latency p99, per ${windowS === 60 ? 'minute' : `${windowS} s`}`, step: true },
-    { pts: rows.map((r) => [r.from, r.p50]), color: '#9467bd', label: `request latency p50, per ${windowS === 60 ? 'minute' : `${windowS} s`}`, step: true },
+    {
+      pts: rows.map((r) => [r.from, r.p99]),
+      color: '#2ca02c',
+      label: `request latency p99, per ${windowS === 60 ? 'minute' : `${windowS} s`}`,
+      step: true,
+    },
+    {
+      pts: rows.map((r) => [r.from, r.p50]),
+      color: '#9467bd',
+      label: `request latency p50, per ${windowS === 60 ? 'minute' : `${windowS} s`}`,
+      step: true,
+    },
   ]);
   out.push('</svg>');
   return out.join('\n');

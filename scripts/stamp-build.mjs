@@ -5,7 +5,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 
 let gitHash = 'unknown';
 try {
-  gitHash = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || 'unknown';
+  gitHash =
+    execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim() || 'unknown';
 } catch {
   // not a git checkout
 }

@@ -43,11 +43,26 @@ async function xmlOf(file: string): Promise<Uint8Array | undefined> {
 }
 
 type Tally = {
-  files: number; filesAgree: number; expected: number; found: number; matched: number;
+  files: number;
+  filesAgree: number;
+  expected: number;
+  found: number;
+  matched: number;
   /** Firings counted one per context element, as the artefact reports them. */
-  firingsExpected: number; firingsMatched: number; firingsFound: number;
+  firingsExpected: number;
+  firingsMatched: number;
+  firingsFound: number;
 };
-const newTally = (): Tally => ({ files: 0, filesAgree: 0, expected: 0, found: 0, matched: 0, firingsExpected: 0, firingsMatched: 0, firingsFound: 0 });
+const newTally = (): Tally => ({
+  files: 0,
+  filesAgree: 0,
+  expected: 0,
+  found: 0,
+  matched: 0,
+  firingsExpected: 0,
+  firingsMatched: 0,
+  firingsFound: 0,
+});
 
 function countFirings(t: Tally, expected: Map<string, number>, found: Map<string, number>): void {
   for (const [id, n] of expected) {
@@ -68,7 +83,9 @@ function compare(t: Tally, expected: Set<string>, found: Set<string>): boolean {
   t.expected += expected.size;
   t.found += found.size;
   let same = expected.size === found.size;
-  for (const id of expected) if (found.has(id)) t.matched++; else same = false;
+  for (const id of expected)
+    if (found.has(id)) t.matched++;
+    else same = false;
   if (same) t.filesAgree++;
   return same;
 }
@@ -104,7 +121,8 @@ for (const line of lines) {
   if (!t) tallies.set(ruleSet, (t = { errors: newTally(), warnings: newTally() }));
   const a = compare(t.errors, expErr, foundErr);
   const b = compare(t.warnings, expWarn, foundWarn);
-  const pickAll = (list: { id: string; ruleset: string }[]) => list.filter((f) => f.ruleset === ruleSet && SYNTAX_ID.test(f.id)).map((f) => f.id);
+  const pickAll = (list: { id: string; ruleset: string }[]) =>
+    list.filter((f) => f.ruleset === ruleSet && SYNTAX_ID.test(f.id)).map((f) => f.id);
   const firings = (want: 'error' | 'warning') =>
     tallyIds([...result].flatMap(([id, vs]) => (severity(id) === want ? vs.map(() => id) : [])));
   countFirings(t.errors, tallyIds(pickAll(v.errors)), firings('error'));

@@ -34,7 +34,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`${variable}: ${message}`);
     this.name = 'ConfigError';
   }

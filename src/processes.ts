@@ -41,11 +41,14 @@ export function runSupervisor(config: Config): void {
     log.info({ reason, processes: live.size }, 'stopping the server processes');
     if (live.size === 0) process.exit(exitCode);
     for (const worker of live) worker.process.kill('SIGTERM');
-    setTimeout(() => {
-      log.error({ processes: live.size }, 'server processes still running after the grace period: killing them');
-      for (const worker of live) worker.process.kill('SIGKILL');
-      process.exit(1);
-    }, config.shutdownGraceS * 1000 + SHUTDOWN_MARGIN_MS).unref();
+    setTimeout(
+      () => {
+        log.error({ processes: live.size }, 'server processes still running after the grace period: killing them');
+        for (const worker of live) worker.process.kill('SIGKILL');
+        process.exit(1);
+      },
+      config.shutdownGraceS * 1000 + SHUTDOWN_MARGIN_MS,
+    ).unref();
   };
 
   cluster.on('exit', (worker, code, signal) => {

@@ -83,9 +83,24 @@ ${ciiParty('PayerTradeParty', '98765432100049', 'Payeur', '987654321_PAIE')}
 </rsm:CrossIndustryInvoice>`;
 
 /** One line of a multi-vendor / bidirectional CII invoice. */
-function ciiSubLine(o: { id: string; status: string; parent?: string; seller: string; sellerName: string; afl: string; avv?: string; net: string; vat?: string; gross?: string; reason?: string; ref?: boolean }): string {
+function ciiSubLine(o: {
+  id: string;
+  status: string;
+  parent?: string;
+  seller: string;
+  sellerName: string;
+  afl: string;
+  avv?: string;
+  net: string;
+  vat?: string;
+  gross?: string;
+  reason?: string;
+  ref?: boolean;
+}): string {
   const refs = `<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>${o.afl}</ram:IssuerAssignedID><ram:TypeCode>130</ram:TypeCode><ram:ReferenceTypeCode>AFL</ram:ReferenceTypeCode></ram:AdditionalReferencedDocument>${
-    o.avv ? `<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>${o.avv}</ram:IssuerAssignedID><ram:TypeCode>130</ram:TypeCode><ram:ReferenceTypeCode>AVV</ram:ReferenceTypeCode></ram:AdditionalReferencedDocument>` : ''
+    o.avv
+      ? `<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>${o.avv}</ram:IssuerAssignedID><ram:TypeCode>130</ram:TypeCode><ram:ReferenceTypeCode>AVV</ram:ReferenceTypeCode></ram:AdditionalReferencedDocument>`
+      : ''
   }`;
   return `<ram:IncludedSupplyChainTradeLineItem>
 <ram:AssociatedDocumentLineDocument><ram:LineID>${o.id}</ram:LineID>${o.parent ? `<ram:ParentLineID>${o.parent}</ram:ParentLineID>` : ''}<ram:LineStatusReasonCode>${o.status}</ram:LineStatusReasonCode></ram:AssociatedDocumentLineDocument>
@@ -110,10 +125,50 @@ export function ciiMultiVendor(framework: string, typeCode: string): string {
   const bidirectional = /9$/.test(framework);
   const second = bidirectional ? '987654321' : '555666777';
   const lines = [
-    ciiSubLine({ id: '1', status: 'GROUP', seller: '123456782', sellerName: 'Vendeur A', afl: 'F2026-100', avv: 'LOT-A', net: '100.00', vat: '20.00', gross: '120.00', ref: true }),
-    ciiSubLine({ id: '2', status: 'DETAIL', parent: '1', seller: '123456782', sellerName: 'Vendeur A', afl: 'F2026-100', net: '100.0', reason: '#F2026-100# TVA due' }),
-    ciiSubLine({ id: '3', status: 'GROUP', seller: second, sellerName: 'Vendeur B', afl: 'F2026-100-B', avv: 'LOT-B', net: '50.00', vat: '10.00', gross: '60.00', ref: true }),
-    ciiSubLine({ id: '4', status: 'DETAIL', parent: '3', seller: second, sellerName: 'Vendeur B', afl: 'F2026-100-B', net: '50.0', reason: '#F2026-100-B# TVA due' }),
+    ciiSubLine({
+      id: '1',
+      status: 'GROUP',
+      seller: '123456782',
+      sellerName: 'Vendeur A',
+      afl: 'F2026-100',
+      avv: 'LOT-A',
+      net: '100.00',
+      vat: '20.00',
+      gross: '120.00',
+      ref: true,
+    }),
+    ciiSubLine({
+      id: '2',
+      status: 'DETAIL',
+      parent: '1',
+      seller: '123456782',
+      sellerName: 'Vendeur A',
+      afl: 'F2026-100',
+      net: '100.0',
+      reason: '#F2026-100# TVA due',
+    }),
+    ciiSubLine({
+      id: '3',
+      status: 'GROUP',
+      seller: second,
+      sellerName: 'Vendeur B',
+      afl: 'F2026-100-B',
+      avv: 'LOT-B',
+      net: '50.00',
+      vat: '10.00',
+      gross: '60.00',
+      ref: true,
+    }),
+    ciiSubLine({
+      id: '4',
+      status: 'DETAIL',
+      parent: '3',
+      seller: second,
+      sellerName: 'Vendeur B',
+      afl: 'F2026-100-B',
+      net: '50.0',
+      reason: '#F2026-100-B# TVA due',
+    }),
   ].join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rsm:CrossIndustryInvoice ${CII_NS}>
@@ -203,14 +258,30 @@ ${ublParty('987654321_RECEPTION', '98765432100015', 'Client SAS')}<cac:PartyIden
 /** The same document as a UBL CreditNote (root, type code, lines and quantities renamed). */
 export function asCreditNote(ubl: string, typeCode = '381'): string {
   return ubl
-    .replace('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"', '<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"')
+    .replace(
+      '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"',
+      '<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"',
+    )
     .replace('</Invoice>', '</CreditNote>')
     .replace(/<cbc:InvoiceTypeCode>\d+<\/cbc:InvoiceTypeCode>/, `<cbc:CreditNoteTypeCode>${typeCode}</cbc:CreditNoteTypeCode>`)
     .replace(/cac:InvoiceLine>/g, 'cac:CreditNoteLine>')
     .replace(/cbc:InvoicedQuantity/g, 'cbc:CreditedQuantity');
 }
 
-function ublSubLine(o: { id: string; status: string; parent?: string; seller: string; sellerName: string; afl: string; avv?: string; net: string; vat?: string; gross?: string; reason?: string; ref?: boolean }): string {
+function ublSubLine(o: {
+  id: string;
+  status: string;
+  parent?: string;
+  seller: string;
+  sellerName: string;
+  afl: string;
+  avv?: string;
+  net: string;
+  vat?: string;
+  gross?: string;
+  reason?: string;
+  ref?: boolean;
+}): string {
   return `<cac:InvoiceLine>
 <cbc:ID>${o.id}</cbc:ID>
 <cbc:InvoicedQuantity unitCode="C62">1</cbc:InvoicedQuantity>
@@ -234,10 +305,50 @@ export function ublMultiVendor(framework: string, typeCode: string): string {
   const bidirectional = /9$/.test(framework);
   const second = bidirectional ? '987654321' : '555666777';
   const lines = [
-    ublSubLine({ id: '1', status: 'GROUP', seller: '123456782', sellerName: 'Vendeur A', afl: 'F2026-100', avv: 'LOT-A', net: '100.00', vat: '20.00', gross: '120.00', ref: true }),
-    ublSubLine({ id: '2', status: 'DETAIL', parent: '1', seller: '123456782', sellerName: 'Vendeur A', afl: 'F2026-100', net: '100.0', reason: '#F2026-100# TVA due' }),
-    ublSubLine({ id: '3', status: 'GROUP', seller: second, sellerName: 'Vendeur B', afl: 'F2026-100-B', avv: 'LOT-B', net: '50.00', vat: '10.00', gross: '60.00', ref: true }),
-    ublSubLine({ id: '4', status: 'DETAIL', parent: '3', seller: second, sellerName: 'Vendeur B', afl: 'F2026-100-B', net: '50.0', reason: '#F2026-100-B# TVA due' }),
+    ublSubLine({
+      id: '1',
+      status: 'GROUP',
+      seller: '123456782',
+      sellerName: 'Vendeur A',
+      afl: 'F2026-100',
+      avv: 'LOT-A',
+      net: '100.00',
+      vat: '20.00',
+      gross: '120.00',
+      ref: true,
+    }),
+    ublSubLine({
+      id: '2',
+      status: 'DETAIL',
+      parent: '1',
+      seller: '123456782',
+      sellerName: 'Vendeur A',
+      afl: 'F2026-100',
+      net: '100.0',
+      reason: '#F2026-100# TVA due',
+    }),
+    ublSubLine({
+      id: '3',
+      status: 'GROUP',
+      seller: second,
+      sellerName: 'Vendeur B',
+      afl: 'F2026-100-B',
+      avv: 'LOT-B',
+      net: '50.00',
+      vat: '10.00',
+      gross: '60.00',
+      ref: true,
+    }),
+    ublSubLine({
+      id: '4',
+      status: 'DETAIL',
+      parent: '3',
+      seller: second,
+      sellerName: 'Vendeur B',
+      afl: 'F2026-100-B',
+      net: '50.0',
+      reason: '#F2026-100-B# TVA due',
+    }),
   ].join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" ${UBL_NS}>
@@ -268,10 +379,16 @@ export function edit(xml: string, from: string, to: string): string {
 /** Edit inside the line whose identifier is `lineId` (CII ram:LineID or UBL cbc:ID of the line). */
 export function editLine(xml: string, lineId: string, from: string, to: string): string {
   const isCii = xml.includes('<ram:IncludedSupplyChainTradeLineItem>');
-  const open = isCii ? '<ram:IncludedSupplyChainTradeLineItem>' : xml.includes('<cac:CreditNoteLine>') ? '<cac:CreditNoteLine>' : '<cac:InvoiceLine>';
+  const open = isCii
+    ? '<ram:IncludedSupplyChainTradeLineItem>'
+    : xml.includes('<cac:CreditNoteLine>')
+      ? '<cac:CreditNoteLine>'
+      : '<cac:InvoiceLine>';
   const marker = isCii ? `<ram:LineID>${lineId}</ram:LineID>` : `<cbc:ID>${lineId}</cbc:ID>`;
   const parts = xml.split(open);
-  const k = parts.findIndex((p, idx) => idx > 0 && p.trimStart().startsWith(isCii ? `<ram:AssociatedDocumentLineDocument>${marker}` : marker));
+  const k = parts.findIndex(
+    (p, idx) => idx > 0 && p.trimStart().startsWith(isCii ? `<ram:AssociatedDocumentLineDocument>${marker}` : marker),
+  );
   assert.ok(k > 0, `no line ${lineId}`);
   parts[k] = edit(parts[k], from, to);
   return parts.join(open);

@@ -75,7 +75,14 @@ test('CEN example 5 (maximum EN 16931 content): header, parties, references', ()
   assert.deepEqual(plain(inv.taxRepresentative), {
     name: 'Dick Panama',
     vatId: 'DK16356609',
-    address: { postcode: '101', line1: 'Anystreet, Building 1', line2: '6th floor', city: 'Anytown', countryCode: 'DK', countrySubdivision: 'Jutland' },
+    address: {
+      postcode: '101',
+      line1: 'Anystreet, Building 1',
+      line2: '6th floor',
+      city: 'Anytown',
+      countryCode: 'DK',
+      countrySubdivision: 'Jutland',
+    },
   });
   assert.equal(inv.delivery?.partyName, 'Logistic service Ltd');
   assert.deepEqual(inv.delivery?.locationId, { value: '5790000436068', schemeId: '0088' });
@@ -88,7 +95,11 @@ test('CEN example 5: settlement, payment, VAT, allowances vs charges, totals wit
   assert.equal(inv.currency, 'DKK');
   assert.equal(inv.vatAccountingCurrency, 'EUR');
   assert.equal(inv.taxPointDate, '2013-04-10'); // udt:DateString
-  assert.deepEqual(plain(inv.payee), { identifiers: [{ value: 'DK16356608' }], name: 'Dagobert Duck', legalRegistrationId: { value: 'DK16356608' } });
+  assert.deepEqual(plain(inv.payee), {
+    identifiers: [{ value: 'DK16356608' }],
+    name: 'Dagobert Duck',
+    legalRegistrationId: { value: 'DK16356608' },
+  });
   assert.deepEqual(plain(inv.payment), {
     creditTransfers: [{ accountId: 'DK1212341234123412' }, { accountId: 'A' }],
     directDebit: { creditorId: 'DK5678', mandateReference: '123456' },
@@ -154,7 +165,9 @@ test('CEN example 5: lines with item, price, line allowances/charges, period, ob
       buyerAccountingReference: 'ACC7654',
     }),
   );
-  assert.deepEqual(plain(l.allowances), [{ percentage: '10', baseAmount: '1000', amount: '100', reasonCode: '95', reason: 'Loyal customer' }]);
+  assert.deepEqual(plain(l.allowances), [
+    { percentage: '10', baseAmount: '1000', amount: '100', reasonCode: '95', reason: 'Loyal customer' },
+  ]);
   assert.deepEqual(plain(l.charges), [{ percentage: '10', baseAmount: '1000', amount: '100', reasonCode: 'ABL', reason: 'Packaging' }]);
   assert.equal(inv.lines[2].itemName, 'American Cookies');
   assert.equal(inv.lines[2].priceBaseQuantity, undefined);
@@ -169,7 +182,10 @@ test('$loc: every value set points at its element, attributes at @name', () => {
     inv.totals.$loc?.taxTotalAccountingCurrency,
     '/rsm:CrossIndustryInvoice[1]/rsm:SupplyChainTradeTransaction[1]/ram:ApplicableHeaderTradeSettlement[1]/ram:SpecifiedTradeSettlementHeaderMonetarySummation[1]/ram:TaxTotalAmount[2]',
   );
-  assert.equal(inv.lines[1].$loc?.self, '/rsm:CrossIndustryInvoice[1]/rsm:SupplyChainTradeTransaction[1]/ram:IncludedSupplyChainTradeLineItem[2]');
+  assert.equal(
+    inv.lines[1].$loc?.self,
+    '/rsm:CrossIndustryInvoice[1]/rsm:SupplyChainTradeTransaction[1]/ram:IncludedSupplyChainTradeLineItem[2]',
+  );
   assert.match(inv.lines[0].$loc!.unitCode!, /ram:BilledQuantity\[1\]\/@unitCode$/);
   assert.match(inv.seller.$loc!.vatId!, /ram:SpecifiedTaxRegistration\[1\]\/ram:ID\[1\]$/);
   assert.match(inv.seller.$loc!.taxRegistrationId!, /ram:SpecifiedTaxRegistration\[2\]\/ram:ID\[1\]$/);
@@ -186,7 +202,8 @@ test('locationOf/fieldLocationOf/hasOwnLocation answer what $loc says, without s
   const bytes = readFileSync(fixturePath('cen/examples/cii/CII_example5.xml'));
   const lazy = read(bytes);
   const eager = read(bytes);
-  const objects = (inv: typeof lazy) => [inv, inv.totals, inv.seller, inv.buyer, inv.seller.address, ...inv.lines, ...inv.vatBreakdown] as Located[];
+  const objects = (inv: typeof lazy) =>
+    [inv, inv.totals, inv.seller, inv.buyer, inv.seller.address, ...inv.lines, ...inv.vatBreakdown] as Located[];
   const fields = ['self', 'number', 'netPrice', 'taxTotalAccountingCurrency', 'vatId', 'countryCode', 'unitCode', 'nothing-here'];
   const lazyObjects = objects(lazy);
   const eagerObjects = objects(eager);
@@ -218,7 +235,10 @@ const SYNTH = (body: string, prefixes = { rsm: 'rsm', ram: 'ram', udt: 'udt' }) 
 <${p(rsm)}CrossIndustryInvoice xmlns${rsm ? ':' + rsm : ''}="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
  xmlns:${ram}="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
  xmlns:${udt}="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
-${body.replace(/\bram:/g, `${ram}:`).replace(/\budt:/g, `${udt}:`).replace(/\brsm:/g, p(rsm))}
+${body
+  .replace(/\bram:/g, `${ram}:`)
+  .replace(/\budt:/g, `${udt}:`)
+  .replace(/\brsm:/g, p(rsm))}
 </${p(rsm)}CrossIndustryInvoice>`;
 };
 
@@ -261,7 +281,10 @@ test('prefixes do not matter: default namespace and unusual prefixes read the sa
     { rsm: 'x', ram: 'y', udt: 'z' },
   ]) {
     const inv = read(SYNTH(BODY, prefixes));
-    assert.equal(JSON.stringify(inv, (k, v) => (k === '$loc' ? undefined : v)), reference);
+    assert.equal(
+      JSON.stringify(inv, (k, v) => (k === '$loc' ? undefined : v)),
+      reference,
+    );
     assert.ok(inv.$loc!.number!.includes(`${prefixes.ram}:ID[1]`));
   }
 });

@@ -67,7 +67,14 @@ describe('every scenario in every profile', () => {
         const result = await validateBytes(new Uint8Array(Buffer.from(xml)), `${name}.xml`);
         const errors = result.errors.filter((e) => e.severity === 'error');
         assert.deepEqual(errors, [], `${name}/${profile} rule errors`);
-        const expectedSet = profile === 'minimum' ? 'fx-minimum' : profile === 'basic_wl' ? 'fx-basicwl' : profile === 'extended' ? 'fx-extended' : 'en16931-cii';
+        const expectedSet =
+          profile === 'minimum'
+            ? 'fx-minimum'
+            : profile === 'basic_wl'
+              ? 'fx-basicwl'
+              : profile === 'extended'
+                ? 'fx-extended'
+                : 'en16931-cii';
         assert.ok(result.rule_sets.includes(expectedSet), `${expectedSet} ran: ${result.rule_sets.join(',')}`);
       });
     }
@@ -79,7 +86,10 @@ describe('profile contents', () => {
     for (const profile of PROFILE_IDS) {
       const { xml } = buildInvoiceXml(forProfile(SCENARIOS.domestic, profile));
       withDoc(xml, (q) => {
-        assert.equal(q('/rsm:CrossIndustryInvoice/rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter/ram:ID'), GUIDELINE_ID[profile]);
+        assert.equal(
+          q('/rsm:CrossIndustryInvoice/rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter/ram:ID'),
+          GUIDELINE_ID[profile],
+        );
         const bp = q('/rsm:CrossIndustryInvoice/rsm:ExchangedDocumentContext/ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID');
         assert.equal(bp, profile === 'xrechnung' ? 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' : '');
       });
@@ -102,7 +112,10 @@ describe('profile contents', () => {
     withDoc(wl, (q, count) => {
       assert.equal(count('//ram:IncludedSupplyChainTradeLineItem'), 0);
       assert.equal(count('//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax'), 3);
-      assert.equal(q('//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax[ram:RateApplicablePercent="7"]/ram:BasisAmount'), '294.85');
+      assert.equal(
+        q('//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax[ram:RateApplicablePercent="7"]/ram:BasisAmount'),
+        '294.85',
+      );
       assert.equal(q('//ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:LineTotalAmount'), '1194.84');
     });
   });
@@ -172,7 +185,10 @@ describe('XSD validation (src/xml/xsd.ts)', () => {
     // The EN 16931 output carries item details BASIC does not allow.
     const asBasic = validateXsd(xml, 'basic');
     assert.equal(asBasic.valid, false);
-    assert.ok(asBasic.errors.some((e) => e.line > 1 && /SellerAssignedID|Description/.test(e.message)), JSON.stringify(asBasic.errors[0]));
+    assert.ok(
+      asBasic.errors.some((e) => e.line > 1 && /SellerAssignedID|Description/.test(e.message)),
+      JSON.stringify(asBasic.errors[0]),
+    );
     assert.equal(validateXsd(Buffer.from(xml), 'EN16931').valid, true);
     const broken = validateXsd('<rsm:CrossIndustryInvoice><a></rsm:CrossIndustryInvoice>', 'en16931');
     assert.equal(broken.valid, false);
@@ -217,7 +233,16 @@ interface CorpusInvoice {
   breakdown: string[];
 }
 
-const TOTAL_ELEMENTS = ['LineTotalAmount', 'ChargeTotalAmount', 'AllowanceTotalAmount', 'TaxBasisTotalAmount', 'TaxTotalAmount', 'GrandTotalAmount', 'TotalPrepaidAmount', 'DuePayableAmount'];
+const TOTAL_ELEMENTS = [
+  'LineTotalAmount',
+  'ChargeTotalAmount',
+  'AllowanceTotalAmount',
+  'TaxBasisTotalAmount',
+  'TaxTotalAmount',
+  'GrandTotalAmount',
+  'TotalPrepaidAmount',
+  'DuePayableAmount',
+];
 
 /** Normalise an xs:decimal lexical form ("100." / "+5") to the plain form the metadata accepts. */
 function plain(value: string | undefined): string | undefined {
@@ -244,20 +269,37 @@ function readCorpusInvoice(file: string, mode: 'price' | 'amount', givenVat = fa
       node.find(`ram:SpecifiedTradeAllowanceCharge[normalize-space(ram:ChargeIndicator/udt:Indicator)='${charge}']`, NS).map((a) => ({
         amount: plain(s(a, 'ram:ActualAmount')),
         reason: s(a, 'ram:Reason') ?? 'Reason',
-        ...(withVat ? { vat_category: s(a, 'ram:CategoryTradeTax/ram:CategoryCode') as 'S', vat_rate: plain(s(a, 'ram:CategoryTradeTax/ram:RateApplicablePercent')) } : {}),
+        ...(withVat
+          ? {
+              vat_category: s(a, 'ram:CategoryTradeTax/ram:CategoryCode') as 'S',
+              vat_rate: plain(s(a, 'ram:CategoryTradeTax/ram:RateApplicablePercent')),
+            }
+          : {}),
       }));
     const settlement = doc.get('//ram:ApplicableHeaderTradeSettlement', NS)!;
     const taxes = settlement.find('ram:ApplicableTradeTax', NS);
     const categories = new Set(taxes.map((t) => s(t, 'ram:CategoryCode')));
     const lineTotals: string[] = [];
     const lines = doc.find('//ram:IncludedSupplyChainTradeLineItem', NS).map((l) => {
-      const lineTotal = plain(s(l, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'))!;
+      const lineTotal = plain(
+        s(l, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'),
+      )!;
       lineTotals.push(lineTotal);
       const category = s(l, 'ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax/ram:CategoryCode') as 'S' | 'O';
-      const vat = { vat_category: category, vat_rate: category === 'O' ? undefined : plain(s(l, 'ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax/ram:RateApplicablePercent')) };
+      const vat = {
+        vat_category: category,
+        vat_rate:
+          category === 'O' ? undefined : plain(s(l, 'ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax/ram:RateApplicablePercent')),
+      };
       if (mode === 'amount') {
         const negative = lineTotal.startsWith('-');
-        return { name: 'Item', quantity: negative ? '-1' : '1', unit_code: 'C62', net_price: negative ? lineTotal.slice(1) : lineTotal, ...vat };
+        return {
+          name: 'Item',
+          quantity: negative ? '-1' : '1',
+          unit_code: 'C62',
+          net_price: negative ? lineTotal.slice(1) : lineTotal,
+          ...vat,
+        };
       }
       const lineSettlement = l.get('ram:SpecifiedLineTradeSettlement', NS)!;
       return {
@@ -279,7 +321,13 @@ function readCorpusInvoice(file: string, mode: 'price' | 'amount', givenVat = fa
         invoice_date: '2026-01-01',
         due_date: '2026-02-01',
         currency: s(settlement, 'ram:InvoiceCurrencyCode'),
-        seller: { name: 'Seller', vat_number: hasO ? undefined : 'NO123456785MVA', tax_number: hasO ? '123' : undefined, registration_id: 'REG-1', address: { country_code: 'NO' } },
+        seller: {
+          name: 'Seller',
+          vat_number: hasO ? undefined : 'NO123456785MVA',
+          tax_number: hasO ? '123' : undefined,
+          registration_id: 'REG-1',
+          address: { country_code: 'NO' },
+        },
         buyer: { name: 'Buyer', vat_number: hasO ? undefined : 'NO987654325MVA', address: { country_code: 'NO' } },
         delivery: { date: '2026-01-01', address: { country_code: 'SE' } },
         line_items: lines,
@@ -303,12 +351,24 @@ function readCorpusInvoice(file: string, mode: 'price' | 'amount', givenVat = fa
     ) as InvoiceMetadata;
     const totals: Record<string, string> = {};
     for (const name of TOTAL_ELEMENTS) {
-      const v = name === 'TaxTotalAmount' ? plain(s(settlement, `ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:TaxTotalAmount[@currencyID=../../ram:InvoiceCurrencyCode or not(@currencyID)]`)) : sum(name);
-      if (v !== undefined && !(Number(v) === 0 && (name === 'ChargeTotalAmount' || name === 'AllowanceTotalAmount'))) totals[name] = num(v)!;
+      const v =
+        name === 'TaxTotalAmount'
+          ? plain(
+              s(
+                settlement,
+                `ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:TaxTotalAmount[@currencyID=../../ram:InvoiceCurrencyCode or not(@currencyID)]`,
+              ),
+            )
+          : sum(name);
+      if (v !== undefined && !(Number(v) === 0 && (name === 'ChargeTotalAmount' || name === 'AllowanceTotalAmount')))
+        totals[name] = num(v)!;
     }
     totals.TaxTotalAmount ??= '0.00'; // BT-110 is optional; absent means no VAT (we always write it)
     const breakdown = taxes
-      .map((t) => `${s(t, 'ram:CategoryCode')} ${Number(s(t, 'ram:RateApplicablePercent') ?? '0')} ${num(plain(s(t, 'ram:BasisAmount')))} ${num(plain(s(t, 'ram:CalculatedAmount')))}`)
+      .map(
+        (t) =>
+          `${s(t, 'ram:CategoryCode')} ${Number(s(t, 'ram:RateApplicablePercent') ?? '0')} ${num(plain(s(t, 'ram:BasisAmount')))} ${num(plain(s(t, 'ram:CalculatedAmount')))}`,
+      )
       .sort();
     return { meta, lineTotals, totals, breakdown };
   } finally {
@@ -326,11 +386,15 @@ function readOurs(xml: string): { lineTotals: string[]; totals: Record<string, s
     const totals: Record<string, string> = {};
     for (const name of TOTAL_ELEMENTS) {
       const v = s(settlement, `ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:${name}`);
-      if (v !== undefined && !(Number(v) === 0 && (name === 'ChargeTotalAmount' || name === 'AllowanceTotalAmount'))) totals[name] = num(v)!;
+      if (v !== undefined && !(Number(v) === 0 && (name === 'ChargeTotalAmount' || name === 'AllowanceTotalAmount')))
+        totals[name] = num(v)!;
     }
     const breakdown = settlement
       .find('ram:ApplicableTradeTax', NS)
-      .map((t) => `${s(t, 'ram:CategoryCode')} ${Number(s(t, 'ram:RateApplicablePercent') ?? '0')} ${num(s(t, 'ram:BasisAmount'))} ${num(s(t, 'ram:CalculatedAmount'))}`)
+      .map(
+        (t) =>
+          `${s(t, 'ram:CategoryCode')} ${Number(s(t, 'ram:RateApplicablePercent') ?? '0')} ${num(s(t, 'ram:BasisAmount'))} ${num(s(t, 'ram:CalculatedAmount'))}`,
+      )
       .sort();
     return { lineTotals, totals, breakdown };
   } finally {
@@ -340,11 +404,20 @@ function readOurs(xml: string): { lineTotals: string[]; totals: Record<string, s
 
 describe('same business content as the CEN example invoices → same totals and VAT breakdown', () => {
   const dir = fixturePath('cen/examples/cii');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.xml')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.xml'))
+    .sort();
   // These examples state prices, base quantities and line totals that multiply out; the others do not
   // (base quantity equal to the price, a returned item with positive quantity), so there the line
   // amounts themselves are the business content.
-  const PRICE_CONSISTENT = new Set(['CII-BR-CO-10-RoundingIssue.xml', 'CII_business_example_02.xml', 'CII_example3.xml', 'CII_example4.xml', 'CII_example5.xml', 'CII_example6.xml']);
+  const PRICE_CONSISTENT = new Set([
+    'CII-BR-CO-10-RoundingIssue.xml',
+    'CII_business_example_02.xml',
+    'CII_example3.xml',
+    'CII_example4.xml',
+    'CII_example5.xml',
+    'CII_example6.xml',
+  ]);
   // The forint example rounds VAT to whole units (inside BR-CO-17's tolerance): its VAT amounts are given,
   // and must then be kept and carried into the totals.
   const GIVEN_VAT = new Set(['huf_example_cii.xml']);
@@ -358,7 +431,11 @@ describe('same business content as the CEN example invoices → same totals and 
       const { xml } = buildInvoiceXml(expected.meta);
       assert.equal(validateXsd(xml, 'en16931').valid, true);
       const ours = readOurs(xml);
-      assert.deepEqual(ours.lineTotals.map((v) => Number(v)), expected.lineTotals.map((v) => Number(v)), 'line net amounts');
+      assert.deepEqual(
+        ours.lineTotals.map((v) => Number(v)),
+        expected.lineTotals.map((v) => Number(v)),
+        'line net amounts',
+      );
       assert.deepEqual(ours.totals, expected.totals, 'document totals');
       assert.deepEqual(ours.breakdown, expected.breakdown, 'VAT breakdown');
     });

@@ -97,11 +97,18 @@ export interface Run {
 }
 
 /** Run the real CLI (from the sources, through tsx) as a child process; stdout/stderr are pipes, not terminals. */
-export function runCli(args: string[], options: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {}): Promise<Run> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {},
+): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
     const env = { ...process.env, ...options.env };
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));

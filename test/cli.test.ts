@@ -74,7 +74,12 @@ test('text: one line per file in input order, findings by file and rule set, the
   assert.ok(at > 0, run.stdout);
   assert.equal(lines[at + 1], '  en16931-cii');
   assert.match(lines[at + 2], /^ {4}error {3}BR-CO-15 {2}The invoice total with VAT \(BT-112\).* {2}at \/rsm:CrossIndustryInvoice\[1\]$/);
-  assert.match(run.stdout, new RegExp(`\\n${listed.length} files, ${folder.valid.length} valid, 1 invalid, 2 unreadable in \\d+\\.\\d\\d s \\(\\d+(\\.\\d)? files/s\\)\\n$`));
+  assert.match(
+    run.stdout,
+    new RegExp(
+      `\\n${listed.length} files, ${folder.valid.length} valid, 1 invalid, 2 unreadable in \\d+\\.\\d\\d s \\(\\d+(\\.\\d)? files/s\\)\\n$`,
+    ),
+  );
   assert.doesNotMatch(run.stdout, ANSI);
   assert.equal(run.stderr, '', 'nothing on stderr: no progress bar without a terminal');
 });
@@ -196,7 +201,10 @@ test('--shard i/n: the shards are disjoint and together are the whole list', asy
   const union = shards.flat();
   assert.equal(new Set(union).size, union.length, 'no file in two shards');
   assert.deepEqual([...union].sort(), [...all].sort());
-  assert.ok(shards.every((s) => s.length > 0 && s.length < all.length), `shard sizes ${shards.map((s) => s.length)}`);
+  assert.ok(
+    shards.every((s) => s.length > 0 && s.length < all.length),
+    `shard sizes ${shards.map((s) => s.length)}`,
+  );
   const bad = await runCli(['validate', folder.dir, '--shard', '4/3']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--shard must be i\/n/);
@@ -269,8 +277,24 @@ test('usage errors exit 2; help and --version exit 0', async () => {
 });
 
 test('globs and options pass through: --rules br_fr_ctc runs the French layer, --pdfa runs the PDF/A layer', async () => {
-  const run = await runCli(['validate', join(folder.dir, '*.pdf'), '--format', 'json', '--rules', 'br_fr_ctc', '--br-fr-edition', '1.2.0', '--pdfa', '--xrechnung-version', '2.5']);
-  const lines = jsonLines(run.stdout) as (JsonLine & { layers_executed?: string[]; layers_skipped?: { layer: string }[]; br_fr_edition?: string })[];
+  const run = await runCli([
+    'validate',
+    join(folder.dir, '*.pdf'),
+    '--format',
+    'json',
+    '--rules',
+    'br_fr_ctc',
+    '--br-fr-edition',
+    '1.2.0',
+    '--pdfa',
+    '--xrechnung-version',
+    '2.5',
+  ]);
+  const lines = jsonLines(run.stdout) as (JsonLine & {
+    layers_executed?: string[];
+    layers_skipped?: { layer: string }[];
+    br_fr_edition?: string;
+  })[];
   assert.deepEqual(
     lines.map((l) => l.file.slice(folder.dir.length + 1)),
     ['facturx.pdf', 'notes.pdf'],
@@ -281,7 +305,9 @@ test('globs and options pass through: --rules br_fr_ctc runs the French layer, -
   assert.equal(typeof (lines[0] as { pdfa_valid?: unknown }).pdfa_valid, 'boolean');
 });
 
-test('colours only on a terminal, and NO_COLOR turns them off', { skip: !existsSync('/usr/bin/script') && 'no script(1) to give the CLI a terminal' }, () => {
+test('colours only on a terminal, and NO_COLOR turns them off', {
+  skip: !existsSync('/usr/bin/script') && 'no script(1) to give the CLI a terminal',
+}, () => {
   const file = folder.invalid[0];
   const cmd = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX)} ${JSON.stringify(CLI)} validate ${JSON.stringify(file)} --jobs 1`;
   const tty = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
@@ -324,7 +350,9 @@ test('xml: metadata to CII (--profile, stdin); bad metadata exits 1 with the API
   const shape = await runCli(['xml', '-'], { input: JSON.stringify(noSeller) });
   assert.equal(shape.code, 1);
   assert.match(shape.stderr, /^einvoice: METADATA_INVALID: [\s\S]*body\.metadata\.seller/);
-  const inconsistent = await runCli(['xml', '-'], { input: JSON.stringify({ ...DOMESTIC_EXAMPLE, totals: { ...(DOMESTIC_EXAMPLE as { totals?: object }).totals, gross_amount: '1.00' } }) });
+  const inconsistent = await runCli(['xml', '-'], {
+    input: JSON.stringify({ ...DOMESTIC_EXAMPLE, totals: { ...(DOMESTIC_EXAMPLE as { totals?: object }).totals, gross_amount: '1.00' } }),
+  });
   assert.equal(inconsistent.code, 1, inconsistent.stderr);
   assert.match(inconsistent.stderr, /^einvoice: METADATA_(INCONSISTENT|INVALID)/);
 });
@@ -415,9 +443,17 @@ test('serve: the HTTP service answers, and stops on SIGTERM', async () => {
 });
 
 test('the bin shim runs the sources through tsx when asked to (or when there is no build)', () => {
-  const run = spawnSync(process.execPath, [join(ROOT, 'bin/einvoice.js'), 'help', 'merge'], { cwd: tmp, encoding: 'utf8', env: { ...process.env, EINVOICE_FROM_SOURCE: '1' } });
+  const run = spawnSync(process.execPath, [join(ROOT, 'bin/einvoice.js'), 'help', 'merge'], {
+    cwd: tmp,
+    encoding: 'utf8',
+    env: { ...process.env, EINVOICE_FROM_SOURCE: '1' },
+  });
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, /^Usage: einvoice merge PDF XML -o OUT\.pdf/);
-  const bad = spawnSync(process.execPath, [join(ROOT, 'bin/einvoice.js'), 'nope'], { cwd: tmp, encoding: 'utf8', env: { ...process.env, EINVOICE_FROM_SOURCE: '1' } });
+  const bad = spawnSync(process.execPath, [join(ROOT, 'bin/einvoice.js'), 'nope'], {
+    cwd: tmp,
+    encoding: 'utf8',
+    env: { ...process.env, EINVOICE_FROM_SOURCE: '1' },
+  });
   assert.equal(bad.status, 2, 'the exit code is passed on');
 });

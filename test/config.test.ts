@@ -22,7 +22,13 @@ test('defaults: 0.0.0.0:8080, 10 MB uploads, 1 worker for invoices over 128 KB, 
 });
 
 test('transport settings: timeouts, shutdown and the memory ceiling are read and bounded', () => {
-  const c = loadConfig({ BODY_TIMEOUT_S: '5', REQUEST_TIMEOUT_S: '60', SHUTDOWN_DELAY_S: '3', SHUTDOWN_GRACE_S: '20', MAX_MEMORY_MB: '2048' });
+  const c = loadConfig({
+    BODY_TIMEOUT_S: '5',
+    REQUEST_TIMEOUT_S: '60',
+    SHUTDOWN_DELAY_S: '3',
+    SHUTDOWN_GRACE_S: '20',
+    MAX_MEMORY_MB: '2048',
+  });
   assert.deepEqual([c.bodyTimeoutS, c.requestTimeoutS, c.shutdownDelayS, c.shutdownGraceS, c.maxMemoryMb], [5, 60, 3, 20, 2048]);
   for (const [env, variable] of [
     [{ BODY_TIMEOUT_S: '0' }, 'BODY_TIMEOUT_S'],
@@ -31,7 +37,10 @@ test('transport settings: timeouts, shutdown and the memory ceiling are read and
     [{ SHUTDOWN_DELAY_S: '601' }, 'SHUTDOWN_DELAY_S'],
     [{ MAX_MEMORY_MB: '32' }, 'MAX_MEMORY_MB'],
   ] as const) {
-    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable);
+    assert.throws(
+      () => loadConfig(env),
+      (err: unknown) => err instanceof ConfigError && err.variable === variable,
+    );
   }
 });
 
@@ -50,7 +59,10 @@ test('bad values name the variable', () => {
     [{ PROCESSES: 'all' }, 'PROCESSES'],
   ];
   for (const [env, variable] of cases) {
-    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(variable));
+    assert.throws(
+      () => loadConfig(env),
+      (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(variable),
+    );
   }
 });
 
@@ -61,7 +73,10 @@ test('a bad value stops the process with one line naming the variable', () => {
     timeout: 30_000,
   });
   assert.equal(run.status, 2);
-  const lines = run.stderr.trim().split('\n').filter((l) => !/nodedir|ExperimentalWarning/.test(l));
+  const lines = run.stderr
+    .trim()
+    .split('\n')
+    .filter((l) => !/nodedir|ExperimentalWarning/.test(l));
   assert.equal(lines.length, 1, run.stderr);
   assert.match(lines[0], /^configuration error: PORT: must be a whole number/);
 });

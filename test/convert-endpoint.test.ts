@@ -103,7 +103,9 @@ test('the download name comes from the invoice number, sanitized', async () => {
 });
 
 test('a real Factur-X PDF (FNFE-MPE MINIMUM example): its invoice XML is replaced by the new one', async () => {
-  const input = readFileSync(fixturePath('lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf'));
+  const input = readFileSync(
+    fixturePath('lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf'),
+  );
   const res = await convert(input, DOMESTIC_EXAMPLE);
   assert.equal(res.statusCode, 200, res.body.slice(0, 300));
   const js = await pdfjsRead(res.rawPayload);
@@ -130,7 +132,10 @@ test('errors: not a PDF, encrypted PDF, bad metadata, missing parts', async () =
   const { seller: _s, ...noSeller } = DOMESTIC_EXAMPLE;
   const shape = await convert(basePdf, noSeller);
   assert.equal(shape.statusCode, 422);
-  assert.ok(shape.json().detail.some((d: { loc: string[] }) => d.loc.join('.') === 'body.metadata.seller'), shape.body);
+  assert.ok(
+    shape.json().detail.some((d: { loc: string[] }) => d.loc.join('.') === 'body.metadata.seller'),
+    shape.body,
+  );
 
   const inconsistent = await convert(basePdf, { ...DOMESTIC_EXAMPLE, amount_due: '1.00' });
   assert.equal(inconsistent.statusCode, 400, inconsistent.body);

@@ -26,8 +26,16 @@ function sub(xml: string, pattern: string | RegExp, replacement: string): string
 }
 
 const exemptUbl = (code: string) =>
-  ublInvoice({ lines: [{ qty: '1', price: '120.00', category: 'E', rate: '0' }], subtotals: [{ category: 'E', rate: '0', taxable: '120.00', tax: '0.00', exemptionCode: code }] });
-const exemptCii = (code: string) => sub(buildInvoiceXml(SCENARIOS.exempt_with_reason).xml, '<ram:ExemptionReasonCode>VATEX-EU-132-1C</ram:ExemptionReasonCode>', `<ram:ExemptionReasonCode>${code}</ram:ExemptionReasonCode>`);
+  ublInvoice({
+    lines: [{ qty: '1', price: '120.00', category: 'E', rate: '0' }],
+    subtotals: [{ category: 'E', rate: '0', taxable: '120.00', tax: '0.00', exemptionCode: code }],
+  });
+const exemptCii = (code: string) =>
+  sub(
+    buildInvoiceXml(SCENARIOS.exempt_with_reason).xml,
+    '<ram:ExemptionReasonCode>VATEX-EU-132-1C</ram:ExemptionReasonCode>',
+    `<ram:ExemptionReasonCode>${code}</ram:ExemptionReasonCode>`,
+  );
 
 describe('code lists are compared after the normalisation the artefact applies', () => {
   test('the fixtures are valid as written', async () => {
@@ -51,11 +59,19 @@ describe('code lists are compared after the normalisation the artefact applies',
     const spaced = sub(exemptUbl('VATEX-EU-132-1G'), '<cbc:EndpointID schemeID="EM">', '<cbc:EndpointID schemeID=" EM ">');
     assert.deepEqual(fired(await run(spaced), 'BR-CL-25'), []);
     // BR-CL-10 takes its own acceptance path in UBL (SEPA for the seller): the value is normalised there too.
-    const partyId = sub(exemptUbl('VATEX-EU-132-1G'), '<cac:Party><cbc:EndpointID', '<cac:Party><cac:PartyIdentification><cbc:ID schemeID=" 0088 ">4000001000005</cbc:ID></cac:PartyIdentification><cbc:EndpointID');
+    const partyId = sub(
+      exemptUbl('VATEX-EU-132-1G'),
+      '<cac:Party><cbc:EndpointID',
+      '<cac:Party><cac:PartyIdentification><cbc:ID schemeID=" 0088 ">4000001000005</cbc:ID></cac:PartyIdentification><cbc:EndpointID',
+    );
     assert.ok(partyId.includes('schemeID=" 0088 "'));
     assert.deepEqual(fired(await run(partyId), 'BR-CL-10'), []);
     // XPath whitespace is space, tab, CR, LF only: a no-break space stays part of the value.
-    const nbsp = sub(exemptUbl('VATEX-EU-132-1G'), '<cbc:IdentificationCode>DE</cbc:IdentificationCode>', '<cbc:IdentificationCode>DE\u00a0</cbc:IdentificationCode>');
+    const nbsp = sub(
+      exemptUbl('VATEX-EU-132-1G'),
+      '<cbc:IdentificationCode>DE</cbc:IdentificationCode>',
+      '<cbc:IdentificationCode>DE\u00a0</cbc:IdentificationCode>',
+    );
     assert.equal(fired(await run(nbsp), 'BR-CL-14').length, 1);
   });
 
@@ -96,12 +112,19 @@ describe('VAT arithmetic where a rate is absent', () => {
     assert.equal(ubl.valid, true, JSON.stringify(ubl.errors));
     assert.deepEqual(fired(ubl, 'BR-CO-17'), []);
     const cii = await run(buildInvoiceXml(SCENARIOS.not_subject_to_vat).xml);
-    assert.ok(!/<ram:CategoryCode>O<\/ram:CategoryCode>\s*<ram:RateApplicablePercent>/.test(buildInvoiceXml(SCENARIOS.not_subject_to_vat).xml), 'the O breakdown has no rate');
+    assert.ok(
+      !/<ram:CategoryCode>O<\/ram:CategoryCode>\s*<ram:RateApplicablePercent>/.test(buildInvoiceXml(SCENARIOS.not_subject_to_vat).xml),
+      'the O breakdown has no rate',
+    );
     assert.deepEqual(fired(cii, 'BR-CO-17'), []);
   });
 
   test('BR-CO-17 still fires when such a breakdown carries tax', async () => {
-    const taxed = sub(notSubject, '<cbc:TaxAmount currencyID="EUR">0.00</cbc:TaxAmount><cac:TaxCategory>', '<cbc:TaxAmount currencyID="EUR">5.00</cbc:TaxAmount><cac:TaxCategory>');
+    const taxed = sub(
+      notSubject,
+      '<cbc:TaxAmount currencyID="EUR">0.00</cbc:TaxAmount><cac:TaxCategory>',
+      '<cbc:TaxAmount currencyID="EUR">5.00</cbc:TaxAmount><cac:TaxCategory>',
+    );
     assert.equal(fired(await run(taxed), 'BR-CO-17').length, 1);
   });
 });
@@ -109,27 +132,45 @@ describe('VAT arithmetic where a rate is absent', () => {
 describe('BR-S-08 on UBL sums the line net amounts as written', () => {
   test('a line net amount that is not quantity × price does not make the breakdown wrong', async () => {
     // 2 × 50.00 would be 100.00; the line says 90.00 and the breakdown follows the line.
-    const xml = ublInvoice({ lines: [{ qty: '2', price: '50.00', net: '90.00', category: 'S', rate: '19' }], subtotals: [{ category: 'S', rate: '19', taxable: '90.00', tax: '17.10' }] });
+    const xml = ublInvoice({
+      lines: [{ qty: '2', price: '50.00', net: '90.00', category: 'S', rate: '19' }],
+      subtotals: [{ category: 'S', rate: '19', taxable: '90.00', tax: '17.10' }],
+    });
     const r = await run(xml);
     assert.deepEqual(fired(r, 'BR-S-08'), []);
     assert.equal(r.valid, true, JSON.stringify(r.errors));
   });
 
   test('a breakdown that follows quantity × price instead of the written line amount is wrong', async () => {
-    const xml = ublInvoice({ lines: [{ qty: '2', price: '50.00', net: '90.00', category: 'S', rate: '19' }], subtotals: [{ category: 'S', rate: '19', taxable: '100.00', tax: '19.00' }] });
+    const xml = ublInvoice({
+      lines: [{ qty: '2', price: '50.00', net: '90.00', category: 'S', rate: '19' }],
+      subtotals: [{ category: 'S', rate: '19', taxable: '100.00', tax: '19.00' }],
+    });
     assert.equal(fired(await run(xml), 'BR-S-08').length, 1);
   });
 });
 
 describe('the schema follows the guideline, and the result says which schema ran', () => {
   const twoTerms = (xml: string) =>
-    sub(xml, /(<ram:SpecifiedTradePaymentTerms>[\s\S]*?<\/ram:SpecifiedTradePaymentTerms>)/, '$1<ram:SpecifiedTradePaymentTerms><ram:Description>Second terms</ram:Description></ram:SpecifiedTradePaymentTerms>');
+    sub(
+      xml,
+      /(<ram:SpecifiedTradePaymentTerms>[\s\S]*?<\/ram:SpecifiedTradePaymentTerms>)/,
+      '$1<ram:SpecifiedTradePaymentTerms><ram:Description>Second terms</ram:Description></ram:SpecifiedTradePaymentTerms>',
+    );
   const base = buildInvoiceXml(SCENARIOS.domestic).xml;
-  const ferd = (xml: string) => sub(xml, /<ram:GuidelineSpecifiedDocumentContextParameter>\s*<ram:ID>[^<]*<\/ram:ID>/, '<ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:ferd:CrossIndustryDocument:invoice:1p0:comfort</ram:ID>');
+  const ferd = (xml: string) =>
+    sub(
+      xml,
+      /<ram:GuidelineSpecifiedDocumentContextParameter>\s*<ram:ID>[^<]*<\/ram:ID>/,
+      '<ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:ferd:CrossIndustryDocument:invoice:1p0:comfort</ram:ID>',
+    );
 
   test('ZUGFeRD 1.0 guideline on a D16B document: two payment terms (allowed by D16B) are no schema error', async () => {
     const r = await run(ferd(twoTerms(base)));
-    assert.deepEqual(r.errors.filter((e) => e.rule_set === 'xsd' && e.severity === 'error'), []);
+    assert.deepEqual(
+      r.errors.filter((e) => e.rule_set === 'xsd' && e.severity === 'error'),
+      [],
+    );
     assert.equal(r.valid, true, JSON.stringify(r.errors));
     assert.match(r.rule_set_versions.xsd, /^UN\/CEFACT CII D16B \(approximated by Factur-X 1\.09\.2 EXTENDED\)$/);
     assert.deepEqual(r.rule_sets, ['en16931-cii']);
@@ -139,7 +180,10 @@ describe('the schema follows the guideline, and the result says which schema ran
     const r = await run(twoTerms(base));
     assert.equal(r.rule_set_versions.xsd, 'Factur-X 1.09.2 EN16931');
     const xsd = r.errors.filter((e) => e.rule_set === 'xsd' && e.severity === 'error');
-    assert.ok(xsd.some((e) => /SpecifiedTradePaymentTerms/.test(e.message)), JSON.stringify(xsd));
+    assert.ok(
+      xsd.some((e) => /SpecifiedTradePaymentTerms/.test(e.message)),
+      JSON.stringify(xsd),
+    );
     assert.equal(r.valid, false);
   });
 });

@@ -5,7 +5,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attr, child, childrenNamed, deepText, elementsNamedAnywhere, looksLikeXml, parseXml, pathOf, XmlParseError } from '../src/xml/dom.js';
+import {
+  attr,
+  child,
+  childrenNamed,
+  deepText,
+  elementsNamedAnywhere,
+  looksLikeXml,
+  parseXml,
+  pathOf,
+  XmlParseError,
+} from '../src/xml/dom.js';
 import { SHARED_EMPTY_ARRAY } from '../src/xml/parser.js';
 
 const code = (fn: () => unknown): string | undefined => {
@@ -20,11 +30,20 @@ const code = (fn: () => unknown): string | undefined => {
 
 test('XXE: an external entity is refused with the DTD, never resolved', () => {
   const xml = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>';
-  assert.equal(code(() => parseXml(xml)), 'XML_DTD_FORBIDDEN');
+  assert.equal(
+    code(() => parseXml(xml)),
+    'XML_DTD_FORBIDDEN',
+  );
   const viaParam = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY % p SYSTEM "http://127.0.0.1:1/evil.dtd"> %p;]><r/>';
-  assert.equal(code(() => parseXml(viaParam)), 'XML_DTD_FORBIDDEN');
+  assert.equal(
+    code(() => parseXml(viaParam)),
+    'XML_DTD_FORBIDDEN',
+  );
   const externalDtd = '<?xml version="1.0"?><!DOCTYPE r SYSTEM "file:///etc/passwd"><r/>';
-  assert.equal(code(() => parseXml(externalDtd)), 'XML_DTD_FORBIDDEN');
+  assert.equal(
+    code(() => parseXml(externalDtd)),
+    'XML_DTD_FORBIDDEN',
+  );
 });
 
 test('billion laughs: refused before any expansion', () => {
@@ -32,25 +51,37 @@ test('billion laughs: refused before any expansion', () => {
   for (let i = 1; i < 10; i++) dtd += `<!ENTITY l${i} "${`&l${i - 1};`.repeat(10)}">`;
   const xml = `<?xml version="1.0"?><!DOCTYPE r [${dtd}]><r>&l9;</r>`;
   const started = process.memoryUsage().heapUsed;
-  assert.equal(code(() => parseXml(xml)), 'XML_DTD_FORBIDDEN');
+  assert.equal(
+    code(() => parseXml(xml)),
+    'XML_DTD_FORBIDDEN',
+  );
   assert.ok(process.memoryUsage().heapUsed - started < 50 * 1024 * 1024);
 });
 
 test('an entity reference without a DTD is a well-formedness error (only the five predefined ones exist)', () => {
-  assert.equal(code(() => parseXml('<r>&nbsp;</r>')), 'XML_MALFORMED');
+  assert.equal(
+    code(() => parseXml('<r>&nbsp;</r>')),
+    'XML_MALFORMED',
+  );
   assert.equal(parseXml('<r>&lt;&amp;&gt;&quot;&apos;&#233;&#x41;</r>').root.text, '<&>"\'éA');
 });
 
 test('deep nesting is bounded', () => {
   const deep = '<a>'.repeat(1000) + '</a>'.repeat(1000);
-  assert.equal(code(() => parseXml(deep)), 'XML_TOO_DEEP');
+  assert.equal(
+    code(() => parseXml(deep)),
+    'XML_TOO_DEEP',
+  );
   const ok = '<a>'.repeat(100) + '</a>'.repeat(100);
   assert.equal(parseXml(ok).elementCount, 100);
 });
 
 test('element count is bounded', () => {
   const many = `<r>${'<x/>'.repeat(50)}</r>`;
-  assert.equal(code(() => parseXml(many, { maxDepth: 10, maxElements: 20 })), 'XML_TOO_LARGE');
+  assert.equal(
+    code(() => parseXml(many, { maxDepth: 10, maxElements: 20 })),
+    'XML_TOO_LARGE',
+  );
 });
 
 test('malformed documents are rejected with a line number', () => {
@@ -62,7 +93,11 @@ test('malformed documents are rejected with a line number', () => {
   }
   assert.ok(err instanceof XmlParseError && err.code === 'XML_MALFORMED' && err.line === 3, String(err));
   for (const bad of ['<a/>trailing', '<a/><b/>', '<a', '', 'just text', '<a x="1" x="2"/>', '<p:a xmlns:q="u"/>']) {
-    assert.equal(code(() => parseXml(bad)), 'XML_MALFORMED', bad);
+    assert.equal(
+      code(() => parseXml(bad)),
+      'XML_MALFORMED',
+      bad,
+    );
   }
 });
 
@@ -93,9 +128,16 @@ test('UTF-16 little and big endian, with and without a byte-order mark', () => {
 });
 
 test('a declared single-byte encoding is honoured; invalid UTF-8 is XML_ENCODING', () => {
-  const latin1 = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><r>'), Buffer.from([0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72]), Buffer.from('</r>')]);
+  const latin1 = Buffer.concat([
+    Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><r>'),
+    Buffer.from([0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72]),
+    Buffer.from('</r>'),
+  ]);
   assert.equal(parseXml(latin1).root.text, 'Müller');
-  assert.equal(code(() => parseXml(Buffer.from([0x3c, 0x72, 0x3e, 0xff, 0xfe, 0x3c, 0x2f, 0x72, 0x3e]))), 'XML_ENCODING');
+  assert.equal(
+    code(() => parseXml(Buffer.from([0x3c, 0x72, 0x3e, 0xff, 0xfe, 0x3c, 0x2f, 0x72, 0x3e]))),
+    'XML_ENCODING',
+  );
 });
 
 test('namespaces resolve by URI whatever the prefix; pathOf keeps the document prefixes and positions', () => {
@@ -108,7 +150,10 @@ test('namespaces resolve by URI whatever the prefix; pathOf keeps the document p
   for (const xml of docs) {
     const { root } = parseXml(xml);
     assert.equal(root.ns, NS);
-    assert.deepEqual(childrenNamed(root, NS, 'x').map((e) => e.text), ['1', '2']);
+    assert.deepEqual(
+      childrenNamed(root, NS, 'x').map((e) => e.text),
+      ['1', '2'],
+    );
     assert.equal(attr(childrenNamed(root, NS, 'x')[1], 'a'), 'b');
     assert.equal(child(root, 'urn:other', 'x'), undefined);
   }
@@ -137,7 +182,9 @@ test('element namespaces stay exact when many namespaces alternate (known URIs a
     ...Array.from({ length: 6 }, (_, i) => `urn:example:unknown:${i}`),
   ];
   const decls = uris.map((u, i) => `xmlns:p${i}="${u}"`).join(' ');
-  const inner = [...uris.keys(), ...uris.keys()].map((i) => `<p${i}:e${i}><q:x xmlns:q="${uris[(i + 3) % uris.length]}"/></p${i}:e${i}>`).join('');
+  const inner = [...uris.keys(), ...uris.keys()]
+    .map((i) => `<p${i}:e${i}><q:x xmlns:q="${uris[(i + 3) % uris.length]}"/></p${i}:e${i}>`)
+    .join('');
   const doc = parseXml(`<root ${decls}>${inner}<plain/></root>`);
   assert.equal(doc.root.ns, '');
   const kids = doc.root.children;
@@ -197,12 +244,18 @@ test('whitespace between tags is kept exactly (shared indentation strings in lar
   }
   // Thousands of distinct paddings (more than the shared strings kept) stay exact.
   const widths = Array.from({ length: 3000 }, (_, i) => i % 300);
-  const many = parseXml(`${large}<r>${widths.map((w) => `<p>${' '.repeat(w)}<q/>${'\n'.repeat(1 + (w % 3))}${' '.repeat(w + 1)}</p>`).join('')}</r>`);
-  many.root.children.forEach((p, i) => assert.equal(p.text, ' '.repeat(widths[i]) + '\n'.repeat(1 + (widths[i] % 3)) + ' '.repeat(widths[i] + 1)));
+  const many = parseXml(
+    `${large}<r>${widths.map((w) => `<p>${' '.repeat(w)}<q/>${'\n'.repeat(1 + (w % 3))}${' '.repeat(w + 1)}</p>`).join('')}</r>`,
+  );
+  many.root.children.forEach((p, i) =>
+    assert.equal(p.text, ' '.repeat(widths[i]) + '\n'.repeat(1 + (widths[i] % 3)) + ' '.repeat(widths[i] + 1)),
+  );
 });
 
 test('the parser lists the elements with children whose own text is more than blanks (what the XSD layer reads)', () => {
-  const doc = parseXml('<a>\n  <b>text</b>\n  <c>\n    <d/>\n  </c>\n  <e>x<f/></e>\n  <g><h/><![CDATA[ cdata ]]></g>\n  <i><j/>&#32;</i>\n</a>');
+  const doc = parseXml(
+    '<a>\n  <b>text</b>\n  <c>\n    <d/>\n  </c>\n  <e>x<f/></e>\n  <g><h/><![CDATA[ cdata ]]></g>\n  <i><j/>&#32;</i>\n</a>',
+  );
   const names = (doc.mixed ?? []).map((el) => el.local);
   // e has text, g a CDATA section, i a character reference (which may be a blank: listed to be safe).
   assert.deepEqual(names, ['e', 'g', 'i']);

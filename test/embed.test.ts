@@ -137,8 +137,19 @@ test('a name tree with /Kids gets the entry in key order', async () => {
   const doc = await PDFDocument.load(await makeBasePdf(), { updateMetadata: false });
   const ctx = doc.context;
   const fileSpec = (name: string) =>
-    ctx.register(ctx.obj({ Type: 'Filespec', F: PDFString.of(name), UF: PDFString.of(name), AFRelationship: 'Supplement', EF: { F: ctx.register(ctx.flateStream(new TextEncoder().encode(name), { Type: 'EmbeddedFile' })) } }));
-  const leaf = (a: string, b: string) => ctx.register(ctx.obj({ Names: [PDFString.of(a), fileSpec(a), PDFString.of(b), fileSpec(b)], Limits: [PDFString.of(a), PDFString.of(b)] }));
+    ctx.register(
+      ctx.obj({
+        Type: 'Filespec',
+        F: PDFString.of(name),
+        UF: PDFString.of(name),
+        AFRelationship: 'Supplement',
+        EF: { F: ctx.register(ctx.flateStream(new TextEncoder().encode(name), { Type: 'EmbeddedFile' })) },
+      }),
+    );
+  const leaf = (a: string, b: string) =>
+    ctx.register(
+      ctx.obj({ Names: [PDFString.of(a), fileSpec(a), PDFString.of(b), fileSpec(b)], Limits: [PDFString.of(a), PDFString.of(b)] }),
+    );
   doc.catalog.set(PDFName.of('Names'), ctx.obj({ EmbeddedFiles: ctx.obj({ Kids: [leaf('a.txt', 'b.txt'), leaf('x.txt', 'z.txt')] }) }));
   const input = await doc.save();
   const xml = xmlFor('en16931');
@@ -156,7 +167,10 @@ test('a name tree with /Kids gets the entry in key order', async () => {
 test('unusable input: not a PDF, encrypted', async () => {
   const xml = xmlFor('en16931');
   const flavour = hybridFlavour('en16931');
-  await assert.rejects(embedInvoiceXml(new TextEncoder().encode('hello'), { xml, flavour }), (e: unknown) => e instanceof EmbedError && e.code === 'NOT_PDF');
+  await assert.rejects(
+    embedInvoiceXml(new TextEncoder().encode('hello'), { xml, flavour }),
+    (e: unknown) => e instanceof EmbedError && e.code === 'NOT_PDF',
+  );
   const encrypted = readFileSync(fixturePath('verapdf/2b/6.1.3/6-1-3-t02-fail-a.pdf'));
   await assert.rejects(embedInvoiceXml(encrypted, { xml, flavour }), (e: unknown) => e instanceof EmbedError && e.code === 'PDF_ENCRYPTED');
 });

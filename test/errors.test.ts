@@ -47,7 +47,11 @@ test('a missing multipart file answers 422 exactly like FastAPI', async () => {
   const notMultipart = await app.inject({ method: 'POST', url: '/v1/serialize', payload: { file: 'x' } });
   assert.equal(notMultipart.statusCode, 422);
   assert.deepEqual(notMultipart.json().detail[0].loc, ['body', 'file']);
-  const textInsteadOfFile = await app.inject({ method: 'POST', url: '/v1/serialize', ...multipart([{ name: 'file', value: 'just text' }]) });
+  const textInsteadOfFile = await app.inject({
+    method: 'POST',
+    url: '/v1/serialize',
+    ...multipart([{ name: 'file', value: 'just text' }]),
+  });
   assert.equal(textInsteadOfFile.statusCode, 422);
   assert.equal(textInsteadOfFile.json().detail[0].type, 'value_error');
   await app.close();
@@ -92,6 +96,9 @@ test('a 500 never leaks the internal message or a stack trace', async () => {
 test('malformed JSON bodies answer 400 ProblemDetails', async () => {
   const app = await communityApp();
   app.post('/__json', async () => ({ ok: true }));
-  assertProblem(await app.inject({ method: 'POST', url: '/__json', headers: { 'content-type': 'application/json' }, payload: '{"a":' }), 400);
+  assertProblem(
+    await app.inject({ method: 'POST', url: '/__json', headers: { 'content-type': 'application/json' }, payload: '{"a":' }),
+    400,
+  );
   await app.close();
 });

@@ -81,7 +81,9 @@ test('UBL XML (XRechnung): read directly, format xrechnung', async () => {
 });
 
 function firstFile(dir: string): string {
-  return readdirSync(path.join(FIXTURES, dir)).filter((f) => f.endsWith('.xml')).sort()[0];
+  return readdirSync(path.join(FIXTURES, dir))
+    .filter((f) => f.endsWith('.xml'))
+    .sort()[0];
 }
 
 test('a PDF without invoice XML: 200, xml_extracted false, format null, NO_XML', async () => {
@@ -94,7 +96,10 @@ test('a PDF without invoice XML: 200, xml_extracted false, format null, NO_XML',
     { xml_extracted: body.xml_extracted, format_detected: body.format_detected, invoice_json: body.invoice_json },
     { xml_extracted: false, format_detected: null, invoice_json: null },
   );
-  assert.deepEqual(body.errors.map((e: { code: string }) => e.code), ['NO_XML']);
+  assert.deepEqual(
+    body.errors.map((e: { code: string }) => e.code),
+    ['NO_XML'],
+  );
   assert.equal(typeof body.errors[0].message, 'string');
 });
 
@@ -141,23 +146,31 @@ test('an encrypted PDF: 400 PDF_ENCRYPTED', async () => {
 });
 
 test('a PDF whose embedded XML is not well-formed: 200 with xml_extracted true and the XML error code', async () => {
-  const broken = '<?xml version="1.0" encoding="UTF-8"?>\n<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"><rsm:Broken></rsm:CrossIndustryInvoice>';
+  const broken =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"><rsm:Broken></rsm:CrossIndustryInvoice>';
   const { pdf } = await embedInvoiceXml(await makeBasePdf(), { xml: new TextEncoder().encode(broken), flavour: hybridFlavour('en16931') });
   const { status, body } = await extract(Buffer.from(pdf));
   assert.equal(status, 200);
   assert.equal(body.xml_extracted, true);
   assert.equal(body.invoice_json, null);
   assert.equal(body.format_detected, 'factur-x');
-  assert.ok(body.errors.some((e: { code: string }) => e.code.startsWith('XML_')), JSON.stringify(body.errors));
+  assert.ok(
+    body.errors.some((e: { code: string }) => e.code.startsWith('XML_')),
+    JSON.stringify(body.errors),
+  );
 });
 
 test('XML that is not an invoice (FatturaPA): 200 with UNKNOWN_XML, no invoice_json', async () => {
-  const fattura = '<?xml version="1.0"?><p:FatturaElettronica versione="FPR12" xmlns:p="http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2"><FatturaElettronicaHeader/></p:FatturaElettronica>';
+  const fattura =
+    '<?xml version="1.0"?><p:FatturaElettronica versione="FPR12" xmlns:p="http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2"><FatturaElettronicaHeader/></p:FatturaElettronica>';
   const { status, body } = await extract(Buffer.from(fattura), 'fattura.xml');
   assert.equal(status, 200);
   assert.equal(body.format_detected, null);
   assert.equal(body.invoice_json, null);
-  assert.deepEqual(body.errors.map((e: { code: string }) => e.code), ['UNKNOWN_XML']);
+  assert.deepEqual(
+    body.errors.map((e: { code: string }) => e.code),
+    ['UNKNOWN_XML'],
+  );
 });
 
 test('missing file part: 422 in FastAPI shape', async () => {
@@ -170,7 +183,17 @@ test('missing file part: 422 in FastAPI shape', async () => {
 test('the OpenAPI description documents the error codes', async () => {
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
   const op = doc.paths['/v1/extract'].post;
-  for (const code of ['NO_XML', 'NOT_PDF_OR_XML', 'PDF_ENCRYPTED', 'PDF_UNREADABLE', 'XML_MALFORMED', 'XML_DTD_FORBIDDEN', 'EMPTY_FILE', 'UNKNOWN_XML', 'ZUGFERD_1_LEGACY']) {
+  for (const code of [
+    'NO_XML',
+    'NOT_PDF_OR_XML',
+    'PDF_ENCRYPTED',
+    'PDF_UNREADABLE',
+    'XML_MALFORMED',
+    'XML_DTD_FORBIDDEN',
+    'EMPTY_FILE',
+    'UNKNOWN_XML',
+    'ZUGFERD_1_LEGACY',
+  ]) {
     assert.ok(op.description.includes(code), code);
   }
   assert.ok(op.requestBody, 'multipart body documented');

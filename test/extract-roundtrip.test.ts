@@ -63,7 +63,12 @@ for (const profile of PROFILE_IDS) {
     if (profile !== 'minimum') {
       assert.deepEqual(
         j.tax_breakdown,
-        built.invoice.vatBreakdown.map((v) => ({ category: v.categoryCode, vat_rate: v.rate, basis_amount: v.taxableAmount, tax_amount: v.taxAmount })),
+        built.invoice.vatBreakdown.map((v) => ({
+          category: v.categoryCode,
+          vat_rate: v.rate,
+          basis_amount: v.taxableAmount,
+          tax_amount: v.taxAmount,
+        })),
       );
     }
     if (linesCarried(profile)) {

@@ -53,7 +53,10 @@ function matchedByWholeContext(all: XmlElement[], context: string): XmlElement[]
  * Asserts that both lookups select the same elements in the same order, for every context of every profile,
  * on each document; returns how many elements were found (in all, and by contexts with predicates).
  */
-export function assertContextLookupAgrees(docs: { name: string; xml: string | Uint8Array }[]): { found: number; foundWithPredicates: number } {
+export function assertContextLookupAgrees(docs: { name: string; xml: string | Uint8Array }[]): {
+  found: number;
+  foundWithPredicates: number;
+} {
   const contexts = allContexts();
   const withPredicates = contexts.filter((c) => /\]\//.test(c) || /\]$/.test(c));
   assert.ok(withPredicates.length > 50, 'contexts with predicates');

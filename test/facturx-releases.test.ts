@@ -27,12 +27,18 @@ const withAdjustment = sub(
   '</ram:SpecifiedTradeSettlementHeaderMonetarySummation><ram:SpecifiedFinancialAdjustment><ram:Reason>Rounding agreed</ram:Reason><ram:ActualAmount>0.00</ram:ActualAmount></ram:SpecifiedFinancialAdjustment>',
 );
 /** 1.08: the seller of one line (French multi-vendor invoices), after the net price. */
-const withItemSeller = sub(EXTENDED, '</ram:NetPriceProductTradePrice>', '</ram:NetPriceProductTradePrice><ram:ItemSellerTradeParty><ram:Name>Vendor B</ram:Name></ram:ItemSellerTradeParty>');
-const xsdErrors = (r: { errors: { rule_set?: string; severity: string; message: string }[] }) => r.errors.filter((e) => e.rule_set === 'xsd' && e.severity === 'error');
+const withItemSeller = sub(
+  EXTENDED,
+  '</ram:NetPriceProductTradePrice>',
+  '</ram:NetPriceProductTradePrice><ram:ItemSellerTradeParty><ram:Name>Vendor B</ram:Name></ram:ItemSellerTradeParty>',
+);
+const xsdErrors = (r: { errors: { rule_set?: string; severity: string; message: string }[] }) =>
+  r.errors.filter((e) => e.rule_set === 'xsd' && e.severity === 'error');
 
 describe('Factur-X schema releases', () => {
-  test('the writer\'s EXTENDED invoice is schema-valid under every release', () => {
-    for (const release of ['1.07.3', '1.08', '1.09.2'] as const) assert.deepEqual(validateXsd(EXTENDED, 'EXTENDED', release).errors, [], release);
+  test("the writer's EXTENDED invoice is schema-valid under every release", () => {
+    for (const release of ['1.07.3', '1.08', '1.09.2'] as const)
+      assert.deepEqual(validateXsd(EXTENDED, 'EXTENDED', release).errors, [], release);
   });
 
   test('a 1.09 element (SpecifiedFinancialAdjustment) passes under the default 1.09.2 and fails under 1.08', async () => {
@@ -44,7 +50,10 @@ describe('Factur-X schema releases', () => {
     assert.equal(older.facturx_version, '1.08');
     assert.equal(older.rule_set_versions.xsd, 'Factur-X 1.08 EXTENDED');
     const errors = xsdErrors(older);
-    assert.ok(errors.some((e) => /SpecifiedFinancialAdjustment/.test(e.message)), JSON.stringify(older.errors));
+    assert.ok(
+      errors.some((e) => /SpecifiedFinancialAdjustment/.test(e.message)),
+      JSON.stringify(older.errors),
+    );
     assert.equal(older.valid, false);
   });
 
@@ -72,7 +81,10 @@ describe('POST /v1/validate facturx_version', () => {
   });
   after(async () => app.close());
   const post = (xml: string, fields: Record<string, string> = {}) => {
-    const { payload, headers } = multipart([{ name: 'file', value: Buffer.from(xml), filename: 'x.xml' }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))]);
+    const { payload, headers } = multipart([
+      { name: 'file', value: Buffer.from(xml), filename: 'x.xml' },
+      ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+    ]);
     return app.inject({ method: 'POST', url: '/v1/validate', payload, headers });
   };
 
@@ -83,7 +95,11 @@ describe('POST /v1/validate facturx_version', () => {
     const older = (await post(withAdjustment, { facturx_version: '1.08' })).json();
     assert.equal(older.facturx_version, '1.08');
     assert.equal(older.rule_set_versions.xsd, 'Factur-X 1.08 EXTENDED');
-    assert.ok(older.errors.some((e: { rule_set: string; message: string }) => e.rule_set === 'xsd' && /SpecifiedFinancialAdjustment/.test(e.message)));
+    assert.ok(
+      older.errors.some(
+        (e: { rule_set: string; message: string }) => e.rule_set === 'xsd' && /SpecifiedFinancialAdjustment/.test(e.message),
+      ),
+    );
     const bad = await post(withAdjustment, { facturx_version: '1.07' });
     assert.equal(bad.statusCode, 422);
     assert.deepEqual(bad.json().detail[0].loc, ['body', 'facturx_version']);

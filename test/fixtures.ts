@@ -23,7 +23,9 @@ export function readFixture(relative: string): Buffer {
 
 /** The rule ids of an official rule set (test/fixtures/rule-ids/<set>.txt, one id a line, catalogue order). */
 export function ruleIds(set: string): string[] {
-  return readFileSync(fixturePath(`rule-ids/${set}.txt`), 'utf8').split('\n').filter(Boolean);
+  return readFileSync(fixturePath(`rule-ids/${set}.txt`), 'utf8')
+    .split('\n')
+    .filter(Boolean);
 }
 
 /** A valid EN 16931 CII invoice (CEN example 4: 11 KB, no finding in EN 16931 CII nor Factur-X EN16931). */

@@ -13,7 +13,16 @@ import { generate } from '../scripts/fuzz/generate.js';
 import { JSON_MUTATORS } from '../scripts/fuzz/mutate-json.js';
 import { PDF_MUTATORS } from '../scripts/fuzz/mutate-pdf.js';
 import { spans, XML_MUTATORS } from '../scripts/fuzz/mutate-xml.js';
-import { attachment, basicObjects, buildPdf, flateBomb, lzwEncode, lzwRunBomb, objectStream, pdfa3Base } from '../scripts/fuzz/pdf-builder.js';
+import {
+  attachment,
+  basicObjects,
+  buildPdf,
+  flateBomb,
+  lzwEncode,
+  lzwRunBomb,
+  objectStream,
+  pdfa3Base,
+} from '../scripts/fuzz/pdf-builder.js';
 import { Rng } from '../scripts/fuzz/rng.js';
 import { buildSeeds } from '../scripts/fuzz/seeds.js';
 import { ENDPOINTS } from '../scripts/fuzz/harness.js';

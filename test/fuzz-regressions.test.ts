@@ -7,7 +7,16 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { buildInvoiceXml } from '../src/metadata/index.js';
-import { DEFAULT_ORACLE, HttpTarget, judge, readFixtures, readKnownFailing, ServerProcess, type FuzzCase, type Outcome } from '../scripts/fuzz/harness.js';
+import {
+  DEFAULT_ORACLE,
+  HttpTarget,
+  judge,
+  readFixtures,
+  readKnownFailing,
+  ServerProcess,
+  type FuzzCase,
+  type Outcome,
+} from '../scripts/fuzz/harness.js';
 import { pdfa3Base } from '../scripts/fuzz/pdf-builder.js';
 import { SCENARIOS } from './invoice-scenarios.js';
 
@@ -25,11 +34,27 @@ after(async () => {
   await target?.close();
 });
 
-const fakeOutcome = (o: Partial<Outcome>): Outcome => ({ headers: {}, body: Buffer.alloc(0), ms: 10, timedOut: false, healthMaxMs: 5, rssStartMb: 100, rssPeakMb: 110, crashed: false, ...o });
-const xmlCase = (endpoint: FuzzCase['endpoint']): FuzzCase => ({ endpoint, encoding: 'multipart', mutated: 'file', parts: [{ name: 'file', data: Buffer.from('<a/>'), filename: 'a.xml' }] });
+const fakeOutcome = (o: Partial<Outcome>): Outcome => ({
+  headers: {},
+  body: Buffer.alloc(0),
+  ms: 10,
+  timedOut: false,
+  healthMaxMs: 5,
+  rssStartMb: 100,
+  rssPeakMb: 110,
+  crashed: false,
+  ...o,
+});
+const xmlCase = (endpoint: FuzzCase['endpoint']): FuzzCase => ({
+  endpoint,
+  encoding: 'multipart',
+  mutated: 'file',
+  parts: [{ name: 'file', data: Buffer.from('<a/>'), filename: 'a.xml' }],
+});
 
 test('the oracle refuses what the contract forbids and accepts a documented answer', () => {
-  const json = (status: number, body: unknown, headers = {}) => fakeOutcome({ status, body: Buffer.from(JSON.stringify(body)), headers: { 'content-type': 'application/json', ...headers } });
+  const json = (status: number, body: unknown, headers = {}) =>
+    fakeOutcome({ status, body: Buffer.from(JSON.stringify(body)), headers: { 'content-type': 'application/json', ...headers } });
   const classes = (o: Outcome, e: FuzzCase['endpoint'] = '/v1/validate') => judge(xmlCase(e), o).map((f) => f.class);
   assert.deepEqual(classes(json(400, { title: 'Bad Request', status: 400, detail: 'The XML is not well-formed' })), []);
   assert.deepEqual(classes(json(422, { detail: [{ loc: ['body'], msg: 'x', type: 'missing' }] })), []);
@@ -39,11 +64,15 @@ test('the oracle refuses what the contract forbids and accepts a documented answ
   assert.deepEqual(classes(json(409, { title: 'Conflict', status: 409 })), ['undocumented-status']);
   assert.deepEqual(classes(json(409, { title: 'Conflict', status: 409 }), '/v1/merge'), []);
   assert.deepEqual(classes(json(400, { title: 'Bad Request', status: 400, detail: '[big.js] Invalid number' })), ['internal-text']);
-  assert.deepEqual(classes(json(400, { title: 'Bad Request', status: 400, detail: 'x\n    at parse (/srv/app/src/x.ts:1:2)' })), ['internal-text']);
+  assert.deepEqual(classes(json(400, { title: 'Bad Request', status: 400, detail: 'x\n    at parse (/srv/app/src/x.ts:1:2)' })), [
+    'internal-text',
+  ]);
   assert.deepEqual(classes(json(400, { error: 'bad' })), ['not-problem-details']);
   assert.deepEqual(classes(fakeOutcome({ status: 400, body: Buffer.from('<html>') })), ['not-json']);
   assert.deepEqual(classes(fakeOutcome({ timedOut: true })), ['timeout']);
-  assert.deepEqual(classes(json(200, {}, {}) && fakeOutcome({ status: 200, body: Buffer.from('{}'), healthMaxMs: Infinity })), ['health-stall']);
+  assert.deepEqual(classes(json(200, {}, {}) && fakeOutcome({ status: 200, body: Buffer.from('{}'), healthMaxMs: Infinity })), [
+    'health-stall',
+  ]);
   assert.deepEqual(classes(fakeOutcome({ crashed: true })), ['crash']);
   assert.deepEqual(classes(fakeOutcome({ status: 200, body: Buffer.from('{}'), rssPeakMb: 2000 })), ['memory']);
   assert.deepEqual(classes(fakeOutcome({ status: 200, body: Buffer.from('not a pdf') }), '/v1/merge'), ['bad-200']);
@@ -69,7 +98,9 @@ test('the harness reaches the real server: an honest merge passes the oracle, a 
   assert.deepEqual(judge(bad, b), []);
 });
 
-test('every fuzz regression fixture answers as the oracle demands (known failures excepted, and only while they fail)', { timeout: 30 * 60_000 }, async () => {
+test('every fuzz regression fixture answers as the oracle demands (known failures excepted, and only while they fail)', {
+  timeout: 30 * 60_000,
+}, async () => {
   const fixtures = readFixtures();
   const known = readKnownFailing();
   const names = new Set(fixtures.map((f) => f.base));

@@ -76,7 +76,11 @@ async function send(server: Server, url: string, init: { body: Buffer | string; 
   }, 20);
   const t = performance.now();
   const cpu = process.cpuUsage();
-  const res = await fetch(`${server.base}${url}`, { method: 'POST', body: typeof init.body === 'string' ? init.body : new Uint8Array(init.body), headers: init.headers });
+  const res = await fetch(`${server.base}${url}`, {
+    method: 'POST',
+    body: typeof init.body === 'string' ? init.body : new Uint8Array(init.body),
+    headers: init.headers,
+  });
   const buf = Buffer.from(await res.arrayBuffer());
   const ms = performance.now() - t;
   const used = process.cpuUsage(cpu);
@@ -90,7 +94,10 @@ async function send(server: Server, url: string, init: { body: Buffer | string; 
   const json = type.includes('json') ? JSON.parse(body) : undefined;
   assert.ok(cpuMs < TIME_BOUND_MS, `${url} cost ${Math.round(cpuMs)} ms of CPU (bound ${TIME_BOUND_MS})`);
   const factor = loadFactor();
-  assert.ok(ms < TIME_BOUND_MS * factor, `${url} answered in ${Math.round(ms)} ms (bound ${TIME_BOUND_MS} x load factor ${factor.toFixed(1)})`);
+  assert.ok(
+    ms < TIME_BOUND_MS * factor,
+    `${url} answered in ${Math.round(ms)} ms (bound ${TIME_BOUND_MS} x load factor ${factor.toFixed(1)})`,
+  );
   assert.ok(res.status < 500, `${url}: ${res.status} ${body.slice(0, 300)}`);
   assert.doesNotMatch(body.slice(0, 2_000_000), INTERNALS, `${url}: internal text in the answer`);
   if (res.status >= 400) {
@@ -105,13 +112,21 @@ function post(server: Server, url: string, parts: Part[]): Promise<Answer> {
   return send(server, url, { body: mp.payload, headers: mp.headers });
 }
 
-const file = (xml: string | Buffer, name = 'invoice.xml'): Part => ({ name: 'file', value: xml, filename: name, contentType: 'application/xml' });
+const file = (xml: string | Buffer, name = 'invoice.xml'): Part => ({
+  name: 'file',
+  value: xml,
+  filename: name,
+  contentType: 'application/xml',
+});
 
 /** The heavy request kept /health responsive and memory within a few hundred MB (was ~1 GB for the 4.8 MB of bad lines). */
 function healthy(a: Answer): void {
   assert.ok(a.rssGrowthMb < 500, `resident memory grew by ${Math.round(a.rssGrowthMb)} MB while the request ran`);
   const factor = loadFactor();
-  assert.ok(a.healthMs < HEALTH_BOUND_MS * factor, `GET /health took ${Math.round(a.healthMs)} ms while the request ran (bound ${HEALTH_BOUND_MS} x load factor ${factor.toFixed(1)})`);
+  assert.ok(
+    a.healthMs < HEALTH_BOUND_MS * factor,
+    `GET /health took ${Math.round(a.healthMs)} ms while the request ran (bound ${HEALTH_BOUND_MS} x load factor ${factor.toFixed(1)})`,
+  );
 }
 
 let pro: Server;
@@ -126,10 +141,17 @@ before(async () => {
   // Start the worker threads (and their module loading, slow under tsx) before any timed request.
   const warm = new TextEncoder().encode(CII);
   // (A generous bound: on a loaded machine a thread that loads every rule set under tsx can take more than 30 s.)
-  await Promise.all([pro.app.validation.validateInWorker!(warm, 'warm.xml', {}, 180_000), community.app.validation.validateInWorker!(warm, 'warm.xml', {}, 180_000)]);
+  await Promise.all([
+    pro.app.validation.validateInWorker!(warm, 'warm.xml', {}, 180_000),
+    community.app.validation.validateInWorker!(warm, 'warm.xml', {}, 180_000),
+  ]);
   // The metadata modules load on first use in the worker: warm them with metadata over the inline bound.
   const large = JSON.stringify({ ...DOMESTIC_EXAMPLE, payment_terms: 'x'.repeat(140_000) });
-  const res = await fetch(`${pro.base}/v1/xml`, { method: 'POST', body: `metadata=${encodeURIComponent(large)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const res = await fetch(`${pro.base}/v1/xml`, {
+    method: 'POST',
+    body: `metadata=${encodeURIComponent(large)}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   await res.arrayBuffer();
 });
 
@@ -146,7 +168,10 @@ describe('an invoice with 500,000 unknown empty elements (5 MB)', () => {
     assert.equal(a.status, 200);
     assert.equal(a.json.valid, false);
     const xsd = a.json.errors.filter((e: any) => e.rule_id === 'XSD');
-    assert.ok(xsd.some((e: any) => /ram:Foo is not allowed here/.test(e.message)), a.body.slice(0, 500));
+    assert.ok(
+      xsd.some((e: any) => /ram:Foo is not allowed here/.test(e.message)),
+      a.body.slice(0, 500),
+    );
     assert.equal(a.json.report_truncated, true);
     assert.ok(a.json.findings_omitted > 400_000, `omitted ${a.json.findings_omitted}`);
     assert.ok(a.body.length < 1_000_000, `report of ${a.body.length} bytes`);
@@ -188,7 +213,9 @@ describe('4.8 MB of invoice lines that each break a few rules', () => {
     for (const [key, n] of perRule) assert.ok(n <= 100, `${key}: ${n} listed`);
     // BR-DEC-23 (the line net amount has three decimals) fires on every line: 100 listed, the rest in one summary.
     assert.equal(perRule.get('en16931-cii|BR-DEC-23'), 100);
-    const summary = a.json.diagnostics.find((d: any) => d.rule_id === 'BR-DEC-23' && d.context?.omitted !== undefined && d.context.rule_set === 'en16931-cii');
+    const summary = a.json.diagnostics.find(
+      (d: any) => d.rule_id === 'BR-DEC-23' && d.context?.omitted !== undefined && d.context.rule_set === 'en16931-cii',
+    );
     assert.equal(summary.context.omitted, lines - 100);
     assert.match(summary.explanation, /further findings of rule BR-DEC-23 not listed/);
     assert.equal(summarised, a.json.findings_omitted);
@@ -254,7 +281,10 @@ describe('pro /v1/serialize records unusable values as fallbacks (was 500 [big.j
 
   test('amounts of 100,000 digits: unparseable, answered at once', async () => {
     const digits = '9'.repeat(100_000);
-    const xml = CII.replace(/<ram:LineTotalAmount>[^<]*</, `<ram:LineTotalAmount>${digits}<`).replace(/<ram:BilledQuantity unitCode="(\w+)">[^<]*</, `<ram:BilledQuantity unitCode="$1">${digits}<`);
+    const xml = CII.replace(/<ram:LineTotalAmount>[^<]*</, `<ram:LineTotalAmount>${digits}<`).replace(
+      /<ram:BilledQuantity unitCode="(\w+)">[^<]*</,
+      `<ram:BilledQuantity unitCode="$1">${digits}<`,
+    );
     const a = await post(pro, '/v1/serialize', [file(xml)]);
     assert.equal(a.status, 200);
     assert.ok(a.ms < 2000 * loadFactor(), `${Math.round(a.ms)} ms`);
@@ -274,7 +304,12 @@ describe('JSON nesting depth is bounded before parsing (was 500)', () => {
   };
 
   test('/v1/xml metadata form field', async () => {
-    check(await send(community, '/v1/xml', { body: `metadata=${encodeURIComponent(deep)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+    check(
+      await send(community, '/v1/xml', {
+        body: `metadata=${encodeURIComponent(deep)}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    );
   });
 
   test('/v1/xml JSON body', async () => {
@@ -283,12 +318,20 @@ describe('JSON nesting depth is bounded before parsing (was 500)', () => {
 
   test('/v1/convert metadata part', async () => {
     const metadata = JSON.stringify({ ...DOMESTIC_EXAMPLE, note: 0 }).replace('"note":0', `"note":${deep}`);
-    check(await post(community, '/v1/convert', [{ name: 'pdf', value: basePdf, filename: 'in.pdf', contentType: 'application/pdf' }, { name: 'metadata', value: metadata }]));
+    check(
+      await post(community, '/v1/convert', [
+        { name: 'pdf', value: basePdf, filename: 'in.pdf', contentType: 'application/pdf' },
+        { name: 'metadata', value: metadata },
+      ]),
+    );
   });
 
   test('64 levels are still read (the bound is not a general refusal)', async () => {
     const nested = `${'['.repeat(63)}${']'.repeat(63)}`;
-    const a = await send(community, '/v1/xml', { body: `metadata=${encodeURIComponent(nested)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const a = await send(community, '/v1/xml', {
+      body: `metadata=${encodeURIComponent(nested)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(a.status, 422); // an array is not invoice metadata: the ordinary shape error
     assert.deepEqual(a.json.detail[0].loc, ['body', 'metadata']);
   });
@@ -296,10 +339,16 @@ describe('JSON nesting depth is bounded before parsing (was 500)', () => {
 
 describe('numbers are bounded in length before any arithmetic', () => {
   const digits = '9'.repeat(100_000);
-  const metadata = JSON.stringify({ ...DOMESTIC_EXAMPLE, line_items: [{ ...DOMESTIC_EXAMPLE.line_items![0], quantity: digits, net_price: digits }] });
+  const metadata = JSON.stringify({
+    ...DOMESTIC_EXAMPLE,
+    line_items: [{ ...DOMESTIC_EXAMPLE.line_items![0], quantity: digits, net_price: digits }],
+  });
 
   test('/v1/xml: a quantity and price of 100,000 digits each: 422 naming both fields, at once (was 30 s, then a timeout)', async () => {
-    const a = await send(pro, '/v1/xml', { body: `metadata=${encodeURIComponent(metadata)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const a = await send(pro, '/v1/xml', {
+      body: `metadata=${encodeURIComponent(metadata)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(a.status, 422);
     assert.ok(a.ms < 2000 * loadFactor(), `${Math.round(a.ms)} ms`);
     const items = a.json.detail.filter((d: any) => d.type === 'string_too_long');
@@ -312,7 +361,10 @@ describe('numbers are bounded in length before any arithmetic', () => {
   });
 
   test('/v1/convert: the same metadata, the same 422', async () => {
-    const a = await post(community, '/v1/convert', [{ name: 'pdf', value: basePdf, filename: 'in.pdf', contentType: 'application/pdf' }, { name: 'metadata', value: metadata }]);
+    const a = await post(community, '/v1/convert', [
+      { name: 'pdf', value: basePdf, filename: 'in.pdf', contentType: 'application/pdf' },
+      { name: 'metadata', value: metadata },
+    ]);
     assert.equal(a.status, 422);
     assert.ok(a.json.detail.some((d: any) => d.type === 'string_too_long' && d.loc.at(-1) === 'quantity'));
   });
@@ -366,8 +418,8 @@ describe('declared encodings', () => {
 
   // Single-byte encoders for the test (Node's Buffer has latin1 only): the characters used here.
   const SPECIAL: Record<string, Record<string, number>> = {
-    'ISO-8859-15': { '€': 0xa4, 'œ': 0xbd, 'Œ': 0xbc },
-    'windows-1252': { '€': 0x80, 'œ': 0x9c, 'Œ': 0x8c },
+    'ISO-8859-15': { '€': 0xa4, œ: 0xbd, Œ: 0xbc },
+    'windows-1252': { '€': 0x80, œ: 0x9c, Œ: 0x8c },
   };
   function encode(text: string, encoding: string): Buffer {
     if (encoding === 'UTF-8') return Buffer.from(text, 'utf8');
@@ -414,10 +466,10 @@ describe('declared encodings', () => {
 });
 
 describe('XXE, billion laughs and deep nesting are refused quickly on every XML-reading endpoint', () => {
-  const xxe = CII.replace(/^<\?xml[^>]*\?>/, '<?xml version="1.0"?><!DOCTYPE rsm:CrossIndustryInvoice [<!ENTITY x SYSTEM "file:///etc/passwd">]>').replace(
-    '<ram:ID>RE-2026-0042</ram:ID>',
-    '<ram:ID>&x;</ram:ID>',
-  );
+  const xxe = CII.replace(
+    /^<\?xml[^>]*\?>/,
+    '<?xml version="1.0"?><!DOCTYPE rsm:CrossIndustryInvoice [<!ENTITY x SYSTEM "file:///etc/passwd">]>',
+  ).replace('<ram:ID>RE-2026-0042</ram:ID>', '<ram:ID>&x;</ram:ID>');
   const laughs =
     '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">' +
     Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`).join('') +

@@ -59,7 +59,10 @@ export function assertContainer(pdf: Uint8Array, xml: Uint8Array, f: HybridFlavo
   assert.match(Buffer.from(pdf.subarray(0, 9)).toString('latin1'), /^%PDF-1\.7\s/);
   const second = Buffer.from(pdf.subarray(9, 16));
   assert.equal(second[0], 0x25);
-  assert.ok([1, 2, 3, 4].every((i) => second[i] >= 0x80), 'binary comment after the header');
+  assert.ok(
+    [1, 2, 3, 4].every((i) => second[i] >= 0x80),
+    'binary comment after the header',
+  );
 
   const v = qpdfView(pdf);
   // Trailer /ID: two 16-byte strings.

@@ -16,7 +16,8 @@ export function hasQpdf(): boolean {
 }
 
 function requireQpdf(): void {
-  if (!hasQpdf()) throw new Error('qpdf is not installed: run scripts/install-system-deps.sh (Debian qpdf, the independent PDF reader of these tests)');
+  if (!hasQpdf())
+    throw new Error('qpdf is not installed: run scripts/install-system-deps.sh (Debian qpdf, the independent PDF reader of these tests)');
 }
 
 function withTempPdf<T>(pdf: Uint8Array, run: (path: string) => T): T {
@@ -54,7 +55,14 @@ export interface QpdfView {
 /** The whole object graph as qpdf sees it, stream data inline. */
 export function qpdfView(pdf: Uint8Array, opts: { raw?: boolean } = {}): QpdfView {
   const out = withTempPdf(pdf, (path) => {
-    const args = ['--json=2', '--json-key=qpdf', '--json-key=pages', '--json-stream-data=inline', `--decode-level=${opts.raw ? 'none' : 'generalized'}`, path];
+    const args = [
+      '--json=2',
+      '--json-key=qpdf',
+      '--json-key=pages',
+      '--json-stream-data=inline',
+      `--decode-level=${opts.raw ? 'none' : 'generalized'}`,
+      path,
+    ];
     const r = spawnSync('qpdf', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
     if (r.status !== 0 && r.status !== 3) throw new Error(`qpdf --json failed (${r.status}): ${r.stderr}`);
     return r.stdout;
@@ -92,15 +100,48 @@ export function qpdfText(value: Json): string | undefined {
  * PDFDocEncoding code points that differ from Latin-1 (PDF 32000-1 Annex D), code point → byte: qpdf shows
  * a string whose bytes read as PDFDoc text in `u:` form, so its bytes are recovered through this table.
  */
-const PDFDOC_SPECIALS = new Map<number, number>(
-  [
-    [0x02d8, 0x18], [0x02c7, 0x19], [0x02c6, 0x1a], [0x02d9, 0x1b], [0x02dd, 0x1c], [0x02db, 0x1d], [0x02da, 0x1e], [0x02dc, 0x1f],
-    [0x2022, 0x80], [0x2020, 0x81], [0x2021, 0x82], [0x2026, 0x83], [0x2014, 0x84], [0x2013, 0x85], [0x0192, 0x86], [0x2044, 0x87],
-    [0x2039, 0x88], [0x203a, 0x89], [0x2212, 0x8a], [0x2030, 0x8b], [0x201e, 0x8c], [0x201c, 0x8d], [0x201d, 0x8e], [0x2018, 0x8f],
-    [0x2019, 0x90], [0x201a, 0x91], [0x2122, 0x92], [0xfb01, 0x93], [0xfb02, 0x94], [0x0141, 0x95], [0x0152, 0x96], [0x0160, 0x97],
-    [0x0178, 0x98], [0x017d, 0x99], [0x0131, 0x9a], [0x0142, 0x9b], [0x0153, 0x9c], [0x0161, 0x9d], [0x017e, 0x9e], [0x20ac, 0xa0],
-  ] as [number, number][],
-);
+const PDFDOC_SPECIALS = new Map<number, number>([
+  [0x02d8, 0x18],
+  [0x02c7, 0x19],
+  [0x02c6, 0x1a],
+  [0x02d9, 0x1b],
+  [0x02dd, 0x1c],
+  [0x02db, 0x1d],
+  [0x02da, 0x1e],
+  [0x02dc, 0x1f],
+  [0x2022, 0x80],
+  [0x2020, 0x81],
+  [0x2021, 0x82],
+  [0x2026, 0x83],
+  [0x2014, 0x84],
+  [0x2013, 0x85],
+  [0x0192, 0x86],
+  [0x2044, 0x87],
+  [0x2039, 0x88],
+  [0x203a, 0x89],
+  [0x2212, 0x8a],
+  [0x2030, 0x8b],
+  [0x201e, 0x8c],
+  [0x201c, 0x8d],
+  [0x201d, 0x8e],
+  [0x2018, 0x8f],
+  [0x2019, 0x90],
+  [0x201a, 0x91],
+  [0x2122, 0x92],
+  [0xfb01, 0x93],
+  [0xfb02, 0x94],
+  [0x0141, 0x95],
+  [0x0152, 0x96],
+  [0x0160, 0x97],
+  [0x0178, 0x98],
+  [0x017d, 0x99],
+  [0x0131, 0x9a],
+  [0x0142, 0x9b],
+  [0x0153, 0x9c],
+  [0x0161, 0x9d],
+  [0x017e, 0x9e],
+  [0x20ac, 0xa0],
+] as [number, number][]);
 
 /**
  * The bytes of a qpdf JSON string as hex, whichever form qpdf chose: `b:<hex>` for binary, `u:<text>` when

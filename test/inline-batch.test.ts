@@ -50,8 +50,7 @@ describe('InlineBatch', () => {
 
   test('a batch takes the jobs that fit its time bound at the recent cost per job; the others follow in later turns, in order', async () => {
     const batch = new InlineBatch(5);
-    const run = (count: number, ms: number) =>
-      Promise.all(Array.from({ length: count }, (_, i) => batch.run(async () => (spin(ms), i))));
+    const run = (count: number, ms: number) => Promise.all(Array.from({ length: count }, (_, i) => batch.run(async () => (spin(ms), i))));
     // Cheap jobs: the first batch takes 5 (the starting estimate is 1 ms per job), the cost falls, and all fit.
     assert.deepEqual(await run(4, 0.1), [0, 1, 2, 3]);
     assert.deepEqual(batch.stats, { batches: 1, jobs: 4 });
@@ -97,7 +96,7 @@ describe('InlineBatch', () => {
       ran = true;
       return 1;
     });
-    assert.equal(ran, false, 'nothing runs on the caller\'s stack');
+    assert.equal(ran, false, "nothing runs on the caller's stack");
     assert.equal(await pending, 1);
     assert.equal(ran, true);
   });
@@ -133,13 +132,19 @@ describe('validation runner: a batch of different uploads validated stage by sta
     ].map((file) => [file, readFileSync(fixturePath(file))]);
     uploads.splice(5, 0, ['a Factur-X PDF', await facturxPdf()]);
     uploads.splice(3, 0, ['not XML', Buffer.from('not an invoice')]);
-    const outcome = (p: Promise<unknown>) => p.then((value) => ({ value }), (err: Error) => ({ error: `${err.name}: ${err.message}` }));
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        (value) => ({ value }),
+        (err: Error) => ({ error: `${err.name}: ${err.message}` }),
+      );
     const alone = [];
     for (const [, bytes] of uploads) alone.push(await outcome(runner.validate(bytes)));
     const together = await Promise.all(uploads.map(([, bytes]) => outcome(runner.validate(bytes))));
     for (let i = 0; i < uploads.length; i++) assert.deepEqual(together[i], alone[i], uploads[i][0]);
     // The comparison means something only if the uploads differ in what they yield.
-    assert.ok(alone.some((r) => 'error' in r) && alone.some((r) => 'value' in r && (r.value as { valid: boolean }).valid === false), 'valid, invalid and broken uploads');
+    assert.ok(
+      alone.some((r) => 'error' in r) && alone.some((r) => 'value' in r && (r.value as { valid: boolean }).valid === false),
+      'valid, invalid and broken uploads',
+    );
   });
 });
-

@@ -12,10 +12,22 @@ function sample() {
   inv.number = 'INV-1';
   inv.issueDate = '2024-05-01';
   inv.currency = 'EUR';
-  inv.seller = { ...inv.seller, name: 'S', legalRegistrationId: { value: 'HRB 1', schemeId: '0002' }, vatId: 'DE1', identifiers: [{ value: 'SUP-9' }] };
+  inv.seller = {
+    ...inv.seller,
+    name: 'S',
+    legalRegistrationId: { value: 'HRB 1', schemeId: '0002' },
+    vatId: 'DE1',
+    identifiers: [{ value: 'SUP-9' }],
+  };
   inv.seller.contacts.push({ email: 'a@s.example' });
   inv.buyer = { ...inv.buyer, name: 'B' };
-  inv.totals = { lineNetTotal: '100.00', taxExclusiveAmount: '100.00', taxTotal: '19.00', taxInclusiveAmount: '119.00', amountDue: '119.00' };
+  inv.totals = {
+    lineNetTotal: '100.00',
+    taxExclusiveAmount: '100.00',
+    taxTotal: '19.00',
+    taxInclusiveAmount: '119.00',
+    amountDue: '119.00',
+  };
   inv.vatBreakdown.push({ categoryCode: 'S', rate: '19', taxableAmount: '100.00', taxAmount: '19.00' });
   const line = emptyLine('1');
   Object.assign(line, { itemName: 'Widget', quantity: '2', unitCode: 'C62', netPrice: '50.00', vatRate: '19', netAmount: '100.00' });
@@ -29,7 +41,9 @@ test('a complete invoice maps term for term, without limitations', () => {
   assert.equal(j.seller?.email, 'a@s.example');
   assert.equal(j.buyer?.line1, null);
   assert.deepEqual(j.totals, { net_amount: '100.00', tax_amount: '19.00', gross_amount: '119.00', payable_amount: '119.00' });
-  assert.deepEqual(j.line_items, [{ description: 'Widget', quantity: '2', unit_code: 'C62', unit_price: '50.00', vat_rate: '19', line_total: '100.00' }]);
+  assert.deepEqual(j.line_items, [
+    { description: 'Widget', quantity: '2', unit_code: 'C62', unit_price: '50.00', vat_rate: '19', line_total: '100.00' },
+  ]);
   assert.deepEqual(j._meta, { limitations: [], fallbacks: [] });
 });
 
@@ -58,7 +72,10 @@ test('missing totals derived from other terms are marked fallback_values_used, w
   const j = toInvoiceJson(inv);
   assert.deepEqual(j.totals, { net_amount: '100.10', tax_amount: '19.02', gross_amount: '119.12', payable_amount: '119.12' });
   assert.deepEqual(j._meta.limitations, ['fallback_values_used']);
-  assert.deepEqual(j._meta.fallbacks.map((f) => f.field), ['totals.net_amount', 'totals.tax_amount', 'totals.payable_amount']);
+  assert.deepEqual(
+    j._meta.fallbacks.map((f) => f.field),
+    ['totals.net_amount', 'totals.tax_amount', 'totals.payable_amount'],
+  );
 });
 
 test('no payable fallback when something was prepaid; best-effort syntax is always heuristic', () => {

@@ -42,7 +42,9 @@ export const SCENARIOS: Record<string, InvoiceMetadata> = {
     ...DOMESTIC_EXAMPLE,
     invoice_number: 'EXE-1',
     line_items: [{ name: 'Medical treatment', quantity: '1', unit_code: 'C62', net_price: '250.00', vat_category: 'E' }],
-    tax_breakdown: [{ category: 'E', rate: '0', exemption_reason: 'Steuerfrei nach § 4 Nr. 14 UStG', exemption_reason_code: 'VATEX-EU-132-1C' }],
+    tax_breakdown: [
+      { category: 'E', rate: '0', exemption_reason: 'Steuerfrei nach § 4 Nr. 14 UStG', exemption_reason_code: 'VATEX-EU-132-1C' },
+    ],
   },
 
   mixed_rates: {

@@ -31,7 +31,11 @@ function runModule(dir: string, file: string, code: string, env: Record<string, 
   writeFileSync(join(dir, file), code);
   const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
   for (const k of Object.keys(childEnv)) if (childEnv[k] === undefined) delete childEnv[k];
-  return spawnSync(process.execPath, ['--import', TSX, ...extraArgs, join(dir, file)], { cwd: dir, env: childEnv as NodeJS.ProcessEnv, encoding: 'utf8' });
+  return spawnSync(process.execPath, ['--import', TSX, ...extraArgs, join(dir, file)], {
+    cwd: dir,
+    env: childEnv as NodeJS.ProcessEnv,
+    encoding: 'utf8',
+  });
 }
 
 test('every example of docs/library.md runs', async () => {
@@ -48,7 +52,10 @@ test('every example of docs/library.md runs', async () => {
     // Each example is a module of its own; one process imports them in turn (one load of the engine).
     list.forEach((ex, i) => writeFileSync(join(dir, `example-${i}.mts`), ex.code.replace(/from 'einvoice-service'/g, `from '${LIB}'`)));
     const runner = list
-      .map((ex, i) => `try { await import('./example-${i}.mts'); console.log(${JSON.stringify(`passed: ${ex.title}`)}); } catch (err) { console.error(${JSON.stringify(`example "${ex.title}" failed:`)}, err); process.exitCode = 1; }`)
+      .map(
+        (ex, i) =>
+          `try { await import('./example-${i}.mts'); console.log(${JSON.stringify(`passed: ${ex.title}`)}); } catch (err) { console.error(${JSON.stringify(`example "${ex.title}" failed:`)}, err); process.exitCode = 1; }`,
+      )
       .join('\n');
     const run = runModule(dir, 'run-examples.mts', runner, { LICENSE_KEY: undefined });
     assert.equal(run.status, 0, run.stderr);
@@ -70,7 +77,10 @@ test('importing and using the library loads nothing of fastify (and the check do
   const dir = mkdtempSync(join(tmpdir(), 'einvoice-nofastify-'));
   try {
     writeFileSync(join(dir, 'hook.mjs'), NO_FASTIFY_HOOK);
-    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hook.mjs')).href)});\n`);
+    writeFileSync(
+      join(dir, 'register.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hook.mjs')).href)});\n`,
+    );
     const hook = ['--import', pathToFileURL(join(dir, 'register.mjs')).href];
     const lib = runModule(
       dir,

@@ -9,14 +9,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  ParseOption,
-  XmlBufferInputProvider,
-  XmlDocument,
-  XmlValidateError,
-  XsdValidator,
-  xmlRegisterInputProvider,
-} from 'libxml2-wasm';
+import { ParseOption, XmlBufferInputProvider, XmlDocument, XmlValidateError, XsdValidator, xmlRegisterInputProvider } from 'libxml2-wasm';
 import { XSD_FOR_PROFILE, validateXsd, type XsdResult, type XsdSchemaId } from '../src/xml/xsd.js';
 import { FACTURX_XSD_VERSION, facturxXsdFolder } from '../src/xml/xsd-native/files.js';
 import type { ProfileId } from '../src/model/profiles.js';
@@ -69,14 +62,17 @@ export function libxml2ValidateXsd(xml: Uint8Array | string, profile: ProfileId 
         : XmlDocument.fromBuffer(xml, { option: SAFE_PARSE_OPTIONS });
   } catch (err) {
     const details = (err as { details?: { message: string; line: number }[] }).details;
-    const errors = details?.length ? details.map((d) => ({ message: d.message.trim(), line: d.line })) : [{ message: String(err), line: 0 }];
+    const errors = details?.length
+      ? details.map((d) => ({ message: d.message.trim(), line: d.line }))
+      : [{ message: String(err), line: 0 }];
     return { valid: false, wellFormed: false, errors };
   }
   try {
     validatorFor(schema).validate(doc);
     return { valid: true, wellFormed: true, errors: [] };
   } catch (err) {
-    if (err instanceof XmlValidateError) return { valid: false, wellFormed: true, errors: err.details.map((d) => ({ message: d.message.trim(), line: d.line })) };
+    if (err instanceof XmlValidateError)
+      return { valid: false, wellFormed: true, errors: err.details.map((d) => ({ message: d.message.trim(), line: d.line })) };
     throw err;
   } finally {
     doc.dispose();
@@ -121,7 +117,8 @@ export function compare(xml: Uint8Array | string, set: XsdSchemaId): Comparison 
 
 /** Verdict, and unless libxml2 splits one fault into several errors (see the header), count and first line. */
 export function assertAgree({ native, oracle }: Comparison, what: string): void {
-  const detail = () => `${what}\nnative: ${JSON.stringify(native.errors.slice(0, 3))}\nlibxml2: ${JSON.stringify(oracle.errors.slice(0, 3))}`;
+  const detail = () =>
+    `${what}\nnative: ${JSON.stringify(native.errors.slice(0, 3))}\nlibxml2: ${JSON.stringify(oracle.errors.slice(0, 3))}`;
   assert.equal(native.valid, oracle.valid, `verdict: ${detail()}`);
   assert.equal(native.errors[0]?.line, oracle.errors[0]?.line, `first error line: ${detail()}`);
   if (!native.errors.some((e) => TEXT_IN_ELEMENT_ONLY.test(e.message))) {

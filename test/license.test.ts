@@ -57,7 +57,12 @@ test('garbage keys and bad public keys never throw', () => {
 
 test('a refused key starts the app in community mode and diagnostics say why', async () => {
   const app = await buildApp(
-    loadConfig({ LOG_LEVEL: 'silent', LICENSE_KEY: testLicense({ expires_at: '2021-01-01' }), LICENSE_PUBLIC_KEY: testKeys.publicKeyPem, DIAGNOSTICS_TOKEN: 'diag' }),
+    loadConfig({
+      LOG_LEVEL: 'silent',
+      LICENSE_KEY: testLicense({ expires_at: '2021-01-01' }),
+      LICENSE_PUBLIC_KEY: testKeys.publicKeyPem,
+      DIAGNOSTICS_TOKEN: 'diag',
+    }),
   );
   assert.equal(app.edition, 'community');
   const res = await app.inject({ url: '/diagnostics', headers: { authorization: 'Bearer diag' } });

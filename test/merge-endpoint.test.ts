@@ -14,7 +14,8 @@ import { embeddedFileEntries, parseXmpPacket, pdfjsRead, qpdfView } from './hybr
 
 const PDFA3B = () => readFixture('verapdf/3b/6.8/6-8-t02-pass-e.pdf'); // PDF/A-3b, one attachment (TextFile.txt), no invoice
 const PDFA2B = () => readFixture('verapdf/2b/6.1.2/6-1-2-t02-pass-a.pdf'); // declares pdfaid:part 2
-const FACTURX = () => readFixture('lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf'); // a real Factur-X PDF: already carries factur-x.xml
+const FACTURX = () =>
+  readFixture('lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf'); // a real Factur-X PDF: already carries factur-x.xml
 const UBL_XR = () => readFixture('kosit/instances/ubl-inv/ubl-inv-br-de-1-test.xml');
 const ENCRYPTED = () => readFixture('verapdf/2b/6.1.3/6-1-3-t02-fail-a.pdf');
 
@@ -62,7 +63,12 @@ test('200: a PDF/A-3b input gets the XML; its declaration, OutputIntent and othe
   const v = assertContainer(pdf, xml, hybridFlavour('en16931'), 'B');
   const before = qpdfView(input);
   assert.equal(v.trailer['/ID'][0], before.trailer['/ID'][0]);
-  assert.deepEqual(embeddedFileEntries(v).map(([k]) => k).sort(), ['TextFile.txt', 'factur-x.xml']);
+  assert.deepEqual(
+    embeddedFileEntries(v)
+      .map(([k]) => k)
+      .sort(),
+    ['TextFile.txt', 'factur-x.xml'],
+  );
   const js = await pdfjsRead(pdf);
   assert.equal(Buffer.compare(Buffer.from(js.attachments['factur-x.xml']), Buffer.from(xml)), 0);
   assert.equal(js.numPages, (await pdfjsRead(input)).numPages);
@@ -130,8 +136,14 @@ test('422: the XML fails EN 16931; the failed rules are listed as the validator 
   const body = problem(await merge(PDFA3B(), xml), 422, 'EN16931_INVALID');
   const expected = (await validateBytes(new Uint8Array(xml))).errors.filter((e) => e.severity === 'error').map((e) => e.rule_id);
   assert.ok(expected.length > 0);
-  assert.deepEqual(body.errors.map((e: { rule_id: string }) => e.rule_id), expected);
-  assert.ok(expected.some((id) => id?.startsWith('BR-CO-')), expected.join(','));
+  assert.deepEqual(
+    body.errors.map((e: { rule_id: string }) => e.rule_id),
+    expected,
+  );
+  assert.ok(
+    expected.some((id) => id?.startsWith('BR-CO-')),
+    expected.join(','),
+  );
 });
 
 test('422: both failures are listed, the PDF/A one first', async () => {
@@ -147,5 +159,8 @@ test('422 HTTPValidationError: unknown format, missing parts', async () => {
   const { payload, headers } = multipart([{ name: 'pdf', filename: 'a.pdf', value: PDFA3B() }]);
   const missing = await app.inject({ method: 'POST', url: '/v1/merge', payload, headers });
   assert.equal(missing.statusCode, 422);
-  assert.deepEqual(missing.json().detail.map((d: { loc: string[] }) => d.loc.join('.')), ['body.xml']);
+  assert.deepEqual(
+    missing.json().detail.map((d: { loc: string[] }) => d.loc.join('.')),
+    ['body.xml'],
+  );
 });

@@ -48,7 +48,10 @@ describe('metadata shape validation', () => {
 
   test('JSON that is not an object → one item at the metadata root', () => {
     const items = shapeItems([1, 2]);
-    assert.deepEqual(items.map((i) => i.loc), [['body', 'metadata']]);
+    assert.deepEqual(
+      items.map((i) => i.loc),
+      [['body', 'metadata']],
+    );
     assert.equal(items[0].type, 'model_type');
   });
 
@@ -79,23 +82,37 @@ describe('metadata shape validation', () => {
     // The lexical form is fine, the calendar date is not: reported once schema errors are gone.
     const dateOnly = clone(DOMESTIC_EXAMPLE) as Record<string, any>;
     dateOnly.invoice_date = '2026-02-30';
-    assert.deepEqual(shapeItems(dateOnly).map((i) => [i.loc.slice(2).join('.'), i.type]), [['invoice_date', 'date_parsing']]);
+    assert.deepEqual(
+      shapeItems(dateOnly).map((i) => [i.loc.slice(2).join('.'), i.type]),
+      [['invoice_date', 'date_parsing']],
+    );
   });
 
   test('unknown fields are rejected, not ignored', () => {
     const items = shapeItems({ ...clone(DOMESTIC_EXAMPLE), sellr: { name: 'typo' } });
-    assert.deepEqual(items.map((i) => [i.loc, i.type]), [[['body', 'metadata', 'sellr'], 'extra_forbidden']]);
+    assert.deepEqual(
+      items.map((i) => [i.loc, i.type]),
+      [[['body', 'metadata', 'sellr'], 'extra_forbidden']],
+    );
   });
 
   test('null members count as absent', () => {
-    const meta = { ...clone(DOMESTIC_EXAMPLE), due_date: null, contract_reference: null, buyer: { ...clone(DOMESTIC_EXAMPLE.buyer), registration_id: null } };
+    const meta = {
+      ...clone(DOMESTIC_EXAMPLE),
+      due_date: null,
+      contract_reference: null,
+      buyer: { ...clone(DOMESTIC_EXAMPLE.buyer), registration_id: null },
+    };
     const parsed = validateMetadata(meta);
     assert.equal('due_date' in parsed, false);
   });
 
   test('basic and above need lines; minimum can take totals instead', () => {
     const noLines = { ...clone(DOMESTIC_EXAMPLE), line_items: undefined };
-    assert.deepEqual(shapeItems({ ...noLines, profile: 'basic' }).map((i) => i.loc.slice(2).join('.')), ['line_items']);
+    assert.deepEqual(
+      shapeItems({ ...noLines, profile: 'basic' }).map((i) => i.loc.slice(2).join('.')),
+      ['line_items'],
+    );
     const minimum = validateMetadata({ ...noLines, profile: 'minimum', total_net_amount: '100.00', total_tax_amount: '19.00' });
     const built = buildInvoice(minimum);
     assert.equal(built.invoice.totals.taxInclusiveAmount, '119.00');
@@ -105,9 +122,20 @@ describe('metadata shape validation', () => {
   });
 
   test('XRechnung requires buyer reference, electronic addresses and the seller contact', () => {
-    const meta = { ...clone(DOMESTIC_EXAMPLE), profile: 'xrechnung', buyer_reference: undefined, seller: { ...clone(DOMESTIC_EXAMPLE.seller), contact: { name: 'Erika' } } };
+    const meta = {
+      ...clone(DOMESTIC_EXAMPLE),
+      profile: 'xrechnung',
+      buyer_reference: undefined,
+      seller: { ...clone(DOMESTIC_EXAMPLE.seller), contact: { name: 'Erika' } },
+    };
     const locs = shapeItems(meta).map((i) => i.loc.slice(2).join('.'));
-    for (const expected of ['buyer_reference', 'seller.electronic_address', 'buyer.electronic_address', 'seller.contact.phone', 'seller.contact.email']) {
+    for (const expected of [
+      'buyer_reference',
+      'seller.electronic_address',
+      'buyer.electronic_address',
+      'seller.contact.phone',
+      'seller.contact.email',
+    ]) {
       assert.ok(locs.includes(expected), `${expected} in ${locs.join(', ')}`);
     }
     assert.doesNotThrow(() => validateMetadata(clone(XRECHNUNG_EXAMPLE)));
@@ -119,9 +147,23 @@ describe('metadata shape validation', () => {
     const locs = (meta: unknown) => shapeItems(meta).map((i) => i.loc.slice(2).join('.'));
     assert.deepEqual(locs({ ...base, line_items: [{ ...line, vat_rate: undefined }] }), ['line_items.0.vat_rate']);
     assert.deepEqual(locs({ ...base, line_items: [{ ...line, vat_rate: '0' }] }), ['line_items.0.vat_rate']);
-    assert.deepEqual(locs({ ...base, line_items: [{ ...line, vat_category: 'K', vat_rate: '19' }], delivery: { date: '2026-11-01', address: { country_code: 'FR' } } }), ['line_items.0.vat_rate']);
+    assert.deepEqual(
+      locs({
+        ...base,
+        line_items: [{ ...line, vat_category: 'K', vat_rate: '19' }],
+        delivery: { date: '2026-11-01', address: { country_code: 'FR' } },
+      }),
+      ['line_items.0.vat_rate'],
+    );
     assert.deepEqual(locs({ ...base, line_items: [{ ...line, vat_category: 'E', vat_rate: undefined }] }), ['tax_breakdown']);
-    assert.deepEqual(locs({ ...base, buyer: { ...base.buyer, vat_number: undefined }, line_items: [{ ...line, vat_category: 'AE', vat_rate: undefined }] }), ['buyer.vat_number']);
+    assert.deepEqual(
+      locs({
+        ...base,
+        buyer: { ...base.buyer, vat_number: undefined },
+        line_items: [{ ...line, vat_category: 'AE', vat_rate: undefined }],
+      }),
+      ['buyer.vat_number'],
+    );
     const k = locs({ ...base, line_items: [{ ...line, vat_category: 'K', vat_rate: undefined }] });
     assert.deepEqual(k.sort(), ['delivery.address', 'delivery.date']);
     const o = locs({ ...base, line_items: [{ ...line, vat_category: 'O', vat_rate: undefined }] });
@@ -131,7 +173,10 @@ describe('metadata shape validation', () => {
   test('document allowances need a category when the lines use several', () => {
     const meta = clone(SCENARIOS.mixed_rates);
     meta.allowances = [{ amount: '10.00', reason: 'Discount' }];
-    assert.deepEqual(shapeItems(meta).map((i) => i.loc.slice(2).join('.')), ['allowances.0.vat_category']);
+    assert.deepEqual(
+      shapeItems(meta).map((i) => i.loc.slice(2).join('.')),
+      ['allowances.0.vat_category'],
+    );
     const single = clone(DOMESTIC_EXAMPLE);
     single.allowances = [{ amount: '10.00', reason: 'Discount' }];
     const built = buildInvoice(validateMetadata(single));
@@ -151,14 +196,22 @@ describe('code lists and further EN 16931 rules', () => {
     meta.notes = [{ text: 'n', subject_code: 'NOPE' }];
     const items = shapeItems(meta);
     assert.deepEqual(items.map((i) => i.loc.slice(2).join('.')).sort(), [
-      'buyer.address.country_code', 'currency', 'line_items.0.unit_code', 'notes.0.subject_code', 'seller.electronic_address.scheme',
+      'buyer.address.country_code',
+      'currency',
+      'line_items.0.unit_code',
+      'notes.0.subject_code',
+      'seller.electronic_address.scheme',
     ]);
     assert.match(items.find((i) => i.loc.includes('unit_code'))!.msg, /BR-CL-23/);
   });
 
   test('VAT ids need their country prefix (BR-CO-09); the seller must be identifiable (BR-CO-26)', () => {
-    assert.deepEqual(locs({ ...clone(DOMESTIC_EXAMPLE), buyer: { ...clone(DOMESTIC_EXAMPLE.buyer), vat_number: '987654321' } }), ['buyer.vat_number:value_error']);
-    assert.doesNotThrow(() => validateMetadata({ ...clone(DOMESTIC_EXAMPLE), buyer: { ...clone(DOMESTIC_EXAMPLE.buyer), vat_number: 'EL123456789' } }));
+    assert.deepEqual(locs({ ...clone(DOMESTIC_EXAMPLE), buyer: { ...clone(DOMESTIC_EXAMPLE.buyer), vat_number: '987654321' } }), [
+      'buyer.vat_number:value_error',
+    ]);
+    assert.doesNotThrow(() =>
+      validateMetadata({ ...clone(DOMESTIC_EXAMPLE), buyer: { ...clone(DOMESTIC_EXAMPLE.buyer), vat_number: 'EL123456789' } }),
+    );
     const anonymous = clone(SCENARIOS.not_subject_to_vat);
     delete anonymous.seller.registration_id;
     assert.deepEqual(locs(anonymous), ['seller.registration_id:missing']);
@@ -175,7 +228,10 @@ describe('code lists and further EN 16931 rules', () => {
     const meta = clone(DOMESTIC_EXAMPLE);
     delete meta.due_date;
     delete meta.payment_terms;
-    assert.throws(() => buildInvoice(validateMetadata(meta)), (err: unknown) => err instanceof MetadataShapeError && err.items[0].loc.join('.') === 'body.metadata.due_date');
+    assert.throws(
+      () => buildInvoice(validateMetadata(meta)),
+      (err: unknown) => err instanceof MetadataShapeError && err.items[0].loc.join('.') === 'body.metadata.due_date',
+    );
     assert.doesNotThrow(() => buildInvoice(validateMetadata({ ...meta, paid_amount: '1999.20' })));
   });
 });
@@ -183,10 +239,22 @@ describe('code lists and further EN 16931 rules', () => {
 describe('computation of derived values (EN 16931 rounding)', () => {
   test('line amounts, breakdown and totals of the domestic example', () => {
     const { invoice } = buildInvoice(validateMetadata(clone(DOMESTIC_EXAMPLE)));
-    assert.deepEqual(invoice.lines.map((l) => l.netAmount), ['900.00', '780.00']);
-    assert.deepEqual(invoice.vatBreakdown.map((b) => [b.categoryCode, b.rate, b.taxableAmount, b.taxAmount]), [['S', '19', '1680.00', '319.20']]);
     assert.deepEqual(
-      [invoice.totals.lineNetTotal, invoice.totals.taxExclusiveAmount, invoice.totals.taxTotal, invoice.totals.taxInclusiveAmount, invoice.totals.amountDue],
+      invoice.lines.map((l) => l.netAmount),
+      ['900.00', '780.00'],
+    );
+    assert.deepEqual(
+      invoice.vatBreakdown.map((b) => [b.categoryCode, b.rate, b.taxableAmount, b.taxAmount]),
+      [['S', '19', '1680.00', '319.20']],
+    );
+    assert.deepEqual(
+      [
+        invoice.totals.lineNetTotal,
+        invoice.totals.taxExclusiveAmount,
+        invoice.totals.taxTotal,
+        invoice.totals.taxInclusiveAmount,
+        invoice.totals.amountDue,
+      ],
       ['1680.00', '1680.00', '319.20', '1999.20', '1999.20'],
     );
     assert.equal(invoice.totals.allowanceTotal, undefined);
@@ -195,7 +263,10 @@ describe('computation of derived values (EN 16931 rounding)', () => {
   test('half-up rounding of line amounts and VAT per category, sums of rounded values', () => {
     const { invoice } = buildInvoice(validateMetadata(clone(SCENARIOS.mixed_rates)));
     // 12 × 18.3333 = 219.9996 → 220.00; 3 × 24.95 = 74.85
-    assert.deepEqual(invoice.lines.map((l) => l.netAmount), ['220.00', '899.99', '74.85', '0.00']);
+    assert.deepEqual(
+      invoice.lines.map((l) => l.netAmount),
+      ['220.00', '899.99', '74.85', '0.00'],
+    );
     const bd = Object.fromEntries(invoice.vatBreakdown.map((b) => [`${b.categoryCode}${b.rate}`, [b.taxableAmount, b.taxAmount]]));
     // 294.85 × 7 % = 20.6395 → 20.64; 899.99 × 19 % = 170.9981 → 171.00
     assert.deepEqual(bd, { S7: ['294.85', '20.64'], S19: ['899.99', '171.00'], Z0: ['0.00', '0.00'] });
@@ -220,7 +291,10 @@ describe('computation of derived values (EN 16931 rounding)', () => {
 
   test('negative lines and credit notes keep their signs', () => {
     const neg = buildInvoice(validateMetadata(clone(SCENARIOS.negative_line))).invoice;
-    assert.deepEqual(neg.lines.map((l) => l.netAmount), ['199.50', '-39.90']);
+    assert.deepEqual(
+      neg.lines.map((l) => l.netAmount),
+      ['199.50', '-39.90'],
+    );
     assert.equal(neg.totals.taxExclusiveAmount, '159.60');
     const cn = buildInvoice(validateMetadata(clone(SCENARIOS.credit_note))).invoice;
     assert.equal(cn.typeCode, '381');
@@ -228,8 +302,9 @@ describe('computation of derived values (EN 16931 rounding)', () => {
     assert.equal(cn.totals.amountDue, '535.50');
   });
 
-  test('default exemption reasons for AE/K/G/O, the caller\'s reason for E', () => {
-    const reasons = (meta: InvoiceMetadata) => buildInvoice(validateMetadata(clone(meta))).invoice.vatBreakdown.map((b) => [b.categoryCode, b.exemptionReasonCode]);
+  test("default exemption reasons for AE/K/G/O, the caller's reason for E", () => {
+    const reasons = (meta: InvoiceMetadata) =>
+      buildInvoice(validateMetadata(clone(meta))).invoice.vatBreakdown.map((b) => [b.categoryCode, b.exemptionReasonCode]);
     assert.deepEqual(reasons(SCENARIOS.reverse_charge), [['AE', 'VATEX-EU-AE']]);
     assert.deepEqual(reasons(SCENARIOS.intra_community), [['K', 'VATEX-EU-IC']]);
     assert.deepEqual(reasons(SCENARIOS.export), [['G', 'VATEX-EU-G']]);
@@ -253,7 +328,10 @@ describe('computation of derived values (EN 16931 rounding)', () => {
     meta.line_items![0].line_total = '901.00';
     meta.total_tax_amount = '300.00';
     meta.amount_due = '0.00';
-    meta.tax_breakdown = [{ category: 'S', rate: '19', tax_amount: '350.00' }, { category: 'S', rate: '7', basis_amount: '10.00' }];
+    meta.tax_breakdown = [
+      { category: 'S', rate: '19', tax_amount: '350.00' },
+      { category: 'S', rate: '7', basis_amount: '10.00' },
+    ];
     const issues = contentIssues(meta);
     const byField = Object.fromEntries(issues.map((i) => [i.field, i]));
     assert.deepEqual([byField['line_items[0].line_total'].given, byField['line_items[0].line_total'].expected], ['901.00', '900.00']);
@@ -262,7 +340,7 @@ describe('computation of derived values (EN 16931 rounding)', () => {
     assert.ok(byField.total_tax_amount && byField.amount_due, Object.keys(byField).join(', '));
   });
 
-  test('a VAT amount within BR-CO-17\'s tolerance is accepted and drives the totals', () => {
+  test("a VAT amount within BR-CO-17's tolerance is accepted and drives the totals", () => {
     const meta = clone(DOMESTIC_EXAMPLE);
     meta.tax_breakdown = [{ category: 'S', rate: '19', tax_amount: '319.21' }];
     const { invoice } = buildInvoice(validateMetadata(meta));
@@ -274,7 +352,10 @@ describe('computation of derived values (EN 16931 rounding)', () => {
   test('allowance amount must match base × percentage (PEPPOL-EN16931-R040)', () => {
     const meta = clone(DOMESTIC_EXAMPLE);
     meta.allowances = [{ amount: '10.00', base_amount: '100.00', percentage: '5', reason: 'Discount' }];
-    assert.deepEqual(contentIssues(meta).map((i) => [i.field, i.expected]), [['allowances[0].amount', '5.00']]);
+    assert.deepEqual(
+      contentIssues(meta).map((i) => [i.field, i.expected]),
+      [['allowances[0].amount', '5.00']],
+    );
   });
 });
 
@@ -288,7 +369,14 @@ describe('fields a profile cannot carry', () => {
   test('BASIC lists line details and contacts, once per path', () => {
     const meta = validateMetadata(clone(SCENARIOS.full_en16931));
     const dropped = droppedFields(meta, 'basic');
-    for (const p of ['seller.contact', 'buyer.contact', 'line_items[].description', 'line_items[].classifications', 'payment.credit_transfers[].bic', 'project_reference']) {
+    for (const p of [
+      'seller.contact',
+      'buyer.contact',
+      'line_items[].description',
+      'line_items[].classifications',
+      'payment.credit_transfers[].bic',
+      'project_reference',
+    ]) {
       assert.ok(dropped.includes(p), `${p} in ${dropped.join(', ')}`);
     }
     assert.equal(new Set(dropped).size, dropped.length);
@@ -297,7 +385,10 @@ describe('fields a profile cannot carry', () => {
   test('MINIMUM lists all but its own terms; line items are not listed (they make the totals)', () => {
     const meta = validateMetadata(clone(DOMESTIC_EXAMPLE));
     const dropped = droppedFields(meta, 'minimum');
-    assert.ok(dropped.includes('payment') && dropped.includes('buyer.address') && dropped.includes('seller.address.city'), dropped.join(', '));
+    assert.ok(
+      dropped.includes('payment') && dropped.includes('buyer.address') && dropped.includes('seller.address.city'),
+      dropped.join(', '),
+    );
     assert.ok(!dropped.some((p) => p.startsWith('line_items')), dropped.join(', '));
   });
 

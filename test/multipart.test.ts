@@ -20,7 +20,10 @@ test('parts: names, filenames, types and contents, byte for byte', () => {
   ]);
   const parts = parseMultipart(payload, boundaryOf(headers['content-type'])!);
   assert.equal(parts.length, 3);
-  assert.deepEqual({ ...parts[0], data: [...parts[0].data] }, { name: 'file', filename: 'rechnung.pdf', mimetype: 'application/pdf', data: [...pdf] });
+  assert.deepEqual(
+    { ...parts[0], data: [...parts[0].data] },
+    { name: 'file', filename: 'rechnung.pdf', mimetype: 'application/pdf', data: [...pdf] },
+  );
   assert.deepEqual({ ...parts[1], data: parts[1].data.toString() }, { name: 'rules', mimetype: 'text/plain', data: 'br_fr_ctc' });
   assert.equal(parts[2].data.length, 0);
 });
@@ -57,7 +60,10 @@ test('a file part without Content-Type is application/octet-stream; a part witho
 
 test('bodies that are not multipart are refused', () => {
   assert.throws(() => parseMultipart(Buffer.from('no boundary here'), 'b'), /no opening boundary/);
-  assert.throws(() => parseMultipart(Buffer.from(`--b${CRLF}Content-Disposition: form-data; name="a"${CRLF}${CRLF}value, never closed`), 'b'), /no closing boundary/);
+  assert.throws(
+    () => parseMultipart(Buffer.from(`--b${CRLF}Content-Disposition: form-data; name="a"${CRLF}${CRLF}value, never closed`), 'b'),
+    /no closing boundary/,
+  );
   assert.throws(() => parseMultipart(Buffer.from(`--b${CRLF}Content-Disposition: form-data; name="a"`), 'b'), /unterminated part headers/);
   assert.throws(() => parseMultipart(Buffer.from(`--bXY${CRLF}${CRLF}x${CRLF}--b--`), 'b'), /malformed boundary line/);
 });
@@ -73,7 +79,12 @@ test('over HTTP: a malformed multipart body is 400 ProblemDetails, a missing bou
   assert.equal(broken.statusCode, 400);
   assert.match(String(broken.headers['content-type']), /^application\/problem\+json/);
   assert.match(broken.json().detail, /multipart body could not be read: no closing boundary/);
-  const noBoundary = await app.inject({ method: 'POST', url: '/v1/extract', headers: { 'content-type': 'multipart/form-data' }, payload: 'x' });
+  const noBoundary = await app.inject({
+    method: 'POST',
+    url: '/v1/extract',
+    headers: { 'content-type': 'multipart/form-data' },
+    payload: 'x',
+  });
   assert.equal(noBoundary.statusCode, 400);
   assert.match(noBoundary.json().detail, /no boundary parameter/);
   await app.close();
@@ -109,12 +120,20 @@ test('over HTTP: a file just under MAX_UPLOAD_SIZE_MB is read, one just over is 
   const xml = readFileSync(fixturePath('cen/examples/cii/CII_example1.xml'));
   // Pad with whitespace after the root element: still the same invoice, and exactly 1 MB.
   const exact = Buffer.concat([xml, Buffer.alloc(1024 * 1024 - xml.length, 0x20)]);
-  const ok = await app.inject({ method: 'POST', url: '/v1/extract', ...multipart([{ name: 'file', value: exact, filename: 'a.xml', contentType: 'application/xml' }]) });
+  const ok = await app.inject({
+    method: 'POST',
+    url: '/v1/extract',
+    ...multipart([{ name: 'file', value: exact, filename: 'a.xml', contentType: 'application/xml' }]),
+  });
   assert.equal(ok.statusCode, 200);
   assert.equal(ok.json().invoice_json.invoice_number, '12115118');
 
   const over = Buffer.concat([exact, Buffer.from(' ')]);
-  const tooLarge = await app.inject({ method: 'POST', url: '/v1/extract', ...multipart([{ name: 'file', value: over, filename: 'a.xml' }]) });
+  const tooLarge = await app.inject({
+    method: 'POST',
+    url: '/v1/extract',
+    ...multipart([{ name: 'file', value: over, filename: 'a.xml' }]),
+  });
   assert.equal(tooLarge.statusCode, 413);
   assert.equal(tooLarge.json().code, 'UPLOAD_TOO_LARGE');
 

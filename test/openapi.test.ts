@@ -9,7 +9,14 @@ test('GET /openapi.json is OpenAPI 3.1.0, version 1.7.0, with the spec schemas',
   const doc = res.json();
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, '1.7.0');
-  for (const name of ['ProblemDetails', 'HTTPValidationError', 'ValidationError', 'DiagnosticsResponse', 'SerializationResponse', 'BusinessReadyInvoice']) {
+  for (const name of [
+    'ProblemDetails',
+    'HTTPValidationError',
+    'ValidationError',
+    'DiagnosticsResponse',
+    'SerializationResponse',
+    'BusinessReadyInvoice',
+  ]) {
     assert.ok(doc.components.schemas[name], `components.schemas.${name}`);
   }
   for (const path of ['/health', '/healthz', '/diagnostics', '/metrics', '/v1/serialize']) assert.ok(doc.paths[path], path);

@@ -49,7 +49,13 @@ test('GET /healthz is 503 when a critical subsystem fails, 200 when only a non-c
   const app = await communityApp();
   app.health.add({ name: 'optional_thing', critical: false, check: () => ({ ok: false, detail: 'gone' }) });
   assert.equal((await app.inject({ url: '/healthz' })).statusCode, 200);
-  app.health.add({ name: 'broken_engine', critical: true, check: () => { throw new Error('engine exploded'); } });
+  app.health.add({
+    name: 'broken_engine',
+    critical: true,
+    check: () => {
+      throw new Error('engine exploded');
+    },
+  });
   const res = await app.inject({ url: '/healthz' });
   assert.equal(res.statusCode, 503);
   assert.equal(res.json().status, 'not_ready');
@@ -82,7 +88,18 @@ test('GET /diagnostics with the token fills every required field truthfully', as
   const res = await app.inject({ url: '/diagnostics', headers: { authorization: 'Bearer s3cret' } });
   assert.equal(res.statusCode, 200);
   const body = res.json();
-  for (const field of ['version', 'git_hash', 'build_date', 'python_version', 'dependencies', 'runtime_config', 'environment', 'memory_status', 'features_enabled', 'uptime_seconds']) {
+  for (const field of [
+    'version',
+    'git_hash',
+    'build_date',
+    'python_version',
+    'dependencies',
+    'runtime_config',
+    'environment',
+    'memory_status',
+    'features_enabled',
+    'uptime_seconds',
+  ]) {
     assert.ok(field in body, field);
   }
   assert.equal(body.version, '1.7.0');
@@ -143,7 +160,12 @@ test('GET /metrics counts validations by outcome in pro mode with METRICS_ENABLE
   const valid = readFileSync(fixturePath('cen/examples/cii/CII_example2.xml'));
   const invalid = Buffer.from(valid.toString('utf8').replace(/<ram:TypeCode>380<\/ram:TypeCode>/, '<ram:TypeCode>999</ram:TypeCode>'));
   assert.notDeepEqual(invalid, valid);
-  for (const [file, status] of [[valid, 200], [invalid, 200], [valid, 200], [Buffer.from('neither a PDF nor XML'), 400]] as const) {
+  for (const [file, status] of [
+    [valid, 200],
+    [invalid, 200],
+    [valid, 200],
+    [Buffer.from('neither a PDF nor XML'), 400],
+  ] as const) {
     const form = multipart([{ name: 'file', value: file, filename: 'invoice.xml', contentType: 'application/xml' }]);
     assert.equal((await app.inject({ method: 'POST', url: '/v1/validate', ...form })).statusCode, status);
   }

@@ -17,13 +17,19 @@ import { invalidXml, ROOT } from './cli-fixtures.js';
 test('npm pack → npm install in an empty folder → the CLI and the library work there', { timeout: 15 * 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'einvoice-pack-'));
   try {
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
     const files: string[] = packed[0].files.map((f: { path: string }) => f.path);
     assert.ok(files.includes('bin/einvoice.js'));
     assert.ok(files.includes('dist/src/lib/index.js') && files.includes('dist/src/lib/index.d.ts'));
     assert.ok(files.includes('dist/src/cli/worker.js'));
     assert.deepEqual(
-      files.filter((f) => /^(test|bench|scripts|src)\//.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts')),
+      files.filter((f) => /^(test|bench|scripts|src)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts'))),
       [],
       'no tests, benchmarks, scripts or TypeScript sources are shipped',
     );
@@ -32,7 +38,10 @@ test('npm pack → npm install in an empty folder → the CLI and the library wo
     const app = join(dir, 'app');
     execFileSync('mkdir', ['-p', app]);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tgz], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tgz], {
+      cwd: app,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     assert.ok(existsSync(join(app, 'node_modules/.bin/einvoice')));
 
     writeFileSync(join(app, 'good.xml'), (await toXml(DOMESTIC_EXAMPLE)).xml);

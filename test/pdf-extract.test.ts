@@ -76,7 +76,10 @@ test('a PDF whose only attachment is not an invoice yields NO_XML', async () => 
   const r = await ingest(pdf);
   assert.equal(r.xmlBytes, undefined);
   assert.equal(r.format, null);
-  assert.deepEqual(r.problems.map((p) => p.code), ['NO_XML']);
+  assert.deepEqual(
+    r.problems.map((p) => p.code),
+    ['NO_XML'],
+  );
   assert.deepEqual(r.attachmentNames, ['notes.xml']);
 });
 
@@ -186,7 +189,9 @@ test('bytes that start like a PDF but are not one are PDF_UNREADABLE', async () 
 });
 
 test('a real Factur-X PDF (FNFE-MPE MINIMUM example): XMP names PDF/A-3B and the conformance level', async () => {
-  const r = await ingest(new Uint8Array(readFixture('lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf')));
+  const r = await ingest(
+    new Uint8Array(readFixture('lunatech/specs/examples/facturx-1.08/MINIMUM/Facture_F20260023-LE_FOURNISSEUR-POUR-LE_CLIENT_MINIMUM.pdf')),
+  );
   assert.equal(r.xmp?.pdfaPart, '3');
   assert.equal(r.xmp?.pdfaConformance, 'B');
   assert.equal(r.xmp?.documentFileName, 'factur-x.xml');
@@ -235,13 +240,15 @@ test('the lazy reader (fast path) agrees with the full parser on the fixture PDF
     assert.ok(fast, `lazy reader gave up on ${file}`);
     const doc = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
     const full = listAttachments(doc);
-    const meta = (list: typeof full) => list.map((a) => [a.name, a.filename, a.mimeType, a.afRelationship, a.inNameTree, a.inAssociatedFiles]);
+    const meta = (list: typeof full) =>
+      list.map((a) => [a.name, a.filename, a.mimeType, a.afRelationship, a.inNameTree, a.inAssociatedFiles]);
     assert.deepEqual(meta(fast.attachments), meta(full), file);
     // XML content byte for byte. (Other attachments are not compared: pdf-lib's Flate decoder dropped the
     // last byte of the 843,023-byte PDF inside zugferd_2p1_EN16931_Elektron.pdf, where zlib and pdfjs-dist
     // agree with the lazy reader; corpus-read.test.ts checks every invoice XML against pdfjs-dist.)
     fast.attachments.forEach((a, i) => {
-      if (/\.xml$/i.test(a.name)) assert.equal(Buffer.compare(Buffer.from(a.content()), Buffer.from(full[i].content())), 0, `${file}: ${a.name}`);
+      if (/\.xml$/i.test(a.name))
+        assert.equal(Buffer.compare(Buffer.from(a.content()), Buffer.from(full[i].content())), 0, `${file}: ${a.name}`);
     });
     compared++;
   }
@@ -263,5 +270,8 @@ test('a decompression bomb posing as the invoice is refused, not inflated withou
   const r = await ingest(pdf);
   assert.equal(r.attachmentName, 'factur-x.xml');
   assert.equal(r.invoice, undefined);
-  assert.deepEqual(r.problems.map((p) => p.code), ['PDF_ATTACHMENT_UNREADABLE']);
+  assert.deepEqual(
+    r.problems.map((p) => p.code),
+    ['PDF_ATTACHMENT_UNREADABLE'],
+  );
 });

@@ -141,7 +141,11 @@ before(async () => {
   invoiceXml = buildInvoiceXml(DOMESTIC_EXAMPLE).xml;
   // Warm-up (not measured): the first request of each kind loads its modules (under tsx: compiles them)
   // and starts the PDF worker; the hostile requests below are measured against a warm server.
-  const honest = pdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>']);
+  const honest = pdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
+  ]);
   for (const [path, parts] of [
     ['/v1/validate', [file('file', honest)]],
     ['/v1/extract', [file('file', honest)]],
@@ -160,7 +164,8 @@ after(async () => {
   await closePdfPool();
 });
 
-const INTERNAL = /Cannot create a Buffer|Map maximum size|Maximum call stack|heap out of memory|RangeError|TypeError|\bat [\w.<>]+ \(|\/work\/|node_modules|\.ts:\d+/;
+const INTERNAL =
+  /Cannot create a Buffer|Map maximum size|Maximum call stack|heap out of memory|RangeError|TypeError|\bat [\w.<>]+ \(|\/work\/|node_modules|\.ts:\d+/;
 
 interface Outcome {
   status: number;
@@ -232,12 +237,13 @@ function assertProblem(o: Outcome, what: string, codes: string[]): Record<string
 }
 
 const file = (name: string, bytes: Buffer, filename = 'hostile.pdf') => ({ name, filename, contentType: 'application/pdf', value: bytes });
-const readers = (bytes: Buffer) => [
-  ['/v1/validate', [file('file', bytes)]],
-  ['/v1/extract', [file('file', bytes)]],
-  ['/v1/serialize', [file('file', bytes)]],
-  ['/v1/merge', [file('pdf', bytes), { name: 'xml', filename: 'invoice.xml', contentType: 'application/xml', value: invoiceXml }]],
-] as const;
+const readers = (bytes: Buffer) =>
+  [
+    ['/v1/validate', [file('file', bytes)]],
+    ['/v1/extract', [file('file', bytes)]],
+    ['/v1/serialize', [file('file', bytes)]],
+    ['/v1/merge', [file('pdf', bytes), { name: 'xml', filename: 'invoice.xml', contentType: 'application/xml', value: invoiceXml }]],
+  ] as const;
 
 // ---------------------------------------------------------------------------------------------
 // The classes of issue 17
@@ -284,11 +290,16 @@ test('(a) the recovery scan is linear: 4x the objects cost about 4x the time, no
 
 test('(b) xref stream /W [0 0 0] with an /Index of two billion entries: PDF_LIMIT at once', async () => {
   const head = '%PDF-1.7\n';
-  const obj = '1 0 obj\n<< /Type /XRef /Size 2000000000 /W [0 0 0] /Index [0 2000000000] /Root 1 0 R /Length 0 >>\nstream\n\nendstream\nendobj\n';
+  const obj =
+    '1 0 obj\n<< /Type /XRef /Size 2000000000 /W [0 0 0] /Index [0 2000000000] /Root 1 0 R /Length 0 >>\nstream\n\nendstream\nendobj\n';
   const bytes = B(`${head}${obj}startxref\n${head.length}\n%%EOF\n`);
   assert.ok(bytes.length < 300);
   for (const [path, form] of readers(bytes)) assertProblem(await hostile(path, [...form]), path, ['PDF_LIMIT']);
-  assertProblem(await hostile('/v1/convert', [file('pdf', bytes), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]), '/v1/convert', ['PDF_LIMIT']);
+  assertProblem(
+    await hostile('/v1/convert', [file('pdf', bytes), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]),
+    '/v1/convert',
+    ['PDF_LIMIT'],
+  );
   // The same lie with a sane /W: the count is checked against the file's length before any loop.
   const obj2 = obj.replace('/W [0 0 0]', '/W [1 2 1]');
   const bytes2 = B(`${head}${obj2}startxref\n${head.length}\n%%EOF\n`);
@@ -301,12 +312,18 @@ test('(c) object stream claiming /N 200000000, plain and inside a Flate stream, 
   const make = (flate: boolean, referenced: boolean) => {
     const head = '%PDF-1.7\n';
     const data = flate ? deflateSync(Buffer.from(objstmBody)) : Buffer.from(objstmBody);
-    const objstm = Buffer.concat([B('1 0 obj\n'), stream(`/Type /ObjStm /N 200000000 /First 4${flate ? ' /Filter /FlateDecode' : ''}`, data), B('\nendobj\n')]);
+    const objstm = Buffer.concat([
+      B('1 0 obj\n'),
+      stream(`/Type /ObjStm /N 200000000 /First 4${flate ? ' /Filter /FlateDecode' : ''}`, data),
+      B('\nendobj\n'),
+    ]);
     const xrefAt = head.length + objstm.length;
     // xref stream rows (W [1 2 1]): 0 free, 1 at offset, 2 compressed in 1, 3 (this stream) at offset.
     const rows = Buffer.from([0, 0, 0, 0, 1, 0, head.length, 0, 2, 0, 1, 0, 1, (xrefAt >> 8) & 0xff, xrefAt & 0xff, 0]);
     const root = referenced ? 2 : 4;
-    const extra = referenced ? '' : '4 0 obj << /Type /Catalog /Pages 5 0 R >> endobj\n5 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n/EmbeddedFile\n';
+    const extra = referenced
+      ? ''
+      : '4 0 obj << /Type /Catalog /Pages 5 0 R >> endobj\n5 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n/EmbeddedFile\n';
     const xref = Buffer.concat([B('3 0 obj\n'), stream(`/Type /XRef /Size 4 /W [1 2 1] /Root ${root} 0 R`, rows), B('\nendobj\n')]);
     return Buffer.concat([B(head), objstm, xref, B(extra), B(`startxref\n${referenced ? xrefAt : 999999}\n%%EOF\n`)]);
   };
@@ -317,7 +334,11 @@ test('(c) object stream claiming /N 200000000, plain and inside a Flate stream, 
       const what = `${flate ? 'flate' : 'plain'} ${referenced ? 'referenced' : 'unreferenced'}`;
       assertProblem(await hostile('/v1/extract', [file('file', bytes)]), `extract ${what}`, ['PDF_LIMIT']);
       assertProblem(await hostile('/v1/validate', [file('file', bytes)]), `validate ${what}`, ['PDF_LIMIT']);
-      assertProblem(await hostile('/v1/convert', [file('pdf', bytes), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]), `convert ${what}`, ['PDF_LIMIT']);
+      assertProblem(
+        await hostile('/v1/convert', [file('pdf', bytes), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]),
+        `convert ${what}`,
+        ['PDF_LIMIT'],
+      );
     }
   }
 });
@@ -343,7 +364,10 @@ test('(d) an embedded-files name tree 50,000 levels deep (and a cyclic one): PDF
   assert.ok(bytes.length > 1_000_000, `${bytes.length} bytes`);
   for (const [path, form] of readers(bytes)) assertProblem(await hostile(path, [...form]), path, ['PDF_LIMIT']);
   // Through the full parser (xref broken) and a cycle through the lazy reader.
-  for (const [what, b] of [['broken xref', deepNameTree(2_000, { brokenXref: true })], ['cycle', deepNameTree(10, { cycle: true })]] as const) {
+  for (const [what, b] of [
+    ['broken xref', deepNameTree(2_000, { brokenXref: true })],
+    ['cycle', deepNameTree(10, { cycle: true })],
+  ] as const) {
     assertProblem(await hostile('/v1/extract', [file('file', b)]), what, ['PDF_LIMIT']);
   }
 });
@@ -367,7 +391,10 @@ test('(e) broken-xref Factur-X whose XML inflates to 1 GiB: the cap holds on eve
   // The recovery reader itself: the same cap, and the per-request budget.
   const recovered = recoverByScanning(facturX(fileStream, { brokenXref: true }), new Error('test'));
   assert.equal(recovered.attachments.length, 1);
-  assert.throws(() => recovered.attachments[0].content(), (e: unknown) => e instanceof PdfReadError && e.code === 'PDF_LIMIT');
+  assert.throws(
+    () => recovered.attachments[0].content(),
+    (e: unknown) => e instanceof PdfReadError && e.code === 'PDF_LIMIT',
+  );
 });
 
 test('Flate, LZW and ASCII85 bombs: every filter stops at the cap; honest data decodes exactly', () => {
@@ -420,7 +447,13 @@ function pageTreePdf(variant: 'no-pages' | 'no-kids' | 'self' | 'deep-cycle'): B
     self: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     'deep-cycle': '<< /Type /Pages /Kids [5 0 R] /Count 1 >>',
   }[variant];
-  return pdf([catalog, xmpObject(), pages, '<< /Type /Page /Parent 3 0 R /MediaBox [0 0 595 842] >>', '<< /Type /Pages /Parent 3 0 R /Kids [3 0 R] /Count 1 >>']);
+  return pdf([
+    catalog,
+    xmpObject(),
+    pages,
+    '<< /Type /Page /Parent 3 0 R /MediaBox [0 0 595 842] >>',
+    '<< /Type /Pages /Parent 3 0 R /Kids [3 0 R] /Count 1 >>',
+  ]);
 }
 
 test('(f) PDF/A-3 declared, but no /Pages, /Pages without /Kids, a self-referencing page tree: 400 on convert and merge', async () => {
@@ -429,38 +462,78 @@ test('(f) PDF/A-3 declared, but no /Pages, /Pages without /Kids, a self-referenc
     const c = await hostile('/v1/convert', [file('pdf', bytes), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]);
     const body = assertProblem(c, `convert ${variant}`, ['PDF_UNREADABLE']);
     assert.match(String(body.detail), /page/i);
-    const m = await hostile('/v1/merge', [file('pdf', bytes), { name: 'xml', filename: 'invoice.xml', contentType: 'application/xml', value: invoiceXml }]);
+    const m = await hostile('/v1/merge', [
+      file('pdf', bytes),
+      { name: 'xml', filename: 'invoice.xml', contentType: 'application/xml', value: invoiceXml },
+    ]);
     assertProblem(m, `merge ${variant}`, ['PDF_UNREADABLE']);
   }
 });
 
 test('(g) a 200,000-character invoice number in /v1/convert: a PDF, not a stack overflow', async () => {
-  const base = pdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>']);
+  const base = pdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
+  ]);
   const metadata = { ...DOMESTIC_EXAMPLE, invoice_number: 'N'.repeat(200_000) };
   const o = await hostile('/v1/convert', [file('pdf', base), { name: 'metadata', value: JSON.stringify(metadata) }]);
-  assert.ok(o.ms < 5000 * loadFactor() && o.healthMaxMs < 1000 * loadFactor(), `${Math.round(o.ms)} ms, /health ${Math.round(o.healthMaxMs)} ms`);
+  assert.ok(
+    o.ms < 5000 * loadFactor() && o.healthMaxMs < 1000 * loadFactor(),
+    `${Math.round(o.ms)} ms, /health ${Math.round(o.healthMaxMs)} ms`,
+  );
   assert.ok(o.status === 200 || o.status === 400 || o.status === 422, `${o.status}: ${o.body.slice(0, 300)}`);
   if (o.status !== 200) assert.doesNotMatch(o.body, INTERNAL);
   // The same through an input PDF whose own /Title is 200,000 characters.
-  const titled = pdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>', `<< /Title (${'T'.repeat(200_000)}) >>`], { trailerExtra: '/Info 4 0 R ' });
+  const titled = pdf(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
+      `<< /Title (${'T'.repeat(200_000)}) >>`,
+    ],
+    { trailerExtra: '/Info 4 0 R ' },
+  );
   const t = await hostile('/v1/convert', [file('pdf', titled), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]);
   assert.equal(t.status, 200, t.body.slice(0, 300));
 });
 
 test('an encrypted PDF stays a clear PDF_ENCRYPTED on every reader', async () => {
-  const bytes = pdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 0 >>', '<< /Filter /Standard /V 2 /R 3 /O <00> /U <00> /P -4 >>'], { trailerExtra: '/Encrypt 3 0 R /ID [<01> <01>] ' });
+  const bytes = pdf(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [] /Count 0 >>',
+      '<< /Filter /Standard /V 2 /R 3 /O <00> /U <00> /P -4 >>',
+    ],
+    { trailerExtra: '/Encrypt 3 0 R /ID [<01> <01>] ' },
+  );
   for (const [path, form] of readers(bytes)) assertProblem(await hostile(path, [...form]), path, ['PDF_ENCRYPTED']);
-  assertProblem(await hostile('/v1/convert', [file('pdf', bytes), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]), '/v1/convert', ['PDF_ENCRYPTED']);
+  assertProblem(
+    await hostile('/v1/convert', [file('pdf', bytes), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]),
+    '/v1/convert',
+    ['PDF_ENCRYPTED'],
+  );
 });
 
 test('arrays nested 100,000 deep in the trailer and in an object: refused or read, never a crash', async () => {
   const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-  const bytes = pdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /X ${deep} >>`], { trailerExtra: `/Deep ${deep} ` });
+  const bytes = pdf(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /X ${deep} >>`,
+    ],
+    { trailerExtra: `/Deep ${deep} ` },
+  );
   for (const [path, form] of readers(bytes)) {
     const o = await hostile(path, [...form]);
     assertBounded(o, path);
   }
-  assertProblem(await hostile('/v1/convert', [file('pdf', bytes), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]), '/v1/convert', ['PDF_LIMIT', 'PDF_UNREADABLE']);
+  assertProblem(
+    await hostile('/v1/convert', [file('pdf', bytes), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]),
+    '/v1/convert',
+    ['PDF_LIMIT', 'PDF_UNREADABLE'],
+  );
 });
 
 test('an honest Factur-X with a broken xref still gives up its invoice (through the worker)', async () => {
@@ -480,7 +553,9 @@ test('community mode answers the same (serialize aside)', async () => {
   const community = await communityApp();
   try {
     const head = '%PDF-1.7\n';
-    const bytes = B(`${head}1 0 obj\n<< /Type /XRef /Size 9 /W [0 0 0] /Index [0 2000000000] /Length 0 >>\nstream\n\nendstream\nendobj\nstartxref\n${head.length}\n%%EOF\n`);
+    const bytes = B(
+      `${head}1 0 obj\n<< /Type /XRef /Size 9 /W [0 0 0] /Index [0 2000000000] /Length 0 >>\nstream\n\nendstream\nendobj\nstartxref\n${head.length}\n%%EOF\n`,
+    );
     const { payload, headers } = multipart([file('file', bytes)]);
     const r = await community.inject({ method: 'POST', url: '/v1/extract', payload, headers });
     assert.equal(r.statusCode, 400);
@@ -492,11 +567,18 @@ test('community mode answers the same (serialize aside)', async () => {
 
 test('a pdf-lib job over its deadline is killed, answered as an overrun, and the worker replaced', async () => {
   // 40,000 small objects: a parse of a second or more, cut off after 20 ms.
-  const objects: Body[] = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>'];
+  const objects: Body[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
+  ];
   for (let k = 0; k < 40_000; k++) objects.push(`<< /A [${k} 1 2 3] /B (text ${k}) >>`);
   const big = pdf(objects, { brokenXref: true });
   await runPdfTask({ kind: 'read', bytes: pdf(objects.slice(0, 3)) }); // a warm worker, so the deadline is the job's
-  await assert.rejects(runPdfTask({ kind: 'read', bytes: big }, 20), (e: unknown) => e instanceof PdfWorkerOverrunError && e.reason === 'time');
+  await assert.rejects(
+    runPdfTask({ kind: 'read', bytes: big }, 20),
+    (e: unknown) => e instanceof PdfWorkerOverrunError && e.reason === 'time',
+  );
   // The next job gets a new worker and an answer.
   const answer = await runPdfTask({ kind: 'read', bytes: pdf(objects.slice(0, 3)) });
   assert.ok(typeof answer === 'object' && 'attachments' in answer, JSON.stringify(answer).slice(0, 200));

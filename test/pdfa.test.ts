@@ -29,7 +29,10 @@ function xmp(opts: { part?: string | null; fx?: boolean; fxSchema?: boolean; hea
   const schema = opts.fxSchema
     ? `<rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#"><pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType="Resource"><pdfaSchema:schema>Factur-X PDFA Extension Schema</pdfaSchema:schema><pdfaSchema:namespaceURI>${FX_NS}</pdfaSchema:namespaceURI><pdfaSchema:prefix>fx</pdfaSchema:prefix><pdfaSchema:property><rdf:Seq>${['DocumentFileName', 'DocumentType', 'Version', 'ConformanceLevel'].map(prop).join('')}</rdf:Seq></pdfaSchema:property></rdf:li></rdf:Bag></pdfaExtension:schemas></rdf:Description>`
     : '';
-  const id = part === null ? '' : `<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaid:part>${part}</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance></rdf:Description>`;
+  const id =
+    part === null
+      ? ''
+      : `<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaid:part>${part}</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance></rdf:Description>`;
   return `${opts.header ?? '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>'}<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">${id}<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Test</rdf:li></rdf:Alt></dc:title></rdf:Description>${fxProps}${schema}</rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
 }
 
@@ -52,19 +55,29 @@ function buildPdf(spec: Spec): Buffer {
     else {
       const data = typeof o.data === 'string' ? Buffer.from(o.data, 'latin1') : o.data;
       const dict = o.dict.includes('/Length') ? o.dict : o.dict.replace(/>>\s*$/, `/Length ${data.length}>>`);
-      chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n${dict}\nstream\n`, 'latin1'), data, Buffer.from('\nendstream\nendobj\n', 'latin1')]);
+      chunk = Buffer.concat([
+        Buffer.from(`${i + 1} 0 obj\n${dict}\nstream\n`, 'latin1'),
+        data,
+        Buffer.from('\nendstream\nendobj\n', 'latin1'),
+      ]);
     }
     parts.push(chunk);
     len += chunk.length;
   });
-  const xref = ['xref', `0 ${spec.objects.length + 1}`, '0000000000 65535 f '].concat(offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n `));
-  const trailer = spec.trailer ?? `<</Size ${spec.objects.length + 1}/Root 1 0 R/ID[<00112233445566778899AABBCCDDEEFF><00112233445566778899AABBCCDDEEFF>]>>`;
+  const xref = ['xref', `0 ${spec.objects.length + 1}`, '0000000000 65535 f '].concat(
+    offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n `),
+  );
+  const trailer =
+    spec.trailer ??
+    `<</Size ${spec.objects.length + 1}/Root 1 0 R/ID[<00112233445566778899AABBCCDDEEFF><00112233445566778899AABBCCDDEEFF>]>>`;
   parts.push(Buffer.from(`${xref.join('\n')}\ntrailer\n${trailer}\nstartxref\n${len}\n%%EOF\n${spec.tail ?? ''}`, 'latin1'));
   return Buffer.concat(parts);
 }
 
 /** A minimal PDF/A-3b: catalog, XMP, one empty page. Variations through `patch`. */
-function minimalPdfa(patch: { catalog?: string; page?: string; extra?: Spec['objects']; xmp?: string; trailer?: string; header?: string; tail?: string } = {}): Buffer {
+function minimalPdfa(
+  patch: { catalog?: string; page?: string; extra?: Spec['objects']; xmp?: string; trailer?: string; header?: string; tail?: string } = {},
+): Buffer {
   return buildPdf({
     header: patch.header,
     tail: patch.tail,
@@ -144,7 +157,10 @@ describe('PDF/A checker on PDFs built in code', () => {
     }
     // A wrong /Length is found (the real data length is measured, not trusted).
     const good = minimalPdfa({ page: '/Contents 5 0 R', extra: [{ dict: '<</Length 18>>', data: '0 0 10 10 re S\n% x' }] });
-    assert.deepEqual(checkPdfa(good).findings.filter((f) => f.clause.startsWith('6.1')), []);
+    assert.deepEqual(
+      checkPdfa(good).findings.filter((f) => f.clause.startsWith('6.1')),
+      [],
+    );
     const broken = Buffer.from(good.toString('latin1').replace('/Length 18', '/Length 15'), 'latin1');
     assert.ok(clauses(checkPdfa(broken)).has('6.1.7.1-1'));
   });
@@ -157,13 +173,23 @@ describe('PDF/A checker on PDFs built in code', () => {
     assert.deepEqual(checkPdfa(minimalPdfa({ xmp: xmp({ fx: true, fxSchema: true }) })).findings, []);
     const bytes = checkPdfa(minimalPdfa({ xmp: xmp({ header: '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d" bytes="1234"?>' }) }));
     assert.ok(clauses(bytes).has('6.6.2.1-2'));
-    const badType = checkPdfa(minimalPdfa({ xmp: xmp().replace('<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Test</rdf:li></rdf:Alt></dc:title>', '<dc:title>Test</dc:title>') }));
+    const badType = checkPdfa(
+      minimalPdfa({
+        xmp: xmp().replace(
+          '<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Test</rdf:li></rdf:Alt></dc:title>',
+          '<dc:title>Test</dc:title>',
+        ),
+      }),
+    );
     assert.ok(clauses(badType).has('6.6.2.3.1-2'));
   });
 
   test('fonts, colour, annotations and actions', () => {
     const withFont = Buffer.from(
-      minimalPdfa({ page: '/Contents 5 0 R', extra: [{ dict: '<<>>', data: 'BT /F1 12 Tf 0 0 Td (Hi) Tj ET' }, '<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>'] })
+      minimalPdfa({
+        page: '/Contents 5 0 R',
+        extra: [{ dict: '<<>>', data: 'BT /F1 12 Tf 0 0 Td (Hi) Tj ET' }, '<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>'],
+      })
         .toString('latin1')
         .replace('/Resources<<>>', '/Resources<</Font<</F1 6 0 R>>>>'),
       'latin1',
@@ -205,7 +231,11 @@ describe('PDF/A checker on PDFs built in code', () => {
 // ---------------------------------------------------------------------------------------------
 // HTTP
 
-function post(app: FastifyInstance, url: string, parts: { name: string; value: Buffer | string; filename?: string; contentType?: string }[]) {
+function post(
+  app: FastifyInstance,
+  url: string,
+  parts: { name: string; value: Buffer | string; filename?: string; contentType?: string }[],
+) {
   const { payload, headers } = multipart(parts);
   return app.inject({ method: 'POST', url, payload, headers });
 }
@@ -231,7 +261,12 @@ describe('pdfa3b layer of /v1/validate and the /v1/convert gate', () => {
     assert.equal(body.pdfa_valid, true);
     assert.ok(body.layers_executed.includes('pdfa3b'));
     assert.ok(!body.layers_skipped.some((l: { layer: string }) => l.layer === 'pdfa3b'));
-    const off = (await post(pro, '/v1/validate', [{ name: 'file', value: Buffer.from(facturx), filename: 'inv.pdf' }, { name: 'validate_pdfa', value: 'false' }])).json();
+    const off = (
+      await post(pro, '/v1/validate', [
+        { name: 'file', value: Buffer.from(facturx), filename: 'inv.pdf' },
+        { name: 'validate_pdfa', value: 'false' },
+      ])
+    ).json();
     assert.equal(off.pdfa_valid, null);
     assert.ok(!off.layers_executed.includes('pdfa3b'));
   });
@@ -254,9 +289,17 @@ describe('pdfa3b layer of /v1/validate and the /v1/convert gate', () => {
     const xml = await post(pro, '/v1/validate', [{ name: 'file', value: Buffer.from(xmlFor('en16931')), filename: 'inv.xml' }]);
     assert.equal(xml.json().pdfa_valid, null);
     assert.ok(!xml.json().layers_executed.includes('pdfa3b'));
-    const c = (await post(community, '/v1/validate', [{ name: 'file', value: Buffer.from(facturx), filename: 'inv.pdf' }, { name: 'validate_pdfa', value: 'true' }])).json();
+    const c = (
+      await post(community, '/v1/validate', [
+        { name: 'file', value: Buffer.from(facturx), filename: 'inv.pdf' },
+        { name: 'validate_pdfa', value: 'true' },
+      ])
+    ).json();
     assert.equal(c.pdfa_valid, null);
-    assert.deepEqual(c.layers_skipped.find((l: { layer: string }) => l.layer === 'pdfa3b'), { layer: 'pdfa3b', reason: 'license_required' });
+    assert.deepEqual(
+      c.layers_skipped.find((l: { layer: string }) => l.layer === 'pdfa3b'),
+      { layer: 'pdfa3b', reason: 'license_required' },
+    );
     assert.equal(c.validation_completeness, 'partial');
   });
 
@@ -268,16 +311,25 @@ describe('pdfa3b layer of /v1/validate and the /v1/convert gate', () => {
 
   test('/v1/convert: a PDF/A-3b result is 200 with X-PDFA-Check passed; unembedded fonts are 422 with the clause', async () => {
     const meta = JSON.stringify(DOMESTIC_EXAMPLE);
-    const ok = await post(pro, '/v1/convert', [{ name: 'pdf', value: Buffer.from(await makeBasePdf(1)), filename: 'a.pdf', contentType: 'application/pdf' }, { name: 'metadata', value: meta }]);
+    const ok = await post(pro, '/v1/convert', [
+      { name: 'pdf', value: Buffer.from(await makeBasePdf(1)), filename: 'a.pdf', contentType: 'application/pdf' },
+      { name: 'metadata', value: meta },
+    ]);
     assert.equal(ok.statusCode, 200, ok.body.slice(0, 300));
     assert.equal(ok.headers['x-pdfa-check'], 'passed');
     assert.equal(checkPdfa(ok.rawPayload).valid, true);
-    const bad = await post(community, '/v1/convert', [{ name: 'pdf', value: Buffer.from(await makeUnembeddedFontPdf()), filename: 'a.pdf', contentType: 'application/pdf' }, { name: 'metadata', value: meta }]);
+    const bad = await post(community, '/v1/convert', [
+      { name: 'pdf', value: Buffer.from(await makeUnembeddedFontPdf()), filename: 'a.pdf', contentType: 'application/pdf' },
+      { name: 'metadata', value: meta },
+    ]);
     assert.equal(bad.statusCode, 422);
     assert.match(bad.headers['content-type'] as string, /application\/problem\+json/);
     const body = bad.json();
     assert.equal(body.code, 'PDFA_NONCONFORMANT');
-    assert.ok(body.errors.some((e: { rule_id: string; rule_set: string }) => e.rule_id === '6.2.11.4.1-1' && e.rule_set === 'pdfa'), JSON.stringify(body.errors));
+    assert.ok(
+      body.errors.some((e: { rule_id: string; rule_set: string }) => e.rule_id === '6.2.11.4.1-1' && e.rule_set === 'pdfa'),
+      JSON.stringify(body.errors),
+    );
     assert.match(body.detail, /6\.2\.11\.4\.1-1/);
   });
 
@@ -305,7 +357,10 @@ describe('pdfa3b layer of /v1/validate and the /v1/convert gate', () => {
     // An input attachment without /AFRelationship and outside /AF (fails 6.8-3/4) is associated by the writer.
     const loose = minimalPdfa({
       catalog: '/Names<</EmbeddedFiles<</Names[(a.txt) 5 0 R]>>>>',
-      extra: ['<</Type/Filespec/F(a.txt)/UF(a.txt)/EF<</F 6 0 R>>>>', { dict: '<</Type/EmbeddedFile/Subtype/text#2Fplain>>', data: 'hello' }],
+      extra: [
+        '<</Type/Filespec/F(a.txt)/UF(a.txt)/EF<</F 6 0 R>>>>',
+        { dict: '<</Type/EmbeddedFile/Subtype/text#2Fplain>>', data: 'hello' },
+      ],
     });
     assert.deepEqual([...clauses(checkPdfa(loose))].sort(), ['6.8-3', '6.8-4']);
     const merged = await merge(loose);

@@ -81,11 +81,19 @@ test('every other shell block of the README runs against a started server', asyn
 });
 
 test('the tour gives what it promises: a valid Factur-X PDF whose data reads back', async () => {
-  const { stdout: validation } = await run('curl', ['-sS', '--fail-with-body', '-F', 'file=@factur-x.pdf', `http://127.0.0.1:${port}/v1/validate`], { cwd: dir });
+  const { stdout: validation } = await run(
+    'curl',
+    ['-sS', '--fail-with-body', '-F', 'file=@factur-x.pdf', `http://127.0.0.1:${port}/v1/validate`],
+    { cwd: dir },
+  );
   const v = JSON.parse(validation);
   assert.equal(v.valid, true, validation.slice(0, 500));
   assert.equal(v.format, 'factur-x');
-  const { stdout: extraction } = await run('curl', ['-sS', '--fail-with-body', '-F', 'file=@merged.pdf', `http://127.0.0.1:${port}/v1/extract`], { cwd: dir });
+  const { stdout: extraction } = await run(
+    'curl',
+    ['-sS', '--fail-with-body', '-F', 'file=@merged.pdf', `http://127.0.0.1:${port}/v1/extract`],
+    { cwd: dir },
+  );
   const x = JSON.parse(extraction);
   assert.equal(x.xml_extracted, true);
   const meta = JSON.parse(readFileSync(path.join(dir, 'examples/invoice.json'), 'utf8'));

@@ -22,13 +22,18 @@ function sub(xml: string, pattern: string | RegExp, replacement: string): string
 }
 
 const fired = (r: ValidationResult, id: string) => r.errors.filter((e) => e.rule_id === id);
-const run = (xml: string, release?: '2.4.0' | '2.5.0') => validateBytes(Buffer.from(xml), 'x.xml', release ? { xrechnungVersion: release } : {});
+const run = (xml: string, release?: '2.4.0' | '2.5.0') =>
+  validateBytes(Buffer.from(xml), 'x.xml', release ? { xrechnungVersion: release } : {});
 
 /** SEPA direct debit (59) with its mandate, creditor id and debited account, but BT-86 (the payee's bank) kept. */
 const directDebitWithBt86 = (xml: string) =>
   sub(
     sub(
-      sub(xml, /<ram:TypeCode>58<\/ram:TypeCode>\s*<ram:PayeePartyCreditorFinancialAccount>\s*<ram:IBANID>DE02120300000000202051<\/ram:IBANID>\s*<\/ram:PayeePartyCreditorFinancialAccount>/, '<ram:TypeCode>59</ram:TypeCode><ram:PayerPartyDebtorFinancialAccount><ram:IBANID>DE02120300000000202051</ram:IBANID></ram:PayerPartyDebtorFinancialAccount>'),
+      sub(
+        xml,
+        /<ram:TypeCode>58<\/ram:TypeCode>\s*<ram:PayeePartyCreditorFinancialAccount>\s*<ram:IBANID>DE02120300000000202051<\/ram:IBANID>\s*<\/ram:PayeePartyCreditorFinancialAccount>/,
+        '<ram:TypeCode>59</ram:TypeCode><ram:PayerPartyDebtorFinancialAccount><ram:IBANID>DE02120300000000202051</ram:IBANID></ram:PayerPartyDebtorFinancialAccount>',
+      ),
       '<ram:PaymentReference>',
       '<ram:CreditorReferenceID>DE98ZZZ09999999999</ram:CreditorReferenceID><ram:PaymentReference>',
     ),
@@ -37,7 +42,7 @@ const directDebitWithBt86 = (xml: string) =>
   );
 
 describe('XRechnung schematron 2.5.0 (default) and 2.4.0', () => {
-  test('the writer\'s XRechnung is clean under both releases, and the result names the release', async () => {
+  test("the writer's XRechnung is clean under both releases, and the result names the release", async () => {
     for (const release of ['2.5.0', '2.4.0'] as const) {
       const r = await run(BASE, release);
       assert.equal(r.valid, true, JSON.stringify(r.errors));
@@ -52,7 +57,11 @@ describe('XRechnung schematron 2.5.0 (default) and 2.4.0', () => {
     assert.equal(fired(await run(xml), 'BR-DE-25-b')[0].severity, 'error');
     assert.deepEqual(fired(await run(xml, '2.4.0'), 'BR-DE-25-b'), []);
     // Without BT-86 neither release objects.
-    const clean = sub(xml, /<ram:PayeeSpecifiedCreditorFinancialInstitution>[\s\S]*?<\/ram:PayeeSpecifiedCreditorFinancialInstitution>/, '');
+    const clean = sub(
+      xml,
+      /<ram:PayeeSpecifiedCreditorFinancialInstitution>[\s\S]*?<\/ram:PayeeSpecifiedCreditorFinancialInstitution>/,
+      '',
+    );
     assert.deepEqual(fired(await run(clean, '2.5.0'), 'BR-DE-25-b'), []);
   });
 
@@ -65,7 +74,13 @@ describe('XRechnung schematron 2.5.0 (default) and 2.4.0', () => {
     assert.match(current[0].location ?? '', /IncludedSupplyChainTradeLineItem\[1\]/);
     assert.deepEqual(fired(await run(xml, '2.4.0'), 'PEPPOL-EN16931-R120'), []);
     // Within the slack (0.02) it holds; the gross price's base quantity is used when the net price has none.
-    assert.deepEqual(fired(await run(sub(BASE, '<ram:LineTotalAmount>900.00</ram:LineTotalAmount>', '<ram:LineTotalAmount>900.02</ram:LineTotalAmount>')), 'PEPPOL-EN16931-R120'), []);
+    assert.deepEqual(
+      fired(
+        await run(sub(BASE, '<ram:LineTotalAmount>900.00</ram:LineTotalAmount>', '<ram:LineTotalAmount>900.02</ram:LineTotalAmount>')),
+        'PEPPOL-EN16931-R120',
+      ),
+      [],
+    );
     const perTwo = sub(
       BASE,
       /<ram:NetPriceProductTradePrice>\s*<ram:ChargeAmount>450.00<\/ram:ChargeAmount>\s*<\/ram:NetPriceProductTradePrice>/,
@@ -84,14 +99,21 @@ describe('XRechnung schematron 2.5.0 (default) and 2.4.0', () => {
     const noUnits = withBases('<ram:BasisQuantity>1</ram:BasisQuantity>', '<ram:BasisQuantity>1</ram:BasisQuantity>');
     assert.deepEqual(fired(await run(noUnits, '2.5.0'), 'BR-TMP-3'), []);
     assert.equal(fired(await run(noUnits, '2.4.0'), 'BR-TMP-3').length, 1);
-    const differ = withBases('<ram:BasisQuantity unitCode="C62">1</ram:BasisQuantity>', '<ram:BasisQuantity unitCode="C62">2</ram:BasisQuantity>');
+    const differ = withBases(
+      '<ram:BasisQuantity unitCode="C62">1</ram:BasisQuantity>',
+      '<ram:BasisQuantity unitCode="C62">2</ram:BasisQuantity>',
+    );
     assert.equal(fired(await run(differ, '2.5.0'), 'BR-TMP-3').length, 1);
     assert.equal(fired(await run(differ, '2.4.0'), 'BR-TMP-3').length, 1);
   });
 
   test('code lists: the ICD code 0244 (CEN 1.3.15) is accepted by the extension rules from 2.5.0 on', async () => {
     const ext = sub(
-      sub(BASE, '<ram:ID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</ram:ID>', `<ram:ID>${XR_EXTENSION_ID}</ram:ID>`),
+      sub(
+        BASE,
+        '<ram:ID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</ram:ID>',
+        `<ram:ID>${XR_EXTENSION_ID}</ram:ID>`,
+      ),
       '<ram:Name>Muster Software GmbH</ram:Name>',
       '<ram:GlobalID schemeID="0244">4000001000005</ram:GlobalID><ram:Name>Muster Software GmbH</ram:Name>',
     );
@@ -115,7 +137,10 @@ describe('POST /v1/validate xrechnung_version', () => {
     await pro.close();
   });
   const post = (target: FastifyInstance, xml: string, fields: Record<string, string> = {}) => {
-    const { payload, headers } = multipart([{ name: 'file', value: Buffer.from(xml), filename: 'x.xml' }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))]);
+    const { payload, headers } = multipart([
+      { name: 'file', value: Buffer.from(xml), filename: 'x.xml' },
+      ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+    ]);
     return target.inject({ method: 'POST', url: '/v1/validate', payload, headers });
   };
 
@@ -146,7 +171,11 @@ describe('POST /v1/validate xrechnung_version', () => {
 describe('rule_set_versions: every result says which release of each rule set and schema judged it', () => {
   test('XRechnung CII: xsd, en16931 and the XRechnung release that ran', async () => {
     const r = await run(BASE);
-    assert.deepEqual(r.rule_set_versions, { xsd: 'UN/CEFACT CII D16B (approximated by Factur-X 1.09.2 EXTENDED)', en16931: '1.3.16', xrechnung: '2.5.0' });
+    assert.deepEqual(r.rule_set_versions, {
+      xsd: 'UN/CEFACT CII D16B (approximated by Factur-X 1.09.2 EXTENDED)',
+      en16931: '1.3.16',
+      xrechnung: '2.5.0',
+    });
     assert.equal((await run(BASE, '2.4.0')).rule_set_versions.xrechnung, '2.4.0');
   });
 
@@ -166,20 +195,33 @@ describe('rule_set_versions: every result says which release of each rule set an
     try {
       const { payload, headers } = multipart([{ name: 'file', value: Buffer.from(BASE), filename: 'x.xml' }]);
       const body = (await app.inject({ method: 'POST', url: '/v1/validate', payload, headers })).json();
-      assert.deepEqual(body.rule_set_versions, { xsd: 'UN/CEFACT CII D16B (approximated by Factur-X 1.09.2 EXTENDED)', en16931: '1.3.16', xrechnung: '2.5.0' });
+      assert.deepEqual(body.rule_set_versions, {
+        xsd: 'UN/CEFACT CII D16B (approximated by Factur-X 1.09.2 EXTENDED)',
+        en16931: '1.3.16',
+        xrechnung: '2.5.0',
+      });
       const again = multipart([{ name: 'file', value: Buffer.from(BASE), filename: 'x.xml' }]);
       const proBody = (await pro.inject({ method: 'POST', url: '/v1/validate', payload: again.payload, headers: again.headers })).json();
       assert.equal(proBody.rule_set_versions.xrechnung, '2.5.0');
       const diag = (await app.inject({ url: '/diagnostics', headers: { authorization: 'Bearer diag-token-123456' } })).json();
       const xr = diag.rule_sets.find((s: { family: string }) => s.family === 'xrechnung');
       assert.deepEqual(
-        xr.releases.map((r: { version: string; default: boolean; date: string; select: { field: string } }) => [r.version, r.default, r.date, r.select.field]),
+        xr.releases.map((r: { version: string; default: boolean; date: string; select: { field: string } }) => [
+          r.version,
+          r.default,
+          r.date,
+          r.select.field,
+        ]),
         [
           ['2.5.0', true, '2026-01-31', 'xrechnung_version'],
           ['2.4.0', false, '2025-07-10', 'xrechnung_version'],
         ],
       );
-      for (const family of ['en16931', 'facturx', 'br_fr', 'xsd']) assert.ok(diag.rule_sets.some((s: { family: string }) => s.family === family), family);
+      for (const family of ['en16931', 'facturx', 'br_fr', 'xsd'])
+        assert.ok(
+          diag.rule_sets.some((s: { family: string }) => s.family === family),
+          family,
+        );
     } finally {
       await app.close();
       await pro.close();

@@ -17,7 +17,9 @@ test('top-down context lookup selects what matching the whole context selects, i
   const profiles = ['minimum', 'basic_wl', 'basic', 'en16931', 'extended'] as const;
   const docs = [
     ...ciiDocs(FIXTURES, FIXTURES),
-    ...PROFILE_SCENARIOS.flatMap(([name, meta]) => profiles.map((profile) => ({ name: `writer ${name} ${profile}`, xml: buildInvoiceXml({ ...structuredClone(meta), profile }).xml }))),
+    ...PROFILE_SCENARIOS.flatMap(([name, meta]) =>
+      profiles.map((profile) => ({ name: `writer ${name} ${profile}`, xml: buildInvoiceXml({ ...structuredClone(meta), profile }).xml })),
+    ),
   ];
   assert.ok(docs.length > 80, `CII documents: ${docs.length}`);
   const { found, foundWithPredicates } = assertContextLookupAgrees(docs);

@@ -24,7 +24,8 @@ import { structureTests } from '../src/rules/facturx/structure.table.js';
 import type { Rule } from '../src/rules/types.js';
 import { parseXml } from '../src/xml/dom.js';
 
-const NS = 'xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100" xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100"';
+const NS =
+  'xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100" xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100"';
 
 function rule(set: string, id: string): Rule {
   const r = getRuleSet(set)!.find((x) => x.id === id);
@@ -87,7 +88,7 @@ function applyPredicate(node: Node, pred: string): boolean {
   const p = pred.trim();
   // "@x present and not equal to v" (the profile's reports on reason codes of another list).
   const present = /not\s*\(\s*not\s*\(\s*@([\w-]+)\s*\)\s*\)/.exec(p);
-  if (present) return (node.attrs[present[1]] = 'ZZZ'), true;
+  if (present) return ((node.attrs[present[1]] = 'ZZZ'), true);
   if (/^not\s*\(/.test(p) && !/\)\s*(and|or)\s/.test(p)) return true; // satisfied by absence
   if (/^\s*not\(.*\)\s+and\s+not\(.*\)\s*$/.test(p)) return true;
   const tied = /^@([\w-]+)\s*=\s*((?:\.\.\/)+[\w:]+|\/rsm:CrossIndustryInvoice(?:\/[\w:]+)+)$/.exec(p);
@@ -100,11 +101,11 @@ function applyPredicate(node: Node, pred: string): boolean {
     return true;
   }
   let m = /^@([\w-]+)\s*=\s*["']([^"']*)["']$/.exec(p);
-  if (m) return (node.attrs[m[1]] = m[2]), true;
+  if (m) return ((node.attrs[m[1]] = m[2]), true);
   m = /^\.\s*=\s*["']([^"']*)["']$/.exec(p);
-  if (m) return (node.text = m[1]), true;
+  if (m) return ((node.text = m[1]), true);
   m = /^upper-case\(([\w:]+)\)\s*=\s*["']([^"']*)["']$/.exec(p);
-  if (m) return (childPath(node, [m[1]]).text = m[2]), true;
+  if (m) return ((childPath(node, [m[1]]).text = m[2]), true);
   m = /^([\w:]+(?:\/[\w:]+)*)(?:\/@([\w-]+))?\s*=\s*["']([^"']*)["']$/.exec(p);
   if (m) {
     const target = childPath(node, m[1].split('/'));
@@ -119,7 +120,10 @@ function applyPredicate(node: Node, pred: string): boolean {
 function synthesise(context: string): { root: Node; leaf: Node; fixedText: boolean } | undefined {
   let p = context.split(' | ')[0].trim();
   if (p.includes('$') || p.includes('*')) return undefined;
-  if (p.startsWith('//')) p = p.startsWith('//rsm:CrossIndustryInvoice') ? p.slice(1) : '/rsm:CrossIndustryInvoice/' + p.slice(2).replace(/^rsm:CrossIndustryInvoice\//, '');
+  if (p.startsWith('//'))
+    p = p.startsWith('//rsm:CrossIndustryInvoice')
+      ? p.slice(1)
+      : '/rsm:CrossIndustryInvoice/' + p.slice(2).replace(/^rsm:CrossIndustryInvoice\//, '');
   if (!p.startsWith('/rsm:CrossIndustryInvoice')) return undefined;
   const steps = splitSteps(p.slice(1));
   const root: Node = { name: 'rsm:CrossIndustryInvoice', attrs: {}, children: [] };
@@ -140,7 +144,9 @@ function synthesise(context: string): { root: Node; leaf: Node; fixedText: boole
 }
 
 function render(n: Node, top = true): string {
-  const attrs = Object.entries(n.attrs).map(([k, v]) => ` ${k}="${v.replace(/"/g, '&quot;')}"`).join('');
+  const attrs = Object.entries(n.attrs)
+    .map(([k, v]) => ` ${k}="${v.replace(/"/g, '&quot;')}"`)
+    .join('');
   const ns = top ? ` ${NS}` : '';
   const inner = (n.text ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;') + n.children.map((c) => render(c, false)).join('');
   return `<${n.name}${ns}${attrs}>${inner}</${n.name}>`;
@@ -181,13 +187,36 @@ describe('profile code lists (FX-SCH-A, data)', () => {
             leaf.attrs[entry.target!.slice(1)] = v;
             // A context that ties the attribute to another element keeps matching only if both change.
             if (leaf.tied?.attr === entry.target!.slice(1)) leaf.tied.to.text = v;
-          }
-          else childPath(leaf, entry.target!.split('/')).text = v;
+          } else childPath(leaf, entry.target!.split('/')).text = v;
         };
         const valid = entry.codes[0];
-        assert.equal(firingsOnXml(set, id, withLeaf(s, (l) => setValue(l, valid))), 0, `${id}: ${valid} must be accepted`);
-        assert.equal(firingsOnXml(set, id, withLeaf(s, (l) => setValue(l, 'NOT-A-CODE'))), 1, `${id}: an unknown code must be rejected`);
-        assert.equal(firingsOnXml(set, id, withLeaf(s, (l) => setValue(l, ''))), 0, `${id}: an empty value is accepted (the list applies to given values)`);
+        assert.equal(
+          firingsOnXml(
+            set,
+            id,
+            withLeaf(s, (l) => setValue(l, valid)),
+          ),
+          0,
+          `${id}: ${valid} must be accepted`,
+        );
+        assert.equal(
+          firingsOnXml(
+            set,
+            id,
+            withLeaf(s, (l) => setValue(l, 'NOT-A-CODE')),
+          ),
+          1,
+          `${id}: an unknown code must be rejected`,
+        );
+        assert.equal(
+          firingsOnXml(
+            set,
+            id,
+            withLeaf(s, (l) => setValue(l, '')),
+          ),
+          0,
+          `${id}: an empty value is accepted (the list applies to given values)`,
+        );
         checked++;
       }
       assert.ok(checked > 0, 'no code-list assert was checked');
@@ -197,7 +226,11 @@ describe('profile code lists (FX-SCH-A, data)', () => {
         const e = CODELISTS[set][id];
         return e.codes.length === 1 && e.context!.includes(`="${e.codes[0]}"]/`);
       });
-      assert.deepEqual(skipped.filter((id) => !unfailable.includes(id)), [], `${set}: code-list asserts without a synthesised case`);
+      assert.deepEqual(
+        skipped.filter((id) => !unfailable.includes(id)),
+        [],
+        `${set}: code-list asserts without a synthesised case`,
+      );
     });
   }
 });
@@ -215,11 +248,23 @@ describe('"not used in this profile" reports (FX-NU, data)', () => {
             continue;
           }
           if (report.attribute) {
-            assert.equal(firingsOnXml(set, report.id, withLeaf(s, () => {})), 0, `${report.id} ${context}: no @${report.attribute}, no finding`);
+            assert.equal(
+              firingsOnXml(
+                set,
+                report.id,
+                withLeaf(s, () => {}),
+              ),
+              0,
+              `${report.id} ${context}: no @${report.attribute}, no finding`,
+            );
             // A context that requires the attribute's absence (…/ram:ReasonCode[not (@listID)] with the
             // report on @listID) can never see it: the official report cannot fire there.
             const excluded = new RegExp(`\\[not \\(@${report.attribute}\\)\\]$`).test(context);
-            const withAttribute = firingsOnXml(set, report.id, withLeaf(s, (l) => (l.attrs[report.attribute!] = 'X')));
+            const withAttribute = firingsOnXml(
+              set,
+              report.id,
+              withLeaf(s, (l) => (l.attrs[report.attribute!] = 'X')),
+            );
             if (excluded) assert.equal(withAttribute, 0, `${report.id} ${context}: the context excludes @${report.attribute}`);
             else assert.ok(withAttribute >= 1, `${report.id} ${context}: @${report.attribute} must be reported`);
           } else {
@@ -231,7 +276,11 @@ describe('"not used in this profile" reports (FX-NU, data)', () => {
         }
       }
       assert.ok(checked > 0, 'no report was checked');
-      assert.deepEqual(skipped.filter((s) => !s.includes('(')), [], 'contexts without a synthesised case');
+      assert.deepEqual(
+        skipped.filter((s) => !s.includes('(')),
+        [],
+        'contexts without a synthesised case',
+      );
     });
   }
 });
@@ -257,7 +306,8 @@ describe('structural asserts (FX-SCH-A, data)', () => {
           skipped.push(id);
           continue;
         }
-        const sameName = (leaf: Node) => (t.kind === 'count' && !t.child.includes('[') ? leaf.children.filter((c) => c.name === nameOf(t.child)).length : 0);
+        const sameName = (leaf: Node) =>
+          t.kind === 'count' && !t.child.includes('[') ? leaf.children.filter((c) => c.name === nameOf(t.child)).length : 0;
         const withCount = (n: number) =>
           withLeaf(s, (leaf) => {
             if (t.kind !== 'count') return;
@@ -269,7 +319,9 @@ describe('structural asserts (FX-SCH-A, data)', () => {
           // The context's predicate sits on the parent (…[ram:ID/@schemeID="FC"]/ram:ID): a second ID
           // without the attribute under the same registration matches the context and breaks the assert.
           pass = withLeaf(s, () => {});
-          fail = withLeaf(s, (leaf) => leaf.parent!.children.push({ name: leaf.name, attrs: {}, children: [], text: 'x', parent: leaf.parent }));
+          fail = withLeaf(s, (leaf) =>
+            leaf.parent!.children.push({ name: leaf.name, attrs: {}, children: [], text: 'x', parent: leaf.parent }),
+          );
         } else if (t.kind === 'attr') {
           pass = withLeaf(s, (leaf) => (leaf.attrs[t.name] = 'x'));
           fail = withLeaf(s, (leaf) => delete leaf.attrs[t.name]);
@@ -303,7 +355,13 @@ function removeLeaf(root: Node, leaf: Node): Node {
 
 /** The base of the hand-written cases: the writer's EN16931 invoice (a German domestic sale at 19 %). */
 const EN16931_BASE_XML = (() => {
-  const meta = { ...structuredClone(DOMESTIC_EXAMPLE), invoice_number: '471102', invoice_date: '2018-03-05', due_date: '2018-04-04', profile: 'en16931' as const };
+  const meta = {
+    ...structuredClone(DOMESTIC_EXAMPLE),
+    invoice_number: '471102',
+    invoice_date: '2018-03-05',
+    due_date: '2018-04-04',
+    profile: 'en16931' as const,
+  };
   meta.seller.name = 'Lieferant GmbH';
   return buildInvoiceXml(meta).xml;
 })();
@@ -330,22 +388,55 @@ interface Case {
 const STRUCTURE_CASES: Case[] = [
   { id: 'FX-SCH-A-000019', set: 'fx-en16931', fail: (x) => sub(x, '<ram:ID>471102</ram:ID>', '') },
   { id: 'FX-SCH-A-000020', set: 'fx-en16931', fail: (x) => sub(x, '<ram:TypeCode>380</ram:TypeCode>', '') },
-  { id: 'FX-SCH-A-000021', set: 'fx-en16931', fail: (x) => sub(x, /<udt:DateTimeString format="102">20180305<\/udt:DateTimeString>/, '<udt:DateTimeString>20180305</udt:DateTimeString>') },
+  {
+    id: 'FX-SCH-A-000021',
+    set: 'fx-en16931',
+    fail: (x) =>
+      sub(x, /<udt:DateTimeString format="102">20180305<\/udt:DateTimeString>/, '<udt:DateTimeString>20180305</udt:DateTimeString>'),
+  },
   { id: 'FX-SCH-A-000028', set: 'fx-en16931', fail: (x) => sub(x, /<ram:BuyerTradeParty>[\s\S]*?<\/ram:BuyerTradeParty>/, '') },
   { id: 'FX-SCH-A-000038', set: 'fx-en16931', fail: (x) => sub(x, '<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>', '') },
-  { id: 'FX-SCH-A-000278', set: 'fx-en16931', fail: (x) => sub(x, /<ram:ApplicableTradeTax>\s*<ram:TypeCode>VAT<\/ram:TypeCode>\s*<ram:CategoryCode>S<\/ram:CategoryCode>\s*<ram:RateApplicablePercent>19(?:\.00)?<\/ram:RateApplicablePercent>\s*<\/ram:ApplicableTradeTax>/, '') },
+  {
+    id: 'FX-SCH-A-000278',
+    set: 'fx-en16931',
+    fail: (x) =>
+      sub(
+        x,
+        /<ram:ApplicableTradeTax>\s*<ram:TypeCode>VAT<\/ram:TypeCode>\s*<ram:CategoryCode>S<\/ram:CategoryCode>\s*<ram:RateApplicablePercent>19(?:\.00)?<\/ram:RateApplicablePercent>\s*<\/ram:ApplicableTradeTax>/,
+        '',
+      ),
+  },
   { id: 'FX-SCH-A-000409', set: 'fx-en16931', fail: (x) => sub(x, '<ram:Name>Lieferant GmbH</ram:Name>', '') },
   {
     id: 'FX-SCH-A-000616',
     set: 'fx-en16931',
-    fail: (x) => sub(x, /<ram:SpecifiedTradeSettlementLineMonetarySummation>/, '<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>OBJ-1</ram:IssuerAssignedID></ram:AdditionalReferencedDocument>$&'),
+    fail: (x) =>
+      sub(
+        x,
+        /<ram:SpecifiedTradeSettlementLineMonetarySummation>/,
+        '<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>OBJ-1</ram:IssuerAssignedID></ram:AdditionalReferencedDocument>$&',
+      ),
   },
-  { id: 'CII-SR-470', set: 'fx-en16931', fail: (x) => sub(x, '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>', '$&') && addPayment(x, '<ram:IBANID>DE02120300000000202051</ram:IBANID><ram:ProprietaryID>4711</ram:ProprietaryID>') },
-  { id: 'BR-CO-25', set: 'fx-extended', fail: (x) => sub(x, /<ram:SpecifiedTradePaymentTerms>[\s\S]*?<\/ram:SpecifiedTradePaymentTerms>/, '') },
+  {
+    id: 'CII-SR-470',
+    set: 'fx-en16931',
+    fail: (x) =>
+      sub(x, '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>', '$&') &&
+      addPayment(x, '<ram:IBANID>DE02120300000000202051</ram:IBANID><ram:ProprietaryID>4711</ram:ProprietaryID>'),
+  },
+  {
+    id: 'BR-CO-25',
+    set: 'fx-extended',
+    fail: (x) => sub(x, /<ram:SpecifiedTradePaymentTerms>[\s\S]*?<\/ram:SpecifiedTradePaymentTerms>/, ''),
+  },
 ];
 
 function addPayment(x: string, account: string): string {
-  return sub(x, '<ram:ApplicableTradeTax>', `<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode><ram:PayeePartyCreditorFinancialAccount>${account}</ram:PayeePartyCreditorFinancialAccount></ram:SpecifiedTradeSettlementPaymentMeans><ram:ApplicableTradeTax>`);
+  return sub(
+    x,
+    '<ram:ApplicableTradeTax>',
+    `<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode><ram:PayeePartyCreditorFinancialAccount>${account}</ram:PayeePartyCreditorFinancialAccount></ram:SpecifiedTradeSettlementPaymentMeans><ram:ApplicableTradeTax>`,
+  );
 }
 
 describe('structural asserts and profile versions of EN 16931 rules', () => {
@@ -412,14 +503,24 @@ describe('EXTENDED VAT breakdown rules (BR-FXEXT-*-08)', () => {
 describe('EXTENDED standard-rated tax amount (BR-FXEXT-S-09b)', () => {
   const withTax = (amount: string | undefined) => {
     const x = extendedDoc('S', '100.00', '', '');
-    return amount === undefined ? x : x.replace('<ram:BasisAmount>', `<ram:CalculatedAmount>${amount}</ram:CalculatedAmount><ram:BasisAmount>`);
+    return amount === undefined
+      ? x
+      : x.replace('<ram:BasisAmount>', `<ram:CalculatedAmount>${amount}</ram:CalculatedAmount><ram:BasisAmount>`);
   };
   test('the tax amount must be the taxable amount times the rate, within 0.01 per item of that rate', () => {
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-S-09b', withTax('10.00')), 0, '100.00 x 10% = 10.00');
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-S-09b', withTax('10.01')), 0, 'one DETAIL line: 0.01 tolerance');
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-S-09b', withTax('10.02')), 1, 'beyond the tolerance');
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-S-09b', withTax(undefined)), 1, 'no tax amount: the official expression fails');
-    assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-S-09b', withTax('10.02').replaceAll('<ram:TypeCode>VAT</ram:TypeCode>', '<ram:TypeCode>XYZ</ram:TypeCode>')), 1, 'any tax type');
+    assert.equal(
+      firingsOnXml(
+        'fx-extended',
+        'BR-FXEXT-S-09b',
+        withTax('10.02').replaceAll('<ram:TypeCode>VAT</ram:TypeCode>', '<ram:TypeCode>XYZ</ram:TypeCode>'),
+      ),
+      1,
+      'any tax type',
+    );
   });
 });
 
@@ -439,14 +540,25 @@ describe('registration', () => {
   });
   test('PEPPOL-EN16931-R008 is a warning in the profile sets', async () => {
     const base = EN16931_BASE_XML;
-    const found = await ingest(Buffer.from(sub(base, '<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>', '<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode><ram:PaymentReference></ram:PaymentReference>'), 'utf8'), 'x.xml');
-    const f = runRuleSet('fx-en16931', { doc: found.doc!, invoice: found.invoice!, syntax: 'cii' }).filter((x) => x.ruleId === 'PEPPOL-EN16931-R008');
+    const found = await ingest(
+      Buffer.from(
+        sub(
+          base,
+          '<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>',
+          '<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode><ram:PaymentReference></ram:PaymentReference>',
+        ),
+        'utf8',
+      ),
+      'x.xml',
+    );
+    const f = runRuleSet('fx-en16931', { doc: found.doc!, invoice: found.invoice!, syntax: 'cii' }).filter(
+      (x) => x.ruleId === 'PEPPOL-EN16931-R008',
+    );
     // One more than on the base (the writer leaves an empty ApplicableHeaderTradeDelivery, which R008 also reports).
     assert.equal(f.length, (await firings('fx-en16931', 'PEPPOL-EN16931-R008', base)) + 1);
     assert.ok(f.every((x) => x.severity === 'warning'));
   });
 });
-
 
 // ---------------------------------------------------------------------------------------------
 // EXTENDED: sub-lines, item attributes, charges (small documents)
@@ -465,10 +577,17 @@ interface LineSpec {
 function lineXml(l: LineSpec): string {
   const status = l.status ? `<ram:LineStatusReasonCode>${l.status}</ram:LineStatusReasonCode>` : '';
   const parent = l.parent ? `<ram:ParentLineID>${l.parent}</ram:ParentLineID>` : '';
-  const price = l.price === false ? '' : '<ram:NetPriceProductTradePrice><ram:ChargeAmount>10</ram:ChargeAmount></ram:NetPriceProductTradePrice>';
+  const price =
+    l.price === false ? '' : '<ram:NetPriceProductTradePrice><ram:ChargeAmount>10</ram:ChargeAmount></ram:NetPriceProductTradePrice>';
   const qty = l.qty ?? '<ram:BilledQuantity unitCode="C62">1</ram:BilledQuantity>';
-  const tax = l.tax === false ? '' : '<ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:RateApplicablePercent>20</ram:RateApplicablePercent></ram:ApplicableTradeTax>';
-  const amount = l.amount === undefined ? '' : `<ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>${l.amount}</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation>`;
+  const tax =
+    l.tax === false
+      ? ''
+      : '<ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:RateApplicablePercent>20</ram:RateApplicablePercent></ram:ApplicableTradeTax>';
+  const amount =
+    l.amount === undefined
+      ? ''
+      : `<ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>${l.amount}</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation>`;
   return `<ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>${l.id}</ram:LineID>${parent}${status}</ram:AssociatedDocumentLineDocument>${l.extra ?? ''}<ram:SpecifiedLineTradeAgreement>${price}</ram:SpecifiedLineTradeAgreement><ram:SpecifiedLineTradeDelivery>${qty}</ram:SpecifiedLineTradeDelivery><ram:SpecifiedLineTradeSettlement>${tax}${amount}</ram:SpecifiedLineTradeSettlement></ram:IncludedSupplyChainTradeLineItem>`;
 }
 
@@ -483,30 +602,85 @@ const GROUP_OK: LineSpec[] = [
   { id: '1.3', parent: '1', status: 'INFORMATION', amount: '99.00' },
 ];
 
-const characteristic = (inner: string) => `<ram:SpecifiedTradeProduct><ram:Name>n</ram:Name><ram:ApplicableProductCharacteristic>${inner}</ram:ApplicableProductCharacteristic></ram:SpecifiedTradeProduct>`;
-const charge = (inner: string) => `<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>true</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>5</ram:ActualAmount>${inner}</ram:SpecifiedTradeAllowanceCharge>`;
+const characteristic = (inner: string) =>
+  `<ram:SpecifiedTradeProduct><ram:Name>n</ram:Name><ram:ApplicableProductCharacteristic>${inner}</ram:ApplicableProductCharacteristic></ram:SpecifiedTradeProduct>`;
+const charge = (inner: string) =>
+  `<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>true</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>5</ram:ActualAmount>${inner}</ram:SpecifiedTradeAllowanceCharge>`;
 
 const EXTENDED_CASES: { id: string; pass: string; fail: string }[] = [
   { id: 'BR-FXEXT-08', pass: linesDoc(GROUP_OK), fail: linesDoc(GROUP_OK.map((l) => (l.id === '1' ? { ...l, amount: '40.00' } : l))) },
   { id: 'BR-FXEXT-12', pass: linesDoc(GROUP_OK), fail: linesDoc(GROUP_OK.map((l) => (l.id === '1.2' ? { ...l, amount: undefined } : l))) },
-  { id: 'BR-FXEXT-06', pass: linesDoc(GROUP_OK), fail: linesDoc([{ id: '1', status: 'GROUP', amount: '10.00' }, { id: '1.1', parent: '1', amount: '10.00' }]) },
+  {
+    id: 'BR-FXEXT-06',
+    pass: linesDoc(GROUP_OK),
+    fail: linesDoc([
+      { id: '1', status: 'GROUP', amount: '10.00' },
+      { id: '1.1', parent: '1', amount: '10.00' },
+    ]),
+  },
   { id: 'BR-FXEXT-11', pass: linesDoc(GROUP_OK), fail: linesDoc([{ id: '1', status: 'DETAIL', parent: '9', amount: '10.00' }]) },
   { id: 'BR-FXEXT-BR-22', pass: linesDoc([{ id: '1', amount: '10' }]), fail: linesDoc([{ id: '1', amount: '10', qty: '' }]) },
-  { id: 'BR-FXEXT-BR-23', pass: linesDoc([{ id: '1', amount: '10' }]), fail: linesDoc([{ id: '1', amount: '10', qty: '<ram:BilledQuantity>1</ram:BilledQuantity>' }]) },
-  { id: 'BR-FXEXT-BR-24', pass: linesDoc([{ id: '1', status: 'DETAIL', amount: '10' }, { id: '2', status: 'INFORMATION' }]), fail: linesDoc([{ id: '1', status: 'DETAIL' }]) },
-  { id: 'BR-FXEXT-BR-26', pass: linesDoc([{ id: '1', amount: '10' }, { id: '2', status: 'GROUP', price: false, amount: '0' }]), fail: linesDoc([{ id: '1', amount: '10', price: false }]) },
+  {
+    id: 'BR-FXEXT-BR-23',
+    pass: linesDoc([{ id: '1', amount: '10' }]),
+    fail: linesDoc([{ id: '1', amount: '10', qty: '<ram:BilledQuantity>1</ram:BilledQuantity>' }]),
+  },
+  {
+    id: 'BR-FXEXT-BR-24',
+    pass: linesDoc([
+      { id: '1', status: 'DETAIL', amount: '10' },
+      { id: '2', status: 'INFORMATION' },
+    ]),
+    fail: linesDoc([{ id: '1', status: 'DETAIL' }]),
+  },
+  {
+    id: 'BR-FXEXT-BR-26',
+    pass: linesDoc([
+      { id: '1', amount: '10' },
+      { id: '2', status: 'GROUP', price: false, amount: '0' },
+    ]),
+    fail: linesDoc([{ id: '1', amount: '10', price: false }]),
+  },
   { id: 'BR-FXEXT-CO-04', pass: linesDoc([{ id: '1', amount: '10' }]), fail: linesDoc([{ id: '1', amount: '10', tax: false }]) },
-  { id: 'BR-FXEXT-BR-54-1', pass: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:Description>Farbe</ram:Description><ram:Value>rot</ram:Value>') }]), fail: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:Value>rot</ram:Value>') }]) },
+  {
+    id: 'BR-FXEXT-BR-54-1',
+    pass: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:Description>Farbe</ram:Description><ram:Value>rot</ram:Value>') }]),
+    fail: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:Value>rot</ram:Value>') }]),
+  },
   {
     id: 'BR-FXEXT-BR-54-2',
-    pass: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:Description>Gewicht</ram:Description><ram:ValueMeasure unitCode="KGM">2</ram:ValueMeasure>') }]),
-    fail: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:Description>Gewicht</ram:Description><ram:Value>2</ram:Value><ram:ValueMeasure unitCode="KGM">2</ram:ValueMeasure>') }]),
+    pass: linesDoc([
+      {
+        id: '1',
+        amount: '1',
+        extra: characteristic('<ram:Description>Gewicht</ram:Description><ram:ValueMeasure unitCode="KGM">2</ram:ValueMeasure>'),
+      },
+    ]),
+    fail: linesDoc([
+      {
+        id: '1',
+        amount: '1',
+        extra: characteristic(
+          '<ram:Description>Gewicht</ram:Description><ram:Value>2</ram:Value><ram:ValueMeasure unitCode="KGM">2</ram:ValueMeasure>',
+        ),
+      },
+    ]),
   },
-  { id: 'BR-FXEXT-04', pass: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:TypeCode>COLOR_TEXT</ram:TypeCode><ram:Value>rot</ram:Value>') }]), fail: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:TypeCode>HUE</ram:TypeCode><ram:Value>rot</ram:Value>') }]) },
+  {
+    id: 'BR-FXEXT-04',
+    pass: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:TypeCode>COLOR_TEXT</ram:TypeCode><ram:Value>rot</ram:Value>') }]),
+    fail: linesDoc([{ id: '1', amount: '1', extra: characteristic('<ram:TypeCode>HUE</ram:TypeCode><ram:Value>rot</ram:Value>') }]),
+  },
   {
     id: 'BR-FXEXT-02',
-    pass: linesDoc([{ id: '1', amount: '1' }]).replace('<ram:LineID>1</ram:LineID>', '<ram:LineID>1</ram:LineID><ram:IncludedNote><ram:Content>Hinweis</ram:Content><ram:SubjectCode>AAI</ram:SubjectCode></ram:IncludedNote>'),
-    fail: linesDoc([{ id: '1', amount: '1' }]).replace('<ram:LineID>1</ram:LineID>', '<ram:LineID>1</ram:LineID><ram:IncludedNote><ram:SubjectCode>AAI</ram:SubjectCode></ram:IncludedNote>'),
+    pass: linesDoc([{ id: '1', amount: '1' }]).replace(
+      '<ram:LineID>1</ram:LineID>',
+      '<ram:LineID>1</ram:LineID><ram:IncludedNote><ram:Content>Hinweis</ram:Content><ram:SubjectCode>AAI</ram:SubjectCode></ram:IncludedNote>',
+    ),
+    fail: linesDoc([{ id: '1', amount: '1' }]).replace(
+      '<ram:LineID>1</ram:LineID>',
+      '<ram:LineID>1</ram:LineID><ram:IncludedNote><ram:SubjectCode>AAI</ram:SubjectCode></ram:IncludedNote>',
+    ),
   },
   { id: 'BR-FXEXT-BR-38', pass: linesDoc([], charge('<ram:Reason>Fracht</ram:Reason>')), fail: linesDoc([], charge('')) },
 ];
@@ -535,15 +709,28 @@ interface Totals {
 }
 
 function totalsDoc(t: Totals = {}): string {
-  const v = { lineTotal: '30.00', allowanceTotal: '5.00', chargeTotal: '3.00', basis: '28.00', tax: '5.60', grand: '33.60', due: '33.60', ...t };
-  const el = (name: string, value: string | undefined, attrs = '') => (value === undefined || value === 'none' ? '' : `<ram:${name}${attrs}>${value}</ram:${name}>`);
-  const ac = (indicator: string, amount: string) => `<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>${indicator}</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>${amount}</ram:ActualAmount><ram:Reason>r</ram:Reason></ram:SpecifiedTradeAllowanceCharge>`;
+  const v = {
+    lineTotal: '30.00',
+    allowanceTotal: '5.00',
+    chargeTotal: '3.00',
+    basis: '28.00',
+    tax: '5.60',
+    grand: '33.60',
+    due: '33.60',
+    ...t,
+  };
+  const el = (name: string, value: string | undefined, attrs = '') =>
+    value === undefined || value === 'none' ? '' : `<ram:${name}${attrs}>${value}</ram:${name}>`;
+  const ac = (indicator: string, amount: string) =>
+    `<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>${indicator}</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>${amount}</ram:ActualAmount><ram:Reason>r</ram:Reason></ram:SpecifiedTradeAllowanceCharge>`;
   const settlement =
     '<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>' +
     ac('false', '5.00') +
     ac('true', '2.00') +
     '<ram:SpecifiedLogisticsServiceCharge><ram:Description>Fracht</ram:Description><ram:AppliedAmount>1.00</ram:AppliedAmount></ram:SpecifiedLogisticsServiceCharge>' +
-    (v.adjustment ? `<ram:SpecifiedFinancialAdjustment><ram:ActualAmount>${v.adjustment}</ram:ActualAmount></ram:SpecifiedFinancialAdjustment>` : '') +
+    (v.adjustment
+      ? `<ram:SpecifiedFinancialAdjustment><ram:ActualAmount>${v.adjustment}</ram:ActualAmount></ram:SpecifiedFinancialAdjustment>`
+      : '') +
     '<ram:SpecifiedTradeSettlementHeaderMonetarySummation>' +
     el('LineTotalAmount', v.lineTotal) +
     el('ChargeTotalAmount', v.chargeTotal) +
@@ -553,7 +740,14 @@ function totalsDoc(t: Totals = {}): string {
     el('GrandTotalAmount', v.grand) +
     el('DuePayableAmount', v.due) +
     '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>';
-  return linesDoc([{ id: '1', status: 'DETAIL', amount: '10.00' }, { id: '2', amount: '20.00' }, { id: 'G', status: 'GROUP', amount: '99.00' }], settlement);
+  return linesDoc(
+    [
+      { id: '1', status: 'DETAIL', amount: '10.00' },
+      { id: '2', amount: '20.00' },
+      { id: 'G', status: 'GROUP', amount: '99.00' },
+    ],
+    settlement,
+  );
 }
 
 const TOTALS_CASES: { id: string; fail: string }[] = [
@@ -576,7 +770,8 @@ describe('EXTENDED totals and party rules', () => {
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-CO-16', totalsDoc({ adjustment: '1.40', due: '35.00' })), 0, 'adjustment included');
   });
   test('BR-FXEXT-BR-44: a line charge needs a reason or reason code', () => {
-    const lineCharge = (reason: string) => `<ram:SpecifiedLineTradeSettlement><ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>true</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>1</ram:ActualAmount>${reason}</ram:SpecifiedTradeAllowanceCharge>`;
+    const lineCharge = (reason: string) =>
+      `<ram:SpecifiedLineTradeSettlement><ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>true</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>1</ram:ActualAmount>${reason}</ram:SpecifiedTradeAllowanceCharge>`;
     const doc = (reason: string) => linesDoc([{ id: '1', amount: '10' }]).replace('<ram:SpecifiedLineTradeSettlement>', lineCharge(reason));
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-BR-44', doc('<ram:Reason>Pfand</ram:Reason>')), 0, 'must hold');
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-BR-44', doc('')), 1, 'must fire');
@@ -598,17 +793,24 @@ describe('EXTENDED category presence, format-205 dates and document notes', () =
       const noBreakdown = used.replace(/<ram:ApplicableHeaderTradeSettlement>[\s\S]*<\/ram:ApplicableHeaderTradeSettlement>/, '');
       assert.equal(firingsOnXml('fx-extended', id, noBreakdown), 1, 'used without a breakdown must fire');
       const other = code === 'S' ? 'Z' : 'S';
-      const unused = used.replace(new RegExp(`(<ram:IncludedSupplyChainTradeLineItem>[\\s\\S]*?)<ram:CategoryCode>${code}</ram:CategoryCode>([\\s\\S]*?)<ram:CategoryCode>${code}</ram:CategoryCode>`), `$1<ram:CategoryCode>${other}</ram:CategoryCode>$2<ram:CategoryCode>${other}</ram:CategoryCode>`);
+      const unused = used.replace(
+        new RegExp(
+          `(<ram:IncludedSupplyChainTradeLineItem>[\\s\\S]*?)<ram:CategoryCode>${code}</ram:CategoryCode>([\\s\\S]*?)<ram:CategoryCode>${code}</ram:CategoryCode>`,
+        ),
+        `$1<ram:CategoryCode>${other}</ram:CategoryCode>$2<ram:CategoryCode>${other}</ram:CategoryCode>`,
+      );
       assert.equal(firingsOnXml('fx-extended', id, unused), 1, 'a breakdown without any use must fire');
     });
   }
   test('BR-FXEXT-CII-DT-097a: format 205 is YYYYMMDDHHMM', () => {
-    const doc = (v: string) => `<rsm:CrossIndustryInvoice ${NS}><rsm:ExchangedDocument><ram:IssueDateTime><udt:DateTimeString format="205">${v}</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument></rsm:CrossIndustryInvoice>`;
+    const doc = (v: string) =>
+      `<rsm:CrossIndustryInvoice ${NS}><rsm:ExchangedDocument><ram:IssueDateTime><udt:DateTimeString format="205">${v}</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument></rsm:CrossIndustryInvoice>`;
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-CII-DT-097a', doc('202603011230')), 0, 'valid');
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-CII-DT-097a', doc('20260301')), 1, 'date only must fire');
   });
   test('BR-FXEXT-01: a document note with a subject code needs a text', () => {
-    const doc = (inner: string) => `<rsm:CrossIndustryInvoice ${NS}><rsm:ExchangedDocument><ram:IncludedNote>${inner}<ram:SubjectCode>AAI</ram:SubjectCode></ram:IncludedNote></rsm:ExchangedDocument></rsm:CrossIndustryInvoice>`;
+    const doc = (inner: string) =>
+      `<rsm:CrossIndustryInvoice ${NS}><rsm:ExchangedDocument><ram:IncludedNote>${inner}<ram:SubjectCode>AAI</ram:SubjectCode></ram:IncludedNote></rsm:ExchangedDocument></rsm:CrossIndustryInvoice>`;
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-01', doc('<ram:Content>Hinweis</ram:Content>')), 0, 'with text');
     assert.equal(firingsOnXml('fx-extended', 'BR-FXEXT-01', doc('')), 1, 'without text must fire');
   });

@@ -28,8 +28,30 @@ function outcome(f: () => BigValue): string {
   }
 }
 
-
-const ODD = ['', ' ', '-', '.', '-.', '+1', '+1.5', '1e3', '1,5', 'abc', 'NaN', ' 2 ', '\t-3.25\n', '-0', '-0.00', '0', '.5', '-.5', '5.', '007.10', '00', '-000.000'];
+const ODD = [
+  '',
+  ' ',
+  '-',
+  '.',
+  '-.',
+  '+1',
+  '+1.5',
+  '1e3',
+  '1,5',
+  'abc',
+  'NaN',
+  ' 2 ',
+  '\t-3.25\n',
+  '-0',
+  '-0.00',
+  '0',
+  '.5',
+  '-.5',
+  '5.',
+  '007.10',
+  '00',
+  '-000.000',
+];
 
 function randomValue(random: () => number): string | undefined {
   const r = random();
@@ -60,13 +82,22 @@ test('sum() equals big.js addition on hand-picked values', () => {
     ...ODD.map((v) => [v]),
     ODD,
   ];
-  for (const values of cases) assert.equal(outcome(() => sum(values)), outcome(() => referenceSum(values)), JSON.stringify(values));
+  for (const values of cases)
+    assert.equal(
+      outcome(() => sum(values)),
+      outcome(() => referenceSum(values)),
+      JSON.stringify(values),
+    );
 });
 
 test('sum() equals big.js addition on 20,000 random lists', () => {
   const random = prng(4242);
   for (let i = 0; i < 20_000; i++) {
     const values = Array.from({ length: Math.floor(random() * 12) }, () => randomValue(random));
-    assert.equal(outcome(() => sum(values)), outcome(() => referenceSum(values)), JSON.stringify(values));
+    assert.equal(
+      outcome(() => sum(values)),
+      outcome(() => referenceSum(values)),
+      JSON.stringify(values),
+    );
   }
 });

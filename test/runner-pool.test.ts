@@ -25,7 +25,12 @@ after(async () => {
 
 /** The parts of an answer that must agree (the request id differs by design). */
 function answer(res: { statusCode: number; headers: Record<string, unknown>; body: string }) {
-  return { status: res.statusCode, type: res.headers['content-type'], dropped: res.headers['x-dropped-fields'], body: res.body.replace(/"instance":"[^"]*"/g, '') };
+  return {
+    status: res.statusCode,
+    type: res.headers['content-type'],
+    dropped: res.headers['x-dropped-fields'],
+    body: res.body.replace(/"instance":"[^"]*"/g, ''),
+  };
 }
 
 describe('POST /v1/xml through the pool', () => {
@@ -38,7 +43,12 @@ describe('POST /v1/xml through the pool', () => {
   ];
   for (const [name, metadata] of cases) {
     test(`${name}: same answer as inline`, async () => {
-      const request = { method: 'POST' as const, url: '/v1/xml', payload: new URLSearchParams({ metadata }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+      const request = {
+        method: 'POST' as const,
+        url: '/v1/xml',
+        payload: new URLSearchParams({ metadata }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      };
       const before = pooled.validation.counts.pool;
       const a = answer(await inline.inject(request));
       const b = answer(await pooled.inject(request));
@@ -49,7 +59,12 @@ describe('POST /v1/xml through the pool', () => {
   test('the answers are the expected ones', async () => {
     const statuses = [];
     for (const [, metadata] of cases) {
-      const res = await pooled.inject({ method: 'POST', url: '/v1/xml', payload: new URLSearchParams({ metadata }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const res = await pooled.inject({
+        method: 'POST',
+        url: '/v1/xml',
+        payload: new URLSearchParams({ metadata }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       statuses.push([res.statusCode, res.statusCode === 200 ? undefined : (res.json().code ?? res.json().detail?.[0]?.loc?.join('.'))]);
     }
     assert.deepEqual(statuses, [

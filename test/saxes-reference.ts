@@ -12,7 +12,9 @@
 import { SaxesParser } from 'saxes';
 import type { XmlAttribute, XmlElement } from '../src/xml/dom.js';
 
-export type ReferenceResult = { ok: true; root: XmlElement; elementCount: number } | { ok: false; code: 'XML_MALFORMED' | 'XML_DTD_FORBIDDEN'; message: string };
+export type ReferenceResult =
+  | { ok: true; root: XmlElement; elementCount: number }
+  | { ok: false; code: 'XML_MALFORMED' | 'XML_DTD_FORBIDDEN'; message: string };
 
 // NCName of Namespaces in XML 1.0 3rd edition (XML 1.0 5th edition name characters without ':').
 const NC_START =
@@ -28,7 +30,8 @@ export function saxesTree(text: string, options: { strictQNames?: boolean } = {}
   let failure: ReferenceResult | null = null;
   let badName: string | null = null;
   const checkName = (prefix: string, local: string): void => {
-    if (badName === null && ((prefix !== '' && !NC_NAME.test(prefix)) || !NC_NAME.test(local))) badName = prefix ? `${prefix}:${local}` : local;
+    if (badName === null && ((prefix !== '' && !NC_NAME.test(prefix)) || !NC_NAME.test(local)))
+      badName = prefix ? `${prefix}:${local}` : local;
   };
   parser.on('error', (err) => {
     failure ??= { ok: false, code: 'XML_MALFORMED', message: err.message };
@@ -48,7 +51,18 @@ export function saxesTree(text: string, options: { strictQNames?: boolean } = {}
       if (a.prefix === 'xmlns' || (a.prefix === '' && a.local === 'xmlns')) continue;
       attrs.push({ ns: a.uri, local: a.local, prefix: a.prefix, value: a.value });
     }
-    const el: XmlElement = { ns: tag.uri, local: tag.local, prefix: tag.prefix, attrs, children: [], text: '', parent: current, line: parser.line, _pos: undefined, _path: undefined };
+    const el: XmlElement = {
+      ns: tag.uri,
+      local: tag.local,
+      prefix: tag.prefix,
+      attrs,
+      children: [],
+      text: '',
+      parent: current,
+      line: parser.line,
+      _pos: undefined,
+      _path: undefined,
+    };
     if (current) current.children.push(el);
     else root = el;
     current = el;

@@ -47,10 +47,10 @@ test('serialize a Factur-X PDF: normalized BusinessReadyInvoice, no fallbacks', 
     vat_rate: '25',
     vat_category: 'S',
   });
-  assert.deepEqual(
-    inv.tax_breakdown.map((t: { rate: string; tax_amount: string }) => [t.rate, t.tax_amount]).sort(),
-    [['12', '300.00'], ['25', '375.00']],
-  );
+  assert.deepEqual(inv.tax_breakdown.map((t: { rate: string; tax_amount: string }) => [t.rate, t.tax_amount]).sort(), [
+    ['12', '300.00'],
+    ['25', '375.00'],
+  ]);
   assert.equal(inv.total_net_amount, '4000.00');
   assert.equal(inv.total_tax_amount, '675.00');
   assert.equal(inv.total_gross_amount, '4675.00');
@@ -60,17 +60,35 @@ test('serialize a Factur-X PDF: normalized BusinessReadyInvoice, no fallbacks', 
 
 test('serialize a UBL invoice: the same business content gives the same normalized JSON as its CII twin', async () => {
   const app = await proApp();
-  const ubl = (await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFixture('cen/examples/ubl/ubl-tc434-example5.xml'), 'a.xml') })).json();
-  const cii = (await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFixture('cen/examples/cii/CII_example5.xml'), 'a.xml') })).json();
+  const ubl = (
+    await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFixture('cen/examples/ubl/ubl-tc434-example5.xml'), 'a.xml') })
+  ).json();
+  const cii = (
+    await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(readFixture('cen/examples/cii/CII_example5.xml'), 'a.xml') })
+  ).json();
   assert.equal(ubl.success, true);
   assert.equal(ubl.invoice.format, 'ubl');
   // CEN example 5 in both syntaxes; only the unit codes differ in the files themselves (UBL EA, CII C62).
   const units = (lines: { unit_code: string; unit_label: string }[]) => lines.map((l) => [l.unit_code, l.unit_label]);
-  assert.deepEqual(units(ubl.invoice.line_items), ubl.invoice.line_items.map(() => ['EA', 'each']));
-  assert.deepEqual(units(cii.invoice.line_items), cii.invoice.line_items.map(() => ['C62', 'unit']));
+  assert.deepEqual(
+    units(ubl.invoice.line_items),
+    ubl.invoice.line_items.map(() => ['EA', 'each']),
+  );
+  assert.deepEqual(
+    units(cii.invoice.line_items),
+    cii.invoice.line_items.map(() => ['C62', 'unit']),
+  );
   const withoutUnits = (lines: object[]) => lines.map((l) => ({ ...l, unit_code: undefined, unit_label: undefined }));
   assert.deepEqual(withoutUnits(ubl.invoice.line_items), withoutUnits(cii.invoice.line_items), 'line_items');
-  for (const key of ['invoice_number', 'invoice_date', 'currency', 'total_net_amount', 'total_tax_amount', 'total_gross_amount', 'amount_due']) {
+  for (const key of [
+    'invoice_number',
+    'invoice_date',
+    'currency',
+    'total_net_amount',
+    'total_tax_amount',
+    'total_gross_amount',
+    'amount_due',
+  ]) {
     assert.deepEqual(ubl.invoice[key], cii.invoice[key], key);
   }
   await app.close();
@@ -81,11 +99,16 @@ test('BASIC WL is reported as a coercion to basic, the nearest profile of the sc
   const res = await app.inject({
     method: 'POST',
     url: '/v1/serialize',
-    ...upload(Buffer.from((await embedInvoiceXml(await makeBasePdf(), { xml: xmlFor('basic_wl'), flavour: hybridFlavour('basic_wl') })).pdf), 'wl.pdf'),
+    ...upload(
+      Buffer.from((await embedInvoiceXml(await makeBasePdf(), { xml: xmlFor('basic_wl'), flavour: hybridFlavour('basic_wl') })).pdf),
+      'wl.pdf',
+    ),
   });
   const body = res.json();
   assert.equal(body.invoice.profile, 'basic');
-  assert.deepEqual(body.fallbacks_applied, [{ field: 'invoice.profile', fallback_type: 'coercion', original_state: 'invalid', applied_value: 'basic' }]);
+  assert.deepEqual(body.fallbacks_applied, [
+    { field: 'invoice.profile', fallback_type: 'coercion', original_state: 'invalid', applied_value: 'basic' },
+  ]);
   await app.close();
 });
 
@@ -104,7 +127,12 @@ test('missing values are filled transparently and listed as fallbacks', () => {
   const { invoice, fallbacks } = toBusinessReady(inv, 'factur-x', 'en16931');
   const byField = Object.fromEntries(fallbacks.map((f) => [f.field, f]));
   assert.equal(invoice.currency, 'EUR');
-  assert.deepEqual(byField['invoice.currency'], { field: 'invoice.currency', fallback_type: 'default_value', original_state: 'missing', applied_value: 'EUR' });
+  assert.deepEqual(byField['invoice.currency'], {
+    field: 'invoice.currency',
+    fallback_type: 'default_value',
+    original_state: 'missing',
+    applied_value: 'EUR',
+  });
   assert.equal(invoice.buyer.name, 'UNKNOWN');
   assert.equal(byField['invoice.buyer.name'].fallback_type, 'placeholder_value');
   assert.equal(invoice.line_items[0].unit_code, 'C62');

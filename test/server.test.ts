@@ -34,7 +34,10 @@ test('the real server answers, logs JSON with request ids, and exits 0 on SIGTER
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { status: 'ok' });
   await new Promise((r) => setTimeout(r, 100));
-  const lines = logs().trim().split('\n').map((l) => JSON.parse(l));
+  const lines = logs()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const requestLines = lines.filter((l) => l.reqId === 'trace-me-1');
   assert.equal(requestLines.length, 1, 'one access-log line per request, carrying the request id');
   assert.equal(requestLines[0].msg, 'request completed');
@@ -88,7 +91,10 @@ test('PROCESSES=2: two server processes share the port, a dead one is replaced, 
   const { child, url, logs } = await startServer({ PROCESSES: '2' }, 2);
   // New connections are handed to the processes in turn: both answer.
   for (let i = 0; i < 8; i++) {
-    const res = await fetch(`${url}/health`, { headers: { 'x-request-id': `spread-${i}`, connection: 'close' }, signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${url}/health`, {
+      headers: { 'x-request-id': `spread-${i}`, connection: 'close' },
+      signal: AbortSignal.timeout(10_000),
+    });
     assert.equal(res.status, 200);
   }
   await new Promise((r) => setTimeout(r, 200));
@@ -105,7 +111,10 @@ test('PROCESSES=2: two server processes share the port, a dead one is replaced, 
     await new Promise((r) => setTimeout(r, 100));
   }
   for (let i = 0; i < 8; i++) {
-    const res = await fetch(`${url}/health`, { headers: { 'x-request-id': `after-${i}`, connection: 'close' }, signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${url}/health`, {
+      headers: { 'x-request-id': `after-${i}`, connection: 'close' },
+      signal: AbortSignal.timeout(10_000),
+    });
     assert.equal(res.status, 200);
   }
   await new Promise((r) => setTimeout(r, 200));
@@ -116,7 +125,10 @@ test('PROCESSES=2: two server processes share the port, a dead one is replaced, 
   child.kill('SIGTERM');
   const [code] = await once(child, 'exit');
   assert.equal(code, 0);
-  const lines = logs().trim().split('\n').map((l) => JSON.parse(l));
+  const lines = logs()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(lines.filter((l) => /shutting down/.test(l.msg)).length, 2, 'both server processes shut down gracefully');
 });
 
@@ -141,7 +153,10 @@ test('PROCESSES=2 on a port already taken: the supervisor reports the start-up f
 });
 
 test('PROCESSES: a whole number from 1 to 64 or auto; anything else stops the start with the variable named', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PROCESSES: 'many' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PROCESSES: 'many' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (c) => (err += c));
   const [code] = await once(child, 'exit');

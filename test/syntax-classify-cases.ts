@@ -36,7 +36,6 @@ function disagreements(root: XmlElement): string[] {
   return out;
 }
 
-
 /** A copy of `el`'s subtree hung under `parent`. */
 function copyUnder(el: XmlElement, parent: XmlElement): XmlElement {
   const copy: XmlElement = { ...el, parent, children: [], _pos: undefined, _path: undefined };
@@ -45,50 +44,50 @@ function copyUnder(el: XmlElement, parent: XmlElement): XmlElement {
   return copy;
 }
 
-
 /** The tests, over the CII files under `folder` (at least `minimum` of them) plus `extra` documents. */
 export function classifierTests(folder: string, minimum: number, extra: { file: string; xml: string }[] = []): void {
-const ciiDocs = [...xmlFiles(folder).map((file) => ({ file, xml: readFileSync(file) })), ...extra]
-  .map(({ file, xml }) => {
-    try {
-      return { file, xml, doc: parseXml(xml) };
-    } catch {
-      return undefined; // not well-formed: nothing to classify
+  const ciiDocs = [...xmlFiles(folder).map((file) => ({ file, xml: readFileSync(file) })), ...extra]
+    .map(({ file, xml }) => {
+      try {
+        return { file, xml, doc: parseXml(xml) };
+      } catch {
+        return undefined; // not well-formed: nothing to classify
+      }
+    })
+    .filter((d): d is NonNullable<typeof d> => d !== undefined && d.doc.root.ns === NS_RSM);
+
+  test('top-down CII classification equals classifyCii on every CII invoice', () => {
+    assert.ok(ciiDocs.length >= minimum, `only ${ciiDocs.length} CII files found`);
+    for (const { file, doc } of ciiDocs) assert.deepEqual(disagreements(doc.root), [], path.relative(folder, file));
+  });
+
+  test('top-down CII classification equals classifyCii when subtrees are copied to unexpected places', () => {
+    const random = prng(20261122);
+    const bases = ciiDocs.filter((d, i) => i % 5 === 0 && d.doc.elementCount < 2000);
+    let checked = 0;
+    for (let round = 0; round < 600; round++) {
+      const { file, xml } = bases[round % bases.length];
+      const fresh = parseXml(xml);
+      const elements = allElements(fresh.root);
+      for (let k = 0; k < 4; k++) {
+        const moved = elements[Math.floor(random() * elements.length)];
+        const target = elements[Math.floor(random() * elements.length)];
+        if (moved.parent === null) continue;
+        copyUnder(moved, target);
+      }
+      assert.deepEqual(disagreements(fresh.root), [], `${path.relative(folder, file)}, round ${round}`);
+      checked++;
     }
-  })
-  .filter((d): d is NonNullable<typeof d> => d !== undefined && d.doc.root.ns === NS_RSM);
+    assert.ok(checked >= 600);
+  });
 
-test('top-down CII classification equals classifyCii on every CII invoice', () => {
-  assert.ok(ciiDocs.length >= minimum, `only ${ciiDocs.length} CII files found`);
-  for (const { file, doc } of ciiDocs) assert.deepEqual(disagreements(doc.root), [], path.relative(folder, file));
-});
-
-test('top-down CII classification equals classifyCii when subtrees are copied to unexpected places', () => {
-  const random = prng(20261122);
-  const bases = ciiDocs.filter((d, i) => i % 5 === 0 && d.doc.elementCount < 2000);
-  let checked = 0;
-  for (let round = 0; round < 600; round++) {
-    const { file, xml } = bases[round % bases.length];
-    const fresh = parseXml(xml);
-    const elements = allElements(fresh.root);
-    for (let k = 0; k < 4; k++) {
-      const moved = elements[Math.floor(random() * elements.length)];
-      const target = elements[Math.floor(random() * elements.length)];
-      if (moved.parent === null) continue;
-      copyUnder(moved, target);
+  test('indexDocument gives the same contexts with either classifier', () => {
+    for (const { file, doc } of ciiDocs.slice(0, 60)) {
+      const a = indexDocument(doc, classifyCii).contexts;
+      const b = indexDocument(doc, CII_TOP_DOWN).contexts;
+      assert.deepEqual([...b.keys()].sort(), [...a.keys()].sort(), file);
+      for (const [k, nodes] of a)
+        assert.ok(nodes.length === b.get(k)!.length && nodes.every((n, i) => n === b.get(k)![i]), `${file}: ${k}`);
     }
-    assert.deepEqual(disagreements(fresh.root), [], `${path.relative(folder, file)}, round ${round}`);
-    checked++;
-  }
-  assert.ok(checked >= 600);
-});
-
-test('indexDocument gives the same contexts with either classifier', () => {
-  for (const { file, doc } of ciiDocs.slice(0, 60)) {
-    const a = indexDocument(doc, classifyCii).contexts;
-    const b = indexDocument(doc, CII_TOP_DOWN).contexts;
-    assert.deepEqual([...b.keys()].sort(), [...a.keys()].sort(), file);
-    for (const [k, nodes] of a) assert.ok(nodes.length === b.get(k)!.length && nodes.every((n, i) => n === b.get(k)![i]), `${file}: ${k}`);
-  }
-});
+  });
 }

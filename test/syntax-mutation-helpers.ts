@@ -14,7 +14,9 @@ export function loadFixture(rel: string): XmlDoc {
 }
 
 /** The official verdicts of the curated fixtures (test/fixtures/verdicts.jsonl, taken from the corpus's lists). */
-export function fixtureVerdicts<V = { file: string; rulesets: string[]; errors: { id: string; ruleset: string }[]; warnings: { id: string; ruleset: string }[] }>(): V[] {
+export function fixtureVerdicts<
+  V = { file: string; rulesets: string[]; errors: { id: string; ruleset: string }[]; warnings: { id: string; ruleset: string }[] },
+>(): V[] {
   return readFileSync(fixturePath('verdicts.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)

@@ -15,7 +15,15 @@ import {
   ciiSyntaxSeverity,
   evaluateCiiSyntax,
 } from '../src/syntax/cii/rules.js';
-import { ensure, fixtureVerdicts, loadFixture as loadCorpus, newElement, setAttr, steps, violateTableRule } from './syntax-mutation-helpers.js';
+import {
+  ensure,
+  fixtureVerdicts,
+  loadFixture as loadCorpus,
+  newElement,
+  setAttr,
+  steps,
+  violateTableRule,
+} from './syntax-mutation-helpers.js';
 
 const NS = { rsm: NS_RSM, ram: NS_RAM, udt: NS_UDT };
 const s = (p: string) => steps(p, NS);
@@ -99,28 +107,82 @@ const CUSTOM_MUTATIONS: Record<string, (root: XmlElement) => void> = {
     add(prod, 'ram:GlobalID', '4000001123452');
     for (const g of prod.children) if (g.local === 'GlobalID') g.attrs = [];
   },
-  'CII-SR-090': (r) => { const c = ensure(at(r, 'PROD'), s('ram:OriginTradeCountry')); add(c, 'ram:ID', 'DE'); add(c, 'ram:ID', 'FR'); },
+  'CII-SR-090': (r) => {
+    const c = ensure(at(r, 'PROD'), s('ram:OriginTradeCountry'));
+    add(c, 'ram:ID', 'DE');
+    add(c, 'ram:ID', 'FR');
+  },
   'CII-SR-119': (r) => {
     const ac = at(r, 'GPAC');
     add(ac, 'ram:ActualAmount', '1.00');
     for (const c of ac.children) if (c.local === 'ChargeIndicator') c.children.forEach((i) => (i.text = 'true'));
   },
-  'CII-SR-449': (r) => { const p = ensure(at(r, 'HDEL'), s('ram:ShipToTradeParty')); add(p, 'ram:ID'); add(p, 'ram:GlobalID'); },
-  'CII-SR-450': (r) => { const p = ensure(at(r, 'HAGR'), s('ram:BuyerTradeParty')); add(p, 'ram:ID'); add(p, 'ram:GlobalID'); },
-  'CII-SR-451': (r) => { const p = ensure(at(r, 'HSET'), s('ram:PayeeTradeParty')); add(p, 'ram:ID'); add(p, 'ram:GlobalID'); },
-  'CII-SR-457': (r) => { for (let i = 0; i < 2; i++) add(add(at(r, 'HAGR'), 'ram:AdditionalReferencedDocument', ''), 'ram:TypeCode', '50'); },
-  'CII-SR-458': (r) => { for (let i = 0; i < 2; i++) add(add(at(r, 'HAGR'), 'ram:AdditionalReferencedDocument', ''), 'ram:TypeCode', '130'); },
-  'CII-SR-462': (r) => { add(at(r, 'TT'), 'ram:DueDateTypeCode', '5'); add(add(at(r, 'HSET'), 'ram:ApplicableTradeTax', ''), 'ram:DueDateTypeCode', '29'); },
+  'CII-SR-449': (r) => {
+    const p = ensure(at(r, 'HDEL'), s('ram:ShipToTradeParty'));
+    add(p, 'ram:ID');
+    add(p, 'ram:GlobalID');
+  },
+  'CII-SR-450': (r) => {
+    const p = ensure(at(r, 'HAGR'), s('ram:BuyerTradeParty'));
+    add(p, 'ram:ID');
+    add(p, 'ram:GlobalID');
+  },
+  'CII-SR-451': (r) => {
+    const p = ensure(at(r, 'HSET'), s('ram:PayeeTradeParty'));
+    add(p, 'ram:ID');
+    add(p, 'ram:GlobalID');
+  },
+  'CII-SR-457': (r) => {
+    for (let i = 0; i < 2; i++) add(add(at(r, 'HAGR'), 'ram:AdditionalReferencedDocument', ''), 'ram:TypeCode', '50');
+  },
+  'CII-SR-458': (r) => {
+    for (let i = 0; i < 2; i++) add(add(at(r, 'HAGR'), 'ram:AdditionalReferencedDocument', ''), 'ram:TypeCode', '130');
+  },
+  'CII-SR-462': (r) => {
+    add(at(r, 'TT'), 'ram:DueDateTypeCode', '5');
+    add(add(at(r, 'HSET'), 'ram:ApplicableTradeTax', ''), 'ram:DueDateTypeCode', '29');
+  },
   'CII-SR-463': (r) => add(at(r, 'HSET'), 'ram:SpecifiedTradeAllowanceCharge', ''),
-  'CII-SR-465': (r) => { const c = ensure(at(r, 'HAGR'), s('ram:SellerTradeParty/ram:DefinedTradeContact')); add(c, 'ram:PersonName'); add(c, 'ram:DepartmentName'); },
-  'CII-SR-466': (r) => { const c = ensure(at(r, 'HAGR'), s('ram:BuyerTradeParty/ram:DefinedTradeContact')); add(c, 'ram:PersonName'); add(c, 'ram:DepartmentName'); },
-  'CII-SR-467': (r) => { add(add(at(r, 'HSET'), 'ram:SpecifiedTradeSettlementPaymentMeans', ''), 'ram:TypeCode', '30'); add(add(at(r, 'HSET'), 'ram:SpecifiedTradeSettlementPaymentMeans', ''), 'ram:TypeCode', '58'); },
-  'CII-SR-468': (r) => { add(add(at(r, 'HSET'), 'ram:SpecifiedTradeSettlementPaymentMeans', ''), 'ram:Information', 'a'); add(add(at(r, 'HSET'), 'ram:SpecifiedTradeSettlementPaymentMeans', ''), 'ram:Information', 'b'); },
-  'CII-SR-469': (r) => { add(at(r, 'HSET'), 'ram:PaymentReference'); add(at(r, 'HSET'), 'ram:PaymentReference'); },
+  'CII-SR-465': (r) => {
+    const c = ensure(at(r, 'HAGR'), s('ram:SellerTradeParty/ram:DefinedTradeContact'));
+    add(c, 'ram:PersonName');
+    add(c, 'ram:DepartmentName');
+  },
+  'CII-SR-466': (r) => {
+    const c = ensure(at(r, 'HAGR'), s('ram:BuyerTradeParty/ram:DefinedTradeContact'));
+    add(c, 'ram:PersonName');
+    add(c, 'ram:DepartmentName');
+  },
+  'CII-SR-467': (r) => {
+    add(add(at(r, 'HSET'), 'ram:SpecifiedTradeSettlementPaymentMeans', ''), 'ram:TypeCode', '30');
+    add(add(at(r, 'HSET'), 'ram:SpecifiedTradeSettlementPaymentMeans', ''), 'ram:TypeCode', '58');
+  },
+  'CII-SR-468': (r) => {
+    add(add(at(r, 'HSET'), 'ram:SpecifiedTradeSettlementPaymentMeans', ''), 'ram:Information', 'a');
+    add(add(at(r, 'HSET'), 'ram:SpecifiedTradeSettlementPaymentMeans', ''), 'ram:Information', 'b');
+  },
+  'CII-SR-469': (r) => {
+    add(at(r, 'HSET'), 'ram:PaymentReference');
+    add(at(r, 'HSET'), 'ram:PaymentReference');
+  },
   'CII-SR-470': (r) => add(add(at(r, 'HSET'), 'ram:SpecifiedTradeSettlementPaymentMeans', ''), 'ram:TypeCode', '58'),
-  'CII-SR-474': (r) => { for (let i = 0; i < 2; i++) add(add(at(r, 'LSET'), 'ram:AdditionalReferencedDocument', ''), 'ram:TypeCode', '130'); },
-  'CII-SR-475': (r) => { for (let i = 0; i < 2; i++) { const d = add(at(r, 'HAGR'), 'ram:AdditionalReferencedDocument', ''); add(d, 'ram:TypeCode', '916'); add(d, 'ram:Name'); } },
-  'CII-SR-476': (r) => { for (let i = 0; i < 2; i++) { const d = add(at(r, 'HAGR'), 'ram:AdditionalReferencedDocument', ''); add(d, 'ram:TypeCode', '916'); add(d, 'ram:AttachmentBinaryObject'); } },
+  'CII-SR-474': (r) => {
+    for (let i = 0; i < 2; i++) add(add(at(r, 'LSET'), 'ram:AdditionalReferencedDocument', ''), 'ram:TypeCode', '130');
+  },
+  'CII-SR-475': (r) => {
+    for (let i = 0; i < 2; i++) {
+      const d = add(at(r, 'HAGR'), 'ram:AdditionalReferencedDocument', '');
+      add(d, 'ram:TypeCode', '916');
+      add(d, 'ram:Name');
+    }
+  },
+  'CII-SR-476': (r) => {
+    for (let i = 0; i < 2; i++) {
+      const d = add(at(r, 'HAGR'), 'ram:AdditionalReferencedDocument', '');
+      add(d, 'ram:TypeCode', '916');
+      add(d, 'ram:AttachmentBinaryObject');
+    }
+  },
   'CII-DT-015': (r) => add(at(r, 'REFDOC'), 'ram:URIID'),
   'CII-DT-018': (r) => add(at(r, 'REFDOC'), 'ram:TypeCode', '50'),
   'CII-DT-021': (r) => add(at(r, 'REFDOC'), 'ram:Name'),
@@ -135,13 +197,21 @@ const CUSTOM_MUTATIONS: Record<string, (root: XmlElement) => void> = {
     }
     setAttr(ensure(at(r, 'LDEL'), s('ram:ChargeFreeQuantity')), 'unitCode', 'C62');
   },
-  'CII-DT-037': (r) => { const t = add(at(r, 'TT'), 'ram:TypeCode', 'GST'); void t; for (const c of at(r, 'TT').children) if (c.local === 'TypeCode') c.text = 'GST'; },
+  'CII-DT-037': (r) => {
+    const t = add(at(r, 'TT'), 'ram:TypeCode', 'GST');
+    void t;
+    for (const c of at(r, 'TT').children) if (c.local === 'TypeCode') c.text = 'GST';
+  },
   'CII-DT-041': (r) => add(ensure(at(r, 'LSET'), s('ram:ApplicableTradeTax')), 'ram:BasisAmount', '1'),
   'CII-DT-052': (r) => add(ensure(at(r, 'STAC'), s('ram:CategoryTradeTax')), 'ram:ExemptionReasonCode'),
   'CII-DT-098': (r) => add(ensure(at(r, 'STAC'), s('ram:CategoryTradeTax')), 'ram:ExemptionReason'),
   'CII-DT-054': (r) => add(ensure(at(r, 'LSET'), s('ram:ApplicableTradeTax')), 'ram:TaxPointDate'),
   'CII-DT-058': (r) => add(ensure(at(r, 'LSET'), s('ram:ApplicableTradeTax')), 'ram:DueDateTypeCode', '5'),
-  'CII-DT-097': (r) => { const d = at(r, 'DTS'); d.text = '2024-13-01'; setAttr(d, 'format', '102'); },
+  'CII-DT-097': (r) => {
+    const d = at(r, 'DTS');
+    d.text = '2024-13-01';
+    setAttr(d, 'format', '102');
+  },
 };
 
 test('every hand-written CII rule fires on its mutation', () => {

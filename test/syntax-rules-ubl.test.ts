@@ -5,16 +5,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { XmlElement } from '../src/xml/dom.js';
-import {
-  NS_CAC,
-  NS_CBC,
-  UBL_CUSTOM_RULES,
-  UBL_TABLE,
-  evaluateUblSyntax,
-  ublSyntaxRules,
-} from '../src/syntax/ubl/rules.js';
+import { NS_CAC, NS_CBC, UBL_CUSTOM_RULES, UBL_TABLE, evaluateUblSyntax, ublSyntaxRules } from '../src/syntax/ubl/rules.js';
 import { MAX_FINDINGS_PER_RULE } from '../src/validation/report-bounds.js';
-import { ensure, fixtureVerdicts, loadFixture as loadCorpus, newElement, setAttr, steps, violateTableRule } from './syntax-mutation-helpers.js';
+import {
+  ensure,
+  fixtureVerdicts,
+  loadFixture as loadCorpus,
+  newElement,
+  setAttr,
+  steps,
+  violateTableRule,
+} from './syntax-mutation-helpers.js';
 
 const NS = { cac: NS_CAC, cbc: NS_CBC };
 const s = (p: string) => steps(p, NS);
@@ -93,26 +94,70 @@ const means = (root: XmlElement, code: string, paymentId?: string) => {
 };
 
 const CUSTOM_MUTATIONS: Record<string, (root: XmlElement) => void> = {
-  'UBL-SR-04': (r) => { adr(r, '130', 'A'); adr(r, '130', 'B'); },
+  'UBL-SR-04': (r) => {
+    adr(r, '130', 'A');
+    adr(r, '130', 'B');
+  },
   'UBL-SR-07': (r) => add(add(r, 'cac:BillingReference', ''), 'cac:InvoiceDocumentReference', ''),
-  'UBL-SR-12': (r) => { const p = at(r, 'ASPP'); pts(p, 'VAT', 'DE1'); pts(p, 'vat', 'DE2'); },
-  'UBL-SR-13': (r) => { const p = at(r, 'ASPP'); pts(p, 'FC', '1'); pts(p, 'LOC', '2'); },
-  'UBL-SR-18': (r) => { const p = ensure(r, s('cac:AccountingCustomerParty/cac:Party')); pts(p, 'VAT', 'FR1'); pts(p, 'VAT', 'FR2'); },
-  'UBL-SR-19': (r) => { const p = add(r, 'cac:PayeeParty', ''); add(add(p, 'cac:PartyName', ''), 'cbc:Name', 'A'); add(add(p, 'cac:PartyName', ''), 'cbc:Name', 'B'); },
-  'UBL-SR-20': (r) => { const p = add(r, 'cac:PayeeParty', ''); add(add(p, 'cac:PartyIdentification', ''), 'cbc:ID', '1'); add(add(p, 'cac:PartyIdentification', ''), 'cbc:ID', '2'); },
-  'UBL-SR-21': (r) => { const p = add(r, 'cac:PayeeParty', ''); const le = add(p, 'cac:PartyLegalEntity', ''); add(le, 'cbc:CompanyID', '1'); add(le, 'cbc:CompanyID', '2'); },
+  'UBL-SR-12': (r) => {
+    const p = at(r, 'ASPP');
+    pts(p, 'VAT', 'DE1');
+    pts(p, 'vat', 'DE2');
+  },
+  'UBL-SR-13': (r) => {
+    const p = at(r, 'ASPP');
+    pts(p, 'FC', '1');
+    pts(p, 'LOC', '2');
+  },
+  'UBL-SR-18': (r) => {
+    const p = ensure(r, s('cac:AccountingCustomerParty/cac:Party'));
+    pts(p, 'VAT', 'FR1');
+    pts(p, 'VAT', 'FR2');
+  },
+  'UBL-SR-19': (r) => {
+    const p = add(r, 'cac:PayeeParty', '');
+    add(add(p, 'cac:PartyName', ''), 'cbc:Name', 'A');
+    add(add(p, 'cac:PartyName', ''), 'cbc:Name', 'B');
+  },
+  'UBL-SR-20': (r) => {
+    const p = add(r, 'cac:PayeeParty', '');
+    add(add(p, 'cac:PartyIdentification', ''), 'cbc:ID', '1');
+    add(add(p, 'cac:PartyIdentification', ''), 'cbc:ID', '2');
+  },
+  'UBL-SR-21': (r) => {
+    const p = add(r, 'cac:PayeeParty', '');
+    const le = add(p, 'cac:PartyLegalEntity', '');
+    add(le, 'cbc:CompanyID', '1');
+    add(le, 'cbc:CompanyID', '2');
+  },
   'UBL-SR-29': (r) => {
     for (const v of ['A', 'B']) setAttr(add(add(at(r, 'ASPP'), 'cac:PartyIdentification', ''), 'cbc:ID', v), 'schemeID', 'SEPA');
   },
   'UBL-SR-43': (r) => setAttr(adr(r, null).children[0], 'schemeID', 'ABT'),
-  'UBL-SR-44': (r) => { means(r, '30', 'REF-1'); means(r, '30', 'REF-2'); },
-  'UBL-SR-47': (r) => { means(r, '30'); means(r, '58'); },
+  'UBL-SR-44': (r) => {
+    means(r, '30', 'REF-1');
+    means(r, '30', 'REF-2');
+  },
+  'UBL-SR-47': (r) => {
+    means(r, '30');
+    means(r, '58');
+  },
   'UBL-SR-53': (r) => pts(at(r, 'ASPP'), null, 'DE123'),
-  'UBL-DT-01': (r) => { at(r, 'AMT').text = '10.123'; },
-  'UBL-DT-06': (r) => { const b = at(r, 'BIN'); b.attrs = b.attrs.filter((a) => a.local !== 'mimeCode'); },
-  'UBL-DT-07': (r) => { const b = at(r, 'BIN'); b.attrs = b.attrs.filter((a) => a.local !== 'filename'); },
+  'UBL-DT-01': (r) => {
+    at(r, 'AMT').text = '10.123';
+  },
+  'UBL-DT-06': (r) => {
+    const b = at(r, 'BIN');
+    b.attrs = b.attrs.filter((a) => a.local !== 'mimeCode');
+  },
+  'UBL-DT-07': (r) => {
+    const b = at(r, 'BIN');
+    b.attrs = b.attrs.filter((a) => a.local !== 'filename');
+  },
   'UBL-DT-18': (r) => setAttr(ensure(r, s('cbc:InvoiceTypeCode')), 'name', 'Invoice'),
-  'UBL-CR-002': (r) => { ensure(r, s('cbc:UBLVersionID')).text = '2.2'; },
+  'UBL-CR-002': (r) => {
+    ensure(r, s('cbc:UBLVersionID')).text = '2.2';
+  },
   'UBL-CR-412': (r) => add(means(r, '30'), 'cbc:PaymentDueDate', '2024-01-31'),
   'UBL-CR-665': (r) => setAttr(adr(r, null).children[0], 'schemeID', 'ABT'),
   'UBL-CR-666': (r) => add(adr(r, '130'), 'cac:Attachment', ''),
@@ -137,12 +182,15 @@ test('conditional UBL rules hold where the artefact allows', () => {
     means(r, '30', 'SAME');
     means(r, '30', 'SAME');
     for (const m of r.children.filter((c) => c.local === 'PaymentMeans')) {
-      for (const c of m.children) if (c.local === 'PaymentID') c.text = 'SAME'; else if (c.local === 'PaymentMeansCode') c.text = '30';
+      for (const c of m.children)
+        if (c.local === 'PaymentID') c.text = 'SAME';
+        else if (c.local === 'PaymentMeansCode') c.text = '30';
     }
     setAttr(ensure(r, s('cac:PaymentMeans/cbc:PaymentMeansCode')), 'name', 'Credit transfer');
     at(r, 'AMT').text = '10.5';
   });
-  for (const id of ['UBL-CR-002', 'UBL-SR-43', 'UBL-CR-665', 'UBL-SR-44', 'UBL-SR-47', 'UBL-DT-18', 'UBL-DT-01']) assert.ok(!ids.has(id), id);
+  for (const id of ['UBL-CR-002', 'UBL-SR-43', 'UBL-CR-665', 'UBL-SR-44', 'UBL-SR-47', 'UBL-DT-18', 'UBL-DT-01'])
+    assert.ok(!ids.has(id), id);
   // A payment due date in the payment means is the credit note's own way of stating it.
   const cn = mutated((r) => add(means(r, '30'), 'cbc:PaymentDueDate', '2024-01-31'), 'cen/examples/ubl/ubl-tc434-creditnote1.xml');
   assert.ok(!cn.has('UBL-CR-412'));

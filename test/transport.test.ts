@@ -30,7 +30,9 @@ async function startServer(env: Record<string, string> = {}, listeners = 1): Pro
   });
   let out = '';
   child.stderr!.on('data', (c) => (out += c));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, at: Date.now() })),
+  );
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
     child.stdout!.on('data', (chunk) => {
@@ -77,7 +79,12 @@ function connect(port: number) {
       }
       const length = Number(headers['content-length'] ?? 0);
       if (buffer.length < headEnd + 4 + length) return;
-      const answer = { status: Number(lines[0].split(' ')[1]), headers, body: buffer.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8'), ms: Date.now() - started };
+      const answer = {
+        status: Number(lines[0].split(' ')[1]),
+        headers,
+        body: buffer.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8'),
+        ms: Date.now() - started,
+      };
       buffer = buffer.subarray(headEnd + 4 + length);
       const w = waiting.shift();
       if (w) w(answer);
@@ -138,7 +145,9 @@ test('a body that stops arriving is answered 408 after BODY_TIMEOUT_S, one trick
     await stalled.write(head + body.subarray(0, 100).toString('latin1'));
     // Trickling: a chunked body at 1 byte per 250 ms: progress, so only the total deadline stops it.
     const trickle = connect(server.port);
-    await trickle.write(`POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    await trickle.write(
+      `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     const drip = setInterval(() => trickle.socket.writable && trickle.socket.write('1\r\nx\r\n'), 250);
     // Idle: a connection that never sends a byte.
     const idle = connect(server.port);
@@ -193,19 +202,26 @@ test('transport refusals are ProblemDetails: 431 headers too large, 400 broken H
 
     // Declared too large: answered from the headers alone, not one byte of the body sent.
     const declared = connect(server.port);
-    await declared.write(`POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${5 * 1024 * 1024}\r\n\r\n`);
+    await declared.write(
+      `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${5 * 1024 * 1024}\r\n\r\n`,
+    );
     const d = assertProblem(await declared.response(5_000), 413, 'UPLOAD_TOO_LARGE');
     assert.match(String(d.detail), /1 MB \(MAX_UPLOAD_SIZE_MB\)/);
     declared.socket.destroy();
 
     // Chunked, no length: answered once the limit is passed, while the client is still sending (no final chunk).
     const chunked = connect(server.port);
-    await chunked.write(`POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    await chunked.write(
+      `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     const chunk = Buffer.alloc(64 * 1024, 0x41);
     let sent = 0;
     const answer = chunked.response(10_000);
     let answered = false;
-    void answer.then(() => (answered = true), () => (answered = true));
+    void answer.then(
+      () => (answered = true),
+      () => (answered = true),
+    );
     while (!answered && sent < 4 * 1024 * 1024) {
       await chunked.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
       sent += chunk.length;
@@ -338,7 +354,8 @@ test('SIGTERM under load: readiness turns 503 first, every request sent before t
   await sleep(Math.max(0, signalled + 2_300 - Date.now()));
   await assert.rejects(fetch(`${url}/health`), 'no new connections once closing');
   const late = `GET /v1/anything HTTP/1.1\r\nHost: test\r\n\r\n`;
-  for (const [i, c] of partial.entries()) await c.write(Buffer.concat([body.subarray(body.length >> 1), i === 0 ? Buffer.from(late) : Buffer.alloc(0)]));
+  for (const [i, c] of partial.entries())
+    await c.write(Buffer.concat([body.subarray(body.length >> 1), i === 0 ? Buffer.from(late) : Buffer.alloc(0)]));
   for (const c of partial) {
     const r = await c.response();
     assert.equal(r.status, 200, `${Date.now() - signalled} ms after SIGTERM: ${r.body}`);

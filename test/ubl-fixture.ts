@@ -33,7 +33,9 @@ export function ublInvoice(opts: { lines: UblLine[]; subtotals: UblSubtotal[]; s
   const party = (name: string, vat: string | undefined, country: string, legalId?: string) =>
     `<cac:Party><cbc:EndpointID schemeID="EM">${name.toLowerCase().replace(/\W+/g, '')}@example.com</cbc:EndpointID>` +
     `<cac:PostalAddress><cbc:StreetName>Main Street 1</cbc:StreetName><cbc:CityName>Town</cbc:CityName><cbc:PostalZone>12345</cbc:PostalZone><cac:Country><cbc:IdentificationCode>${country}</cbc:IdentificationCode></cac:Country></cac:PostalAddress>` +
-    (vat ? `<cac:PartyTaxScheme><cbc:CompanyID>${vat}</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>` : '') +
+    (vat
+      ? `<cac:PartyTaxScheme><cbc:CompanyID>${vat}</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>`
+      : '') +
     `<cac:PartyLegalEntity><cbc:RegistrationName>${name}</cbc:RegistrationName>${legalId ? `<cbc:CompanyID>${legalId}</cbc:CompanyID>` : ''}</cac:PartyLegalEntity></cac:Party>`;
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
@@ -52,7 +54,8 @@ export function ublInvoice(opts: { lines: UblLine[]; subtotals: UblSubtotal[]; s
           cat(
             t.category,
             t.rate,
-            (t.exemptionCode ? `<cbc:TaxExemptionReasonCode>${t.exemptionCode}</cbc:TaxExemptionReasonCode>` : '') + (t.exemptionReason ? `<cbc:TaxExemptionReason>${t.exemptionReason}</cbc:TaxExemptionReason>` : ''),
+            (t.exemptionCode ? `<cbc:TaxExemptionReasonCode>${t.exemptionCode}</cbc:TaxExemptionReasonCode>` : '') +
+              (t.exemptionReason ? `<cbc:TaxExemptionReason>${t.exemptionReason}</cbc:TaxExemptionReason>` : ''),
           ) +
           '</cac:TaxCategory></cac:TaxSubtotal>\n',
       )

@@ -69,14 +69,25 @@ test('CEN UBL example 5: parties (BT-27 from PartyLegalEntity, BT-28 PartyName, 
   });
   assert.equal(inv.buyer.name, 'Buyercompany ltd');
   assert.equal(inv.buyer.vatId, 'DK16356607');
-  assert.deepEqual(plain(inv.payee), { identifiers: [{ value: 'DK16356608' }], name: 'Dagobert Duck', legalRegistrationId: { value: 'DK16356608' } });
+  assert.deepEqual(plain(inv.payee), {
+    identifiers: [{ value: 'DK16356608' }],
+    name: 'Dagobert Duck',
+    legalRegistrationId: { value: 'DK16356608' },
+  });
   assert.equal(inv.taxRepresentative?.name, 'Dick Panama');
   assert.equal(inv.taxRepresentative?.vatId, 'DK16356609');
   assert.equal(inv.taxRepresentative?.address?.line2, '6th floor');
   assert.deepEqual(plain(inv.delivery), {
     actualDeliveryDate: '2013-04-15',
     locationId: { value: '5790000436068' },
-    address: { line1: 'Deliverystreet', line2: 'Gate 15', city: 'Deliverycity', postcode: '9000', countrySubdivision: 'Jutland', countryCode: 'DK' },
+    address: {
+      line1: 'Deliverystreet',
+      line2: 'Gate 15',
+      city: 'Deliverycity',
+      postcode: '9000',
+      countrySubdivision: 'Jutland',
+      countryCode: 'DK',
+    },
     partyName: 'Logistic service Ltd',
   });
 });
@@ -143,8 +154,12 @@ test('CEN UBL example 5: lines, item, price with gross price and discount', () =
       grossPrice: '1.10',
     }),
   );
-  assert.deepEqual(plain(l.allowances), [{ reasonCode: '100', reason: 'Loyal customer', percentage: '10', amount: '100.00', baseAmount: '1000.00' }]);
-  assert.deepEqual(plain(l.charges), [{ reasonCode: 'ABL', reason: 'Packaging', percentage: '10', amount: '100.00', baseAmount: '1000.00' }]);
+  assert.deepEqual(plain(l.allowances), [
+    { reasonCode: '100', reason: 'Loyal customer', percentage: '10', amount: '100.00', baseAmount: '1000.00' },
+  ]);
+  assert.deepEqual(plain(l.charges), [
+    { reasonCode: 'ABL', reason: 'Packaging', percentage: '10', amount: '100.00', baseAmount: '1000.00' },
+  ]);
   assert.match(l.$loc!.quantity!, /^\/Invoice\[1\]\/cac:InvoiceLine\[1\]\/cbc:InvoicedQuantity\[1\]$/);
   assert.match(l.$loc!.unitCode!, /cbc:InvoicedQuantity\[1\]\/@unitCode$/);
   assert.equal(inv.lines[2].$loc?.self, '/Invoice[1]/cac:InvoiceLine[3]');
@@ -197,7 +212,9 @@ test('synthetic credit note: SEPA creditor id is BT-90, due date from PaymentMea
     assert.equal(inv.payment?.directDebit?.creditorId, 'DE98ZZZ09999999999');
     assert.equal(inv.payment?.meansCode, '59');
     assert.equal(inv.payment?.meansText, 'SEPA direct debit');
-    assert.deepEqual(plain(inv.payment?.creditTransfers), [{ accountId: 'DE02120300000000202051', accountName: 'Acct', serviceProviderId: 'BYLADEM1001' }]);
+    assert.deepEqual(plain(inv.payment?.creditTransfers), [
+      { accountId: 'DE02120300000000202051', accountName: 'Acct', serviceProviderId: 'BYLADEM1001' },
+    ]);
     assert.equal(inv.dueDate, '2024-03-31');
     assert.equal(inv.totals.taxTotal, '19.00');
     assert.equal(inv.totals.taxTotalAccountingCurrency, '220.00');
@@ -221,9 +238,17 @@ test('lines and type code are read under either root, as the official rules read
   assert.equal(inv.kind, 'credit-note');
   assert.equal(inv.lines.length, 1); // a cac:InvoiceLine inside a CreditNote
   assert.equal(inv.lines[0].vatCategoryCode, 'AE');
-  const mixed = read(CN('').replace(
-    '<q:LegalMonetaryTotal>',
-    '<q:CreditNoteLine><r:ID>1</r:ID><r:CreditedQuantity unitCode="C62">2</r:CreditedQuantity></q:CreditNoteLine><q:InvoiceLine><r:ID>2</r:ID><r:InvoicedQuantity unitCode="H87">3</r:InvoicedQuantity></q:InvoiceLine><q:LegalMonetaryTotal>',
-  ));
-  assert.deepEqual(mixed.lines.map((l) => [l.id, l.quantity, l.unitCode]), [['1', '2', 'C62'], ['2', '3', 'H87']]);
+  const mixed = read(
+    CN('').replace(
+      '<q:LegalMonetaryTotal>',
+      '<q:CreditNoteLine><r:ID>1</r:ID><r:CreditedQuantity unitCode="C62">2</r:CreditedQuantity></q:CreditNoteLine><q:InvoiceLine><r:ID>2</r:ID><r:InvoicedQuantity unitCode="H87">3</r:InvoicedQuantity></q:InvoiceLine><q:LegalMonetaryTotal>',
+    ),
+  );
+  assert.deepEqual(
+    mixed.lines.map((l) => [l.id, l.quantity, l.unitCode]),
+    [
+      ['1', '2', 'C62'],
+      ['2', '3', 'H87'],
+    ],
+  );
 });

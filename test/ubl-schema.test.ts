@@ -12,7 +12,10 @@ import { ublSchema } from '../src/xml/ubl/schema.js';
 import { communityApp, multipart } from './helpers.js';
 import { ublInvoice } from './ubl-fixture.js';
 
-const VALID = ublInvoice({ lines: [{ qty: '2', price: '50.00', category: 'S', rate: '19' }], subtotals: [{ category: 'S', rate: '19', taxable: '100.00', tax: '19.00' }] });
+const VALID = ublInvoice({
+  lines: [{ qty: '2', price: '50.00', category: 'S', rate: '19' }],
+  subtotals: [{ category: 'S', rate: '19', taxable: '100.00', tax: '19.00' }],
+});
 
 function sub(xml: string, pattern: string | RegExp, replacement: string): string {
   const found = typeof pattern === 'string' ? xml.includes(pattern) : pattern.test(xml);
@@ -36,7 +39,11 @@ describe('UBL 2.1 schema layer', () => {
 
   test('an element out of order is reported with the element and its line', async () => {
     // cbc:DueDate belongs before cbc:InvoiceTypeCode: move it after.
-    const xml = sub(VALID, '<cbc:DueDate>2026-12-20</cbc:DueDate>\n<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>', '<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>\n<cbc:DueDate>2026-12-20</cbc:DueDate>');
+    const xml = sub(
+      VALID,
+      '<cbc:DueDate>2026-12-20</cbc:DueDate>\n<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>',
+      '<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>\n<cbc:DueDate>2026-12-20</cbc:DueDate>',
+    );
     const r = await validateBytes(Buffer.from(xml), 'x.xml');
     const f = xsd(r);
     assert.equal(f.length, 1, JSON.stringify(f));
@@ -60,11 +67,19 @@ describe('UBL 2.1 schema layer', () => {
   });
 
   test('an unknown element, a second occurrence of a single one, and an empty required aggregate', () => {
-    const unknown = sub(VALID, '<cbc:BuyerReference>REF-1</cbc:BuyerReference>', '<cbc:BuyerReference>REF-1</cbc:BuyerReference><cbc:FavouriteColour>blue</cbc:FavouriteColour>');
+    const unknown = sub(
+      VALID,
+      '<cbc:BuyerReference>REF-1</cbc:BuyerReference>',
+      '<cbc:BuyerReference>REF-1</cbc:BuyerReference><cbc:FavouriteColour>blue</cbc:FavouriteColour>',
+    );
     const f = check(unknown);
     assert.equal(f.length, 1);
     assert.match(f[0].message, /cbc:FavouriteColour is not allowed here in Invoice/);
-    const twice = sub(VALID, '<cbc:IssueDate>2026-11-20</cbc:IssueDate>', '<cbc:IssueDate>2026-11-20</cbc:IssueDate><cbc:IssueDate>2026-11-21</cbc:IssueDate>');
+    const twice = sub(
+      VALID,
+      '<cbc:IssueDate>2026-11-20</cbc:IssueDate>',
+      '<cbc:IssueDate>2026-11-20</cbc:IssueDate><cbc:IssueDate>2026-11-21</cbc:IssueDate>',
+    );
     assert.match(check(twice)[0].message, /cbc:IssueDate is not allowed here in Invoice/);
     // cbc:PaymentMeansCode is 1..1 in a payment means (most UBL children are optional: an empty customer party is valid).
     const emptyMeans = sub(VALID, /<cac:PaymentMeans>[\s\S]*?<\/cac:PaymentMeans>/, '<cac:PaymentMeans></cac:PaymentMeans>');
@@ -72,17 +87,42 @@ describe('UBL 2.1 schema layer', () => {
     assert.equal(m.length, 1);
     assert.match(m[0].message, /cac:PaymentMeans is incomplete: a child element is missing; expected .*cbc:PaymentMeansCode/);
     assert.equal(m[0].line, lineOf(emptyMeans, '<cac:PaymentMeans>'));
-    const emptyParty = sub(VALID, /<cac:AccountingCustomerParty>[\s\S]*?<\/cac:AccountingCustomerParty>/, '<cac:AccountingCustomerParty></cac:AccountingCustomerParty>');
+    const emptyParty = sub(
+      VALID,
+      /<cac:AccountingCustomerParty>[\s\S]*?<\/cac:AccountingCustomerParty>/,
+      '<cac:AccountingCustomerParty></cac:AccountingCustomerParty>',
+    );
     assert.deepEqual(check(emptyParty), []);
   });
 
   test('values and attributes follow their types: dates, decimals, the required currencyID', () => {
-    assert.match(check(sub(VALID, '<cbc:IssueDate>2026-11-20</cbc:IssueDate>', '<cbc:IssueDate>20.11.2026</cbc:IssueDate>'))[0].message, /cbc:IssueDate: "20\.11\.2026" is not a date/);
-    assert.match(check(sub(VALID, '<cbc:IssueDate>2026-11-20</cbc:IssueDate>', '<cbc:IssueDate>2026-02-30</cbc:IssueDate>'))[0].message, /is not a date/);
+    assert.match(
+      check(sub(VALID, '<cbc:IssueDate>2026-11-20</cbc:IssueDate>', '<cbc:IssueDate>20.11.2026</cbc:IssueDate>'))[0].message,
+      /cbc:IssueDate: "20\.11\.2026" is not a date/,
+    );
+    assert.match(
+      check(sub(VALID, '<cbc:IssueDate>2026-11-20</cbc:IssueDate>', '<cbc:IssueDate>2026-02-30</cbc:IssueDate>'))[0].message,
+      /is not a date/,
+    );
     assert.deepEqual(check(sub(VALID, '<cbc:IssueDate>2026-11-20</cbc:IssueDate>', '<cbc:IssueDate>2026-11-20+01:00</cbc:IssueDate>')), []);
-    assert.match(check(sub(VALID, '<cbc:PriceAmount currencyID="EUR">50.00</cbc:PriceAmount>', '<cbc:PriceAmount currencyID="EUR">50,00</cbc:PriceAmount>'))[0].message, /is not a decimal/);
-    assert.match(check(sub(VALID, '<cbc:PriceAmount currencyID="EUR">', '<cbc:PriceAmount>'))[0].message, /cbc:PriceAmount lacks the required attribute currencyID/);
-    assert.match(check(sub(VALID, '<cbc:ID>INV-1</cbc:ID>', '<cbc:ID colour="red">INV-1</cbc:ID>'))[0].message, /attribute colour that the schema does not declare/);
+    assert.match(
+      check(
+        sub(
+          VALID,
+          '<cbc:PriceAmount currencyID="EUR">50.00</cbc:PriceAmount>',
+          '<cbc:PriceAmount currencyID="EUR">50,00</cbc:PriceAmount>',
+        ),
+      )[0].message,
+      /is not a decimal/,
+    );
+    assert.match(
+      check(sub(VALID, '<cbc:PriceAmount currencyID="EUR">', '<cbc:PriceAmount>'))[0].message,
+      /cbc:PriceAmount lacks the required attribute currencyID/,
+    );
+    assert.match(
+      check(sub(VALID, '<cbc:ID>INV-1</cbc:ID>', '<cbc:ID colour="red">INV-1</cbc:ID>'))[0].message,
+      /attribute colour that the schema does not declare/,
+    );
   });
 
   test('a credit note is checked against the CreditNote structure', () => {
@@ -95,7 +135,11 @@ describe('UBL 2.1 schema layer', () => {
       .replace(/InvoicedQuantity/g, 'CreditedQuantity');
     assert.deepEqual(check(cn), []);
     // An Invoice element in a credit note is not allowed.
-    assert.match(check(cn.replace('<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>', '<cbc:InvoiceTypeCode>381</cbc:InvoiceTypeCode>'))[0].message, /cbc:InvoiceTypeCode is not allowed here in CreditNote/);
+    assert.match(
+      check(cn.replace('<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>', '<cbc:InvoiceTypeCode>381</cbc:InvoiceTypeCode>'))[0]
+        .message,
+      /cbc:InvoiceTypeCode is not allowed here in CreditNote/,
+    );
   });
 
   test('UBL extensions are accepted with any content (a lax wildcard)', () => {
@@ -110,7 +154,11 @@ describe('UBL 2.1 schema layer', () => {
   test('over HTTP: a schema-invalid UBL invoice is valid=false with the XSD finding and its line', async () => {
     const app = await communityApp();
     try {
-      const xml = sub(VALID, '<cbc:BuyerReference>REF-1</cbc:BuyerReference>', '<cbc:BuyerReference>REF-1</cbc:BuyerReference><cbc:FavouriteColour>blue</cbc:FavouriteColour>');
+      const xml = sub(
+        VALID,
+        '<cbc:BuyerReference>REF-1</cbc:BuyerReference>',
+        '<cbc:BuyerReference>REF-1</cbc:BuyerReference><cbc:FavouriteColour>blue</cbc:FavouriteColour>',
+      );
       const { payload, headers } = multipart([{ name: 'file', value: Buffer.from(xml), filename: 'x.xml' }]);
       const body = (await app.inject({ method: 'POST', url: '/v1/validate', payload, headers })).json();
       assert.equal(body.valid, false);

@@ -45,7 +45,10 @@ describe('POST /v1/validate (community, worker pool)', () => {
   });
 
   test('a CII invoice with a wrong line total: 200, valid=false, BR-CO-10 with its location', async () => {
-    const xml = readFileSync(CII_VALID, 'utf8').replace(/(<ram:LineTotalAmount[^>]*>)([^<]+)(<\/ram:LineTotalAmount>)(?![\s\S]*<ram:LineTotalAmount)/, '$1999999.99$3');
+    const xml = readFileSync(CII_VALID, 'utf8').replace(
+      /(<ram:LineTotalAmount[^>]*>)([^<]+)(<\/ram:LineTotalAmount>)(?![\s\S]*<ram:LineTotalAmount)/,
+      '$1999999.99$3',
+    );
     const res = await post(app, Buffer.from(xml), 'broken.xml');
     assert.equal(res.statusCode, 200);
     const body = res.json();
@@ -115,7 +118,10 @@ describe('POST /v1/validate (community, worker pool)', () => {
     const res = await post(app, await facturxPdf(), 'invoice.pdf', { validate_pdfa: 'not-a-boolean' });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().pdfa_valid, null);
-    assert.deepEqual(res.json().layers_skipped.find((l: { layer: string }) => l.layer === 'pdfa3b'), { layer: 'pdfa3b', reason: 'license_required' });
+    assert.deepEqual(
+      res.json().layers_skipped.find((l: { layer: string }) => l.layer === 'pdfa3b'),
+      { layer: 'pdfa3b', reason: 'license_required' },
+    );
   });
 
   test('the OpenAPI document lists the required fields of the community result', async () => {
@@ -123,7 +129,17 @@ describe('POST /v1/validate (community, worker pool)', () => {
     const op = doc.paths['/v1/validate'].post;
     const schema = op.responses['200'].content['application/json'].schema;
     const community = schema.anyOf[0];
-    for (const f of ['valid', 'format', 'flavor', 'errors', 'validation_mode', 'pdfa_valid', 'validation_completeness', 'layers_executed', 'layers_skipped']) {
+    for (const f of [
+      'valid',
+      'format',
+      'flavor',
+      'errors',
+      'validation_mode',
+      'pdfa_valid',
+      'validation_completeness',
+      'layers_executed',
+      'layers_skipped',
+    ]) {
       assert.ok(community.required.includes(f), f);
     }
     assert.ok(op.requestBody, 'multipart request body documented');
@@ -188,7 +204,10 @@ describe('POST /v1/validate (pro)', () => {
   });
 
   test('ProValidationResult with diagnostics; the PDF/A layer runs on a PDF', async () => {
-    const xml = readFileSync(CII_VALID, 'utf8').replace(/(<ram:LineTotalAmount[^>]*>)([^<]+)(<\/ram:LineTotalAmount>)(?![\s\S]*<ram:LineTotalAmount)/, '$1999999.99$3');
+    const xml = readFileSync(CII_VALID, 'utf8').replace(
+      /(<ram:LineTotalAmount[^>]*>)([^<]+)(<\/ram:LineTotalAmount>)(?![\s\S]*<ram:LineTotalAmount)/,
+      '$1999999.99$3',
+    );
     const res = await post(app, Buffer.from(xml), 'broken.xml');
     assert.equal(res.statusCode, 200);
     const body = res.json();
@@ -225,7 +244,9 @@ describe('validation runner: where work runs', () => {
     }
   });
 
-  test('with two workers, a small invoice goes to the pool only while the main thread is saturated', { skip: availableParallelism() < 2 && 'one CPU: the pool is capped at one worker' }, async () => {
+  test('with two workers, a small invoice goes to the pool only while the main thread is saturated', {
+    skip: availableParallelism() < 2 && 'one CPU: the pool is capped at one worker',
+  }, async () => {
     const { createValidationRunner, SPILL_DEPTH } = await import('../src/validation/runner.js');
     let busy = false;
     const runner = createValidationRunner({ workers: 2, timeoutMs: 60_000, isBusy: () => busy });
@@ -306,7 +327,15 @@ describe('validation runner bounds', () => {
 
 describe('POST /v1/validate: French CTC layer (br_fr_ctc), by edition', () => {
   const FRENCH = fixturePath('lunatech/tests/fixtures/errors/cii_sans_endpoint.xml');
-  const FRENCH_IDS = ['BR-FR-05_BT-22_AAB', 'BR-FR-05_BT-22_PMD', 'BR-FR-05_BT-22_PMT', 'BR-FR-08_BT-23', 'BR-FR-10_BT-30', 'BR-FR-12_BT-49', 'BR-FR-13_BT-34'];
+  const FRENCH_IDS = [
+    'BR-FR-05_BT-22_AAB',
+    'BR-FR-05_BT-22_PMD',
+    'BR-FR-05_BT-22_PMT',
+    'BR-FR-08_BT-23',
+    'BR-FR-10_BT-30',
+    'BR-FR-12_BT-49',
+    'BR-FR-13_BT-34',
+  ];
   let app: FastifyInstance;
   before(async () => {
     app = await communityApp({ WORKERS: '0' });

@@ -5,7 +5,14 @@
 import { decodeXmlBytes, parseXml, XmlParseError, type XmlDoc } from '../src/xml/dom.js';
 import { saxesTree, treeDifference, type ReferenceResult } from './saxes-reference.js';
 
-export type Verdict = 'ok' | 'XML_MALFORMED' | 'XML_DTD_FORBIDDEN' | 'XML_TOO_DEEP' | 'XML_TOO_LARGE' | 'XML_ENCODING' | 'XML_ENCODING_UNSUPPORTED';
+export type Verdict =
+  | 'ok'
+  | 'XML_MALFORMED'
+  | 'XML_DTD_FORBIDDEN'
+  | 'XML_TOO_DEEP'
+  | 'XML_TOO_LARGE'
+  | 'XML_ENCODING'
+  | 'XML_ENCODING_UNSUPPORTED';
 
 /** What dom.ts does to text before parsing: one BOM off, leading whitespace off. */
 function prepared(text: string): string {
@@ -22,7 +29,9 @@ export function ours(input: string | Uint8Array): { verdict: Verdict; doc?: XmlD
   }
 }
 
-function reference(input: string | Uint8Array): ReferenceResult | { ok: false; code: 'XML_ENCODING' | 'XML_ENCODING_UNSUPPORTED'; message: string } {
+function reference(
+  input: string | Uint8Array,
+): ReferenceResult | { ok: false; code: 'XML_ENCODING' | 'XML_ENCODING_UNSUPPORTED'; message: string } {
   let text: string;
   if (typeof input === 'string') text = input;
   else {
@@ -60,4 +69,3 @@ export function disagreement(input: string | Uint8Array): string | null {
   if (theirs.ok && mine.error?.message.endsWith('malformed processing instruction')) return null;
   return theirs.ok ? `saxes accepts, we reject: ${mine.error?.message}` : `saxes rejects (${theirs.message}), we accept`;
 }
-

@@ -99,7 +99,10 @@ describe('POST /v1/xml', () => {
   test('XRechnung without buyer reference → 422 pointing at it', async () => {
     const res = await postForm(JSON.stringify({ ...XRECHNUNG_EXAMPLE, buyer_reference: undefined }));
     assert.equal(res.statusCode, 422);
-    assert.deepEqual(res.json().detail.map((d: { loc: unknown }) => d.loc), [['body', 'metadata', 'buyer_reference']]);
+    assert.deepEqual(
+      res.json().detail.map((d: { loc: unknown }) => d.loc),
+      [['body', 'metadata', 'buyer_reference']],
+    );
   });
 
   test('given totals inconsistent with the lines → 400 listing given and expected', async () => {
@@ -108,7 +111,13 @@ describe('POST /v1/xml', () => {
     const body = res.json();
     assert.equal(body.code, 'METADATA_INCONSISTENT');
     assert.deepEqual(body.errors, [
-      { field: 'total_gross_amount', message: 'total_gross_amount differs from the value computed from the invoice content', rule: 'BR-CO-15', given: '2000.00', expected: '1999.20' },
+      {
+        field: 'total_gross_amount',
+        message: 'total_gross_amount differs from the value computed from the invoice content',
+        rule: 'BR-CO-15',
+        given: '2000.00',
+        expected: '1999.20',
+      },
     ]);
     assert.match(body.detail, /given 2000\.00, expected 1999\.20/);
   });
@@ -134,8 +143,7 @@ describe('POST /v1/xml', () => {
 
   test('multipart/form-data is accepted as well', async () => {
     const boundary = '----einvoice-test';
-    const payload =
-      `--${boundary}\r\nContent-Disposition: form-data; name="metadata"\r\n\r\n${JSON.stringify(DOMESTIC_EXAMPLE)}\r\n--${boundary}--\r\n`;
+    const payload = `--${boundary}\r\nContent-Disposition: form-data; name="metadata"\r\n\r\n${JSON.stringify(DOMESTIC_EXAMPLE)}\r\n--${boundary}--\r\n`;
     const res = await app.inject({
       method: 'POST',
       url: '/v1/xml',

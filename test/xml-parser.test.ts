@@ -33,7 +33,6 @@ import { disagreement, ours, type Verdict } from './xml-differential.js';
 import { fixturePath } from './fixtures.js';
 import { prng } from './test-utils.js';
 
-
 // [label, input, expected verdict]. Both parsers must give this verdict (and, when accepted, the same tree).
 const TABLE: [string, string | Uint8Array, Verdict][] = [
   // Structure
@@ -167,7 +166,11 @@ const TABLE: [string, string | Uint8Array, Verdict][] = [
   ['XXE: external entity', '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>', 'XML_DTD_FORBIDDEN'],
   ['XXE: parameter entity', '<!DOCTYPE r [<!ENTITY % p SYSTEM "http://127.0.0.1:1/evil.dtd"> %p;]><r/>', 'XML_DTD_FORBIDDEN'],
   ['external DTD subset', '<!DOCTYPE r SYSTEM "http://example.com/r.dtd"><r/>', 'XML_DTD_FORBIDDEN'],
-  ['billion laughs', `<!DOCTYPE r [<!ENTITY a "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${'b'.repeat(i + 1)} "${`&${i ? 'b'.repeat(i) : 'a'};`.repeat(10)}">`).join('')}]><r>&bbbbbbbbb;</r>`, 'XML_DTD_FORBIDDEN'],
+  [
+    'billion laughs',
+    `<!DOCTYPE r [<!ENTITY a "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${'b'.repeat(i + 1)} "${`&${i ? 'b'.repeat(i) : 'a'};`.repeat(10)}">`).join('')}]><r>&bbbbbbbbb;</r>`,
+    'XML_DTD_FORBIDDEN',
+  ],
   ['quadratic blowup', `<!DOCTYPE r [<!ENTITY a "${'x'.repeat(10_000)}">]><r>${'&a;'.repeat(1000)}</r>`, 'XML_DTD_FORBIDDEN'],
   ['internal subset only', '<!DOCTYPE r []><r/>', 'XML_DTD_FORBIDDEN'],
   ['DOCTYPE after the root', '<r/><!DOCTYPE r>', 'XML_MALFORMED'],
@@ -175,11 +178,23 @@ const TABLE: [string, string | Uint8Array, Verdict][] = [
   // Bytes: BOMs and encodings
   ['UTF-8 BOM', new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from('<?xml version="1.0"?><r>\u00e4</r>')]), 'ok'],
   ['UTF-8 BOM then whitespace', new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from(' \r\n<r/>')]), 'ok'],
-  ['UTF-16LE with BOM', new Uint8Array([0xff, 0xfe, ...Buffer.from('<?xml version="1.0" encoding="UTF-16"?><r>\u20ac</r>', 'utf16le')]), 'ok'],
+  [
+    'UTF-16LE with BOM',
+    new Uint8Array([0xff, 0xfe, ...Buffer.from('<?xml version="1.0" encoding="UTF-16"?><r>\u20ac</r>', 'utf16le')]),
+    'ok',
+  ],
   ['UTF-16BE with BOM', new Uint8Array([0xfe, 0xff, ...Buffer.from('<r a="\u00df"/>', 'utf16le').swap16()]), 'ok'],
   ['UTF-16LE without BOM', new Uint8Array(Buffer.from('<r>x</r>', 'utf16le')), 'ok'],
-  ['ISO-8859-1 declared', new Uint8Array([...Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><r>'), 0xfc, ...Buffer.from('</r>')]), 'ok'],
-  ['windows-1252 declared', new Uint8Array([...Buffer.from('<?xml version="1.0" encoding="windows-1252"?><r>'), 0x80, ...Buffer.from('</r>')]), 'ok'],
+  [
+    'ISO-8859-1 declared',
+    new Uint8Array([...Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><r>'), 0xfc, ...Buffer.from('</r>')]),
+    'ok',
+  ],
+  [
+    'windows-1252 declared',
+    new Uint8Array([...Buffer.from('<?xml version="1.0" encoding="windows-1252"?><r>'), 0x80, ...Buffer.from('</r>')]),
+    'ok',
+  ],
   ['invalid UTF-8', new Uint8Array([...Buffer.from('<r>'), 0xc3, 0x28, ...Buffer.from('</r>')]), 'XML_ENCODING'],
   ['overlong UTF-8 for <', new Uint8Array([...Buffer.from('<r>'), 0xc0, 0xbc, ...Buffer.from('</r>')]), 'XML_ENCODING'],
   ['UTF-8 encoded surrogate', new Uint8Array([...Buffer.from('<r>'), 0xed, 0xa0, 0x80, ...Buffer.from('</r>')]), 'XML_ENCODING'],
@@ -220,7 +235,8 @@ test('documented departures from saxes (notes 1-5 at the top): the specification
 });
 
 test('trees: text, attributes, namespaces and lines as the readers expect them', () => {
-  const xml = '<?xml version="1.0"?>\r\n<p:r xmlns:p="urn:p" xmlns="urn:d"\r\n  a="x\ty" p:b="&lt;1&#10;">\r\n  t1<c>v</c>t2<![CDATA[c]]>&amp;\r\n  <d\r\n   e="1"/>\r\n</p:r>';
+  const xml =
+    '<?xml version="1.0"?>\r\n<p:r xmlns:p="urn:p" xmlns="urn:d"\r\n  a="x\ty" p:b="&lt;1&#10;">\r\n  t1<c>v</c>t2<![CDATA[c]]>&amp;\r\n  <d\r\n   e="1"/>\r\n</p:r>';
   const { root, elementCount } = parseXml(xml);
   assert.equal(elementCount, 3);
   assert.deepEqual([root.ns, root.prefix, root.local, root.line], ['urn:p', 'p', 'r', 3]);
@@ -245,7 +261,8 @@ test('many attributes on one element: duplicates found among them, in either for
   assert.equal(ours(`<r xmlns:p="u" xmlns:q="u"${many} p:z="1" q:z="2"/>`).verdict, 'XML_MALFORMED');
   assert.equal(ours(`<r xmlns:p="u" xmlns:q="v"${many} p:z="1" q:z="2" z="3"/>`).verdict, 'ok');
   assert.equal(ours(`<r${many} xmlns="u" xmlns="u"/>`).verdict, 'XML_MALFORMED');
-  for (const xml of [`<r${many} a1234="x"/>`, `<r xmlns:p="u" xmlns:q="v"${many} p:z="1" q:z="2" z="3"/>`]) assert.equal(disagreement(xml), null);
+  for (const xml of [`<r${many} a1234="x"/>`, `<r xmlns:p="u" xmlns:q="v"${many} p:z="1" q:z="2" z="3"/>`])
+    assert.equal(disagreement(xml), null);
 });
 
 test('limits: depth and element count, with the line of the offending start tag', () => {
@@ -260,13 +277,75 @@ test('limits: depth and element count, with the line of the offending start tag'
   assert.ok(tooDeep instanceof XmlParseError && tooDeep.code === 'XML_TOO_DEEP' && tooDeep.line === 5, String(tooDeep));
   assert.equal(parseXml(deep, { maxDepth: 5, maxElements: 5 }).elementCount, 5);
   assert.equal(ours(`<r>${'<x/>'.repeat(5)}</r>`).verdict, 'ok');
-  assert.throws(() => parseXml(`<r>${'<x/>'.repeat(5)}</r>`, { maxDepth: 10, maxElements: 5 }), (e: unknown) => e instanceof XmlParseError && e.code === 'XML_TOO_LARGE');
+  assert.throws(
+    () => parseXml(`<r>${'<x/>'.repeat(5)}</r>`, { maxDepth: 10, maxElements: 5 }),
+    (e: unknown) => e instanceof XmlParseError && e.code === 'XML_TOO_LARGE',
+  );
 });
 
-
 // Single characters and short snippets that matter to an XML parser. No lone surrogates (note 3).
-const CHARS = ['<', '>', '&', ';', '"', "'", '=', '/', '!', '?', '-', '[', ']', ':', ' ', '\t', '\n', '\r', 'a', 'Z', '1', '.', '#', 'x', '\u0000', '\u0001', '\u00e9', '\u00b7', '\u0085', '\u2028', '\uFFFE', '\u{1F600}'];
-const SNIPPETS = ['</', '/>', '<a>', '</a>', '&amp;', '&lt', '&#0;', '&#x41;', '&#xFFFF;', '&foo;', ']]>', '<!--', '-->', '--', '<![CDATA[', '<?pi x?>', '<?xml version="1.0"?>', '<!DOCTYPE r>', ' xmlns:p=""', ' xmlns="urn:x"', ' a="1"', ' p:a="1"', ' xml:lang="de"', ' xmlns:xml="urn:x"', 'xmlns:', '\r\n'];
+const CHARS = [
+  '<',
+  '>',
+  '&',
+  ';',
+  '"',
+  "'",
+  '=',
+  '/',
+  '!',
+  '?',
+  '-',
+  '[',
+  ']',
+  ':',
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  'a',
+  'Z',
+  '1',
+  '.',
+  '#',
+  'x',
+  '\u0000',
+  '\u0001',
+  '\u00e9',
+  '\u00b7',
+  '\u0085',
+  '\u2028',
+  '\uFFFE',
+  '\u{1F600}',
+];
+const SNIPPETS = [
+  '</',
+  '/>',
+  '<a>',
+  '</a>',
+  '&amp;',
+  '&lt',
+  '&#0;',
+  '&#x41;',
+  '&#xFFFF;',
+  '&foo;',
+  ']]>',
+  '<!--',
+  '-->',
+  '--',
+  '<![CDATA[',
+  '<?pi x?>',
+  '<?xml version="1.0"?>',
+  '<!DOCTYPE r>',
+  ' xmlns:p=""',
+  ' xmlns="urn:x"',
+  ' a="1"',
+  ' p:a="1"',
+  ' xml:lang="de"',
+  ' xmlns:xml="urn:x"',
+  'xmlns:',
+  '\r\n',
+];
 
 function mutate(text: string, random: () => number): string {
   // Half of the mutations land right around markup, where parsers make their decisions.

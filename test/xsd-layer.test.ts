@@ -4,7 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFixture } from './fixtures.js';
-import { MAX_XSD_FINDINGS, UBL_XSD_MISSING, XSD_RULE_ID, ciiSchemaFor, runXsdLayer, validateXsdLayer } from '../src/validation/xsd-layer.js';
+import {
+  MAX_XSD_FINDINGS,
+  UBL_XSD_MISSING,
+  XSD_RULE_ID,
+  ciiSchemaFor,
+  runXsdLayer,
+  validateXsdLayer,
+} from '../src/validation/xsd-layer.js';
 
 const read = (rel: string) => new Uint8Array(readFixture(rel));
 const CII = 'cen/examples/cii/CII_example1.xml';
@@ -17,7 +24,9 @@ test('a CEN CII example is valid against the Factur-X EN16931 schema', () => {
 });
 
 test('an element the schema does not know is an XSD error with its line, and the layer still ran', () => {
-  const text = new TextDecoder().decode(read(CII)).replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode><ram:NotInTheSchema>1</ram:NotInTheSchema>');
+  const text = new TextDecoder()
+    .decode(read(CII))
+    .replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode><ram:NotInTheSchema>1</ram:NotInTheSchema>');
   const r = runXsdLayer(new TextEncoder().encode(text), 'cii', 'en16931');
   assert.equal(r.executed, true);
   assert.ok(r.findings.length >= 1);
@@ -33,7 +42,13 @@ test('the schema follows the profile: a full EN 16931 invoice is not a MINIMUM o
   assert.equal(ciiSchemaFor('minimum'), 'MINIMUM');
   assert.equal(ciiSchemaFor('xrechnung'), 'EXTENDED', 'XRechnung CII is a D16B document: the widest bundled subset checks it');
   assert.equal(ciiSchemaFor(null), 'EN16931');
-  assert.equal(ciiSchemaFor('xrechnung', 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0'), 'EXTENDED');
+  assert.equal(
+    ciiSchemaFor(
+      'xrechnung',
+      'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0',
+    ),
+    'EXTENDED',
+  );
   const asMinimum = runXsdLayer(read(CII), 'cii', 'minimum');
   assert.equal(asMinimum.schema, 'Factur-X 1.09.2 MINIMUM');
   assert.ok(asMinimum.findings.length > 0, 'line items are not part of the MINIMUM schema');
@@ -91,7 +106,11 @@ test('the pipeline call shape gives the same answer; a flood of errors is summar
 });
 
 test('XML that is not well-formed is answered with findings, not an exception', () => {
-  const r = runXsdLayer(new TextEncoder().encode('<rsm:CrossIndustryInvoice xmlns:rsm="x"><a></rsm:CrossIndustryInvoice>'), 'cii', 'en16931');
+  const r = runXsdLayer(
+    new TextEncoder().encode('<rsm:CrossIndustryInvoice xmlns:rsm="x"><a></rsm:CrossIndustryInvoice>'),
+    'cii',
+    'en16931',
+  );
   assert.equal(r.executed, true);
   assert.ok(r.findings.length >= 1);
 });

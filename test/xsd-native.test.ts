@@ -83,8 +83,6 @@ function cloneTree(el: XmlElement, parent: XmlElement | null): XmlElement {
   return copy;
 }
 
-
-
 /** Valid invoices per schema set: the writer's output for each profile, plus corpus invoices for the wide sets. */
 function validBases(): { set: XsdSchemaId; name: string; xml: string }[] {
   const bases: { set: XsdSchemaId; name: string; xml: string }[] = [];
@@ -110,48 +108,174 @@ describe('targeted mutations of a valid invoice', () => {
     '</ram:ApplicableHeaderTradeAgreement>';
   const withAttachment = (value: string) => base.replace('</ram:ApplicableHeaderTradeAgreement>', attachment.replace('$', value));
   const withIndicator = (value: string) =>
-    base.replace('<rsm:ExchangedDocumentContext>', `<rsm:ExchangedDocumentContext><ram:TestIndicator><udt:Indicator>${value}</udt:Indicator></ram:TestIndicator>`);
+    base.replace(
+      '<rsm:ExchangedDocumentContext>',
+      `<rsm:ExchangedDocumentContext><ram:TestIndicator><udt:Indicator>${value}</udt:Indicator></ram:TestIndicator>`,
+    );
   const firstAmount = (value: string) => base.replace(/<ram:LineTotalAmount>[^<]*</, `<ram:LineTotalAmount>${value}<`);
 
   const cases: { name: string; xml: string; set?: XsdSchemaId; valid: boolean; message?: RegExp }[] = [
     { name: 'unchanged', xml: base, valid: true },
-    { name: 'drop a required element', xml: base.replace('<ram:TypeCode>380</ram:TypeCode>', ''), valid: false, message: /ram:IssueDateTime is not allowed here in rsm:ExchangedDocument; expected ram:TypeCode/ },
-    { name: 'drop the only child', xml: base.replace('<ram:ID>urn:cen.eu:en16931:2017</ram:ID>', ''), valid: false, message: /GuidelineSpecifiedDocumentContextParameter is incomplete.*expected ram:ID/ },
-    { name: 'duplicate a max-1 element', xml: base.replace('<ram:ID>12115118</ram:ID>', '<ram:ID>1</ram:ID><ram:ID>2</ram:ID>'), valid: false, message: /ram:ID is not allowed here in rsm:ExchangedDocument; expected ram:TypeCode/ },
-    { name: 'swap two siblings', xml: base.replace('<ram:ID>12115118</ram:ID>\n        <ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode><ram:ID>12115118</ram:ID>'), valid: false, message: /ram:TypeCode is not allowed here/ },
-    { name: 'insert an unknown element', xml: base.replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode><ram:Bogus>1</ram:Bogus>'), valid: false, message: /ram:Bogus is not allowed here/ },
-    { name: 'unknown element with bad content is not looked into', xml: base.replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode><ram:Bogus><ram:LineTotalAmount>x</ram:LineTotalAmount></ram:Bogus>'), valid: false },
-    { name: 'text in element-only content', xml: base.replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode>hello'), valid: false, message: /rsm:ExchangedDocument may contain only child elements, but has the text "hello"/ },
-    { name: 'comments and processing instructions in element-only content', xml: base.replace('<ram:TypeCode>380</ram:TypeCode>', '<!-- c --><?pi x?><ram:TypeCode>380</ram:TypeCode>'), valid: true },
-    { name: 'child element in simple content', xml: firstAmount('1<ram:X/>'), valid: false, message: /ram:LineTotalAmount may contain only a value, but has the child element ram:X/ },
+    {
+      name: 'drop a required element',
+      xml: base.replace('<ram:TypeCode>380</ram:TypeCode>', ''),
+      valid: false,
+      message: /ram:IssueDateTime is not allowed here in rsm:ExchangedDocument; expected ram:TypeCode/,
+    },
+    {
+      name: 'drop the only child',
+      xml: base.replace('<ram:ID>urn:cen.eu:en16931:2017</ram:ID>', ''),
+      valid: false,
+      message: /GuidelineSpecifiedDocumentContextParameter is incomplete.*expected ram:ID/,
+    },
+    {
+      name: 'duplicate a max-1 element',
+      xml: base.replace('<ram:ID>12115118</ram:ID>', '<ram:ID>1</ram:ID><ram:ID>2</ram:ID>'),
+      valid: false,
+      message: /ram:ID is not allowed here in rsm:ExchangedDocument; expected ram:TypeCode/,
+    },
+    {
+      name: 'swap two siblings',
+      xml: base.replace(
+        '<ram:ID>12115118</ram:ID>\n        <ram:TypeCode>380</ram:TypeCode>',
+        '<ram:TypeCode>380</ram:TypeCode><ram:ID>12115118</ram:ID>',
+      ),
+      valid: false,
+      message: /ram:TypeCode is not allowed here/,
+    },
+    {
+      name: 'insert an unknown element',
+      xml: base.replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode><ram:Bogus>1</ram:Bogus>'),
+      valid: false,
+      message: /ram:Bogus is not allowed here/,
+    },
+    {
+      name: 'unknown element with bad content is not looked into',
+      xml: base.replace(
+        '<ram:TypeCode>380</ram:TypeCode>',
+        '<ram:TypeCode>380</ram:TypeCode><ram:Bogus><ram:LineTotalAmount>x</ram:LineTotalAmount></ram:Bogus>',
+      ),
+      valid: false,
+    },
+    {
+      name: 'text in element-only content',
+      xml: base.replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode>hello'),
+      valid: false,
+      message: /rsm:ExchangedDocument may contain only child elements, but has the text "hello"/,
+    },
+    {
+      name: 'comments and processing instructions in element-only content',
+      xml: base.replace('<ram:TypeCode>380</ram:TypeCode>', '<!-- c --><?pi x?><ram:TypeCode>380</ram:TypeCode>'),
+      valid: true,
+    },
+    {
+      name: 'child element in simple content',
+      xml: firstAmount('1<ram:X/>'),
+      valid: false,
+      message: /ram:LineTotalAmount may contain only a value, but has the child element ram:X/,
+    },
     { name: 'bad decimal', xml: firstAmount('12,50'), valid: false, message: /ram:LineTotalAmount: "12,50" is not a decimal number/ },
     { name: 'decimal with exponent', xml: firstAmount('1e3'), valid: false },
     { name: 'empty decimal', xml: firstAmount(''), valid: false },
     { name: 'decimal with surrounding whitespace and sign', xml: firstAmount('\n\t +.5 \r\n'), valid: true },
     { name: 'decimal with a no-break space', xml: firstAmount('\u00a01'), valid: false },
-    { name: 'bad base64', xml: withAttachment('QUJDRE='), valid: false, message: /ram:AttachmentBinaryObject: "QUJDRE=" is not base64 data/ },
+    {
+      name: 'bad base64',
+      xml: withAttachment('QUJDRE='),
+      valid: false,
+      message: /ram:AttachmentBinaryObject: "QUJDRE=" is not base64 data/,
+    },
     { name: 'base64 with non-zero padding bits', xml: withAttachment('QR=='), valid: false },
     { name: 'base64 with inner whitespace and padding', xml: withAttachment(' QUJD\nRA=\n= '), valid: true },
     { name: 'empty base64', xml: withAttachment(''), valid: true },
     { name: 'bad boolean', xml: withIndicator('TRUE'), set: 'EXTENDED', valid: false, message: /udt:Indicator: "TRUE" is not a boolean/ },
     { name: 'boolean 1 with whitespace', xml: withIndicator(' 1 \n'), set: 'EXTENDED', valid: true },
-    { name: 'missing required attribute', xml: base.replace('<udt:DateTimeString format="102">20150109', '<udt:DateTimeString>20150109'), valid: false, message: /udt:DateTimeString lacks the required attribute format/ },
-    { name: 'unknown attribute', xml: base.replace('<ram:TypeCode>380', '<ram:TypeCode foo="1" bar="2">380'), valid: false, message: /ram:TypeCode has an attribute foo that the schema does not declare/ },
-    { name: 'attribute on an element of a simple type', xml: withIndicator('true').replace('<udt:Indicator>', '<udt:Indicator a="1">'), set: 'EXTENDED', valid: false },
-    { name: 'attribute in another namespace', xml: base.replace('<ram:TypeCode>380', '<ram:TypeCode xmlns:f="urn:f" f:foo="1">380'), valid: false },
+    {
+      name: 'missing required attribute',
+      xml: base.replace('<udt:DateTimeString format="102">20150109', '<udt:DateTimeString>20150109'),
+      valid: false,
+      message: /udt:DateTimeString lacks the required attribute format/,
+    },
+    {
+      name: 'unknown attribute',
+      xml: base.replace('<ram:TypeCode>380', '<ram:TypeCode foo="1" bar="2">380'),
+      valid: false,
+      message: /ram:TypeCode has an attribute foo that the schema does not declare/,
+    },
+    {
+      name: 'attribute on an element of a simple type',
+      xml: withIndicator('true').replace('<udt:Indicator>', '<udt:Indicator a="1">'),
+      set: 'EXTENDED',
+      valid: false,
+    },
+    {
+      name: 'attribute in another namespace',
+      xml: base.replace('<ram:TypeCode>380', '<ram:TypeCode xmlns:f="urn:f" f:foo="1">380'),
+      valid: false,
+    },
     { name: 'xml:lang', xml: base.replace('<ram:TypeCode>380', '<ram:TypeCode xml:lang="de">380'), valid: false },
     { name: 'xsi:schemaLocation is allowed', xml: base, valid: true },
-    { name: 'xsi:noNamespaceSchemaLocation is allowed', xml: base.replace('xsi:schemaLocation=', 'xsi:noNamespaceSchemaLocation='), valid: true },
-    { name: 'xsi:nil on a non-nillable element', xml: base.replace('<ram:TypeCode>380', '<ram:TypeCode xsi:nil="false">380'), valid: false, message: /not declare it nillable/ },
+    {
+      name: 'xsi:noNamespaceSchemaLocation is allowed',
+      xml: base.replace('xsi:schemaLocation=', 'xsi:noNamespaceSchemaLocation='),
+      valid: true,
+    },
+    {
+      name: 'xsi:nil on a non-nillable element',
+      xml: base.replace('<ram:TypeCode>380', '<ram:TypeCode xsi:nil="false">380'),
+      valid: false,
+      message: /not declare it nillable/,
+    },
     { name: 'other xsi attribute', xml: base.replace('<ram:TypeCode>380', '<ram:TypeCode xsi:foo="1">380'), valid: false },
-    { name: 'element in the wrong namespace', xml: base.replace('<rsm:ExchangedDocument>', '<ram:ExchangedDocument>').replace('</rsm:ExchangedDocument>', '</ram:ExchangedDocument>'), valid: false, message: /ram:ExchangedDocument is not allowed here in rsm:CrossIndustryInvoice; expected rsm:ExchangedDocument/ },
-    { name: 'wrong root', xml: base.replace(/rsm:CrossIndustryInvoice/g, 'rsm:Invoice'), valid: false, message: /root element rsm:Invoice is not declared by the schema \(expected rsm:CrossIndustryInvoice\)/ },
-    { name: 'root in the wrong namespace', xml: base.replace('xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"', 'xmlns:rsm="urn:example"'), valid: false },
-    { name: 'empty complex element', xml: base.replace(/<ram:IssueDateTime>[\s\S]*?<\/ram:IssueDateTime>/, '<ram:IssueDateTime/>'), valid: false, message: /ram:IssueDateTime is incomplete: a child element is missing; expected udt:DateTimeString/ },
-    { name: 'element beyond maxOccurs="2"', xml: base.replace(/(<ram:SpecifiedTaxRegistration>[\s\S]*?<\/ram:SpecifiedTaxRegistration>)/, '$1$1$1'), valid: false },
-    { name: 'element up to maxOccurs="2"', xml: base.replace(/(<ram:SpecifiedTaxRegistration>[\s\S]*?<\/ram:SpecifiedTaxRegistration>)/, '$1$1'), valid: true },
-    { name: 'error after an earlier error in another parent is still found', xml: base.replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:Bogus/><ram:TypeCode>380</ram:TypeCode>').replace(/<ram:LineTotalAmount>[^<]*</, '<ram:LineTotalAmount>x<'), valid: false },
-    { name: 'element of a profile-less schema set', xml: base, set: 'MINIMUM', valid: false, message: /no further child element is allowed/ },
+    {
+      name: 'element in the wrong namespace',
+      xml: base
+        .replace('<rsm:ExchangedDocument>', '<ram:ExchangedDocument>')
+        .replace('</rsm:ExchangedDocument>', '</ram:ExchangedDocument>'),
+      valid: false,
+      message: /ram:ExchangedDocument is not allowed here in rsm:CrossIndustryInvoice; expected rsm:ExchangedDocument/,
+    },
+    {
+      name: 'wrong root',
+      xml: base.replace(/rsm:CrossIndustryInvoice/g, 'rsm:Invoice'),
+      valid: false,
+      message: /root element rsm:Invoice is not declared by the schema \(expected rsm:CrossIndustryInvoice\)/,
+    },
+    {
+      name: 'root in the wrong namespace',
+      xml: base.replace('xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"', 'xmlns:rsm="urn:example"'),
+      valid: false,
+    },
+    {
+      name: 'empty complex element',
+      xml: base.replace(/<ram:IssueDateTime>[\s\S]*?<\/ram:IssueDateTime>/, '<ram:IssueDateTime/>'),
+      valid: false,
+      message: /ram:IssueDateTime is incomplete: a child element is missing; expected udt:DateTimeString/,
+    },
+    {
+      name: 'element beyond maxOccurs="2"',
+      xml: base.replace(/(<ram:SpecifiedTaxRegistration>[\s\S]*?<\/ram:SpecifiedTaxRegistration>)/, '$1$1$1'),
+      valid: false,
+    },
+    {
+      name: 'element up to maxOccurs="2"',
+      xml: base.replace(/(<ram:SpecifiedTaxRegistration>[\s\S]*?<\/ram:SpecifiedTaxRegistration>)/, '$1$1'),
+      valid: true,
+    },
+    {
+      name: 'error after an earlier error in another parent is still found',
+      xml: base
+        .replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:Bogus/><ram:TypeCode>380</ram:TypeCode>')
+        .replace(/<ram:LineTotalAmount>[^<]*</, '<ram:LineTotalAmount>x<'),
+      valid: false,
+    },
+    {
+      name: 'element of a profile-less schema set',
+      xml: base,
+      set: 'MINIMUM',
+      valid: false,
+      message: /no further child element is allowed/,
+    },
   ];
   for (const c of cases) {
     test(c.name, () => {
@@ -220,7 +344,9 @@ describe('seeded random structural mutations', () => {
         if (!result.native.valid) invalid++;
       }
     }
-    t.diagnostic(`random mutations: ${mutations} (${JSON.stringify(perKind)}), ${invalid} invalid; verdicts, first lines and counts agree 100%`);
+    t.diagnostic(
+      `random mutations: ${mutations} (${JSON.stringify(perKind)}), ${invalid} invalid; verdicts, first lines and counts agree 100%`,
+    );
     assert.ok(mutations >= 2000, `${mutations} mutations`);
     assert.ok(invalid > mutations / 3, 'most mutations break the schema');
   });
@@ -265,9 +391,51 @@ describe('builtin types and nested content models (synthetic schemas)', () => {
         <xs:element name="string" type="xs:string"/><xs:element name="normalizedString" type="xs:normalizedString"/>
       </xs:choice></xs:complexType></xs:element>`),
     );
-    const values = ['', ' ', '0', '-0', '+1', '1.', '.5', '+.5', '-.', '.', '+', '1e3', '1,5', ' 12.50 ', '1 2', '\t7\n', '\u00a01', '٣',
-      'true', 'false', ' true ', 'TRUE', 'yes', '01', '1', 'QUJD', 'QUJDRA==', 'QUJDRE=', 'QUJDRAA=', 'QUJDRAB=', 'QQ==', 'QR==', 'Q===',
-      '====', 'QUJD=', 'QU JD', 'Q U J D', 'QUJDRA= =', 'QUJDQQ==QUJD', 'QUJ', '*UJD', 'a  b', '  x  '];
+    const values = [
+      '',
+      ' ',
+      '0',
+      '-0',
+      '+1',
+      '1.',
+      '.5',
+      '+.5',
+      '-.',
+      '.',
+      '+',
+      '1e3',
+      '1,5',
+      ' 12.50 ',
+      '1 2',
+      '\t7\n',
+      '\u00a01',
+      '٣',
+      'true',
+      'false',
+      ' true ',
+      'TRUE',
+      'yes',
+      '01',
+      '1',
+      'QUJD',
+      'QUJDRA==',
+      'QUJDRE=',
+      'QUJDRAA=',
+      'QUJDRAB=',
+      'QQ==',
+      'QR==',
+      'Q===',
+      '====',
+      'QUJD=',
+      'QU JD',
+      'Q U J D',
+      'QUJDRA= =',
+      'QUJDQQ==QUJD',
+      'QUJ',
+      '*UJD',
+      'a  b',
+      '  x  ',
+    ];
     const STRAY_BASE64 = /[^A-Za-z0-9+/= \t\n\r]/;
     const STRAY_BASE64_GLOBAL = new RegExp(STRAY_BASE64.source, 'g');
     let compared = 0;
@@ -328,23 +496,50 @@ describe('builtin types and nested content models (synthetic schemas)', () => {
 
 describe('the compiler fails loudly on what it does not implement', () => {
   const refused: [string, string][] = [
-    ['a facet', '<xs:simpleType name="s"><xs:restriction base="xs:token"><xs:enumeration value="A"/></xs:restriction></xs:simpleType><xs:element name="r" type="t:s"/>'],
-    ['a pattern', '<xs:simpleType name="s"><xs:restriction base="xs:string"><xs:pattern value="[0-9]+"/></xs:restriction></xs:simpleType><xs:element name="r" type="t:s"/>'],
+    [
+      'a facet',
+      '<xs:simpleType name="s"><xs:restriction base="xs:token"><xs:enumeration value="A"/></xs:restriction></xs:simpleType><xs:element name="r" type="t:s"/>',
+    ],
+    [
+      'a pattern',
+      '<xs:simpleType name="s"><xs:restriction base="xs:string"><xs:pattern value="[0-9]+"/></xs:restriction></xs:simpleType><xs:element name="r" type="t:s"/>',
+    ],
     ['an unknown builtin', '<xs:element name="r" type="xs:duration"/>'],
     ['a wildcard', '<xs:element name="r"><xs:complexType><xs:sequence><xs:any/></xs:sequence></xs:complexType></xs:element>'],
-    ['complex content', '<xs:complexType name="b"><xs:sequence/></xs:complexType><xs:element name="r"><xs:complexType><xs:complexContent><xs:extension base="t:b"/></xs:complexContent></xs:complexType></xs:element>'],
+    [
+      'complex content',
+      '<xs:complexType name="b"><xs:sequence/></xs:complexType><xs:element name="r"><xs:complexType><xs:complexContent><xs:extension base="t:b"/></xs:complexContent></xs:complexType></xs:element>',
+    ],
     ['an element without a type', '<xs:element name="r"/>'],
-    ['an element reference', '<xs:element name="x" type="xs:string"/><xs:element name="r"><xs:complexType><xs:sequence><xs:element ref="t:x"/></xs:sequence></xs:complexType></xs:element>'],
+    [
+      'an element reference',
+      '<xs:element name="x" type="xs:string"/><xs:element name="r"><xs:complexType><xs:sequence><xs:element ref="t:x"/></xs:sequence></xs:complexType></xs:element>',
+    ],
     ['a nillable element', '<xs:element name="r" type="xs:string" nillable="true"/>'],
     ['a default value', '<xs:element name="r" type="xs:string" default="x"/>'],
-    ['an attribute default', '<xs:element name="r"><xs:complexType><xs:attribute name="a" type="xs:string" default="x"/></xs:complexType></xs:element>'],
+    [
+      'an attribute default',
+      '<xs:element name="r"><xs:complexType><xs:attribute name="a" type="xs:string" default="x"/></xs:complexType></xs:element>',
+    ],
     ['mixed content', '<xs:element name="r"><xs:complexType mixed="true"><xs:sequence/></xs:complexType></xs:element>'],
     ['xs:include', '<xs:include schemaLocation="other.xsd"/><xs:element name="r" type="xs:string"/>'],
-    ['xs:all', '<xs:element name="r"><xs:complexType><xs:all><xs:element name="a" type="xs:string"/></xs:all></xs:complexType></xs:element>'],
-    ['a non-deterministic model', '<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string" minOccurs="0"/><xs:element name="a" type="xs:token"/></xs:sequence></xs:complexType></xs:element>'],
+    [
+      'xs:all',
+      '<xs:element name="r"><xs:complexType><xs:all><xs:element name="a" type="xs:string"/></xs:all></xs:complexType></xs:element>',
+    ],
+    [
+      'a non-deterministic model',
+      '<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string" minOccurs="0"/><xs:element name="a" type="xs:token"/></xs:sequence></xs:complexType></xs:element>',
+    ],
     ['a list type', '<xs:simpleType name="s"><xs:list itemType="xs:token"/></xs:simpleType><xs:element name="r" type="t:s"/>'],
-    ['simple content restriction', '<xs:element name="r"><xs:complexType><xs:simpleContent><xs:restriction base="xs:string"/></xs:simpleContent></xs:complexType></xs:element>'],
-    ['a huge occurrence range', '<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string" maxOccurs="100000"/></xs:sequence></xs:complexType></xs:element>'],
+    [
+      'simple content restriction',
+      '<xs:element name="r"><xs:complexType><xs:simpleContent><xs:restriction base="xs:string"/></xs:simpleContent></xs:complexType></xs:element>',
+    ],
+    [
+      'a huge occurrence range',
+      '<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string" maxOccurs="100000"/></xs:sequence></xs:complexType></xs:element>',
+    ],
   ];
   for (const [what, body] of refused) {
     test(what, () => {
@@ -353,7 +548,9 @@ describe('the compiler fails loudly on what it does not implement', () => {
   }
 
   test('a namespace declaration below xs:schema', () => {
-    const xsd = syntheticSchema('<xs:element name="r" xmlns:u="urn:t" type="u:x"/><xs:simpleType name="x"><xs:restriction base="xs:string"/></xs:simpleType>');
+    const xsd = syntheticSchema(
+      '<xs:element name="r" xmlns:u="urn:t" type="u:x"/><xs:simpleType name="x"><xs:restriction base="xs:string"/></xs:simpleType>',
+    );
     assert.throws(() => compileSchemaSet('main.xsd', () => xsd), /namespace declarations below xs:schema/);
   });
 

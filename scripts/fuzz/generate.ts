@@ -24,8 +24,24 @@ export function makeCase(endpoint: Endpoint, kind: Kind, data: Buffer, seeds: Se
   if (endpoint === '/v1/xml') return { endpoint, encoding: 'urlencoded', mutated: 'metadata', parts: [{ name: 'metadata', data }] };
   if (endpoint === '/v1/convert') {
     return kind === 'json'
-      ? { endpoint, encoding: 'multipart', mutated: 'metadata', parts: [{ name: 'pdf', data: seeds.plainPdf, filename: 'invoice.pdf', contentType: 'application/pdf' }, { name: 'metadata', data }] }
-      : { endpoint, encoding: 'multipart', mutated: 'pdf', parts: [{ name: 'pdf', data, filename: 'invoice.pdf', contentType: 'application/pdf' }, { name: 'metadata', data: domestic }] };
+      ? {
+          endpoint,
+          encoding: 'multipart',
+          mutated: 'metadata',
+          parts: [
+            { name: 'pdf', data: seeds.plainPdf, filename: 'invoice.pdf', contentType: 'application/pdf' },
+            { name: 'metadata', data },
+          ],
+        }
+      : {
+          endpoint,
+          encoding: 'multipart',
+          mutated: 'pdf',
+          parts: [
+            { name: 'pdf', data, filename: 'invoice.pdf', contentType: 'application/pdf' },
+            { name: 'metadata', data: domestic },
+          ],
+        };
   }
   if (endpoint === '/v1/merge') {
     const pdf = kind === 'pdf' ? data : seeds.pdfa3Pdf;
@@ -38,7 +54,12 @@ export function makeCase(endpoint: Endpoint, kind: Kind, data: Buffer, seeds: Se
     return { endpoint, encoding: 'multipart', mutated: kind === 'pdf' ? 'pdf' : 'xml', parts };
   }
   const filename = kind === 'pdf' ? 'invoice.pdf' : 'invoice.xml';
-  return { endpoint, encoding: 'multipart', mutated: 'file', parts: [{ name: 'file', data, filename, contentType: kind === 'pdf' ? 'application/pdf' : 'application/xml' }] };
+  return {
+    endpoint,
+    encoding: 'multipart',
+    mutated: 'file',
+    parts: [{ name: 'file', data, filename, contentType: kind === 'pdf' ? 'application/pdf' : 'application/xml' }],
+  };
 }
 
 export interface Generated {
@@ -116,4 +137,3 @@ export function generate(i: number, base: Rng, seeds: Seeds, endpoints: Endpoint
   }
   return null;
 }
-

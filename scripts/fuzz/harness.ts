@@ -110,7 +110,10 @@ export function judge(c: FuzzCase, o: Outcome, opts: OracleOptions = DEFAULT_ORA
   if (o.timedOut) f.push({ class: 'timeout', detail: `no answer within ${opts.timeBoundMs} ms` });
   else if (o.connectionError) f.push({ class: 'connection', detail: o.connectionError });
   if (o.healthMaxMs > opts.healthBoundMs) {
-    f.push({ class: 'health-stall', detail: `/health took ${Number.isFinite(o.healthMaxMs) ? Math.round(o.healthMaxMs) : 'more than ' + opts.healthBoundMs} ms while the case ran` });
+    f.push({
+      class: 'health-stall',
+      detail: `/health took ${Number.isFinite(o.healthMaxMs) ? Math.round(o.healthMaxMs) : 'more than ' + opts.healthBoundMs} ms while the case ran`,
+    });
   }
   if (o.rssPeakMb - o.rssStartMb > opts.rssGrowthMb) {
     f.push({ class: 'memory', detail: `RSS grew by ${Math.round(o.rssPeakMb - o.rssStartMb)} MB (to ${Math.round(o.rssPeakMb)} MB)` });
@@ -120,7 +123,8 @@ export function judge(c: FuzzCase, o: Outcome, opts: OracleOptions = DEFAULT_ORA
   const ct = String(o.headers['content-type'] ?? '');
   const text = o.body.toString('utf8');
   if (s >= 500 && !(s === 503 && o.headers['retry-after'])) f.push({ class: `${s}`, detail: `status ${s}: ${text.slice(0, 300)}` });
-  else if (!DOCUMENTED[c.endpoint].includes(s)) f.push({ class: 'undocumented-status', detail: `status ${s} is not documented for ${c.endpoint}: ${text.slice(0, 200)}` });
+  else if (!DOCUMENTED[c.endpoint].includes(s))
+    f.push({ class: 'undocumented-status', detail: `status ${s} is not documented for ${c.endpoint}: ${text.slice(0, 200)}` });
 
   const jsonExpected = s !== 200 || ['/v1/validate', '/v1/extract', '/v1/serialize'].includes(c.endpoint);
   if (jsonExpected) {
@@ -134,9 +138,14 @@ export function judge(c: FuzzCase, o: Outcome, opts: OracleOptions = DEFAULT_ORA
       const b = body as Record<string, unknown>;
       const validationError = s === 422 && Array.isArray(b.detail);
       const problem = typeof b.title === 'string' && b.status === s;
-      if (!validationError && !problem) f.push({ class: 'not-problem-details', detail: `status ${s} body is neither ProblemDetails nor HTTPValidationError: ${text.slice(0, 160)}` });
+      if (!validationError && !problem)
+        f.push({
+          class: 'not-problem-details',
+          detail: `status ${s} body is neither ProblemDetails nor HTTPValidationError: ${text.slice(0, 160)}`,
+        });
     }
-    if (o.body.length > opts.maxReportBytes) f.push({ class: 'huge-report', detail: `a ${(o.body.length / 1048576).toFixed(1)} MB answer` });
+    if (o.body.length > opts.maxReportBytes)
+      f.push({ class: 'huge-report', detail: `a ${(o.body.length / 1048576).toFixed(1)} MB answer` });
   } else if (c.endpoint === '/v1/xml' ? !/^\s*(\ufeff)?</.test(text.slice(0, 100)) : !o.body.subarray(0, 5).equals(Buffer.from('%PDF-'))) {
     f.push({ class: 'bad-200', detail: `200 from ${c.endpoint} that is not ${c.endpoint === '/v1/xml' ? 'XML' : 'a PDF'}` });
   }
@@ -145,7 +154,10 @@ export function judge(c: FuzzCase, o: Outcome, opts: OracleOptions = DEFAULT_ORA
     for (const [name, re] of INTERNAL_TEXT) {
       const m = re.exec(text);
       if (m && !input.includes(m[0])) {
-        f.push({ class: 'internal-text', detail: `answer (${s}) shows "${name}": …${text.slice(Math.max(0, m.index - 80), m.index + 80)}…` });
+        f.push({
+          class: 'internal-text',
+          detail: `answer (${s}) shows "${name}": …${text.slice(Math.max(0, m.index - 80), m.index + 80)}…`,
+        });
         break;
       }
     }
@@ -290,8 +302,24 @@ export class ServerProcess {
       { endpoint: '/v1/extract', encoding: 'multipart', mutated: 'file', parts: [file(xml, 'i.xml')] },
       { endpoint: '/v1/serialize', encoding: 'multipart', mutated: 'file', parts: [file(xml, 'i.xml')] },
       { endpoint: '/v1/xml', encoding: 'urlencoded', mutated: 'metadata', parts: [{ name: 'metadata', data: meta }] },
-      { endpoint: '/v1/convert', encoding: 'multipart', mutated: 'pdf', parts: [{ name: 'pdf', data: pdf, filename: 'i.pdf' }, { name: 'metadata', data: meta }] },
-      { endpoint: '/v1/merge', encoding: 'multipart', mutated: 'pdf', parts: [{ name: 'pdf', data: pdf, filename: 'i.pdf' }, { name: 'xml', data: xml, filename: 'i.xml' }] },
+      {
+        endpoint: '/v1/convert',
+        encoding: 'multipart',
+        mutated: 'pdf',
+        parts: [
+          { name: 'pdf', data: pdf, filename: 'i.pdf' },
+          { name: 'metadata', data: meta },
+        ],
+      },
+      {
+        endpoint: '/v1/merge',
+        encoding: 'multipart',
+        mutated: 'pdf',
+        parts: [
+          { name: 'pdf', data: pdf, filename: 'i.pdf' },
+          { name: 'xml', data: xml, filename: 'i.xml' },
+        ],
+      },
     ];
     for (const c of cases) {
       const { headers, body } = encodeCase(c);
@@ -354,7 +382,13 @@ export class ServerProcess {
   }
 
   /** Send a raw request; resolves with the answer, or a timeout / connection error. */
-  private requestTo(port: number, path: string, headers: Record<string, string>, body: Buffer, bound: number): Promise<{ status?: number; headers: http.IncomingHttpHeaders; body: Buffer; timedOut: boolean; error?: string }> {
+  private requestTo(
+    port: number,
+    path: string,
+    headers: Record<string, string>,
+    body: Buffer,
+    bound: number,
+  ): Promise<{ status?: number; headers: http.IncomingHttpHeaders; body: Buffer; timedOut: boolean; error?: string }> {
     return new Promise((res) => {
       let done = false;
       const finish = (v: { status?: number; headers: http.IncomingHttpHeaders; body: Buffer; timedOut: boolean; error?: string }) => {
@@ -364,12 +398,22 @@ export class ServerProcess {
           res(v);
         }
       };
-      const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, agent: this.agent }, (r) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (d: Buffer) => chunks.push(d));
-        r.on('end', () => finish({ status: r.statusCode, headers: r.headers, body: Buffer.concat(chunks), timedOut: false }));
-        r.on('error', (e) => finish({ headers: {}, body: Buffer.alloc(0), timedOut: false, error: e.message }));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method: 'POST',
+          headers: { ...headers, 'content-length': String(body.length) },
+          agent: this.agent,
+        },
+        (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (d: Buffer) => chunks.push(d));
+          r.on('end', () => finish({ status: r.statusCode, headers: r.headers, body: Buffer.concat(chunks), timedOut: false }));
+          r.on('error', (e) => finish({ headers: {}, body: Buffer.alloc(0), timedOut: false, error: e.message }));
+        },
+      );
       req.on('error', (e) => {
         // A server may refuse a large body early (413, 503 with Retry-After) and close while we still write: the
         // write fails (EPIPE/ECONNRESET) but its answer may still arrive, so give the answer a moment first.
@@ -377,7 +421,9 @@ export class ServerProcess {
         // reads whatever comes back (as curl does).
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EPIPE' || code === 'ECONNRESET') {
-          rawRequest(port, path, headers, body, bound).then(finish, (e2: Error) => finish({ headers: {}, body: Buffer.alloc(0), timedOut: false, error: `${e.message}; raw: ${e2.message}` }));
+          rawRequest(port, path, headers, body, bound).then(finish, (e2: Error) =>
+            finish({ headers: {}, body: Buffer.alloc(0), timedOut: false, error: `${e.message}; raw: ${e2.message}` }),
+          );
         } else finish({ headers: {}, body: Buffer.alloc(0), timedOut: false, error: e.message });
       });
       const timer = setTimeout(() => {
@@ -425,7 +471,13 @@ function rawRequest(
       if (Number.isFinite(len)) payload = payload.subarray(0, len);
       res({ status: Number(statusLine.split(' ')[1]), headers: hs, body: payload, timedOut: false });
     });
-    const head = [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close', `Content-Length: ${body.length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const head = [
+      `POST ${path} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      'Connection: close',
+      `Content-Length: ${body.length}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     sock.write(`${head.join('\r\n')}\r\n\r\n`);
     sock.end(body);
   });
@@ -436,7 +488,10 @@ export function encodeCase(c: FuzzCase): { headers: Record<string, string>; body
     const body = c.parts.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.data.toString('utf8'))}`).join('&');
     return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(body, 'utf8') };
   }
-  const boundary = `----einvoice-fuzz-${createHash('sha1').update(c.parts.map((p) => p.name).join()).digest('hex').slice(0, 16)}`;
+  const boundary = `----einvoice-fuzz-${createHash('sha1')
+    .update(c.parts.map((p) => p.name).join())
+    .digest('hex')
+    .slice(0, 16)}`;
   const chunks: Buffer[] = [];
   for (const p of c.parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
@@ -452,7 +507,10 @@ export class HttpTarget implements Target {
   name = 'http';
   /** How long a server that stopped answering (after a timeout) may take to come back before it is replaced. */
   recoveryMs = 5000;
-  constructor(readonly server: ServerProcess, readonly opts: OracleOptions = DEFAULT_ORACLE) {}
+  constructor(
+    readonly server: ServerProcess,
+    readonly opts: OracleOptions = DEFAULT_ORACLE,
+  ) {}
 
   async send(c: FuzzCase, timeBoundMs = this.opts.timeBoundMs): Promise<Outcome> {
     const s = this.server;
@@ -500,7 +558,18 @@ export class HttpTarget implements Target {
     }
     // After the answer, /health must still answer within the bound.
     if (!crashed && s.alive) healthMax = Math.max(healthMax, await s.health(this.opts.healthBoundMs + 50));
-    const out: Outcome = { status: r.status, headers: r.headers, body: r.body, ms, timedOut: r.timedOut, connectionError: r.error, healthMaxMs: healthMax, rssStartMb: rssStart, rssPeakMb: rssPeak, crashed };
+    const out: Outcome = {
+      status: r.status,
+      headers: r.headers,
+      body: r.body,
+      ms,
+      timedOut: r.timedOut,
+      connectionError: r.error,
+      healthMaxMs: healthMax,
+      rssStartMb: rssStart,
+      rssPeakMb: rssPeak,
+      crashed,
+    };
     if (crashed) {
       out.crashLog = s.crashLog();
       await s.restart();
@@ -551,7 +620,10 @@ export function expectedFor(e: Endpoint): string {
  * answer the same generic 500).
  */
 export function signatureOf(c: FuzzCase, f: Failure, mutator: string): string {
-  return `${f.class}|${c.endpoint}|${mutator.split('+')[0]}|${f.detail.replace(/\d+(\.\d+)?/g, '#').replace(/…[\s\S]*/, '').slice(0, 90)}`;
+  return `${f.class}|${c.endpoint}|${mutator.split('+')[0]}|${f.detail
+    .replace(/\d+(\.\d+)?/g, '#')
+    .replace(/…[\s\S]*/, '')
+    .slice(0, 90)}`;
 }
 
 export function writeFixture(c: FuzzCase, failure: Failure, found: CaseFile['found']): string {
@@ -566,9 +638,24 @@ export function writeFixture(c: FuzzCase, failure: Failure, found: CaseFile['fou
     const gzip = p.data.length > GZIP_FROM;
     const file = `${base}.${extFor(p)}${gzip ? '.gz' : ''}`;
     writeFileSync(join(FIXTURE_DIR, file), gzip ? gzipSync(p.data, { level: 9 }) : p.data);
-    parts.push({ name: p.name, file, ...(p.filename !== undefined ? { filename: p.filename } : {}), ...(p.contentType ? { contentType: p.contentType } : {}), ...(gzip ? { gzip } : {}) });
+    parts.push({
+      name: p.name,
+      file,
+      ...(p.filename !== undefined ? { filename: p.filename } : {}),
+      ...(p.contentType ? { contentType: p.contentType } : {}),
+      ...(gzip ? { gzip } : {}),
+    });
   }
-  const cf: CaseFile = { endpoint: c.endpoint, encoding: c.encoding, mutated: c.mutated, parts, expected: expectedFor(c.endpoint), failure, signature: signatureOf(c, failure, found.mutator), found };
+  const cf: CaseFile = {
+    endpoint: c.endpoint,
+    encoding: c.encoding,
+    mutated: c.mutated,
+    parts,
+    expected: expectedFor(c.endpoint),
+    failure,
+    signature: signatureOf(c, failure, found.mutator),
+    found,
+  };
   writeFileSync(join(FIXTURE_DIR, `${base}.case.json`), `${JSON.stringify(cf, null, 2)}\n`);
   return base;
 }
@@ -584,7 +671,11 @@ export function readFixtures(dir = FIXTURE_DIR): { base: string; file: CaseFile;
         const raw = readFileSync(join(dir, p.file));
         return { name: p.name, data: p.gzip ? gunzipSync(raw) : raw, filename: p.filename, contentType: p.contentType };
       });
-      return { base: f.slice(0, -'.case.json'.length), file, case: { endpoint: file.endpoint, encoding: file.encoding, mutated: file.mutated, parts } };
+      return {
+        base: f.slice(0, -'.case.json'.length),
+        file,
+        case: { endpoint: file.endpoint, encoding: file.encoding, mutated: file.mutated, parts },
+      };
     });
 }
 

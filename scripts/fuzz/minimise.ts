@@ -18,7 +18,12 @@ export interface MinimiseBudget {
   deadline: number; // Date.now() value
 }
 
-export async function minimise(c: FuzzCase, kind: 'xml' | 'json' | 'pdf', stillFails: (c: FuzzCase) => Promise<boolean>, budget: MinimiseBudget): Promise<{ case: FuzzCase; trials: number }> {
+export async function minimise(
+  c: FuzzCase,
+  kind: 'xml' | 'json' | 'pdf',
+  stillFails: (c: FuzzCase) => Promise<boolean>,
+  budget: MinimiseBudget,
+): Promise<{ case: FuzzCase; trials: number }> {
   const idx = c.parts.findIndex((p) => p.name === c.mutated);
   if (idx < 0) return { case: c, trials: 0 };
   const withData = (d: Buffer): FuzzCase => ({ ...c, parts: c.parts.map((p, i) => (i === idx ? { ...p, data: d } : p)) });

@@ -75,12 +75,22 @@ export const JSON_MUTATORS: JsonMutator[] = [
       const digits = rng.pick([30, 1000, 100_000]);
       for (const p of rng.sample(ps, rng.range(1, 3))) {
         const form = rng.int(5);
-        const v = form === 0 ? '9'.repeat(digits) : form === 1 ? `${'9'.repeat(digits)}.${'9'.repeat(digits)}` : form === 2 ? `1e${'9'.repeat(Math.min(digits, 20))}` : form === 3 ? `-${'9'.repeat(digits)}` : `0.${'0'.repeat(digits)}1`;
+        const v =
+          form === 0
+            ? '9'.repeat(digits)
+            : form === 1
+              ? `${'9'.repeat(digits)}.${'9'.repeat(digits)}`
+              : form === 2
+                ? `1e${'9'.repeat(Math.min(digits, 20))}`
+                : form === 3
+                  ? `-${'9'.repeat(digits)}`
+                  : `0.${'0'.repeat(digits)}1`;
         setAt(m, p, v);
       }
       // Also as bare JSON numbers: 1e400 is Infinity to JSON.parse.
       let text = JSON.stringify(m);
-      if (rng.chance(0.3)) text = text.replace(/"quantity":"[^"]*"/, `"quantity":${rng.pick(['1e400', '-1e400', '9'.repeat(400), '1.5e-400', '0.1'])}`);
+      if (rng.chance(0.3))
+        text = text.replace(/"quantity":"[^"]*"/, `"quantity":${rng.pick(['1e400', '-1e400', '9'.repeat(400), '1.5e-400', '0.1'])}`);
       return text;
     },
   },
@@ -100,7 +110,21 @@ export const JSON_MUTATORS: JsonMutator[] = [
       const m = clone(meta);
       const ps = leafPaths(m).filter((p) => DATE_KEY.test(String(p[p.length - 1])));
       if (!ps.length) return null;
-      setAt(m, rng.pick(ps), rng.pick(['20261399', '2026-13-99', '2026-02-30', '0000-00-00', '9999-12-31', '-2026-01-01', '2026-1-1', '2026-11-20T10:00:00Z', '']));
+      setAt(
+        m,
+        rng.pick(ps),
+        rng.pick([
+          '20261399',
+          '2026-13-99',
+          '2026-02-30',
+          '0000-00-00',
+          '9999-12-31',
+          '-2026-01-01',
+          '2026-1-1',
+          '2026-11-20T10:00:00Z',
+          '',
+        ]),
+      );
       return JSON.stringify(m);
     },
   },

@@ -5,7 +5,18 @@
  * attachments, Flate/LZW/ASCII85 bombs in embedded files and object streams, quadratic-recovery bait).
  */
 import { deflateSync } from 'node:zlib';
-import { ascii85Encode, attachment, basicObjects, buildPdf, flateBomb, lzwRunBomb, objectStream, pdfa3Xmp, streamObj, type PdfObject } from './pdf-builder.js';
+import {
+  ascii85Encode,
+  attachment,
+  basicObjects,
+  buildPdf,
+  flateBomb,
+  lzwRunBomb,
+  objectStream,
+  pdfa3Xmp,
+  streamObj,
+  type PdfObject,
+} from './pdf-builder.js';
 import type { Rng } from './rng.js';
 
 export interface PdfMutator {
@@ -25,7 +36,18 @@ function replaceAt(b: Buffer, at: number, len: number, withBytes: Buffer): Buffe
 
 function lies(rng: Rng, real?: number): string {
   return String(
-    rng.pick([0, -1, 1, 2147483647, 4294967296, 99999999999999, 1e21, real !== undefined ? real + 1 : 7, real !== undefined ? real - 1 : 3, real !== undefined ? real * 1000 : 9]),
+    rng.pick([
+      0,
+      -1,
+      1,
+      2147483647,
+      4294967296,
+      99999999999999,
+      1e21,
+      real !== undefined ? real + 1 : 7,
+      real !== undefined ? real - 1 : 3,
+      real !== undefined ? real * 1000 : 9,
+    ]),
   );
 }
 
@@ -45,7 +67,11 @@ function pdfa3Objects(catalogExtra = ''): PdfObject[] {
 }
 
 /** An embedded factur-x.xml at objects 6 (stream) and 7 (filespec), in a flat name tree and /AF. */
-function withAttachment(stream: Buffer, filter: string | undefined, opts: { params?: string; rawLength?: number | string } = {}): PdfObject[] {
+function withAttachment(
+  stream: Buffer,
+  filter: string | undefined,
+  opts: { params?: string; rawLength?: number | string } = {},
+): PdfObject[] {
   const objs = pdfa3Objects('/Names << /EmbeddedFiles << /Names [(factur-x.xml) 7 0 R] >> >> /AF [7 0 R]');
   objs.push(...attachment(6, 'factur-x.xml', stream, { filter, ...opts }));
   return objs;
@@ -109,7 +135,9 @@ const RAW_MUTATORS: PdfMutator[] = [
       let out = b;
       for (let i = 0; i < rng.range(1, 5); i++) {
         const m = rng.pick(entries);
-        const v = String(rng.pick([0, rng.int(b.length), b.length + 1000, 9999999999])).padStart(10, '0').slice(-10);
+        const v = String(rng.pick([0, rng.int(b.length), b.length + 1000, 9999999999]))
+          .padStart(10, '0')
+          .slice(-10);
         out = replaceAt(out, m.index!, 10, bytes(v));
       }
       return out;
@@ -188,7 +216,12 @@ const RAW_MUTATORS: PdfMutator[] = [
     apply(_b, rng) {
       const w = rng.pick(['[0 0 0]', '[1 0 0]', '[0 0 1]', '[4 8 4]', '[1 99999999 1]', '[-1 2 1]', '[1 2]']);
       const index = rng.pick(['[0 2000000000]', '[0 2147483647 5 2000000000]', '[4294967295 10]', '[0 -5]', '[0 999999999999]']);
-      return buildPdf(pdfa3Objects(), { xref: 'stream', xrefStreamDict: `/W ${w} /Index ${index}`, trailer: '/Root 1 0 R', size: rng.pick([2000000000, 7]) });
+      return buildPdf(pdfa3Objects(), {
+        xref: 'stream',
+        xrefStreamDict: `/W ${w} /Index ${index}`,
+        trailer: '/Root 1 0 R',
+        size: rng.pick([2000000000, 7]),
+      });
     },
   },
   {
@@ -209,7 +242,13 @@ const RAW_MUTATORS: PdfMutator[] = [
     apply(_b, rng) {
       const objs = pdfa3Objects('/X 9 0 R');
       const mib = rng.pick([80, 1024]);
-      objs.push(streamObj(8, `/Type /ObjStm /N ${rng.pick([1, 200000000])} /First 4 /Filter /FlateDecode`, cached(`objbomb${mib}`, () => flateBomb(mib, 0x20, Buffer.from('9 0 '))) ));
+      objs.push(
+        streamObj(
+          8,
+          `/Type /ObjStm /N ${rng.pick([1, 200000000])} /First 4 /Filter /FlateDecode`,
+          cached(`objbomb${mib}`, () => flateBomb(mib, 0x20, Buffer.from('9 0 '))),
+        ),
+      );
       const pdf = buildPdf(objs, { xref: 'stream', trailer: '/Root 1 0 R' });
       return rng.chance(0.3) ? brokenXref(pdf) : pdf;
     },
@@ -242,8 +281,13 @@ const RAW_MUTATORS: PdfMutator[] = [
     synthetic: true,
     apply(_b, rng) {
       const depth = rng.pick([1000, 20_000, 50_000]);
-      const objs: PdfObject[] = [{ num: 1, body: '<< /Type /Catalog /Pages 10 0 R /Metadata 5 0 R >>' }, streamObj(5, '/Type /Metadata /Subtype /XML', pdfa3Xmp()), streamObj(4, '', Buffer.from('BT ET'))];
-      for (let i = 0; i < depth; i++) objs.push({ num: 10 + i, body: `<< /Type /Pages /Kids [${11 + i} 0 R] /Count 1 ${i ? `/Parent ${9 + i} 0 R` : ''} >>` });
+      const objs: PdfObject[] = [
+        { num: 1, body: '<< /Type /Catalog /Pages 10 0 R /Metadata 5 0 R >>' },
+        streamObj(5, '/Type /Metadata /Subtype /XML', pdfa3Xmp()),
+        streamObj(4, '', Buffer.from('BT ET')),
+      ];
+      for (let i = 0; i < depth; i++)
+        objs.push({ num: 10 + i, body: `<< /Type /Pages /Kids [${11 + i} 0 R] /Count 1 ${i ? `/Parent ${9 + i} 0 R` : ''} >>` });
       objs.push({ num: 10 + depth, body: `<< /Type /Page /Parent ${9 + depth} 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>` });
       return buildPdf(objs, { trailer: '/Root 1 0 R' });
     },
@@ -273,7 +317,10 @@ const RAW_MUTATORS: PdfMutator[] = [
       objs.push(...attachment(6, 'factur-x.xml', xml));
       for (let i = 0; i < depth; i++) {
         const last = i === depth - 1;
-        objs.push({ num: 10 + i, body: last && !cyclic ? '<< /Names [(factur-x.xml) 7 0 R] >>' : `<< /Kids [${last ? 10 : 11 + i} 0 R] >>` });
+        objs.push({
+          num: 10 + i,
+          body: last && !cyclic ? '<< /Names [(factur-x.xml) 7 0 R] >>' : `<< /Kids [${last ? 10 : 11 + i} 0 R] >>`,
+        });
       }
       return buildPdf(objs, { trailer: '/Root 1 0 R' });
     },
@@ -303,7 +350,9 @@ const RAW_MUTATORS: PdfMutator[] = [
     apply(_b, rng, xml) {
       const mib = rng.pick([80, 1024]);
       const data = cached(`xmlbomb${mib}`, () => flateBomb(mib, 0x20, xml));
-      const pdf = buildPdf(withAttachment(data, '/FlateDecode', { params: `/Params << /Size ${xml.length} >>` }), { trailer: '/Root 1 0 R' });
+      const pdf = buildPdf(withAttachment(data, '/FlateDecode', { params: `/Params << /Size ${xml.length} >>` }), {
+        trailer: '/Root 1 0 R',
+      });
       return rng.chance(0.5) ? brokenXref(pdf) : pdf;
     },
   },
@@ -333,7 +382,8 @@ const RAW_MUTATORS: PdfMutator[] = [
       // A cross-reference that points nowhere and many unterminated objects/streams (quadratic recovery).
       const n = rng.pick([500, 4000, 20_000]);
       const objs = withAttachment(xml, undefined);
-      for (let i = 0; i < n; i++) objs.push({ num: 20 + i, body: '<< /Length 10 >>', stream: Buffer.from('0123456789'), unterminated: true });
+      for (let i = 0; i < n; i++)
+        objs.push({ num: 20 + i, body: '<< /Length 10 >>', stream: Buffer.from('0123456789'), unterminated: true });
       return buildPdf(objs, { trailer: '/Root 1 0 R', startxref: 10 });
     },
   },
@@ -343,7 +393,12 @@ const RAW_MUTATORS: PdfMutator[] = [
     apply(_b, rng) {
       const depth = rng.pick([1000, 100_000, 1_000_000]);
       const kind = rng.int(3);
-      const body = kind === 0 ? `${'['.repeat(depth)}${']'.repeat(depth)}` : kind === 1 ? `${'<< /A '.repeat(depth)}1${' >>'.repeat(depth)}` : `(${'('.repeat(depth)}${')'.repeat(depth)})`;
+      const body =
+        kind === 0
+          ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+          : kind === 1
+            ? `${'<< /A '.repeat(depth)}1${' >>'.repeat(depth)}`
+            : `(${'('.repeat(depth)}${')'.repeat(depth)})`;
       const objs = pdfa3Objects('/Deep 6 0 R');
       objs.push({ num: 6, body });
       return buildPdf(objs, { trailer: '/Root 1 0 R' });
@@ -363,8 +418,14 @@ const RAW_MUTATORS: PdfMutator[] = [
     synthetic: true,
     apply(_b, rng, xml) {
       const objs = withAttachment(deflateSync(xml), '/FlateDecode');
-      objs.push({ num: 8, body: '<< /Filter /Standard /V 2 /R 3 /Length 128 /O <0011223344556677889900112233445566778899001122334455667788990011> /U <0011223344556677889900112233445566778899001122334455667788990011> /P -1028 >>' });
-      return buildPdf(objs, { trailer: `/Root 1 0 R /Encrypt 8 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]`, xref: rng.chance(0.5) ? 'stream' : 'table' });
+      objs.push({
+        num: 8,
+        body: '<< /Filter /Standard /V 2 /R 3 /Length 128 /O <0011223344556677889900112233445566778899001122334455667788990011> /U <0011223344556677889900112233445566778899001122334455667788990011> /P -1028 >>',
+      });
+      return buildPdf(objs, {
+        trailer: `/Root 1 0 R /Encrypt 8 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]`,
+        xref: rng.chance(0.5) ? 'stream' : 'table',
+      });
     },
   },
   {

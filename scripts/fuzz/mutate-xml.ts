@@ -35,7 +35,15 @@ export function spans(xml: string): Span[] {
       }
       continue;
     }
-    const span: Span = { name: m[3], start: m.index, end: -1, openEnd: m.index + m[0].length, closeStart: -1, depth: stack.length, parent: stack.length ? stack[stack.length - 1] : -1 };
+    const span: Span = {
+      name: m[3],
+      start: m.index,
+      end: -1,
+      openEnd: m.index + m[0].length,
+      closeStart: -1,
+      depth: stack.length,
+      parent: stack.length ? stack[stack.length - 1] : -1,
+    };
     out.push(span);
     if (m[5]) {
       span.end = span.openEnd;
@@ -206,7 +214,12 @@ export const XML_MUTATORS: XmlMutator[] = [
       if (!p) return null;
       const at = p.s.openEnd - (x[p.s.openEnd - 2] === '/' ? 2 : 1);
       const kind = rng.int(3);
-      const add = kind === 0 ? ' a="1" a="2"' : kind === 1 ? Array.from({ length: rng.pick([100, 50_000]) }, (_, i) => ` a${i}="${i}"`).join('') : ` big="${'x'.repeat(1_000_000)}"`;
+      const add =
+        kind === 0
+          ? ' a="1" a="2"'
+          : kind === 1
+            ? Array.from({ length: rng.pick([100, 50_000]) }, (_, i) => ` a${i}="${i}"`).join('')
+            : ` big="${'x'.repeat(1_000_000)}"`;
       return enc(replaceRange(x, at, at, add));
     },
   },
@@ -232,7 +245,16 @@ export const XML_MUTATORS: XmlMutator[] = [
   {
     name: 'xml-invalid-utf8',
     apply(b, rng) {
-      const seqs = [[0xff], [0xc3, 0x28], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82], [0xf4, 0x90, 0x80, 0x80], [0xef, 0xbf, 0xbe]];
+      const seqs = [
+        [0xff],
+        [0xc3, 0x28],
+        [0xc0, 0xaf],
+        [0xed, 0xa0, 0x80],
+        [0xf8, 0x88, 0x80, 0x80, 0x80],
+        [0xe2, 0x82],
+        [0xf4, 0x90, 0x80, 0x80],
+        [0xef, 0xbf, 0xbe],
+      ];
       const x = str(b);
       const ls = leaves(spans(x));
       const seq = Buffer.from(rng.pick(seqs));
@@ -245,7 +267,21 @@ export const XML_MUTATORS: XmlMutator[] = [
     name: 'xml-lying-encoding',
     apply(b, rng) {
       let x = str(b);
-      const encName = rng.pick(['UTF-16', 'UTF-16LE', 'ISO-8859-1', 'ISO-8859-15', 'windows-1252', 'US-ASCII', 'UTF-7', 'UTF-32', 'EBCDIC-CP-US', 'Shift_JIS', 'x-nonsense', '', 'UTF-8 ']);
+      const encName = rng.pick([
+        'UTF-16',
+        'UTF-16LE',
+        'ISO-8859-1',
+        'ISO-8859-15',
+        'windows-1252',
+        'US-ASCII',
+        'UTF-7',
+        'UTF-32',
+        'EBCDIC-CP-US',
+        'Shift_JIS',
+        'x-nonsense',
+        '',
+        'UTF-8 ',
+      ]);
       if (/^\s*<\?xml[^>]*encoding=/.test(x)) x = x.replace(/encoding=(["'])[^"']*\1/, `encoding="${encName}"`);
       else if (/^\s*<\?xml/.test(x)) x = x.replace(/^\s*<\?xml/, `<?xml encoding="${encName}"`);
       else x = `<?xml version="1.0" encoding="${encName}"?>\n${x}`;
@@ -269,7 +305,9 @@ export const XML_MUTATORS: XmlMutator[] = [
         case 0: // drop a declaration: its prefix becomes unbound
           return enc(replaceRange(x, d.index!, d.index! + d[0].length, ''));
         case 1: // bind it to another namespace
-          return enc(replaceRange(x, d.index!, d.index! + d[0].length, prefix ? ` xmlns:${prefix}="urn:wrong:${prefix}"` : ' xmlns="urn:wrong"'));
+          return enc(
+            replaceRange(x, d.index!, d.index! + d[0].length, prefix ? ` xmlns:${prefix}="urn:wrong:${prefix}"` : ' xmlns="urn:wrong"'),
+          );
         case 2: // declare it twice
           return enc(replaceRange(x, d.index! + d[0].length, d.index! + d[0].length, d[0]));
         case 3: // unbind a prefix (illegal in XML 1.0)
@@ -281,14 +319,22 @@ export const XML_MUTATORS: XmlMutator[] = [
           const local = p.s.name.replace(/^.*:/, '');
           const close = x.slice(p.s.closeStart, p.s.end);
           const open = x.slice(p.s.start, p.s.openEnd);
-          return enc(x.slice(0, p.s.start) + open.replace(p.s.name, `zz:${local}`) + x.slice(p.s.openEnd, p.s.closeStart) + (close.startsWith('</') ? `</zz:${local}>` : '') + x.slice(p.s.end));
+          return enc(
+            x.slice(0, p.s.start) +
+              open.replace(p.s.name, `zz:${local}`) +
+              x.slice(p.s.openEnd, p.s.closeStart) +
+              (close.startsWith('</') ? `</zz:${local}>` : '') +
+              x.slice(p.s.end),
+          );
         }
         default: {
           // redeclare the prefix on a child element to another namespace
           const p = pickSpan(x, rng, (s) => s.depth > 1);
           if (!p || !prefix) return null;
           const at = p.s.start + 1 + p.s.name.length;
-          return enc(replaceRange(x, at, at, ` xmlns:${prefix}="${rng.pick(['urn:other', d[2] + 'x', 'http://www.w3.org/XML/1998/namespace'])}"`));
+          return enc(
+            replaceRange(x, at, at, ` xmlns:${prefix}="${rng.pick(['urn:other', d[2] + 'x', 'http://www.w3.org/XML/1998/namespace'])}"`),
+          );
         }
       }
     },

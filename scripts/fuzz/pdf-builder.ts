@@ -85,7 +85,11 @@ export function buildPdf(objects: PdfObject[], opts: BuildOptions = {}): Buffer 
     }
     const data = deflateSync(Buffer.concat(rows));
     const dict = opts.xrefStreamDict ?? `/W [1 4 2] /Index [0 ${num + 1}]`;
-    push(te(`${num} 0 obj\n<< /Type /XRef /Size ${opts.size ?? num + 1} ${dict} /Filter /FlateDecode /Length ${data.length} ${opts.trailer ?? ''} >>\nstream\n`));
+    push(
+      te(
+        `${num} 0 obj\n<< /Type /XRef /Size ${opts.size ?? num + 1} ${dict} /Filter /FlateDecode /Length ${data.length} ${opts.trailer ?? ''} >>\nstream\n`,
+      ),
+    );
     push(data);
     push(te('\nendstream\nendobj\n'));
   }
@@ -99,7 +103,11 @@ export function streamObj(num: number, dict: string, data: Buffer, length: numbe
 }
 
 /** An object stream holding `inner` objects (bodies only), Flate-compressed unless raw. */
-export function objectStream(num: number, inner: { num: number; body: string }[], opts: { n?: number | string; first?: number | string; extra?: string; raw?: boolean } = {}): PdfObject {
+export function objectStream(
+  num: number,
+  inner: { num: number; body: string }[],
+  opts: { n?: number | string; first?: number | string; extra?: string; raw?: boolean } = {},
+): PdfObject {
   let header = '';
   let content = '';
   for (const o of inner) {
@@ -109,7 +117,11 @@ export function objectStream(num: number, inner: { num: number; body: string }[]
   const data = Buffer.from(header + content, 'latin1');
   const first = opts.first ?? header.length;
   const stored = opts.raw ? data : deflateSync(data);
-  return streamObj(num, `/Type /ObjStm /N ${opts.n ?? inner.length} /First ${first}${opts.raw ? '' : ' /Filter /FlateDecode'} ${opts.extra ?? ''}`, stored);
+  return streamObj(
+    num,
+    `/Type /ObjStm /N ${opts.n ?? inner.length} /First ${first}${opts.raw ? '' : ' /Filter /FlateDecode'} ${opts.extra ?? ''}`,
+    stored,
+  );
 }
 
 /** Minimal page objects: catalog 1, pages 2, page 3, content 4; `catalogExtra` adds to the catalog. */
@@ -141,10 +153,22 @@ export function pdfa3Base(): Buffer {
 }
 
 /** An embedded-file stream + file specification for `name`, as objects numbered from `num`. */
-export function attachment(num: number, name: string, data: Buffer, opts: { filter?: string; rawLength?: number | string; params?: string } = {}): PdfObject[] {
+export function attachment(
+  num: number,
+  name: string,
+  data: Buffer,
+  opts: { filter?: string; rawLength?: number | string; params?: string } = {},
+): PdfObject[] {
   return [
-    { num, body: `<< /Type /EmbeddedFile /Subtype /text#2Fxml ${opts.filter ? `/Filter ${opts.filter}` : ''} ${opts.params ?? ''} /Length ${opts.rawLength ?? data.length} >>`, stream: data },
-    { num: num + 1, body: `<< /Type /Filespec /F (${name}) /UF (${name}) /AFRelationship /Alternative /EF << /F ${num} 0 R /UF ${num} 0 R >> >>` },
+    {
+      num,
+      body: `<< /Type /EmbeddedFile /Subtype /text#2Fxml ${opts.filter ? `/Filter ${opts.filter}` : ''} ${opts.params ?? ''} /Length ${opts.rawLength ?? data.length} >>`,
+      stream: data,
+    },
+    {
+      num: num + 1,
+      body: `<< /Type /Filespec /F (${name}) /UF (${name}) /AFRelationship /Alternative /EF << /F ${num} 0 R /UF ${num} 0 R >> >>`,
+    },
   ];
 }
 

@@ -11,7 +11,22 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DEFAULT_ORACLE, ENDPOINTS, FIXTURE_DIR, HttpTarget, KNOWN_FAILING, judge, readFixtures, ServerProcess, signatureOf, writeFixture, type Endpoint, type Failure, type FuzzCase, type Outcome } from './harness.js';
+import {
+  DEFAULT_ORACLE,
+  ENDPOINTS,
+  FIXTURE_DIR,
+  HttpTarget,
+  KNOWN_FAILING,
+  judge,
+  readFixtures,
+  ServerProcess,
+  signatureOf,
+  writeFixture,
+  type Endpoint,
+  type Failure,
+  type FuzzCase,
+  type Outcome,
+} from './harness.js';
 import { minimise } from './minimise.js';
 import { generate } from './generate.js';
 import { Rng } from './rng.js';
@@ -93,12 +108,16 @@ async function replay(update: boolean): Promise<void> {
   const failing: string[] = [];
   for (const fx of readFixtures()) {
     const fs = judge(fx.case, await target.send(fx.case));
-    process.stdout.write(`${fs.length ? 'FAIL' : 'pass'} ${fx.base}${fs.length ? `: ${fs.map((f) => `${f.class}: ${f.detail.slice(0, 120)}`).join('; ')}` : ''}\n`);
+    process.stdout.write(
+      `${fs.length ? 'FAIL' : 'pass'} ${fx.base}${fs.length ? `: ${fs.map((f) => `${f.class}: ${f.detail.slice(0, 120)}`).join('; ')}` : ''}\n`,
+    );
     if (fs.length) failing.push(fx.base);
   }
   await target.close();
   if (update) {
-    const header = readFileSync(KNOWN_FAILING, 'utf8').split('\n').filter((l) => l.startsWith('#'));
+    const header = readFileSync(KNOWN_FAILING, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('#'));
     writeFileSync(KNOWN_FAILING, `${[...header, ...failing].join('\n')}\n`);
     process.stdout.write(`wrote ${failing.length} names to ${KNOWN_FAILING}\n`);
   }
@@ -114,18 +133,28 @@ async function main(): Promise<void> {
   const server = new ServerProcess();
   const serverReady = server.start();
   const seeds = await buildSeeds(base.fork(0x5eed), args.corpusSample);
-  const corpusNote = seeds.corpusXml + seeds.corpusPdf ? `corpus ${corpusDir()}: ${seeds.corpusXml} XML + ${seeds.corpusPdf} PDF sampled` : 'no corpus (repository seeds only)';
-  process.stderr.write(`fuzz: seed ${args.seed}, up to ${args.count} inputs / ${args.minutes} min; ${seeds.xml.length} XML + ${seeds.pdf.length} PDF + ${seeds.metadata.length} metadata seeds; ${corpusNote}\n`);
+  const corpusNote =
+    seeds.corpusXml + seeds.corpusPdf
+      ? `corpus ${corpusDir()}: ${seeds.corpusXml} XML + ${seeds.corpusPdf} PDF sampled`
+      : 'no corpus (repository seeds only)';
+  process.stderr.write(
+    `fuzz: seed ${args.seed}, up to ${args.count} inputs / ${args.minutes} min; ${seeds.xml.length} XML + ${seeds.pdf.length} PDF + ${seeds.metadata.length} metadata seeds; ${corpusNote}\n`,
+  );
 
   await serverReady;
   const target = new HttpTarget(server, DEFAULT_ORACLE);
   if (args.sample) target.recoveryMs = 5000;
-  process.stderr.write(`fuzz: server pid ${server.pid} on port ${server.port}, idle RSS ${Math.round(server.idleRssMb)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s after start\n`);
+  process.stderr.write(
+    `fuzz: server pid ${server.pid} on port ${server.port}, idle RSS ${Math.round(server.idleRssMb)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s after start\n`,
+  );
 
   const byEndpoint = new Map<string, Stats>();
   const byMutator = new Map<string, Stats>();
   const byClass = new Map<string, number>();
-  const examples = new Map<string, { sig: string; fixture?: string; detail: string; endpoint: string; mutator: string; iteration: number }>();
+  const examples = new Map<
+    string,
+    { sig: string; fixture?: string; detail: string; endpoint: string; mutator: string; iteration: number }
+  >();
   const known = new Set(readFixtures().map((f) => signatureOf(f.case, f.file.failure, f.file.found.mutator)));
   let failed = 0;
   let sent = 0;
@@ -137,7 +166,8 @@ async function main(): Promise<void> {
     if (!g) continue;
     const o: Outcome = await target.send(g.case);
     sent++;
-    if (sent % 100 === 0) process.stderr.write(`fuzz: ${sent} inputs, ${failed} failing, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    if (sent % 100 === 0)
+      process.stderr.write(`fuzz: ${sent} inputs, ${failed} failing, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     const fs = judge(g.case, o);
     const ep = byEndpoint.get(g.case.endpoint) ?? newStats();
     byEndpoint.set(g.case.endpoint, ep);
@@ -159,7 +189,14 @@ async function main(): Promise<void> {
     const sig = signatureOf(g.case, f, g.mutator);
     process.stderr.write(`fuzz: #${i} ${g.case.endpoint} ${g.mutator} (${g.seedName}): ${f.class}: ${f.detail.slice(0, 160)}\n`);
     if (examples.has(sig)) continue;
-    const ex = { sig, detail: f.detail, endpoint: g.case.endpoint, mutator: g.mutator, iteration: i } as { sig: string; fixture?: string; detail: string; endpoint: string; mutator: string; iteration: number };
+    const ex = { sig, detail: f.detail, endpoint: g.case.endpoint, mutator: g.mutator, iteration: i } as {
+      sig: string;
+      fixture?: string;
+      detail: string;
+      endpoint: string;
+      mutator: string;
+      iteration: number;
+    };
     examples.set(sig, ex);
     if (!args.fixtures) continue;
     if (known.has(sig)) {
@@ -189,13 +226,23 @@ async function main(): Promise<void> {
       const after = c.parts.find((p) => p.name === c.mutated)!.data.length;
       process.stderr.write(`fuzz:   minimised ${before} → ${after} bytes in ${r.trials} trials\n`);
     }
-    ex.fixture = writeFixture(c, f, { seed: args.seed, iteration: i, mutator: g.mutator, seedInput: g.seedName, date: new Date().toISOString().slice(0, 10) });
+    ex.fixture = writeFixture(c, f, {
+      seed: args.seed,
+      iteration: i,
+      mutator: g.mutator,
+      seedInput: g.seedName,
+      date: new Date().toISOString().slice(0, 10),
+    });
     known.add(sig);
   }
   await target.close();
 
   const elapsed = (Date.now() - started) / 1000;
-  const statusCols = (s: Stats) => [...s.statuses.entries()].sort().map(([k, v]) => `${k}: ${v}`).join(', ');
+  const statusCols = (s: Stats) =>
+    [...s.statuses.entries()]
+      .sort()
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
   const timeCols = (s: Stats) => {
     const t = [...s.times].sort((a, b) => a - b);
     return [Math.round(pct(t, 50)), Math.round(pct(t, 99)), Math.round(t[t.length - 1] ?? 0)];
@@ -203,7 +250,13 @@ async function main(): Promise<void> {
   const epRows = [...byEndpoint.entries()].sort().map(([k, s]) => [k, s.n, statusCols(s), ...timeCols(s), s.failures]);
   const muRows = [...byMutator.entries()].sort().map(([k, s]) => [k, s.n, statusCols(s), ...timeCols(s), s.failures]);
   const classRows = [...byClass.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v]);
-  const exRows = [...examples.values()].map((e) => [e.sig.split('|')[0], e.endpoint, e.mutator, e.fixture ?? '(not kept)', e.detail.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 140)]);
+  const exRows = [...examples.values()].map((e) => [
+    e.sig.split('|')[0],
+    e.endpoint,
+    e.mutator,
+    e.fixture ?? '(not kept)',
+    e.detail.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 140),
+  ]);
   const summary = [
     `Fuzz run: seed ${args.seed}, ${sent} inputs in ${elapsed.toFixed(0)} s (${corpusNote}); ${failed} failing inputs, ${examples.size} distinct failures, ${flaky} not reproduced; server starts ${server.starts}; idle RSS ${Math.round(server.idleRssMb)} MB, peak RSS ${Math.round(server.peakRssMb)} MB.`,
     '',
@@ -221,9 +274,30 @@ async function main(): Promise<void> {
   ].join('\n');
   process.stdout.write(`${summary}\n`);
   if (args.json) {
-    writeFileSync(args.json, JSON.stringify({ seed: args.seed, sent, failed, elapsed, peakRssMb: server.peakRssMb, idleRssMb: server.idleRssMb, byClass: Object.fromEntries(byClass), examples: [...examples.values()], endpoints: epRows, mutators: muRows }, null, 2));
+    writeFileSync(
+      args.json,
+      JSON.stringify(
+        {
+          seed: args.seed,
+          sent,
+          failed,
+          elapsed,
+          peakRssMb: server.peakRssMb,
+          idleRssMb: server.idleRssMb,
+          byClass: Object.fromEntries(byClass),
+          examples: [...examples.values()],
+          endpoints: epRows,
+          mutators: muRows,
+        },
+        null,
+        2,
+      ),
+    );
   }
-  if (args.writeDocs) writeDocs(`Command: \`npm run fuzz -- --seed ${args.seed} --count ${args.count}\` (${new Date().toISOString().slice(0, 16)}Z).\n\n${summary}`);
+  if (args.writeDocs)
+    writeDocs(
+      `Command: \`npm run fuzz -- --seed ${args.seed} --count ${args.count}\` (${new Date().toISOString().slice(0, 16)}Z).\n\n${summary}`,
+    );
   process.exitCode = failed ? 1 : 0;
 }
 

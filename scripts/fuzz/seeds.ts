@@ -88,7 +88,11 @@ export async function buildSeeds(rng: Rng, corpusSample: number): Promise<Seeds>
   ] as const) {
     const meta = name === 'xrechnung' ? SCENARIOS.xrechnung : { ...SCENARIOS.domestic, profile };
     const x = buildInvoiceXml(meta as InvoiceMetadata).xml;
-    const res = await embedInvoiceXml(plain, { xml: Buffer.from(x, 'utf8'), flavour: hybridFlavour(profile as never, format), now: new Date('2026-11-20T10:00:00Z') });
+    const res = await embedInvoiceXml(plain, {
+      xml: Buffer.from(x, 'utf8'),
+      flavour: hybridFlavour(profile as never, format),
+      now: new Date('2026-11-20T10:00:00Z'),
+    });
     hybrid.push({ name: `hybrid-${name}`, data: Buffer.from(res.pdf) });
   }
   const pdf: Seed[] = [

@@ -34,7 +34,12 @@ function writeOutput(file: string | undefined, data: string | Uint8Array): void 
 }
 
 function args(argv: string[], command: string, count: number, options: ParseArgsConfig['options'] = {}) {
-  const parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { output: { type: 'string', short: 'o' }, ...options } });
+  const parsed = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { output: { type: 'string', short: 'o' }, ...options },
+  });
   if (parsed.positionals.length !== count) {
     throw new UsageError(`${command} takes ${count} argument${count === 1 ? '' : 's'}, got ${parsed.positionals.length}`, command);
   }
@@ -52,7 +57,10 @@ async function run(argv: string[]): Promise<number> {
   if (command === '--version' || command === '-V' || command === 'version') {
     const v = await versions();
     process.stdout.write(
-      `einvoice ${v.engine} (node ${v.node})\n` + Object.entries(v.rule_sets).map(([k, val]) => `  ${k}: ${val}\n`).join(''),
+      `einvoice ${v.engine} (node ${v.node})\n` +
+        Object.entries(v.rule_sets)
+          .map(([k, val]) => `  ${k}: ${val}\n`)
+          .join(''),
     );
     return EXIT.OK;
   }
@@ -88,7 +96,8 @@ async function run(argv: string[]): Promise<number> {
     case 'xml': {
       const { values, positionals } = args(rest, 'xml', 1, { profile: { type: 'string' } });
       const built = await toXml(Buffer.from(readInput(positionals[0])).toString('utf8'), { profile: values.profile as string | undefined });
-      if (built.droppedFields.length) process.stderr.write(`dropped fields (the ${built.profile} profile cannot carry them): ${built.droppedFields.join(', ')}\n`);
+      if (built.droppedFields.length)
+        process.stderr.write(`dropped fields (the ${built.profile} profile cannot carry them): ${built.droppedFields.join(', ')}\n`);
       writeOutput(values.output as string | undefined, built.xml);
       return EXIT.OK;
     }
@@ -96,7 +105,10 @@ async function run(argv: string[]): Promise<number> {
       const { values, positionals } = args(rest, 'convert', 2, { profile: { type: 'string' } });
       if (!values.output) throw new UsageError('convert needs -o OUT.pdf', 'convert');
       const [pdf, meta] = positionals;
-      const result = await convert(readInput(pdf), Buffer.from(readInput(meta)).toString('utf8'), { filename: pdf, profile: values.profile as string | undefined });
+      const result = await convert(readInput(pdf), Buffer.from(readInput(meta)).toString('utf8'), {
+        filename: pdf,
+        profile: values.profile as string | undefined,
+      });
       if (result.droppedFields.length) process.stderr.write(`dropped fields: ${result.droppedFields.join(', ')}\n`);
       writeOutput(values.output as string, result.pdf);
       return EXIT.OK;
@@ -105,7 +117,11 @@ async function run(argv: string[]): Promise<number> {
       const { values, positionals } = args(rest, 'merge', 2, { format: { type: 'string' } });
       if (!values.output) throw new UsageError('merge needs -o OUT.pdf', 'merge');
       const [pdf, xml] = positionals;
-      const result = await merge(readInput(pdf), readInput(xml), { format: values.format as string | undefined, pdfFilename: pdf, xmlFilename: xml });
+      const result = await merge(readInput(pdf), readInput(xml), {
+        format: values.format as string | undefined,
+        pdfFilename: pdf,
+        xmlFilename: xml,
+      });
       writeOutput(values.output as string, result.pdf);
       return EXIT.OK;
     }
@@ -132,7 +148,9 @@ function serve(): Promise<number> {
   } catch {
     entry = ts; // from the sources: process.execArgv carries tsx's --import
   }
-  const child = spawn(process.execPath, [...process.execArgv, '--max-semi-space-size=16', '--no-allocation-site-pretenuring', entry], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [...process.execArgv, '--max-semi-space-size=16', '--no-allocation-site-pretenuring', entry], {
+    stdio: 'inherit',
+  });
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => child.kill(sig));
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
@@ -159,7 +177,9 @@ export async function main(argv: string[]): Promise<number> {
     return await run(argv);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`einvoice: ${err.message}\n${err.exitCode === EXIT.USAGE ? `Run "einvoice help${err.command ? ` ${err.command}` : ''}" for usage.\n` : ''}`);
+      process.stderr.write(
+        `einvoice: ${err.message}\n${err.exitCode === EXIT.USAGE ? `Run "einvoice help${err.command ? ` ${err.command}` : ''}" for usage.\n` : ''}`,
+      );
       return err.exitCode;
     }
     if (err instanceof EInvoiceError) {

@@ -34,7 +34,11 @@ interface Slot {
 }
 
 /** Validate `files` over the threads; `onOutcome(index, outcome)` for each, in completion order. */
-export async function runPool(files: readonly string[], pool: PoolOptions, onOutcome: (index: number, outcome: FileOutcome) => void): Promise<void> {
+export async function runPool(
+  files: readonly string[],
+  pool: PoolOptions,
+  onOutcome: (index: number, outcome: FileOutcome) => void,
+): Promise<void> {
   const depth = 4;
   let next = 0;
   let done = 0;
@@ -108,14 +112,20 @@ export async function runPool(files: readonly string[], pool: PoolOptions, onOut
   const jobs = Math.max(1, Math.min(pool.jobs, total));
   for (let i = 0; i < jobs; i++) feed(spawn(i));
 
-  const watchdog = setInterval(() => {
-    const now = Date.now();
-    for (const slot of slots) {
-      if (!slot.dead && slot.pending.length > 0 && now - slot.since > pool.timeoutMs) {
-        (slot as Slot & { lose: (c: string, m: string) => void }).lose('TIMEOUT', `validation did not finish within ${pool.timeoutMs} ms`);
+  const watchdog = setInterval(
+    () => {
+      const now = Date.now();
+      for (const slot of slots) {
+        if (!slot.dead && slot.pending.length > 0 && now - slot.since > pool.timeoutMs) {
+          (slot as Slot & { lose: (c: string, m: string) => void }).lose(
+            'TIMEOUT',
+            `validation did not finish within ${pool.timeoutMs} ms`,
+          );
+        }
       }
-    }
-  }, Math.min(1000, Math.max(50, pool.timeoutMs / 4)));
+    },
+    Math.min(1000, Math.max(50, pool.timeoutMs / 4)),
+  );
   try {
     await finished;
   } finally {

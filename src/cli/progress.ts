@@ -27,7 +27,9 @@ export class Progress {
     const width = 30;
     const filled = Math.round((this.done / this.total) * width);
     const etaText = `${Math.floor(eta / 60)}:${String(Math.round(eta % 60)).padStart(2, '0')}`;
-    this.out.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${this.done}/${this.total}  ${rate < 10 ? rate.toFixed(1) : Math.round(rate)} files/s  ETA ${etaText} `);
+    this.out.write(
+      `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${this.done}/${this.total}  ${rate < 10 ? rate.toFixed(1) : Math.round(rate)} files/s  ETA ${etaText} `,
+    );
     this.drawn = true;
   }
 

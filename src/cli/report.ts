@@ -48,11 +48,13 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The one line of a file: ✓/✗, file, profile, counts (or why it could not be read). */
 export function textLine(o: FileOutcome, st: Style): string {
-  if (o.status === 'unreadable') return `${st.red('✗')} ${o.file}  ${st.red(`unreadable: ${o.problem?.code}`)}  ${o.problem?.message ?? ''}`;
+  if (o.status === 'unreadable')
+    return `${st.red('✗')} ${o.file}  ${st.red(`unreadable: ${o.problem?.code}`)}  ${o.problem?.message ?? ''}`;
   const r = o.result!;
   const profile = [r.flavor ?? 'unknown profile', r.format ? `(${r.format})` : ''].filter(Boolean).join(' ');
   const counts = `${o.errorCount > 0 ? st.red(plural(o.errorCount, 'error')) : plural(0, 'error')}, ${o.warningCount > 0 ? st.yellow(plural(o.warningCount, 'warning')) : plural(0, 'warning')}`;
-  const partial = r.validation_completeness === 'partial' ? st.dim(`  partial: ${r.layers_skipped.map((l) => `${l.layer} ${l.reason}`).join(', ')}`) : '';
+  const partial =
+    r.validation_completeness === 'partial' ? st.dim(`  partial: ${r.layers_skipped.map((l) => `${l.layer} ${l.reason}`).join(', ')}`) : '';
   return `${o.status === 'valid' ? st.green('✓') : st.red('✗')} ${o.file}  ${profile}  ${counts}${partial}`;
 }
 
@@ -104,7 +106,9 @@ export function jsonLine(o: FileOutcome): string {
 
 const xmlEscape = (s: string) =>
   // Characters XML 1.0 forbids are dropped, so a hostile message cannot break the report.
-  s.replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  s
+    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /**
  * JUnit XML: one <testsuite> per file, one <testcase> per finding (named by rule id, with message and location)
@@ -139,7 +143,9 @@ export function junitReport(outcomes: readonly FileOutcome[], failOn: FailOn, se
             `    <testcase classname="${xmlEscape(o.file)}" name="${xmlEscape(name)}" time="0">\n      <failure type="${xmlEscape(e.rule_id ?? e.severity)}" message="${xmlEscape(e.message)}">${xmlEscape(text)}</failure>\n    </testcase>`,
           );
         } else {
-          cases.push(`    <testcase classname="${xmlEscape(o.file)}" name="${xmlEscape(name)}" time="0">\n      <system-out>${xmlEscape(text)}</system-out>\n    </testcase>`);
+          cases.push(
+            `    <testcase classname="${xmlEscape(o.file)}" name="${xmlEscape(name)}" time="0">\n      <system-out>${xmlEscape(text)}</system-out>\n    </testcase>`,
+          );
         }
       }
     }
@@ -175,13 +181,28 @@ export function sarifReport(outcomes: readonly FileOutcome[], engineVersion: str
     const uri = artifactUri(o.file);
     if (o.status === 'unreadable') {
       const ruleId = o.problem!.code;
-      if (!rules.has(ruleId)) rules.set(ruleId, { id: ruleId, shortDescription: { text: 'The file could not be read as an invoice' }, properties: { rule_set: 'input' } });
-      results.push({ ruleId, level: 'error', message: { text: o.problem!.message }, locations: [{ physicalLocation: { artifactLocation: { uri } } }] });
+      if (!rules.has(ruleId))
+        rules.set(ruleId, {
+          id: ruleId,
+          shortDescription: { text: 'The file could not be read as an invoice' },
+          properties: { rule_set: 'input' },
+        });
+      results.push({
+        ruleId,
+        level: 'error',
+        message: { text: o.problem!.message },
+        locations: [{ physicalLocation: { artifactLocation: { uri } } }],
+      });
       continue;
     }
     for (const e of o.result!.errors) {
       const ruleId = e.rule_id ?? 'FINDING';
-      if (!rules.has(ruleId)) rules.set(ruleId, { id: ruleId, shortDescription: { text: e.message.slice(0, 200) }, properties: { rule_set: e.rule_set ?? 'document' } });
+      if (!rules.has(ruleId))
+        rules.set(ruleId, {
+          id: ruleId,
+          shortDescription: { text: e.message.slice(0, 200) },
+          properties: { rule_set: e.rule_set ?? 'document' },
+        });
       const line = /^line (\d+)$/.exec(e.location ?? '');
       const physicalLocation: Record<string, unknown> = { artifactLocation: { uri } };
       if (line) physicalLocation.region = { startLine: Number(line[1]) };
@@ -201,7 +222,14 @@ export function sarifReport(outcomes: readonly FileOutcome[], engineVersion: str
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'einvoice', version: engineVersion, informationUri: 'https://einvoice-service.example/', rules: [...rules.values()] } },
+        tool: {
+          driver: {
+            name: 'einvoice',
+            version: engineVersion,
+            informationUri: 'https://einvoice-service.example/',
+            rules: [...rules.values()],
+          },
+        },
         artifacts: outcomes.map((o) => ({ location: { uri: artifactUri(o.file) } })),
         results,
       },

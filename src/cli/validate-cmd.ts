@@ -9,7 +9,21 @@ import { collectInputs, parseShard, shardOf, InputError } from './files.js';
 import type { FileOutcome } from './outcome.js';
 import { runPool } from './pool.js';
 import { Progress } from './progress.js';
-import { COLOURS, FORMATS, PLAIN, fails, jsonLine, junitReport, sarifReport, summarize, textFindings, textLine, textSummary, type FailOn, type Format } from './report.js';
+import {
+  COLOURS,
+  FORMATS,
+  PLAIN,
+  fails,
+  jsonLine,
+  junitReport,
+  sarifReport,
+  summarize,
+  textFindings,
+  textLine,
+  textSummary,
+  type FailOn,
+  type Format,
+} from './report.js';
 import { EXIT, UsageError } from './usage.js';
 
 export async function validateCommand(argv: string[]): Promise<number> {
@@ -39,9 +53,11 @@ export async function validateCommand(argv: string[]): Promise<number> {
   const format = (values.format ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${values.format}"`, 'validate');
   const failOn = (values['fail-on'] ?? 'error') as FailOn;
-  if (failOn !== 'error' && failOn !== 'warning') throw new UsageError(`--fail-on must be error or warning, got "${values['fail-on']}"`, 'validate');
+  if (failOn !== 'error' && failOn !== 'warning')
+    throw new UsageError(`--fail-on must be error or warning, got "${values['fail-on']}"`, 'validate');
   const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
-  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256) throw new UsageError(`--jobs must be a whole number from 1 to 256, got "${values.jobs}"`, 'validate');
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)
+    throw new UsageError(`--jobs must be a whole number from 1 to 256, got "${values.jobs}"`, 'validate');
   const maxMb = values['max-size'] === undefined ? 100 : Number(values['max-size']);
   if (!(maxMb > 0)) throw new UsageError(`--max-size must be a positive number of MB, got "${values['max-size']}"`, 'validate');
   const timeoutS = values.timeout === undefined ? 60 : Number(values.timeout);
@@ -57,7 +73,8 @@ export async function validateCommand(argv: string[]): Promise<number> {
   try {
     parseValidateOptions(options); // a bad value is a usage error before any file is read
   } catch (err) {
-    if (err instanceof ShapeError) throw new UsageError(err.issues.map((i) => `--${String(i.loc.at(-1)).replace(/_/g, '-')}: ${i.msg}`).join('; '), 'validate');
+    if (err instanceof ShapeError)
+      throw new UsageError(err.issues.map((i) => `--${String(i.loc.at(-1)).replace(/_/g, '-')}: ${i.msg}`).join('; '), 'validate');
     throw err;
   }
 

@@ -11,7 +11,8 @@ function readBounded(file: string, maxBytes: number): Uint8Array {
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
-    if (size > maxBytes) throw new EInvoiceError('FILE_TOO_LARGE', `the file has ${size} bytes, more than --max-size allows (${maxBytes})`, 413);
+    if (size > maxBytes)
+      throw new EInvoiceError('FILE_TOO_LARGE', `the file has ${size} bytes, more than --max-size allows (${maxBytes})`, 413);
     const buf = Buffer.allocUnsafe(size);
     let off = 0;
     while (off < size) {
@@ -40,6 +41,11 @@ export async function validateFile(file: string, options: ValidateCallOptions, m
     return { file, status: result.valid ? 'valid' : 'invalid', result, errorCount, warningCount, ms: performance.now() - t0 };
   } catch (err) {
     if (err instanceof EInvoiceError) return unreadable(file, err.code, err.message, performance.now() - t0);
-    return unreadable(file, 'INTERNAL_ERROR', `the engine failed on this file: ${(err as Error)?.message ?? String(err)}`, performance.now() - t0);
+    return unreadable(
+      file,
+      'INTERNAL_ERROR',
+      `the engine failed on this file: ${(err as Error)?.message ?? String(err)}`,
+      performance.now() - t0,
+    );
   }
 }

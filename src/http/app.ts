@@ -74,7 +74,14 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Per-request metrics cost CPU on every request; record them only when /metrics can serve them.
   app.decorate('metrics', createMetrics(license.edition === 'pro' && config.metricsEnabled));
   app.decorate('startedAt', Date.now());
-  app.decorate('validation', createValidationRunner({ workers: config.workers, timeoutMs: DEFAULT_VALIDATION_TIMEOUT_MS, inlineMaxBytes: config.validationInlineMaxKb * 1024 }));
+  app.decorate(
+    'validation',
+    createValidationRunner({
+      workers: config.workers,
+      timeoutMs: DEFAULT_VALIDATION_TIMEOUT_MS,
+      inlineMaxBytes: config.validationInlineMaxKb * 1024,
+    }),
+  );
   app.addHook('onClose', async () => app.validation.close());
 
   app.addHook('onRequest', async (req, reply) => {
@@ -82,7 +89,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
   app.addHook('onResponse', async (req, reply) => {
     req.log.info(
-      { method: req.method, url: req.url.split('?')[0], statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 100) / 100 },
+      {
+        method: req.method,
+        url: req.url.split('?')[0],
+        statusCode: reply.statusCode,
+        responseTime: Math.round(reply.elapsedTime * 100) / 100,
+      },
       'request completed',
     );
   });

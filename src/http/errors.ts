@@ -59,7 +59,13 @@ export class RequestShapeError extends Error {
  * The ProblemDetails body. Extension members appear both at the top level (RFC 9457 style) and
  * under `extensions` (the spec's schema), so clients of either reading find them.
  */
-export function problemBody(status: number, title: string, detail: string | undefined, instance: string, extras: Record<string, unknown> = {}) {
+export function problemBody(
+  status: number,
+  title: string,
+  detail: string | undefined,
+  instance: string,
+  extras: Record<string, unknown> = {},
+) {
   const code = typeof extras.code === 'string' ? extras.code : undefined;
   return {
     type: code ? `urn:einvoice-service:problem:${code.toLowerCase().replace(/_/g, '-')}` : 'about:blank',
@@ -74,11 +80,13 @@ export function problemBody(status: number, title: string, detail: string | unde
 
 export function sendProblem(reply: FastifyReply, req: FastifyRequest, err: ProblemError) {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  return reply
-    .code(err.status)
-    .type('application/problem+json')
-    // Pre-serialized, so that no response schema can strip extension members.
-    .send(JSON.stringify(problemBody(err.status, err.title, err.detail, req.url.split('?')[0], err.extras)));
+  return (
+    reply
+      .code(err.status)
+      .type('application/problem+json')
+      // Pre-serialized, so that no response schema can strip extension members.
+      .send(JSON.stringify(problemBody(err.status, err.title, err.detail, req.url.split('?')[0], err.extras)))
+  );
 }
 
 /** The answer for a pro feature asked for in community mode (or not granted by the license). */
@@ -96,7 +104,10 @@ export function requirePro(app: FastifyInstance, feature: string): void {
 }
 
 function sendShapeError(reply: FastifyReply, items: ValidationItem[]) {
-  return reply.code(422).type('application/json').send(JSON.stringify({ detail: items }));
+  return reply
+    .code(422)
+    .type('application/json')
+    .send(JSON.stringify({ detail: items }));
 }
 
 /** Map one ajv error to FastAPI's loc/msg/type. */
@@ -120,11 +131,18 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error instanceof ProblemError) return sendProblem(reply, req, error);
     if (error instanceof RequestShapeError) return sendShapeError(reply, error.items);
     if (error instanceof PoolBusyError) {
-      return sendProblem(reply, req, new ProblemError(503, 'Service Unavailable', error.message, { code: 'SERVICE_BUSY' }, { 'retry-after': '1' }));
+      return sendProblem(
+        reply,
+        req,
+        new ProblemError(503, 'Service Unavailable', error.message, { code: 'SERVICE_BUSY' }, { 'retry-after': '1' }),
+      );
     }
     const err = error as FastifyError;
     if (err.validation) {
-      return sendShapeError(reply, err.validation.map((e) => ajvToItem(e, err.validationContext ?? 'body')));
+      return sendShapeError(
+        reply,
+        err.validation.map((e) => ajvToItem(e, err.validationContext ?? 'body')),
+      );
     }
     switch (err.code) {
       case 'FST_REQ_FILE_TOO_LARGE':
@@ -164,7 +182,13 @@ export function installErrorHandling(app: FastifyInstance): void {
       return sendProblem(
         reply,
         req,
-        new ProblemError(405, 'Method Not Allowed', `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}.`, {}, { allow: allowed.join(', ') }),
+        new ProblemError(
+          405,
+          'Method Not Allowed',
+          `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}.`,
+          {},
+          { allow: allowed.join(', ') },
+        ),
       );
     }
     return sendProblem(reply, req, new ProblemError(404, 'Not Found', `No route ${req.method} ${path}.`));

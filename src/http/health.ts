@@ -37,7 +37,11 @@ export class HealthRegistry {
         } catch (err) {
           result = { ok: false, detail: (err as Error).message };
         }
-        checks[c.name] = { status: result.ok ? 'ok' : 'unavailable', critical: c.critical, ...(result.detail ? { detail: result.detail } : {}) };
+        checks[c.name] = {
+          status: result.ok ? 'ok' : 'unavailable',
+          critical: c.critical,
+          ...(result.detail ? { detail: result.detail } : {}),
+        };
         if (!result.ok && c.critical) ready = false;
       }),
     );

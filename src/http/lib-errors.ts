@@ -10,7 +10,8 @@ const TITLE_BY_CODE: Record<string, string> = { LICENSE_REQUIRED: 'License requi
 /** A library error as the HTTP error the handler answers; anything else passes through unchanged. */
 export function libErrorToHttp(err: unknown): unknown {
   if (err instanceof ShapeError) return new RequestShapeError(err.issues);
-  if (err instanceof EInvoiceError) return new ProblemError(err.status, TITLE_BY_CODE[err.code], err.message, { code: err.code, ...err.extras });
+  if (err instanceof EInvoiceError)
+    return new ProblemError(err.status, TITLE_BY_CODE[err.code], err.message, { code: err.code, ...err.extras });
   return err;
 }
 

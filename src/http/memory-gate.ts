@@ -71,7 +71,10 @@ export class MemoryGate {
 
   /** The reservation of a body of `bytes` bytes sent to `route` (its path pattern). */
   static cost(bytes: number, route?: string): number {
-    return REQUEST_OVERHEAD_BYTES + bytes * (route !== undefined && METADATA_ROUTES.has(route) ? METADATA_EXPANSION_FACTOR : MEMORY_EXPANSION_FACTOR);
+    return (
+      REQUEST_OVERHEAD_BYTES +
+      bytes * (route !== undefined && METADATA_ROUTES.has(route) ? METADATA_EXPANSION_FACTOR : MEMORY_EXPANSION_FACTOR)
+    );
   }
 
   /** Reserve `cost` bytes; false when they do not fit (the caller answers 503). */

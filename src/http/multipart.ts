@@ -56,8 +56,10 @@ export function isMultipart(req: FastifyRequest): boolean {
  * MAX_UPLOAD_SIZE_MB (plus room for headers); the route reads its parts with readForm().
  */
 export function installMultipartParser(app: FastifyInstance, maxUploadSizeMb: number): void {
-  app.addContentTypeParser(MULTIPART, { parseAs: 'buffer', bodyLimit: maxUploadSizeMb * 1024 * 1024 + BODY_SLACK_BYTES }, (_req, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    MULTIPART,
+    { parseAs: 'buffer', bodyLimit: maxUploadSizeMb * 1024 * 1024 + BODY_SLACK_BYTES },
+    (_req, body, done) => done(null, body),
   );
 }
 
@@ -192,7 +194,8 @@ export async function readForm(req: FastifyRequest, spec: FormSpec): Promise<For
 
   if (isMultipart(req) && Buffer.isBuffer(req.body)) {
     const boundary = boundaryOf(req.headers['content-type']);
-    if (!boundary) throw new ProblemError(400, 'Bad Request', 'The multipart body could not be read: the Content-Type has no boundary parameter.');
+    if (!boundary)
+      throw new ProblemError(400, 'Bad Request', 'The multipart body could not be read: the Content-Type has no boundary parameter.');
     let parts: RawPart[];
     try {
       parts = parseMultipart(req.body, boundary);
@@ -247,5 +250,7 @@ export function formBoolean(form: FormData, name: string, fallback: boolean): bo
   const v = raw.trim().toLowerCase();
   if (['true', '1', 'yes', 'on', 't', 'y'].includes(v)) return true;
   if (['false', '0', 'no', 'off', 'f', 'n'].includes(v)) return false;
-  throw new RequestShapeError([{ loc: ['body', name], msg: 'Input should be a valid boolean, unable to interpret input', type: 'bool_parsing', input: raw }]);
+  throw new RequestShapeError([
+    { loc: ['body', name], msg: 'Input should be a valid boolean, unable to interpret input', type: 'bool_parsing', input: raw },
+  ]);
 }

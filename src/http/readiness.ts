@@ -19,7 +19,10 @@ export function registerCoreHealthChecks(app: FastifyInstance): void {
     critical: true,
     check: () => {
       const doc = parseXml('<probe xmlns="urn:probe"><ok>1</ok></probe>');
-      return { ok: doc.root.children[0]?.text === '1', detail: 'native strict XML 1.0 + Namespaces parser (pure TypeScript, DTDs refused)' };
+      return {
+        ok: doc.root.children[0]?.text === '1',
+        detail: 'native strict XML 1.0 + Namespaces parser (pure TypeScript, DTDs refused)',
+      };
     },
   });
 
@@ -80,7 +83,10 @@ export function registerCoreHealthChecks(app: FastifyInstance): void {
     critical: false,
     check: async () => {
       const { pdfaSelfCheck } = await import('../pdfa/layer.js');
-      return { ok: pdfaSelfCheck(), detail: 'native PDF/A-2b/3b checker (in-process, ISO 19005 clause tables; pro: pdfa3b layer of /v1/validate)' };
+      return {
+        ok: pdfaSelfCheck(),
+        detail: 'native PDF/A-2b/3b checker (in-process, ISO 19005 clause tables; pro: pdfa3b layer of /v1/validate)',
+      };
     },
   });
 }

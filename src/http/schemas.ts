@@ -158,7 +158,11 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
         properties: {
           mode: { type: 'string', enum: ['community', 'pro'] },
           workers: { type: 'integer', default: 1 },
-          processes: { type: 'integer', default: 1, description: 'Server processes sharing the port (PROCESSES); this answer describes one of them' },
+          processes: {
+            type: 'integer',
+            default: 1,
+            description: 'Server processes sharing the port (PROCESSES); this answer describes one of them',
+          },
           process_id: { type: 'integer', description: 'The answering server process' },
           max_upload_size_mb: { type: 'integer', default: 10 },
         },
@@ -182,10 +186,15 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
       },
       features_enabled: { type: 'array', items: str },
       uptime_seconds: { type: 'number' },
-      license: { type: 'object', additionalProperties: true, description: 'License state: licensee and expiry, or why the key was refused.' },
+      license: {
+        type: 'object',
+        additionalProperties: true,
+        description: 'License state: licensee and expiry, or why the key was refused.',
+      },
       rule_sets: {
         type: 'array',
-        description: 'The rule sets and schemas bundled, each with its releases (date, default, the /v1/validate field that selects it); see docs/rules.md.',
+        description:
+          'The rule sets and schemas bundled, each with its releases (date, default, the /v1/validate field that selects it); see docs/rules.md.',
         items: {
           type: 'object',
           properties: {
@@ -257,7 +266,10 @@ export function errorResponses(...statuses: number[]): Record<string, unknown> {
   for (const s of statuses) {
     out[String(s)] =
       s === 422
-        ? { description: 'Request shape failure (FastAPI HTTPValidationError)', content: { 'application/json': { schema: { $ref: 'HTTPValidationError#' } } } }
+        ? {
+            description: 'Request shape failure (FastAPI HTTPValidationError)',
+            content: { 'application/json': { schema: { $ref: 'HTTPValidationError#' } } },
+          }
         : { description: 'Problem details', content: { 'application/problem+json': { schema: { $ref: 'ProblemDetails#' } } } };
   }
   return out;

@@ -106,10 +106,16 @@ function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, s
 const DRAINING = 'shutting down: finishing the requests in flight, taking no new work';
 
 function shuttingDown(): ProblemError {
-  return new ProblemError(503, 'Service Unavailable', 'The service is shutting down; send the request again (another instance will take it).', { code: 'SHUTTING_DOWN' }, {
-    'retry-after': '1',
-    connection: 'close',
-  });
+  return new ProblemError(
+    503,
+    'Service Unavailable',
+    'The service is shutting down; send the request again (another instance will take it).',
+    { code: 'SHUTTING_DOWN' },
+    {
+      'retry-after': '1',
+      connection: 'close',
+    },
+  );
 }
 
 /**
@@ -132,22 +138,31 @@ function cut(entry: InFlight, problem: ProblemError): void {
 export function installTransportGuards(app: FastifyInstance): void {
   const config = app.config;
   const ceilingMb = config.maxMemoryMb ?? defaultMemoryCeilingMb(config.processes);
-  const lifecycle: Lifecycle = { draining: false, closing: false, inFlight: new Set(), memory: new MemoryGate(ceilingMb), memoryCeilingMb: ceilingMb };
+  const lifecycle: Lifecycle = {
+    draining: false,
+    closing: false,
+    inFlight: new Set(),
+    memory: new MemoryGate(ceilingMb),
+    memoryCeilingMb: ceilingMb,
+  };
   app.decorate('lifecycle', lifecycle);
   const maxBody = config.maxUploadSizeMb * 1024 * 1024 + BODY_SLACK_BYTES;
 
   app.health.add({
     name: 'lifecycle',
     critical: true,
-    check: () =>
-      lifecycle.draining ? { ok: false, detail: DRAINING } : { ok: true, detail: 'serving' },
+    check: () => (lifecycle.draining ? { ok: false, detail: DRAINING } : { ok: true, detail: 'serving' }),
   });
 
   app.addHook('onRequest', async (req, reply) => {
     if (lifecycle.draining) {
       // Readiness answers at once while shutting down, without running the subsystem checks (a worker round trip).
       if (req.url === '/healthz') {
-        return reply.code(503).send({ status: 'not_ready', edition: app.edition, checks: { lifecycle: { status: 'unavailable', critical: true, detail: DRAINING } } });
+        return reply.code(503).send({
+          status: 'not_ready',
+          edition: app.edition,
+          checks: { lifecycle: { status: 'unavailable', critical: true, detail: DRAINING } },
+        });
       }
       if (lifecycle.closing && req.url !== '/health') return sendProblem(reply, req, shuttingDown());
     }
@@ -201,10 +216,15 @@ export function installTransportGuards(app: FastifyInstance): void {
     } else if (!entry.req.raw.complete) {
       cut(
         entry,
-        new ProblemError(408, 'Request Timeout', `No part of the request body arrived for ${config.bodyTimeoutS} s (BODY_TIMEOUT_S); the upload was cut off.`, {
-          code: 'BODY_TIMEOUT',
-          body_timeout_s: config.bodyTimeoutS,
-        }),
+        new ProblemError(
+          408,
+          'Request Timeout',
+          `No part of the request body arrived for ${config.bodyTimeoutS} s (BODY_TIMEOUT_S); the upload was cut off.`,
+          {
+            code: 'BODY_TIMEOUT',
+            body_timeout_s: config.bodyTimeoutS,
+          },
+        ),
       );
     }
   });

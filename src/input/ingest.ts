@@ -94,7 +94,10 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
   withLazyXmp(result, contents);
   const invoiceAttachment = await findInvoiceAttachmentAsync(attachments);
   if (!invoiceAttachment) {
-    result.problems.push({ code: 'NO_XML', message: 'The PDF carries no embedded invoice XML (no factur-x.xml, zugferd-invoice.xml, xrechnung.xml or other CII/UBL attachment)' });
+    result.problems.push({
+      code: 'NO_XML',
+      message: 'The PDF carries no embedded invoice XML (no factur-x.xml, zugferd-invoice.xml, xrechnung.xml or other CII/UBL attachment)',
+    });
     return result;
   }
   result.attachmentName = invoiceAttachment.name;
@@ -109,7 +112,10 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
     result.xmlBytes = await loadContent(invoiceAttachment);
   } catch (err) {
     // A decompression bomb (PDF_LIMIT) or a damaged attachment: a finding, in user terms.
-    result.problems.push({ code: 'PDF_ATTACHMENT_UNREADABLE', message: err instanceof PdfReadError ? err.message : 'The embedded invoice could not be decoded' });
+    result.problems.push({
+      code: 'PDF_ATTACHMENT_UNREADABLE',
+      message: err instanceof PdfReadError ? err.message : 'The embedded invoice could not be decoded',
+    });
     return result;
   }
   if (options.maxXmlBytes !== undefined && result.xmlBytes.length > options.maxXmlBytes) throw new XmlTooLargeError(result.xmlBytes.length);
@@ -151,7 +157,12 @@ function describe(result: IngestResult, doc: XmlDoc): IngestResult {
   }
   result.syntax = syntax;
   result.guideline = readGuideline(doc.root, syntax);
-  result.format = detectFormat({ syntax, guideline: result.guideline, attachmentName: result.attachmentName, ...(result.container === 'pdf' ? { xmp: () => result.xmp } : {}) });
+  result.format = detectFormat({
+    syntax,
+    guideline: result.guideline,
+    attachmentName: result.attachmentName,
+    ...(result.container === 'pdf' ? { xmp: () => result.xmp } : {}),
+  });
   result.profile = profileFromGuideline(result.guideline);
   if (result.profile === null && syntax !== 'zugferd1' && result.container === 'pdf') {
     result.profile = profileFromConformanceLevel(result.xmp?.conformanceLevel);
@@ -175,4 +186,3 @@ export function readModel(result: IngestResult): IngestResult {
 export function readInvoice(doc: XmlDoc, syntax: InvoiceSyntax): Invoice {
   return syntax === 'ubl' ? readUbl(doc.root) : readCii(doc.root);
 }
-

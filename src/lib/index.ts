@@ -36,5 +36,14 @@ export {
   type XmlResult,
   type XRechnungVersion,
 } from './operations.js';
-export { ConflictError, EInvoiceError, InternalError, InvalidInputError, LicenseRequiredError, ShapeError, UnprocessableError, type ShapeIssue } from './errors.js';
+export {
+  ConflictError,
+  EInvoiceError,
+  InternalError,
+  InvalidInputError,
+  LicenseRequiredError,
+  ShapeError,
+  UnprocessableError,
+  type ShapeIssue,
+} from './errors.js';
 export { versions, type Versions } from './versions.js';

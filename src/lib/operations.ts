@@ -23,7 +23,15 @@ import { XR_RELEASES, parseXrRelease, type XrRelease } from '../rules/xrechnung/
 import { FACTURX_SCHEMA_RELEASES, parseFacturxRelease, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
 // Pure string helpers (no HTTP framework): the download name of a generated PDF.
 import { invoicePdfName } from '../http/download.js';
-import { ConflictError, EInvoiceError, InternalError, InvalidInputError, LicenseRequiredError, ShapeError, UnprocessableError } from './errors.js';
+import {
+  ConflictError,
+  EInvoiceError,
+  InternalError,
+  InvalidInputError,
+  LicenseRequiredError,
+  ShapeError,
+  UnprocessableError,
+} from './errors.js';
 
 export type { ExtractionResult, ValidationErrorDetail, ValidationResult, InvoiceMetadata, ProfileId, HybridFormat, BrFrEdition };
 
@@ -88,28 +96,55 @@ export function parseValidateOptions(options: ValidateCallOptions = {}, locRoot:
   const unknown = names.filter((s) => !(EXTRA_RULE_LAYERS as readonly string[]).includes(s.toLowerCase()));
   if (unknown.length > 0) {
     throw new ShapeError('OPTION_INVALID', [
-      { loc: [...locRoot, 'rules'], msg: `Unknown rule layer ${unknown.map((u) => `'${u}'`).join(', ')}; known: ${EXTRA_RULE_LAYERS.join(', ')}`, type: 'enum', input: options.rules },
+      {
+        loc: [...locRoot, 'rules'],
+        msg: `Unknown rule layer ${unknown.map((u) => `'${u}'`).join(', ')}; known: ${EXTRA_RULE_LAYERS.join(', ')}`,
+        type: 'enum',
+        input: options.rules,
+      },
     ]);
   }
   const edition = parseBrFrEdition(options.brFrEdition);
   if (!edition) {
     throw new ShapeError('OPTION_INVALID', [
-      { loc: [...locRoot, 'br_fr_edition'], msg: `Input should be ${BR_FR_EDITIONS.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: options.brFrEdition },
+      {
+        loc: [...locRoot, 'br_fr_edition'],
+        msg: `Input should be ${BR_FR_EDITIONS.map((e) => `'${e}'`).join(', ')}`,
+        type: 'enum',
+        input: options.brFrEdition,
+      },
     ]);
   }
-  const xrechnungVersion = parseXrRelease(options.xrechnungVersion === undefined ? undefined : String(options.xrechnungVersion).replace(/^(\d+\.\d+)$/, '$1.0'));
+  const xrechnungVersion = parseXrRelease(
+    options.xrechnungVersion === undefined ? undefined : String(options.xrechnungVersion).replace(/^(\d+\.\d+)$/, '$1.0'),
+  );
   if (!xrechnungVersion) {
     throw new ShapeError('OPTION_INVALID', [
-      { loc: [...locRoot, 'xrechnung_version'], msg: `Input should be ${XR_RELEASES.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: options.xrechnungVersion },
+      {
+        loc: [...locRoot, 'xrechnung_version'],
+        msg: `Input should be ${XR_RELEASES.map((e) => `'${e}'`).join(', ')}`,
+        type: 'enum',
+        input: options.xrechnungVersion,
+      },
     ]);
   }
   const facturxVersion = parseFacturxRelease(options.facturxVersion);
   if (!facturxVersion) {
     throw new ShapeError('OPTION_INVALID', [
-      { loc: [...locRoot, 'facturx_version'], msg: `Input should be ${FACTURX_SCHEMA_RELEASES.map((e) => `'${e}'`).join(', ')}`, type: 'enum', input: options.facturxVersion },
+      {
+        loc: [...locRoot, 'facturx_version'],
+        msg: `Input should be ${FACTURX_SCHEMA_RELEASES.map((e) => `'${e}'`).join(', ')}`,
+        type: 'enum',
+        input: options.facturxVersion,
+      },
     ]);
   }
-  const out: ValidateOptions = { brFr: names.some((s) => s.toLowerCase() === BR_FR_LAYER), brFrEdition: edition, xrechnungVersion, facturxVersion };
+  const out: ValidateOptions = {
+    brFr: names.some((s) => s.toLowerCase() === BR_FR_LAYER),
+    brFrEdition: edition,
+    xrechnungVersion,
+    facturxVersion,
+  };
   return out;
 }
 
@@ -210,7 +245,9 @@ export interface XmlResult {
 function withProfile(metadata: string | object, profile: string | undefined): unknown {
   if (profile === undefined) return metadata;
   if (!(PROFILE_IDS as readonly string[]).includes(profile) && profile !== 'xrechnung_3.0') {
-    throw new ShapeError('OPTION_INVALID', [{ loc: ['profile'], msg: `Input should be ${PROFILE_IDS.map((p) => `'${p}'`).join(', ')}`, type: 'enum', input: profile }]);
+    throw new ShapeError('OPTION_INVALID', [
+      { loc: ['profile'], msg: `Input should be ${PROFILE_IDS.map((p) => `'${p}'`).join(', ')}`, type: 'enum', input: profile },
+    ]);
   }
   let value: unknown = metadata;
   if (typeof metadata === 'string') {
@@ -280,7 +317,9 @@ export interface ConvertOptions extends ToXmlOptions {
    * How the XML is generated from the metadata (default: here, in-process). The HTTP service passes its runner's,
    * which takes large metadata off the event loop (9 MB of line items held /health for seconds).
    */
-  buildXml?: (metadata: InvoiceMetadata | string | object) => Promise<{ xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string }>;
+  buildXml?: (
+    metadata: InvoiceMetadata | string | object,
+  ) => Promise<{ xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string }>;
 }
 
 export { invoicePdfName };
@@ -366,7 +405,10 @@ async function ingestPdfPart(bytes: Uint8Array, filename: string | undefined): P
 function checkXmlSyntax(syntax: string | undefined, problem: string | undefined, format: HybridFormat | undefined): void {
   if (!syntax) throw new InvalidInputError('UNKNOWN_XML', problem ?? 'The XML is not a CII or UBL invoice');
   if (syntax === 'zugferd1') {
-    throw new InvalidInputError('UNSUPPORTED_XML', 'ZUGFeRD 1.0 XML predates EN 16931 and cannot be embedded as Factur-X / ZUGFeRD 2.4 or XRechnung');
+    throw new InvalidInputError(
+      'UNSUPPORTED_XML',
+      'ZUGFeRD 1.0 XML predates EN 16931 and cannot be embedded as Factur-X / ZUGFeRD 2.4 or XRechnung',
+    );
   }
   if (syntax === 'ubl' && format !== undefined && format !== 'xrechnung') {
     throw new InvalidInputError('XML_SYNTAX_MISMATCH', `A ${format} PDF carries CII XML; this is UBL (embed it with format=xrechnung)`);
@@ -403,10 +445,13 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
   const pdfIng = await ingestPdfPart(pdfBytes, options.pdfFilename);
   const validateXml = async (): Promise<ValidationResult> => {
     try {
-      return options.validateXml ? await options.validateXml(xmlBytes, options.xmlFilename) : await validate(xmlBytes, { filename: options.xmlFilename });
+      return options.validateXml
+        ? await options.validateXml(xmlBytes, options.xmlFilename)
+        : await validate(xmlBytes, { filename: options.xmlFilename });
     } catch (err) {
       if (err instanceof IngestError) throw xmlIngestError(err);
-      if (err instanceof InvalidInputError && (err.code === 'NOT_PDF_OR_XML' || err.code === 'EMPTY_FILE')) throw new InvalidInputError('NOT_XML', err.message);
+      if (err instanceof InvalidInputError && (err.code === 'NOT_PDF_OR_XML' || err.code === 'EMPTY_FILE'))
+        throw new InvalidInputError('NOT_XML', err.message);
       throw err;
     }
   };
@@ -422,7 +467,9 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
 
   // 2. 409: the PDF already is a hybrid invoice.
   if (pdfIng.attachmentName !== undefined) {
-    throw new ConflictError('XML_ALREADY_EMBEDDED', `The PDF already carries an invoice XML ("${pdfIng.attachmentName}")`, { attachment: pdfIng.attachmentName });
+    throw new ConflictError('XML_ALREADY_EMBEDDED', `The PDF already carries an invoice XML ("${pdfIng.attachmentName}")`, {
+      attachment: pdfIng.attachmentName,
+    });
   }
 
   // 3. 422: PDF/A-3 declaration and EN 16931 validity, every failure listed.
@@ -501,7 +548,10 @@ export interface SerializeOptions {
 export function requireFeature(license: LicenseStatus, feature: string): void {
   if (license.edition !== 'pro' || !license.features.includes(feature)) {
     const why = license.problem ? ` (${license.problem})` : '';
-    throw new LicenseRequiredError(`The ${feature} feature needs a pro license; set LICENSE_KEY to a valid license key.${why}`, { feature, license_url: LICENSE_URL });
+    throw new LicenseRequiredError(`The ${feature} feature needs a pro license; set LICENSE_KEY to a valid license key.${why}`, {
+      feature,
+      license_url: LICENSE_URL,
+    });
   }
 }
 

@@ -48,7 +48,11 @@ function expiryInstant(expires: string): number {
 }
 
 /** Verify a license key. Never throws. */
-export function verifyLicense(key: string | undefined, publicKeyText: string = DEFAULT_LICENSE_PUBLIC_KEY, now = Date.now()): LicenseStatus {
+export function verifyLicense(
+  key: string | undefined,
+  publicKeyText: string = DEFAULT_LICENSE_PUBLIC_KEY,
+  now = Date.now(),
+): LicenseStatus {
   const community = (problem?: string): LicenseStatus => ({ edition: 'community', problem, features: [...COMMUNITY_FEATURES] });
   if (!key) return community();
   let publicKey: KeyObject;

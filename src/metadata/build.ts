@@ -30,9 +30,20 @@ export function buildInvoice(meta: InvoiceMetadata): BuiltInvoice {
   const issues = completeInvoice(invoice, given, { hasLines: invoice.lines.length > 0 });
   if (issues.length) throw new MetadataContentError('The given amounts do not match the invoice content', issues);
   // BR-CO-25: a positive amount due needs a due date or payment terms (EN 16931 invoices: BASIC and above).
-  if (invoice.lines.length && profile !== 'basic_wl' && profile !== 'minimum' && !invoice.dueDate && !invoice.paymentTerms && decOrZero(invoice.totals.amountDue).gt(ZERO)) {
+  if (
+    invoice.lines.length &&
+    profile !== 'basic_wl' &&
+    profile !== 'minimum' &&
+    !invoice.dueDate &&
+    !invoice.paymentTerms &&
+    decOrZero(invoice.totals.amountDue).gt(ZERO)
+  ) {
     throw new MetadataShapeError([
-      { loc: ['body', 'metadata', 'due_date'], msg: 'Field required: the amount due is positive, so give due_date or payment_terms (BR-CO-25)', type: 'missing' },
+      {
+        loc: ['body', 'metadata', 'due_date'],
+        msg: 'Field required: the amount due is positive, so give due_date or payment_terms (BR-CO-25)',
+        type: 'missing',
+      },
     ]);
   }
   return { invoice, profile, droppedFields: droppedFields(meta, profile) };

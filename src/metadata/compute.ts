@@ -119,12 +119,14 @@ export function completeInvoice(
   for (const [j, a] of invoice.allowances.entries()) {
     const amount = settleAllowanceCharge(a, options.hasLines ? lineTotal : undefined, `allowances[${j}]`, issues);
     allowanceTotal = allowanceTotal.plus(amount);
-    if (options.hasLines) group(a.vatCategoryCode ?? 'S', a.vatRate).taxable = group(a.vatCategoryCode ?? 'S', a.vatRate).taxable.minus(amount);
+    if (options.hasLines)
+      group(a.vatCategoryCode ?? 'S', a.vatRate).taxable = group(a.vatCategoryCode ?? 'S', a.vatRate).taxable.minus(amount);
   }
   for (const [j, c] of invoice.charges.entries()) {
     const amount = settleAllowanceCharge(c, options.hasLines ? lineTotal : undefined, `charges[${j}]`, issues);
     chargeTotal = chargeTotal.plus(amount);
-    if (options.hasLines) group(c.vatCategoryCode ?? 'S', c.vatRate).taxable = group(c.vatCategoryCode ?? 'S', c.vatRate).taxable.plus(amount);
+    if (options.hasLines)
+      group(c.vatCategoryCode ?? 'S', c.vatRate).taxable = group(c.vatCategoryCode ?? 'S', c.vatRate).taxable.plus(amount);
   }
 
   // BG-23: computed from the lines, or taken from the caller when there are no lines (MINIMUM / BASIC WL).
@@ -226,7 +228,13 @@ export function completeInvoice(
     const mine = given.totals[key];
     if (value === undefined) continue;
     if (mine !== undefined && !decOrZero(mine).eq(value)) {
-      issues.push({ field, message: `${field} differs from the value computed from the invoice content`, rule, given: mine, expected: toFixedHalfUp(value) });
+      issues.push({
+        field,
+        message: `${field} differs from the value computed from the invoice content`,
+        rule,
+        given: mine,
+        expected: toFixedHalfUp(value),
+      });
     }
     t[key] = mine ?? toFixedHalfUp(value);
   }

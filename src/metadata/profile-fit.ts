@@ -11,20 +11,53 @@ import type { ProfileId } from '../model/profiles.js';
 import { LEVEL, PROFILE_LEVEL } from '../syntax/cii/writer-profile.js';
 import type { InvoiceMetadata } from './schema.js';
 
-
 /** Top-level fields MINIMUM writes or uses for its totals. */
 const MINIMUM_TOP = new Set([
-  'profile', 'invoice_number', 'invoice_date', 'document_type_code', 'currency', 'buyer_reference',
-  'purchase_order_reference', 'business_process', 'seller', 'buyer', 'line_items', 'allowances', 'charges',
-  'tax_breakdown', 'line_total_amount', 'allowance_total_amount', 'charge_total_amount', 'total_net_amount',
-  'total_tax_amount', 'total_gross_amount', 'amount_due',
+  'profile',
+  'invoice_number',
+  'invoice_date',
+  'document_type_code',
+  'currency',
+  'buyer_reference',
+  'purchase_order_reference',
+  'business_process',
+  'seller',
+  'buyer',
+  'line_items',
+  'allowances',
+  'charges',
+  'tax_breakdown',
+  'line_total_amount',
+  'allowance_total_amount',
+  'charge_total_amount',
+  'total_net_amount',
+  'total_tax_amount',
+  'total_gross_amount',
+  'amount_due',
 ]);
 const MINIMUM_SELLER = new Set(['name', 'registration_id', 'registration_scheme', 'vat_number', 'tax_number', 'address']);
 const MINIMUM_BUYER = new Set(['name', 'registration_id', 'registration_scheme']);
 
 /** Fields that need EN 16931 (BASIC WL and BASIC lack them). */
-const EN16931_TOP = ['project_reference', 'sales_order_reference', 'receiving_advice_reference', 'tender_or_lot_reference', 'invoiced_object_identifier', 'tax_point_date', 'rounding_amount'];
-const EN16931_LINE = ['description', 'seller_item_id', 'buyer_item_id', 'classifications', 'origin_country', 'attributes', 'order_line_reference', 'accounting_reference'];
+const EN16931_TOP = [
+  'project_reference',
+  'sales_order_reference',
+  'receiving_advice_reference',
+  'tender_or_lot_reference',
+  'invoiced_object_identifier',
+  'tax_point_date',
+  'rounding_amount',
+];
+const EN16931_LINE = [
+  'description',
+  'seller_item_id',
+  'buyer_item_id',
+  'classifications',
+  'origin_country',
+  'attributes',
+  'order_line_reference',
+  'accounting_reference',
+];
 
 function present(value: unknown): boolean {
   if (value === undefined || value === null) return false;

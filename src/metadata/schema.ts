@@ -13,32 +13,60 @@ import { MAX_DECIMAL_LENGTH } from '../model/decimal.js';
 
 // ---- scalar building blocks -------------------------------------------------------------------------------
 
-const text = (description: string, extra: Record<string, unknown> = {}) =>
-  Type.String({ minLength: 1, description, ...extra });
+const text = (description: string, extra: Record<string, unknown> = {}) => Type.String({ minLength: 1, description, ...extra });
 
 // Every decimal is at most MAX_DECIMAL_LENGTH (64) characters: refused before any arithmetic, which is
 // quadratic in the digits (a 100,000-digit quantity times a 100,000-digit price took 30 s).
 
 /** Signed decimal with at most two fraction digits (EN 16931 BR-DEC-*: amounts). */
 const amount = (description: string) =>
-  Type.String({ maxLength: MAX_DECIMAL_LENGTH, pattern: '^[+-]?[0-9]+(\\.[0-9]{1,2})?$', description: `${description} Decimal string, at most 2 decimals.`, examples: ['119.00'] });
+  Type.String({
+    maxLength: MAX_DECIMAL_LENGTH,
+    pattern: '^[+-]?[0-9]+(\\.[0-9]{1,2})?$',
+    description: `${description} Decimal string, at most 2 decimals.`,
+    examples: ['119.00'],
+  });
 /** Non-negative decimal of any precision (unit prices: BR-27/BR-28). */
 const price = (description: string) =>
-  Type.String({ maxLength: MAX_DECIMAL_LENGTH, pattern: '^[0-9]+(\\.[0-9]+)?$', description: `${description} Non-negative decimal string.`, examples: ['12.50'] });
+  Type.String({
+    maxLength: MAX_DECIMAL_LENGTH,
+    pattern: '^[0-9]+(\\.[0-9]+)?$',
+    description: `${description} Non-negative decimal string.`,
+    examples: ['12.50'],
+  });
 /** Signed decimal of any precision. */
 const quantity = (description: string) =>
-  Type.String({ maxLength: MAX_DECIMAL_LENGTH, pattern: '^[+-]?[0-9]+(\\.[0-9]+)?$', description: `${description} Decimal string.`, examples: ['2'] });
+  Type.String({
+    maxLength: MAX_DECIMAL_LENGTH,
+    pattern: '^[+-]?[0-9]+(\\.[0-9]+)?$',
+    description: `${description} Decimal string.`,
+    examples: ['2'],
+  });
 /** Percentage, non-negative, e.g. "19", "7.7". */
 const percent = (description: string) =>
-  Type.String({ maxLength: MAX_DECIMAL_LENGTH, pattern: '^[0-9]+(\\.[0-9]+)?$', description: `${description} Percentage as decimal string.`, examples: ['19'] });
+  Type.String({
+    maxLength: MAX_DECIMAL_LENGTH,
+    pattern: '^[0-9]+(\\.[0-9]+)?$',
+    description: `${description} Percentage as decimal string.`,
+    examples: ['19'],
+  });
 const date = (description: string) =>
-  Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', format: 'date', description: `${description} ISO date YYYY-MM-DD.`, examples: ['2026-11-22'] });
+  Type.String({
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+    format: 'date',
+    description: `${description} ISO date YYYY-MM-DD.`,
+    examples: ['2026-11-22'],
+  });
 const countryCode = (description: string) =>
   Type.String({ pattern: '^[A-Z]{2}$', description: `${description} ISO 3166-1 alpha-2.`, examples: ['DE'] });
 const currencyCode = (description: string) =>
   Type.String({ pattern: '^[A-Z]{3}$', description: `${description} ISO 4217.`, examples: ['EUR'] });
 const unitCode = (description: string) =>
-  Type.String({ pattern: '^[A-Z0-9]{1,3}$', description: `${description} UN/ECE Rec 20/21 code, e.g. C62 (one), HUR (hour), KGM.`, examples: ['C62'] });
+  Type.String({
+    pattern: '^[A-Z0-9]{1,3}$',
+    description: `${description} UN/ECE Rec 20/21 code, e.g. C62 (one), HUR (hour), KGM.`,
+    examples: ['C62'],
+  });
 
 export const PROFILE_VALUES = ['minimum', 'basic_wl', 'basic', 'en16931', 'extended', 'xrechnung'] as const;
 
@@ -47,19 +75,156 @@ export const VAT_CATEGORY_VALUES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'
 
 /** BT-3 invoice type codes accepted by EN 16931 (UNTDID 1001 subset, BR-CL-01). */
 export const DOCUMENT_TYPE_VALUES = [
-  '71', '80', '81', '82', '83', '84', '102', '130', '202', '203', '204', '211', '218', '219', '261', '262', '295', '296',
-  '308', '325', '326', '331', '380', '381', '382', '383', '384', '385', '386', '387', '388', '389', '390', '393', '394',
-  '395', '396', '420', '456', '457', '458', '471', '472', '473', '500', '501', '502', '503', '527', '532', '553', '575',
-  '623', '633', '751', '780', '817', '870', '875', '876', '877', '935',
+  '71',
+  '80',
+  '81',
+  '82',
+  '83',
+  '84',
+  '102',
+  '130',
+  '202',
+  '203',
+  '204',
+  '211',
+  '218',
+  '219',
+  '261',
+  '262',
+  '295',
+  '296',
+  '308',
+  '325',
+  '326',
+  '331',
+  '380',
+  '381',
+  '382',
+  '383',
+  '384',
+  '385',
+  '386',
+  '387',
+  '388',
+  '389',
+  '390',
+  '393',
+  '394',
+  '395',
+  '396',
+  '420',
+  '456',
+  '457',
+  '458',
+  '471',
+  '472',
+  '473',
+  '500',
+  '501',
+  '502',
+  '503',
+  '527',
+  '532',
+  '553',
+  '575',
+  '623',
+  '633',
+  '751',
+  '780',
+  '817',
+  '870',
+  '875',
+  '876',
+  '877',
+  '935',
 ] as const;
 
 /** BT-81 payment means codes (UNTDID 4461, BR-CL-16). */
 export const PAYMENT_MEANS_VALUES = [
-  '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '21', '22',
-  '23', '24', '25', '26', '27', '28', '29', '30', '31', '32', '33', '34', '35', '36', '37', '38', '39', '40', '41', '42',
-  '43', '44', '45', '46', '47', '48', '49', '50', '51', '52', '53', '54', '55', '56', '57', '58', '59', '60', '61', '62',
-  '63', '64', '65', '66', '67', '68', '69', '70', '74', '75', '76', '77', '78', '91', '92', '93', '94', '95', '96', '97',
-  '98', 'ZZZ',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
+  '6',
+  '7',
+  '8',
+  '9',
+  '10',
+  '11',
+  '12',
+  '13',
+  '14',
+  '15',
+  '16',
+  '17',
+  '18',
+  '19',
+  '20',
+  '21',
+  '22',
+  '23',
+  '24',
+  '25',
+  '26',
+  '27',
+  '28',
+  '29',
+  '30',
+  '31',
+  '32',
+  '33',
+  '34',
+  '35',
+  '36',
+  '37',
+  '38',
+  '39',
+  '40',
+  '41',
+  '42',
+  '43',
+  '44',
+  '45',
+  '46',
+  '47',
+  '48',
+  '49',
+  '50',
+  '51',
+  '52',
+  '53',
+  '54',
+  '55',
+  '56',
+  '57',
+  '58',
+  '59',
+  '60',
+  '61',
+  '62',
+  '63',
+  '64',
+  '65',
+  '66',
+  '67',
+  '68',
+  '69',
+  '70',
+  '74',
+  '75',
+  '76',
+  '77',
+  '78',
+  '91',
+  '92',
+  '93',
+  '94',
+  '95',
+  '96',
+  '97',
+  '98',
+  'ZZZ',
 ] as const;
 
 // ---- groups -----------------------------------------------------------------------------------------------
@@ -173,7 +338,9 @@ export const LineItemSchema = Type.Object(
     price_discount: Type.Optional(price('BT-147 discount per unit; default gross_price − net_price.')),
     price_base_quantity: Type.Optional(quantity('BT-149 quantity the price applies to; default 1.')),
     line_total: Type.Optional(amount('BT-131 line net amount; checked against quantity × price ± line allowances/charges.')),
-    unit_label: Type.Optional(text('Human-readable unit (as BusinessReadyInvoice has it); CII has no place for it, so it is reported in X-Dropped-Fields.')),
+    unit_label: Type.Optional(
+      text('Human-readable unit (as BusinessReadyInvoice has it); CII has no place for it, so it is reported in X-Dropped-Fields.'),
+    ),
     vat_rate: Type.Optional(percent('BT-152 VAT rate; required except for category O.')),
     vat_category: Type.Optional(Type.Enum([...VAT_CATEGORY_VALUES], { description: 'BT-151 VAT category; default S.' })),
     period: Type.Optional(Period),
@@ -205,7 +372,10 @@ const TaxBreakdownItem = Type.Object(
     exemption_reason: Type.Optional(text('BT-120 VAT exemption reason text.')),
     exemption_reason_code: Type.Optional(text('BT-121 VATEX code, e.g. VATEX-EU-IC, VATEX-EU-AE, VATEX-EU-G.')),
   },
-  { additionalProperties: false, description: 'BG-23 VAT breakdown entry. Computed from the lines; give it to add exemption reasons or to have totals checked.' },
+  {
+    additionalProperties: false,
+    description: 'BG-23 VAT breakdown entry. Computed from the lines; give it to add exemption reasons or to have totals checked.',
+  },
 );
 
 const CreditTransfer = Type.Object(
@@ -221,7 +391,8 @@ const CreditTransfer = Type.Object(
 const Payment = Type.Object(
   {
     means_code: Type.Enum([...PAYMENT_MEANS_VALUES], {
-      description: 'BT-81 UNTDID 4461: 30 credit transfer, 58 SEPA credit transfer, 59 SEPA direct debit, 48/54/55 card, 10 cash, 1 not defined.',
+      description:
+        'BT-81 UNTDID 4461: 30 credit transfer, 58 SEPA credit transfer, 59 SEPA direct debit, 48/54/55 card, 10 cash, 1 not defined.',
     }),
     means_text: Type.Optional(text('BT-82 payment means text.')),
     remittance_information: Type.Optional(text('BT-83 remittance information (payment reference).')),
@@ -263,7 +434,8 @@ export const InvoiceMetadataSchema = Type.Object(
     invoice_date: date('BT-2 issue date.'),
     document_type_code: Type.Optional(
       Type.Enum([...DOCUMENT_TYPE_VALUES], {
-        description: 'BT-3 UNTDID 1001: 380 invoice (default), 381 credit note, 384 corrected invoice, 389 self-billed invoice, 326 partial invoice, 751 invoice information for accounting.',
+        description:
+          'BT-3 UNTDID 1001: 380 invoice (default), 381 credit note, 384 corrected invoice, 389 self-billed invoice, 326 partial invoice, 751 invoice information for accounting.',
       }),
     ),
     due_date: Type.Optional(date('BT-9 payment due date.')),

@@ -73,7 +73,13 @@ function party(p: InvoiceMetadata['seller'] | InvoiceMetadata['buyer']): Party {
   return out;
 }
 
-function allowanceCharge(ac: { amount?: string; base_amount?: string; percentage?: string; reason?: string; reason_code?: string }): LineAllowanceCharge {
+function allowanceCharge(ac: {
+  amount?: string;
+  base_amount?: string;
+  percentage?: string;
+  reason?: string;
+  reason_code?: string;
+}): LineAllowanceCharge {
   return { amount: ac.amount, baseAmount: ac.base_amount, percentage: ac.percentage, reason: ac.reason, reasonCode: ac.reason_code };
 }
 
@@ -171,7 +177,9 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
     inv.payee = {
       name: meta.payee.name,
       identifiers: (meta.payee.identifiers ?? []).map((i) => identifier(i)!),
-      legalRegistrationId: meta.payee.registration_id ? { value: meta.payee.registration_id, schemeId: meta.payee.registration_scheme } : undefined,
+      legalRegistrationId: meta.payee.registration_id
+        ? { value: meta.payee.registration_id, schemeId: meta.payee.registration_scheme }
+        : undefined,
     };
   }
   if (meta.tax_representative) {
@@ -204,7 +212,11 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
       })),
       card: p.card ? { primaryAccountNumber: p.card.account_number, holderName: p.card.holder_name } : undefined,
       directDebit: p.direct_debit
-        ? { mandateReference: p.direct_debit.mandate_reference, creditorId: p.direct_debit.creditor_id, debitedAccountId: p.direct_debit.debited_account }
+        ? {
+            mandateReference: p.direct_debit.mandate_reference,
+            creditorId: p.direct_debit.creditor_id,
+            debitedAccountId: p.direct_debit.debited_account,
+          }
         : undefined,
     };
   }

@@ -162,7 +162,12 @@ function schemaErrors(value: unknown): ShapeErrorItem[] {
         break;
       case 'additionalProperties':
         for (const prop of (raw.params.additionalProperties as string[]) ?? []) {
-          push({ loc: [...ROOT, ...base, prop], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: valueAt(value, [...base, prop]) });
+          push({
+            loc: [...ROOT, ...base, prop],
+            msg: 'Extra inputs are not permitted',
+            type: 'extra_forbidden',
+            input: valueAt(value, [...base, prop]),
+          });
         }
         break;
       case 'boolean': // the `false` schema behind additionalProperties: reported above
@@ -204,11 +209,23 @@ function schemaErrors(value: unknown): ShapeErrorItem[] {
         break;
       }
       case 'minLength':
-        push({ loc: [...ROOT, ...base], msg: 'String should have at least 1 character', type: 'string_too_short', input, ctx: { min_length: 1 } });
+        push({
+          loc: [...ROOT, ...base],
+          msg: 'String should have at least 1 character',
+          type: 'string_too_short',
+          input,
+          ctx: { min_length: 1 },
+        });
         break;
       case 'enum': {
         const allowed = (raw.params.allowedValues as unknown[]) ?? [];
-        const shown = allowed.length > 12 ? `${allowed.slice(0, 12).map((a) => `'${a}'`).join(', ')}, ...` : allowed.map((a) => `'${a}'`).join(', ');
+        const shown =
+          allowed.length > 12
+            ? `${allowed
+                .slice(0, 12)
+                .map((a) => `'${a}'`)
+                .join(', ')}, ...`
+            : allowed.map((a) => `'${a}'`).join(', ');
         push({ loc: [...ROOT, ...base], msg: `Input should be one of ${shown}`, type: 'enum', input, ctx: { expected: allowed } });
         break;
       }
@@ -275,7 +292,8 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
     items.push({ loc: [...ROOT, ...loc], msg, type, ...(input !== undefined ? { input } : {}) });
   const missing = (loc: Loc, why: string) => add(loc, `Field required: ${why}`, 'missing');
 
-  for (const [loc, value] of dateFields(meta)) if (!isRealDate(value)) add(loc, 'Input should be a valid calendar date', 'date_parsing', value);
+  for (const [loc, value] of dateFields(meta))
+    if (!isRealDate(value)) add(loc, 'Input should be a valid calendar date', 'date_parsing', value);
 
   const profile = profileOf(meta);
   const lines = meta.line_items ?? [];
@@ -286,7 +304,8 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
     if (en16931Family) {
       missing(['line_items'], `profile ${profile} needs at least one invoice line (BR-16)`);
     } else {
-      const breakdownHasAmounts = (meta.tax_breakdown ?? []).length > 0 && (meta.tax_breakdown ?? []).every((t) => t.basis_amount && t.tax_amount);
+      const breakdownHasAmounts =
+        (meta.tax_breakdown ?? []).length > 0 && (meta.tax_breakdown ?? []).every((t) => t.basis_amount && t.tax_amount);
       if (profile === 'basic_wl' && !breakdownHasAmounts) {
         missing(['tax_breakdown'], 'without line_items, basic_wl needs the VAT breakdown with basis_amount and tax_amount');
       }
@@ -320,7 +339,8 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
     for (const [j, ac] of (meta[kind] ?? []).entries()) {
       checkAllowanceCharge([kind, j], ac, add, missing);
       // Without lines there is no line total for a percentage to apply to.
-      if (lines.length === 0 && !ac.amount && !ac.base_amount) missing([kind, j, 'base_amount'], 'without line_items, a percentage needs its base_amount');
+      if (lines.length === 0 && !ac.amount && !ac.base_amount)
+        missing([kind, j, 'base_amount'], 'without line_items, a percentage needs its base_amount');
       if (!ac.vat_category && lineCatRates.size !== 1) {
         missing([kind, j, 'vat_category'], 'the invoice lines use several VAT categories/rates, so say which one this applies to');
       } else if (ac.vat_category) {
@@ -333,7 +353,10 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
   for (const [k, t] of (meta.tax_breakdown ?? []).entries()) {
     checkRate(['tax_breakdown', k], t.category, t.rate, add, missing, 'rate');
     if (!EXEMPT_CATEGORIES.has(t.category) && (t.exemption_reason || t.exemption_reason_code)) {
-      add(['tax_breakdown', k, t.exemption_reason ? 'exemption_reason' : 'exemption_reason_code'], `VAT category ${t.category} takes no exemption reason (BR-${t.category}-10)`);
+      add(
+        ['tax_breakdown', k, t.exemption_reason ? 'exemption_reason' : 'exemption_reason_code'],
+        `VAT category ${t.category} takes no exemption reason (BR-${t.category}-10)`,
+      );
     }
   }
 
@@ -343,12 +366,19 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
   if (profile !== 'minimum') {
     for (const cat of cats) {
       if (['S', 'Z', 'E', 'L', 'M'].includes(cat) && !sellerVat && !meta.seller.tax_number) {
-        missing(['seller', 'vat_number'], `VAT category ${cat} needs the seller VAT id, tax number or a tax representative (BR-${cat === 'L' ? 'AF' : cat === 'M' ? 'AG' : cat}-02)`);
+        missing(
+          ['seller', 'vat_number'],
+          `VAT category ${cat} needs the seller VAT id, tax number or a tax representative (BR-${cat === 'L' ? 'AF' : cat === 'M' ? 'AG' : cat}-02)`,
+        );
       }
       if (['AE', 'K', 'G'].includes(cat) && !sellerVat) {
-        missing(['seller', 'vat_number'], `VAT category ${cat} needs the seller VAT id or a tax representative (BR-${cat === 'K' ? 'IC' : cat}-02)`);
+        missing(
+          ['seller', 'vat_number'],
+          `VAT category ${cat} needs the seller VAT id or a tax representative (BR-${cat === 'K' ? 'IC' : cat}-02)`,
+        );
       }
-      if (cat === 'K' && !meta.buyer.vat_number) missing(['buyer', 'vat_number'], 'intra-community supply (K) needs the buyer VAT id (BR-IC-02)');
+      if (cat === 'K' && !meta.buyer.vat_number)
+        missing(['buyer', 'vat_number'], 'intra-community supply (K) needs the buyer VAT id (BR-IC-02)');
       if (cat === 'AE' && !meta.buyer.vat_number && !meta.buyer.registration_id) {
         missing(['buyer', 'vat_number'], 'reverse charge (AE) needs the buyer VAT id or legal registration id (BR-AE-02)');
       }
@@ -359,14 +389,30 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
         missing(['delivery', 'address'], 'intra-community supply (K) needs the deliver-to address with country_code (BR-IC-12)');
       }
       if (cat === 'E' && !(meta.tax_breakdown ?? []).some((t) => t.category === 'E' && (t.exemption_reason || t.exemption_reason_code))) {
-        missing(['tax_breakdown'], 'VAT category E needs an exemption reason: add {"category":"E","rate":"0","exemption_reason":"..."} (BR-E-10)');
+        missing(
+          ['tax_breakdown'],
+          'VAT category E needs an exemption reason: add {"category":"E","rate":"0","exemption_reason":"..."} (BR-E-10)',
+        );
       }
     }
     if (cats.has('O')) {
       if (cats.size > 1) add(['line_items'], 'VAT category O (not subject to VAT) cannot be mixed with other categories (BR-O-11..14)');
-      if (meta.seller.vat_number) add(['seller', 'vat_number'], 'an invoice with VAT category O must not carry the seller VAT id (BR-O-02)', 'value_error', meta.seller.vat_number);
-      if (meta.buyer.vat_number) add(['buyer', 'vat_number'], 'an invoice with VAT category O must not carry the buyer VAT id (BR-O-02)', 'value_error', meta.buyer.vat_number);
-      if (meta.tax_representative) add(['tax_representative'], 'an invoice with VAT category O must not carry a tax representative (BR-O-02)');
+      if (meta.seller.vat_number)
+        add(
+          ['seller', 'vat_number'],
+          'an invoice with VAT category O must not carry the seller VAT id (BR-O-02)',
+          'value_error',
+          meta.seller.vat_number,
+        );
+      if (meta.buyer.vat_number)
+        add(
+          ['buyer', 'vat_number'],
+          'an invoice with VAT category O must not carry the buyer VAT id (BR-O-02)',
+          'value_error',
+          meta.buyer.vat_number,
+        );
+      if (meta.tax_representative)
+        add(['tax_representative'], 'an invoice with VAT category O must not carry a tax representative (BR-O-02)');
     }
   }
 
@@ -374,7 +420,8 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
   const pay = meta.payment;
   if (pay) {
     for (const [i, ct] of (pay.credit_transfers ?? []).entries()) {
-      if (!ct.iban && !ct.account_id) missing(['payment', 'credit_transfers', i, 'iban'], 'an account (iban or account_id) for each credit transfer (BR-50)');
+      if (!ct.iban && !ct.account_id)
+        missing(['payment', 'credit_transfers', i, 'iban'], 'an account (iban or account_id) for each credit transfer (BR-50)');
       if (ct.iban && ct.account_id) add(['payment', 'credit_transfers', i, 'account_id'], 'give either iban or account_id, not both');
     }
     if ((pay.means_code === '30' || pay.means_code === '58') && !(pay.credit_transfers ?? []).length && profile !== 'minimum') {
@@ -384,8 +431,10 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
       missing(['payment', 'direct_debit'], 'payment means 59 (SEPA direct debit) needs mandate_reference, creditor_id and debited_account');
     }
   }
-  if (meta.tax_currency && !meta.tax_total_in_tax_currency) missing(['tax_total_in_tax_currency'], 'tax_currency is given, so give the VAT total in that currency (BR-53)');
-  if (meta.tax_currency && meta.tax_currency === (meta.currency ?? 'EUR')) add(['tax_currency'], 'tax_currency must differ from the invoice currency', 'value_error', meta.tax_currency);
+  if (meta.tax_currency && !meta.tax_total_in_tax_currency)
+    missing(['tax_total_in_tax_currency'], 'tax_currency is given, so give the VAT total in that currency (BR-53)');
+  if (meta.tax_currency && meta.tax_currency === (meta.currency ?? 'EUR'))
+    add(['tax_currency'], 'tax_currency must differ from the invoice currency', 'value_error', meta.tax_currency);
 
   codeListErrors(meta, add);
   otherRuleErrors(meta, add, missing);
@@ -408,7 +457,8 @@ function codeListErrors(meta: InvoiceMetadata, add: (loc: Loc, msg: string, type
   };
   check(['currency'], meta.currency, 'BR-CL-04', 'Currency');
   check(['tax_currency'], meta.tax_currency, 'BR-CL-05', 'Currency');
-  const address = (loc: Loc, a: { country_code: string } | undefined) => a && check([...loc, 'country_code'], a.country_code, 'BR-CL-14', 'Country code');
+  const address = (loc: Loc, a: { country_code: string } | undefined) =>
+    a && check([...loc, 'country_code'], a.country_code, 'BR-CL-14', 'Country code');
   const ids = (loc: Loc, list: { id: string; scheme?: string }[] | undefined) =>
     (list ?? []).forEach((id, i) => check([...loc, i, 'scheme'], id.scheme, 'BR-CL-10', 'Identifier scheme (ISO 6523 ICD)'));
   for (const who of ['seller', 'buyer'] as const) {
@@ -425,12 +475,24 @@ function codeListErrors(meta: InvoiceMetadata, add: (loc: Loc, msg: string, type
   address(['tax_representative', 'address'], meta.tax_representative?.address);
   address(['delivery', 'address'], meta.delivery?.address);
   check(['delivery', 'location_id', 'scheme'], meta.delivery?.location_id?.scheme, 'BR-CL-10', 'Location scheme (ISO 6523 ICD)');
-  check(['invoiced_object_identifier', 'scheme'], meta.invoiced_object_identifier?.scheme, 'BR-CL-07', 'Object identifier scheme (UNTDID 1153)');
-  for (const [i, n] of (meta.notes ?? []).entries()) check(['notes', i, 'subject_code'], n.subject_code, 'BR-CL-08', 'Note subject code (UNTDID 4451)');
-  for (const [i, t] of (meta.tax_breakdown ?? []).entries()) check(['tax_breakdown', i, 'exemption_reason_code'], t.exemption_reason_code, 'BR-CL-22', 'VAT exemption reason code (VATEX)');
+  check(
+    ['invoiced_object_identifier', 'scheme'],
+    meta.invoiced_object_identifier?.scheme,
+    'BR-CL-07',
+    'Object identifier scheme (UNTDID 1153)',
+  );
+  for (const [i, n] of (meta.notes ?? []).entries())
+    check(['notes', i, 'subject_code'], n.subject_code, 'BR-CL-08', 'Note subject code (UNTDID 4451)');
+  for (const [i, t] of (meta.tax_breakdown ?? []).entries())
+    check(['tax_breakdown', i, 'exemption_reason_code'], t.exemption_reason_code, 'BR-CL-22', 'VAT exemption reason code (VATEX)');
   const reasons = (loc: Loc, list: { reason_code?: string }[] | undefined, charge: boolean) =>
     (list ?? []).forEach((ac, i) =>
-      check([...loc, i, 'reason_code'], ac.reason_code, charge ? 'BR-CL-20' : 'BR-CL-19', charge ? 'Charge reason code (UNTDID 7161)' : 'Allowance reason code (UNTDID 5189)'),
+      check(
+        [...loc, i, 'reason_code'],
+        ac.reason_code,
+        charge ? 'BR-CL-20' : 'BR-CL-19',
+        charge ? 'Charge reason code (UNTDID 7161)' : 'Allowance reason code (UNTDID 5189)',
+      ),
     );
   reasons(['allowances'], meta.allowances, false);
   reasons(['charges'], meta.charges, true);
@@ -438,7 +500,8 @@ function codeListErrors(meta: InvoiceMetadata, add: (loc: Loc, msg: string, type
     check(['line_items', i, 'unit_code'], l.unit_code, 'BR-CL-23', 'Unit code (UN/ECE Rec 20/21)');
     check(['line_items', i, 'origin_country'], l.origin_country, 'BR-CL-14', 'Country code');
     check(['line_items', i, 'standard_item_id', 'scheme'], l.standard_item_id?.scheme, 'BR-CL-21', 'Item identifier scheme (ISO 6523 ICD)');
-    for (const [j, c] of (l.classifications ?? []).entries()) check(['line_items', i, 'classifications', j, 'list_id'], c.list_id, 'BR-CL-13', 'Classification scheme (UNTDID 7143)');
+    for (const [j, c] of (l.classifications ?? []).entries())
+      check(['line_items', i, 'classifications', j, 'list_id'], c.list_id, 'BR-CL-13', 'Classification scheme (UNTDID 7143)');
     reasons(['line_items', i, 'allowances'], l.allowances, false);
     reasons(['line_items', i, 'charges'], l.charges, true);
   }
@@ -472,15 +535,26 @@ function otherRuleErrors(
   for (const [i, l] of (meta.line_items ?? []).entries()) {
     period(['line_items', i, 'period'], l.period);
     // BR-64: a standard item identifier carries its scheme.
-    if (l.standard_item_id && !l.standard_item_id.scheme) missing(['line_items', i, 'standard_item_id', 'scheme'], 'the scheme of the standard item identifier, e.g. 0160 for GTIN (BR-64)');
+    if (l.standard_item_id && !l.standard_item_id.scheme)
+      missing(['line_items', i, 'standard_item_id', 'scheme'], 'the scheme of the standard item identifier, e.g. 0160 for GTIN (BR-64)');
     // PEPPOL-EN16931-R046 / R044: net = gross − discount; no charge on the price.
     const gross = parseDec(l.gross_price);
     const net = parseDec(l.net_price);
     const discount = parseDec(l.price_discount);
     if (gross && net && discount && !gross.minus(discount).eq(net)) {
-      add(['line_items', i, 'net_price'], `net_price must equal gross_price − price_discount (${gross.minus(discount).toFixed()})`, 'value_error', l.net_price);
+      add(
+        ['line_items', i, 'net_price'],
+        `net_price must equal gross_price − price_discount (${gross.minus(discount).toFixed()})`,
+        'value_error',
+        l.net_price,
+      );
     } else if (gross && net && net.gt(gross)) {
-      add(['line_items', i, 'net_price'], 'net_price above gross_price would be a charge on the price, which EN 16931 does not allow', 'value_error', l.net_price);
+      add(
+        ['line_items', i, 'net_price'],
+        'net_price above gross_price would be a charge on the price, which EN 16931 does not allow',
+        'value_error',
+        l.net_price,
+      );
     } else if (gross && discount && discount.gt(gross)) {
       add(['line_items', i, 'price_discount'], 'price_discount must not exceed gross_price (BR-27)', 'value_error', l.price_discount);
     }
@@ -500,9 +574,11 @@ function checkRate(
     if (rate !== undefined) add([...at, field], 'VAT category O (not subject to VAT) takes no rate (BR-O-05)', 'value_error', rate);
   } else if (cat === 'S') {
     if (rate === undefined) missing([...at, field], 'standard rated (S) needs a VAT rate (BR-S-05)');
-    else if (value && value.eq(ZERO)) add([...at, field], 'standard rated (S) needs a rate above zero; use category Z for zero rated (BR-S-05)', 'value_error', rate);
+    else if (value && value.eq(ZERO))
+      add([...at, field], 'standard rated (S) needs a rate above zero; use category Z for zero rated (BR-S-05)', 'value_error', rate);
   } else if (ZERO_RATE_CATEGORIES.has(cat)) {
-    if (value && !value.eq(ZERO)) add([...at, field], `VAT category ${cat} has rate 0 (BR-${cat === 'K' ? 'IC' : cat}-05)`, 'value_error', rate);
+    if (value && !value.eq(ZERO))
+      add([...at, field], `VAT category ${cat} has rate 0 (BR-${cat === 'K' ? 'IC' : cat}-05)`, 'value_error', rate);
   } else if (rate === undefined) {
     missing([...at, field], `VAT category ${cat} needs a VAT rate`);
   }
@@ -514,7 +590,8 @@ function checkAllowanceCharge(
   add: (loc: Loc, msg: string, type?: string, input?: unknown) => void,
   missing: (loc: Loc, why: string) => void,
 ): void {
-  if (!ac.amount && !(ac.percentage && ac.base_amount) && !ac.percentage) missing([...at, 'amount'], 'amount, or percentage (with base_amount)');
+  if (!ac.amount && !(ac.percentage && ac.base_amount) && !ac.percentage)
+    missing([...at, 'amount'], 'amount, or percentage (with base_amount)');
   if (!ac.reason && !ac.reason_code) missing([...at, 'reason'], 'a reason or reason_code (BR-33/BR-38, BR-42/BR-44)');
   if (ac.base_amount && !ac.percentage) missing([...at, 'percentage'], 'base_amount is given, so give the percentage too');
 }
@@ -525,8 +602,10 @@ function xrechnungErrors(
   missing: (loc: Loc, why: string) => void,
 ): void {
   if (!meta.buyer_reference) missing(['buyer_reference'], 'XRechnung needs the buyer reference, e.g. the Leitweg-ID (BR-DE-15)');
-  if (!meta.seller.electronic_address) missing(['seller', 'electronic_address'], 'XRechnung needs the seller electronic address (PEPPOL-EN16931-R020)');
-  if (!meta.buyer.electronic_address) missing(['buyer', 'electronic_address'], 'XRechnung needs the buyer electronic address (PEPPOL-EN16931-R010)');
+  if (!meta.seller.electronic_address)
+    missing(['seller', 'electronic_address'], 'XRechnung needs the seller electronic address (PEPPOL-EN16931-R020)');
+  if (!meta.buyer.electronic_address)
+    missing(['buyer', 'electronic_address'], 'XRechnung needs the buyer electronic address (PEPPOL-EN16931-R010)');
   const c = meta.seller.contact;
   if (!c && !meta.seller.email) missing(['seller', 'contact'], 'XRechnung needs the seller contact with name, phone and email (BR-DE-2)');
   else {
@@ -548,9 +627,21 @@ function xrechnungErrors(
   if (!meta.payment) missing(['payment'], 'XRechnung needs payment instructions with means_code (BR-DE-1)');
   else {
     const code = meta.payment.means_code;
-    if (['48', '54', '55'].includes(code) && !meta.payment.card) missing(['payment', 'card'], `payment means ${code} needs the card (BR-DE-24-a)`);
-    const groups = [meta.payment.credit_transfers?.length ? 'credit_transfers' : '', meta.payment.card ? 'card' : '', meta.payment.direct_debit ? 'direct_debit' : ''].filter(Boolean);
-    const expected = code === '30' || code === '58' ? 'credit_transfers' : ['48', '54', '55'].includes(code) ? 'card' : code === '59' ? 'direct_debit' : '';
+    if (['48', '54', '55'].includes(code) && !meta.payment.card)
+      missing(['payment', 'card'], `payment means ${code} needs the card (BR-DE-24-a)`);
+    const groups = [
+      meta.payment.credit_transfers?.length ? 'credit_transfers' : '',
+      meta.payment.card ? 'card' : '',
+      meta.payment.direct_debit ? 'direct_debit' : '',
+    ].filter(Boolean);
+    const expected =
+      code === '30' || code === '58'
+        ? 'credit_transfers'
+        : ['48', '54', '55'].includes(code)
+          ? 'card'
+          : code === '59'
+            ? 'direct_debit'
+            : '';
     for (const g of groups) {
       if (expected && g !== expected) add(['payment', g], `payment means ${code} allows only ${expected} in XRechnung (BR-DE-23..25)`);
     }

@@ -46,12 +46,16 @@ export type { EmbedOptions, EmbedResult, HybridFlavour, HybridFormat } from './h
  * The PDF worker's entry (./pool.ts): embed, and answer as data. Any failure of the library on the input
  * (a stack overflow on a deep structure, a broken object) is an unusable PDF in user terms, never its text.
  */
-export async function embedInWorker(pdfBytes: Uint8Array, opts: EmbedOptions): Promise<{ embedded: EmbedResult } | { embedError: { code: string; message: string } }> {
+export async function embedInWorker(
+  pdfBytes: Uint8Array,
+  opts: EmbedOptions,
+): Promise<{ embedded: EmbedResult } | { embedError: { code: string; message: string } }> {
   try {
     return { embedded: await embedInvoiceXml(pdfBytes, opts) };
   } catch (err) {
     if (err instanceof EmbedError) return { embedError: { code: err.code, message: err.message } };
-    if (err instanceof PdfLimitError) return { embedError: { code: 'PDF_LIMIT', message: `The PDF exceeds a processing limit: ${err.message}` } };
+    if (err instanceof PdfLimitError)
+      return { embedError: { code: 'PDF_LIMIT', message: `The PDF exceeds a processing limit: ${err.message}` } };
     return { embedError: { code: 'PDF_UNREADABLE', message: 'The PDF could not be read: its structure is damaged' } };
   }
 }
@@ -76,7 +80,12 @@ export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions):
   const carried = existingXmp ? carryOverXmp(existingXmp) : { blocks: [] };
   writeCatalogXmp(doc, carryOverPacket(3, conformance.slice(1), carried.blocks));
   const extensions = [
-    fxDescription({ documentType: 'INVOICE', documentFileName: flavour.fileName, version: flavour.version, conformanceLevel: flavour.conformanceLevel }),
+    fxDescription({
+      documentType: 'INVOICE',
+      documentFileName: flavour.fileName,
+      version: flavour.version,
+      conformanceLevel: flavour.conformanceLevel,
+    }),
     extensionSchemaBlock(carried.extension),
   ];
   doc.convertToPDFA({ conformance, extensions });
@@ -99,7 +108,10 @@ async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
     throw new EmbedError('PDF_UNREADABLE', 'The PDF could not be read: its structure is damaged');
   }
   if (doc.isEncrypted) {
-    throw new EmbedError('PDF_ENCRYPTED', 'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again');
+    throw new EmbedError(
+      'PDF_ENCRYPTED',
+      'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again',
+    );
   }
   checkPageTree(doc);
   return doc;
@@ -121,8 +133,16 @@ function checkPageTree(doc: PDFDocument): void {
     const { node, depth } = stack.pop()!;
     if (seen.has(node)) throw unreadable('it refers to itself');
     seen.add(node);
-    if (depth > MAX_PAGE_TREE_DEPTH) throw new EmbedError('PDF_LIMIT', `The PDF exceeds a processing limit: its page tree is more than ${MAX_PAGE_TREE_DEPTH} levels deep`);
-    if (seen.size > MAX_PAGE_TREE_NODES) throw new EmbedError('PDF_LIMIT', `The PDF exceeds a processing limit: its page tree has more than ${MAX_PAGE_TREE_NODES.toLocaleString('en')} nodes`);
+    if (depth > MAX_PAGE_TREE_DEPTH)
+      throw new EmbedError(
+        'PDF_LIMIT',
+        `The PDF exceeds a processing limit: its page tree is more than ${MAX_PAGE_TREE_DEPTH} levels deep`,
+      );
+    if (seen.size > MAX_PAGE_TREE_NODES)
+      throw new EmbedError(
+        'PDF_LIMIT',
+        `The PDF exceeds a processing limit: its page tree has more than ${MAX_PAGE_TREE_NODES.toLocaleString('en')} nodes`,
+      );
     const kids = node.lookup(PDFName.of('Kids'));
     const type = node.lookup(PDFName.of('Type'));
     if (type === PDFName.of('Page') || (!(kids instanceof PDFArray) && node !== root && node.has(PDFName.of('MediaBox')))) {
@@ -316,7 +336,12 @@ function attachXml(doc: PDFDocument, xml: Uint8Array, flavour: HybridFlavour, no
 function associateAttachments(doc: PDFDocument, tree: PDFDict): void {
   const af = doc.catalog.lookup(PDFName.of('AF'));
   if (!(af instanceof PDFArray)) return;
-  const listed = new Set(af.asArray().filter((x): x is PDFRef => x instanceof PDFRef).map((r) => r.toString()));
+  const listed = new Set(
+    af
+      .asArray()
+      .filter((x): x is PDFRef => x instanceof PDFRef)
+      .map((r) => r.toString()),
+  );
   const visit = (node: PDFDict, depth: number): void => {
     const names = node.lookup(PDFName.of('Names'));
     if (names instanceof PDFArray)

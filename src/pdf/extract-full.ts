@@ -102,7 +102,16 @@ function rawStreamData(stream: PDFStream): RawStreamData | undefined {
       const v = ctx.lookup(p.get(PDFName.of(k)));
       return v instanceof PDFNumber ? v.asNumber() : undefined;
     };
-    return { name, parms: { predictor: num('Predictor'), columns: num('Columns'), colors: num('Colors'), bitsPerComponent: num('BitsPerComponent'), earlyChange: num('EarlyChange') } };
+    return {
+      name,
+      parms: {
+        predictor: num('Predictor'),
+        columns: num('Columns'),
+        colors: num('Colors'),
+        bitsPerComponent: num('BitsPerComponent'),
+        earlyChange: num('EarlyChange'),
+      },
+    };
   });
   return { raw: stream.contents, steps };
 }
@@ -123,7 +132,8 @@ function collectAttachments(doc: PDFDocument): Described[] {
     }
     const att = describeFileSpec(doc, spec, key, from);
     if (!att) return;
-    if (out.length >= MAX_NAME_TREE_NODES) throw new PdfLimitError(`The PDF has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} attachments`);
+    if (out.length >= MAX_NAME_TREE_NODES)
+      throw new PdfLimitError(`The PDF has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} attachments`);
     seen.set(spec, att);
     out.push(att);
   };
@@ -142,7 +152,10 @@ function collectAttachments(doc: PDFDocument): Described[] {
 
 /** Embedded files of a loaded document, for tests and tools that hold a pdf-lib document (content decoded by pdf-lib). */
 export function listAttachments(doc: PDFDocument): PdfAttachment[] {
-  return collectAttachments(doc).map(({ stream, ...a }) => ({ ...a, content: () => (stream instanceof PDFRawStream ? decodePDFRawStream(stream).decode() : stream.getContents()) }));
+  return collectAttachments(doc).map(({ stream, ...a }) => ({
+    ...a,
+    content: () => (stream instanceof PDFRawStream ? decodePDFRawStream(stream).decode() : stream.getContents()),
+  }));
 }
 
 /** The name tree without recursion; depth, node count and cycles bounded (see walkNameTree in extract.ts). */
@@ -151,10 +164,12 @@ function walkNameTree(doc: PDFDocument, root: PDFDict, add: (spec: PDFDict, key:
   const stack: { node: PDFDict; depth: number }[] = [{ node: root, depth: 0 }];
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
-    if (visited.has(node)) throw new PdfLimitError('The PDF\'s attachment name tree contains a cycle');
-    if (depth > MAX_NAME_TREE_DEPTH) throw new PdfLimitError(`The PDF's attachment name tree is more than ${MAX_NAME_TREE_DEPTH} levels deep`);
+    if (visited.has(node)) throw new PdfLimitError("The PDF's attachment name tree contains a cycle");
+    if (depth > MAX_NAME_TREE_DEPTH)
+      throw new PdfLimitError(`The PDF's attachment name tree is more than ${MAX_NAME_TREE_DEPTH} levels deep`);
     visited.add(node);
-    if (visited.size > MAX_NAME_TREE_NODES) throw new PdfLimitError(`The PDF's attachment name tree has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} nodes`);
+    if (visited.size > MAX_NAME_TREE_NODES)
+      throw new PdfLimitError(`The PDF's attachment name tree has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} nodes`);
     const names = doc.context.lookup(node.get(PDFName.of('Names')));
     if (names instanceof PDFArray) {
       for (let i = 0; i + 1 < names.size(); i += 2) {

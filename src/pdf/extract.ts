@@ -157,7 +157,11 @@ function attachmentError(err: unknown): PdfReadError {
  * content() and load() of an attachment over one stream: decoded once, by whichever is called first
  * (load() inflates in zlib's thread pool; content() on the calling thread).
  */
-export function attachmentContent(stream: PdfStreamValue, budget: DecodeBudget, lenientFlate = false): Pick<PdfAttachment, 'content' | 'load'> {
+export function attachmentContent(
+  stream: PdfStreamValue,
+  budget: DecodeBudget,
+  lenientFlate = false,
+): Pick<PdfAttachment, 'content' | 'load'> {
   let cached: Uint8Array | undefined;
   let failed: PdfReadError | undefined;
   return {
@@ -210,7 +214,8 @@ export function readPdfLazily(bytes: Uint8Array, budget = new DecodeBudget()): P
       if (!isDict(ef)) return;
       const stream = pdf.resolve(ef.map.get('UF') ?? ef.map.get('F'));
       if (!isStream(stream)) return;
-      if (out.length >= MAX_NAME_TREE_NODES) throw new PdfLimitError(`The PDF has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} attachments`);
+      if (out.length >= MAX_NAME_TREE_NODES)
+        throw new PdfLimitError(`The PDF has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} attachments`);
       const filename = textOfString(pdf.resolve(spec.map.get('UF'))) ?? textOfString(pdf.resolve(spec.map.get('F'))) ?? key ?? '';
       const att: PdfAttachment = {
         name: key ?? filename,
@@ -227,7 +232,11 @@ export function readPdfLazily(bytes: Uint8Array, budget = new DecodeBudget()): P
     };
     const namesDict = pdf.resolve(catalog.map.get('Names'));
     if (isDict(namesDict)) {
-      walkNameTree(namesDict.map.get('EmbeddedFiles') ?? null, (v) => pdf.resolve(v), (value, key) => add(value, textOfString(pdf.resolve(key)), 'tree'));
+      walkNameTree(
+        namesDict.map.get('EmbeddedFiles') ?? null,
+        (v) => pdf.resolve(v),
+        (value, key) => add(value, textOfString(pdf.resolve(key)), 'tree'),
+      );
     }
     const af = pdf.resolve(catalog.map.get('AF'));
     if (Array.isArray(af)) for (const spec of af) add(spec, undefined, 'af');
@@ -251,17 +260,20 @@ export function walkNameTree(root: PdfValue, resolve: (v: PdfValue) => PdfValue,
     const { node: nodeValue, depth } = stack.pop()!;
     const node = resolve(nodeValue);
     if (!isDict(node)) continue;
-    if (visited.has(node)) throw new PdfLimitError('The PDF\'s attachment name tree contains a cycle');
-    if (depth > MAX_NAME_TREE_DEPTH) throw new PdfLimitError(`The PDF's attachment name tree is more than ${MAX_NAME_TREE_DEPTH} levels deep`);
+    if (visited.has(node)) throw new PdfLimitError("The PDF's attachment name tree contains a cycle");
+    if (depth > MAX_NAME_TREE_DEPTH)
+      throw new PdfLimitError(`The PDF's attachment name tree is more than ${MAX_NAME_TREE_DEPTH} levels deep`);
     visited.add(node);
-    if (visited.size > MAX_NAME_TREE_NODES) throw new PdfLimitError(`The PDF's attachment name tree has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} nodes`);
+    if (visited.size > MAX_NAME_TREE_NODES)
+      throw new PdfLimitError(`The PDF's attachment name tree has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} nodes`);
     const names = resolve(node.map.get('Names') ?? null);
     if (Array.isArray(names)) {
       for (let i = 0; i + 1 < names.length; i += 2) visit(names[i + 1], names[i]);
     }
     const kids = resolve(node.map.get('Kids') ?? null);
     if (Array.isArray(kids)) {
-      if (kids.length > MAX_NAME_TREE_NODES) throw new PdfLimitError(`The PDF's attachment name tree has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} nodes`);
+      if (kids.length > MAX_NAME_TREE_NODES)
+        throw new PdfLimitError(`The PDF's attachment name tree has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} nodes`);
       // Reversed onto the stack, so that kids are visited in order.
       for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i], depth: depth + 1 });
     }
@@ -382,10 +394,12 @@ export function recoverByScanning(bytes: Uint8Array, cause: Error, budget = new 
     if (!ef) continue;
     const target = objects.get(key(Number(ef[1]), Number(ef[2])));
     if (!target || target.streamStart === undefined || target.streamEnd === undefined) continue;
-    if (attachments.length >= MAX_NAME_TREE_NODES) throw limitError(new PdfLimitError(`The PDF has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} attachments`));
-    const filename = literalString(/\/UF\s*(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>)/.exec(dict)?.[1])
-      ?? literalString(/\/F\s*(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>)/.exec(dict)?.[1])
-      ?? '';
+    if (attachments.length >= MAX_NAME_TREE_NODES)
+      throw limitError(new PdfLimitError(`The PDF has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} attachments`));
+    const filename =
+      literalString(/\/UF\s*(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>)/.exec(dict)?.[1]) ??
+      literalString(/\/F\s*(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>)/.exec(dict)?.[1]) ??
+      '';
     const targetDict = parseValueAt(bytes, target.start, target.dictEnd);
     const targetText = dictText(target);
     const stream: PdfStreamValue = {

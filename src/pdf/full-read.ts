@@ -61,30 +61,36 @@ export function vetForFullParse(bytes: Uint8Array, objects: ScannedObject[], bud
       const n = dict.map.get('N');
       const first = dict.map.get('First');
       if (typeof n !== 'number' || typeof first !== 'number') continue;
-      if (n > MAX_OBJSTM_OBJECTS) throw new PdfLimitError(`An object stream of the PDF claims ${n} objects (the limit is ${MAX_OBJSTM_OBJECTS.toLocaleString('en')})`);
+      if (n > MAX_OBJSTM_OBJECTS)
+        throw new PdfLimitError(
+          `An object stream of the PDF claims ${n} objects (the limit is ${MAX_OBJSTM_OBJECTS.toLocaleString('en')})`,
+        );
       const data = decoded();
-      if (data && (first > data.length || n * 4 > first + 1)) throw new PdfLimitError(`An object stream of the PDF claims ${n} objects but holds fewer`);
+      if (data && (first > data.length || n * 4 > first + 1))
+        throw new PdfLimitError(`An object stream of the PDF claims ${n} objects but holds fewer`);
     } else if (nameOf(type) === 'XRef' || (isRef(type) && dict.map.has('W'))) {
       const w = dict.map.get('W');
       if (!Array.isArray(w) || w.length !== 3 || !w.every((x) => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= 8)) {
-        throw new PdfLimitError('The PDF\'s cross-reference stream has an invalid /W (each field 0 to 8 bytes)');
+        throw new PdfLimitError("The PDF's cross-reference stream has an invalid /W (each field 0 to 8 bytes)");
       }
       const rowLen = (w as number[]).reduce((a, b) => a + b, 0);
-      if (rowLen === 0) throw new PdfLimitError('The PDF\'s cross-reference stream has an invalid /W (/W [0 0 0])');
+      if (rowLen === 0) throw new PdfLimitError("The PDF's cross-reference stream has an invalid /W (/W [0 0 0])");
       const size = dict.map.get('Size');
       const index = dict.map.get('Index') ?? [0, typeof size === 'number' ? size : 0];
-      if (!Array.isArray(index)) throw new PdfLimitError('The PDF\'s cross-reference stream has an invalid /Index');
+      if (!Array.isArray(index)) throw new PdfLimitError("The PDF's cross-reference stream has an invalid /Index");
       let total = 0;
       for (let i = 1; i < index.length; i += 2) {
         const c = index[i];
-        if (typeof c !== 'number' || !Number.isSafeInteger(c) || c < 0) throw new PdfLimitError('The PDF\'s cross-reference stream has an invalid /Index');
+        if (typeof c !== 'number' || !Number.isSafeInteger(c) || c < 0)
+          throw new PdfLimitError("The PDF's cross-reference stream has an invalid /Index");
         total += c;
       }
       if (total > MAX_XREF_ENTRIES || total > Math.max(1024, bytes.length)) {
-        throw new PdfLimitError('The PDF\'s cross-reference lists more objects than the file can hold');
+        throw new PdfLimitError("The PDF's cross-reference lists more objects than the file can hold");
       }
       const data = decoded();
-      if (data && total * rowLen > data.length + rowLen) throw new PdfLimitError('The PDF\'s cross-reference stream is shorter than its /Index says');
+      if (data && total * rowLen > data.length + rowLen)
+        throw new PdfLimitError("The PDF's cross-reference stream is shorter than its /Index says");
     }
   }
 }
@@ -122,7 +128,10 @@ export async function readPdfFully(bytes: Uint8Array, budget = new DecodeBudget(
     return recoverByScanning(bytes, new Error('damaged'), budget, scanned);
   }
   const streams: PdfStreamValue[] = answer.streams.map(toStream);
-  const attachments: PdfAttachment[] = answer.attachments.map(({ stream, ...a }) => ({ ...a, ...attachmentContent(streams[stream], budget) }));
+  const attachments: PdfAttachment[] = answer.attachments.map(({ stream, ...a }) => ({
+    ...a,
+    ...attachmentContent(streams[stream], budget),
+  }));
   let xmp: XmpInfo | undefined;
   if (answer.xmp) {
     try {
@@ -148,7 +157,10 @@ export async function readPdfFully(bytes: Uint8Array, budget = new DecodeBudget(
 /** A worker's stream description as the lazy reader's stream value (what the capped decoder takes). */
 function toStream(d: RawStreamData): PdfStreamValue {
   const map = new Map();
-  map.set('Filter', d.steps.map((s) => ({ kind: 'name', name: s.name })));
+  map.set(
+    'Filter',
+    d.steps.map((s) => ({ kind: 'name', name: s.name })),
+  );
   map.set(
     'DecodeParms',
     d.steps.map((s) => {
@@ -165,7 +177,6 @@ function toStream(d: RawStreamData): PdfStreamValue {
   );
   return { kind: 'stream', dict: { kind: 'dict', map }, raw: d.raw };
 }
-
 
 /**
  * The gate before /v1/convert and /v1/merge hand a PDF to the library: the lazy reader opens it (limits
@@ -185,7 +196,10 @@ export function gateForEmbed(bytes: Uint8Array): { inline: boolean } {
       xrefSound = false;
     }
     if (encrypted) {
-      throw new EmbedError('PDF_ENCRYPTED', 'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again');
+      throw new EmbedError(
+        'PDF_ENCRYPTED',
+        'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again',
+      );
     }
     const scanned = scanObjects(bytes);
     let unterminated = 0;
@@ -194,7 +208,9 @@ export function gateForEmbed(bytes: Uint8Array): { inline: boolean } {
       throw new EmbedError('PDF_UNREADABLE', `The PDF could not be read: ${unterminated} of its objects are not closed (no "endobj")`);
     }
     vetForFullParse(bytes, scanned, budget);
-    return { inline: xrefSound && unterminated === 0 && bytes.length <= INLINE_EMBED_MAX_BYTES && scanned.length <= INLINE_EMBED_MAX_OBJECTS };
+    return {
+      inline: xrefSound && unterminated === 0 && bytes.length <= INLINE_EMBED_MAX_BYTES && scanned.length <= INLINE_EMBED_MAX_OBJECTS,
+    };
   } catch (err) {
     if (err instanceof PdfLimitError) throw new EmbedError('PDF_LIMIT', `The PDF exceeds a processing limit: ${err.message}`);
     throw err;

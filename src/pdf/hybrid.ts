@@ -39,7 +39,13 @@ const CONFORMANCE_LEVEL: Record<ProfileId, string> = {
 export function hybridFlavour(profile: ProfileId | null, format?: HybridFormat): HybridFlavour {
   const asXRechnung = format === 'xrechnung' || (format === undefined && profile === 'xrechnung');
   if (asXRechnung) {
-    return { fileName: 'xrechnung.xml', conformanceLevel: 'XRECHNUNG', version: '3.0', afRelationship: 'Alternative', description: 'XRechnung invoice data' };
+    return {
+      fileName: 'xrechnung.xml',
+      conformanceLevel: 'XRECHNUNG',
+      version: '3.0',
+      afRelationship: 'Alternative',
+      description: 'XRechnung invoice data',
+    };
   }
   const level = CONFORMANCE_LEVEL[profile ?? 'en16931'];
   const partial = profile === 'minimum' || profile === 'basic_wl';

@@ -168,7 +168,10 @@ class Parser {
     const start = this.pos;
     while (this.pos < this.end && !WS[this.b[this.pos]] && !DELIM[this.b[this.pos]]) this.pos++;
     const raw = latin1(this.b, start, this.pos);
-    return { kind: 'name', name: raw.includes('#') ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16))) : raw };
+    return {
+      kind: 'name',
+      name: raw.includes('#') ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16))) : raw,
+    };
   }
 
   private dict(): PdfDictValue {
@@ -286,7 +289,8 @@ export class LazyPdf {
     let trailer: PdfDictValue | undefined;
     const seen = new Set<number>();
     while (Number.isInteger(offset) && offset > 0 && offset < b.length && !seen.has(offset)) {
-      if (seen.size >= MAX_XREF_SECTIONS) throw new PdfLimitError(`The PDF's cross-reference chain has more than ${MAX_XREF_SECTIONS} sections`);
+      if (seen.size >= MAX_XREF_SECTIONS)
+        throw new PdfLimitError(`The PDF's cross-reference chain has more than ${MAX_XREF_SECTIONS} sections`);
       seen.add(offset);
       const section = this.readXrefSection(offset, seen);
       trailer ??= section;
@@ -306,9 +310,11 @@ export class LazyPdf {
   private addEntries(n: number): void {
     if (!Number.isSafeInteger(n) || n < 0) throw new LazyPdfError('bad xref count');
     this.entries += n;
-    if (this.entries > MAX_XREF_ENTRIES) throw new PdfLimitError(`The PDF's cross-reference lists more than ${MAX_XREF_ENTRIES.toLocaleString('en')} objects`);
+    if (this.entries > MAX_XREF_ENTRIES)
+      throw new PdfLimitError(`The PDF's cross-reference lists more than ${MAX_XREF_ENTRIES.toLocaleString('en')} objects`);
     // Every object takes bytes of the file (an xref row, a stream index pair, the object itself).
-    if (this.entries > Math.max(1024, this.b.length)) throw new PdfLimitError('The PDF\'s cross-reference lists more objects than the file can hold');
+    if (this.entries > Math.max(1024, this.b.length))
+      throw new PdfLimitError("The PDF's cross-reference lists more objects than the file can hold");
   }
 
   /** Read one xref section (classic table or xref stream) at `offset`; newer entries (read first) win. */
@@ -353,7 +359,8 @@ export class LazyPdf {
       const stm = trailer.map.get('XRefStm');
       // Hybrid file: compressed objects live there.
       if (typeof stm === 'number' && stm > 0 && stm < this.b.length && !seen.has(stm)) {
-        if (seen.size >= MAX_XREF_SECTIONS) throw new PdfLimitError(`The PDF's cross-reference chain has more than ${MAX_XREF_SECTIONS} sections`);
+        if (seen.size >= MAX_XREF_SECTIONS)
+          throw new PdfLimitError(`The PDF's cross-reference chain has more than ${MAX_XREF_SECTIONS} sections`);
         seen.add(stm);
         this.readXrefSection(stm, seen);
       }
@@ -368,14 +375,18 @@ export class LazyPdf {
     if (nameOf(dict.map.get('Type')) !== 'XRef') throw new LazyPdfError('not an xref stream');
     const w = dict.map.get('W');
     if (!Array.isArray(w) || w.length !== 3 || !w.every((x) => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= 8)) {
-      throw new PdfLimitError('The PDF\'s cross-reference stream has an invalid /W (each field 0 to 8 bytes)');
+      throw new PdfLimitError("The PDF's cross-reference stream has an invalid /W (each field 0 to 8 bytes)");
     }
     const [w0, w1, w2] = w as number[];
     const rowLen = w0 + w1 + w2;
-    if (rowLen === 0) throw new PdfLimitError('The PDF\'s cross-reference stream has an invalid /W (/W [0 0 0])');
+    if (rowLen === 0) throw new PdfLimitError("The PDF's cross-reference stream has an invalid /W (/W [0 0 0])");
     const size = dict.map.get('Size');
     const indexValue = dict.map.get('Index') ?? [0, typeof size === 'number' ? size : 0];
-    if (!Array.isArray(indexValue) || indexValue.length % 2 !== 0 || !indexValue.every((x) => Number.isSafeInteger(x) && (x as number) >= 0)) {
+    if (
+      !Array.isArray(indexValue) ||
+      indexValue.length % 2 !== 0 ||
+      !indexValue.every((x) => Number.isSafeInteger(x) && (x as number) >= 0)
+    ) {
       throw new LazyPdfError('bad /Index');
     }
     const index = indexValue as number[];
@@ -420,7 +431,8 @@ export class LazyPdf {
     if (this.b[start] === 0x0a) start++;
     const lenValue = dict.map.get('Length');
     const length = typeof lenValue === 'number' ? lenValue : isRef(lenValue) ? this.resolve(lenValue) : undefined;
-    if (typeof length !== 'number' || !Number.isInteger(length) || length < 0 || start + length > this.b.length) throw new LazyPdfError('bad stream length');
+    if (typeof length !== 'number' || !Number.isInteger(length) || length < 0 || start + length > this.b.length)
+      throw new LazyPdfError('bad stream length');
     // The stream must be followed by "endstream"; otherwise the /Length is wrong and the full parser decides.
     const after = new Parser(this.b, start + length);
     if (after.word() !== 'endstream') throw new LazyPdfError('stream length does not reach endstream');
@@ -433,7 +445,8 @@ export class LazyPdf {
     if (!isRef(v)) return v;
     const cached = this.cache.get(v.num);
     if (cached !== undefined) return cached;
-    if (this.cache.size >= MAX_RESOLVED_OBJECTS) throw new PdfLimitError(`Reading the PDF's attachments needs more than ${MAX_RESOLVED_OBJECTS.toLocaleString('en')} objects`);
+    if (this.cache.size >= MAX_RESOLVED_OBJECTS)
+      throw new PdfLimitError(`Reading the PDF's attachments needs more than ${MAX_RESOLVED_OBJECTS.toLocaleString('en')} objects`);
     this.cache.set(v.num, null); // guards against reference cycles
     if (++this.loadDepth > 32) throw new PdfLimitError('The PDF nests objects inside object streams too deeply');
     try {
@@ -483,16 +496,19 @@ export class LazyPdf {
       throw new LazyPdfError('bad object stream header');
     }
     // Checked before decoding: /N against the cap and the file, then against the decoded index.
-    if (n > MAX_OBJSTM_OBJECTS) throw new PdfLimitError(`An object stream of the PDF claims ${n} objects (the limit is ${MAX_OBJSTM_OBJECTS.toLocaleString('en')})`);
+    if (n > MAX_OBJSTM_OBJECTS)
+      throw new PdfLimitError(`An object stream of the PDF claims ${n} objects (the limit is ${MAX_OBJSTM_OBJECTS.toLocaleString('en')})`);
     const data = decodeStreamData(s, this.budget, { kind: 'structure' });
     // Each index pair ("num offset ") takes at least 4 bytes of the /First bytes before the objects.
-    if (first > data.length || n * 4 > first + 1) throw new PdfLimitError(`An object stream of the PDF claims ${n} objects but holds fewer`);
+    if (first > data.length || n * 4 > first + 1)
+      throw new PdfLimitError(`An object stream of the PDF claims ${n} objects but holds fewer`);
     const p = new Parser(data, 0, first);
     const offsets = new Map<number, number>();
     for (let i = 0; i < n; i++) {
       const objNum = Number(p.word());
       const off = Number(p.word());
-      if (!Number.isInteger(objNum) || !Number.isInteger(off) || off < 0 || first + off > data.length) throw new LazyPdfError('bad object stream index');
+      if (!Number.isInteger(objNum) || !Number.isInteger(off) || off < 0 || first + off > data.length)
+        throw new LazyPdfError('bad object stream index');
       offsets.set(objNum, first + off);
     }
     const os = { data, offsets };
@@ -536,7 +552,16 @@ export function filterSteps(dict: PdfDictValue): FilterStep[] {
       const v = parms.map.get(k);
       return typeof v === 'number' ? v : undefined;
     };
-    return { name, parms: { predictor: num('Predictor'), columns: num('Columns'), colors: num('Colors'), bitsPerComponent: num('BitsPerComponent'), earlyChange: num('EarlyChange') } };
+    return {
+      name,
+      parms: {
+        predictor: num('Predictor'),
+        columns: num('Columns'),
+        colors: num('Colors'),
+        bitsPerComponent: num('BitsPerComponent'),
+        earlyChange: num('EarlyChange'),
+      },
+    };
   });
 }
 
@@ -544,7 +569,11 @@ export function filterSteps(dict: PdfDictValue): FilterStep[] {
  * Decode a stream's data (Flate, LZW, ASCII85, ASCIIHex, RunLength; PNG predictors), capped per stream and
  * charged to `budget`. A bomb throws PdfLimitError; data we cannot decode throws LazyPdfError.
  */
-export function decodeStreamData(s: PdfStreamValue, budget: DecodeBudget, opts: { lenientFlate?: boolean; kind?: StreamKind } = {}): Uint8Array {
+export function decodeStreamData(
+  s: PdfStreamValue,
+  budget: DecodeBudget,
+  opts: { lenientFlate?: boolean; kind?: StreamKind } = {},
+): Uint8Array {
   const steps = filterSteps(s.dict);
   const kind = opts.kind ?? 'file';
   if (steps.length === 0) {
@@ -568,7 +597,11 @@ export function decodeStreamData(s: PdfStreamValue, budget: DecodeBudget, opts: 
  * up to its 64 MiB cap (over a second on a loaded machine) never stalls other requests. Other filters decode
  * synchronously (they are rare, and capped).
  */
-export async function decodeStreamDataAsync(s: PdfStreamValue, budget: DecodeBudget, opts: { lenientFlate?: boolean } = {}): Promise<Uint8Array> {
+export async function decodeStreamDataAsync(
+  s: PdfStreamValue,
+  budget: DecodeBudget,
+  opts: { lenientFlate?: boolean } = {},
+): Promise<Uint8Array> {
   const steps = filterSteps(s.dict);
   const first = steps[0];
   if (steps.length !== 1 || (first.name !== 'FlateDecode' && first.name !== 'Fl')) return decodeStreamData(s, budget, opts);
@@ -577,7 +610,8 @@ export async function decodeStreamDataAsync(s: PdfStreamValue, budget: DecodeBud
   try {
     out = await inflateAsync(s.raw, { maxOutputLength: cap, ...(opts.lenientFlate ? { finishFlush: zlibConstants.Z_SYNC_FLUSH } : {}) });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || (err as Error).message?.includes('maxOutputLength')) throw streamTooLarge(cap);
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || (err as Error).message?.includes('maxOutputLength'))
+      throw streamTooLarge(cap);
     throw new LazyPdfError('the compressed data is damaged');
   }
   // The predictor (rare on attachments) runs on the inflated bytes, as in applyFilters.

@@ -69,7 +69,10 @@ export class DecodeBudget {
     if (this.left < 0) throw perRequestExceeded();
     if (kind === 'structure') {
       this.structureLeft -= bytes;
-      if (this.structureLeft < 0) throw new PdfLimitError(`The PDF's cross-reference and object streams decode to more than ${MAX_STRUCTURE_BYTES_PER_REQUEST / 1024 / 1024} MiB`);
+      if (this.structureLeft < 0)
+        throw new PdfLimitError(
+          `The PDF's cross-reference and object streams decode to more than ${MAX_STRUCTURE_BYTES_PER_REQUEST / 1024 / 1024} MiB`,
+        );
     }
   }
 }
@@ -78,9 +81,13 @@ export class DecodeBudget {
 export type StreamKind = 'file' | 'structure' | 'xmp';
 
 export function streamTooLarge(cap: number): PdfLimitError {
-  return new PdfLimitError(`A stream in the PDF decodes to more than ${+(cap / 1024 / 1024).toFixed(2)} MiB (the limit for it in this request)`);
+  return new PdfLimitError(
+    `A stream in the PDF decodes to more than ${+(cap / 1024 / 1024).toFixed(2)} MiB (the limit for it in this request)`,
+  );
 }
 
 function perRequestExceeded(): PdfLimitError {
-  return new PdfLimitError(`The PDF's streams decode to more than ${MAX_DECODED_BYTES_PER_REQUEST / 1024 / 1024} MiB together (the limit per request)`);
+  return new PdfLimitError(
+    `The PDF's streams decode to more than ${MAX_DECODED_BYTES_PER_REQUEST / 1024 / 1024} MiB together (the limit per request)`,
+  );
 }

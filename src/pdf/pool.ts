@@ -28,7 +28,11 @@ export const PDF_MAX_WAITING = 32;
 /** The job ran out of time or memory in the worker (which was killed and is replaced). */
 export class PdfWorkerOverrunError extends Error {
   constructor(readonly reason: 'time' | 'memory') {
-    super(reason === 'time' ? `reading it takes longer than ${PDF_TASK_TIMEOUT_MS / 1000} s` : `reading it needs more than ${PDF_WORKER_HEAP_MB} MB of memory`);
+    super(
+      reason === 'time'
+        ? `reading it takes longer than ${PDF_TASK_TIMEOUT_MS / 1000} s`
+        : `reading it needs more than ${PDF_WORKER_HEAP_MB} MB of memory`,
+    );
     this.name = 'PdfWorkerOverrunError';
   }
 }

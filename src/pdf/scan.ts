@@ -24,7 +24,8 @@ export interface ScannedObject {
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
-const isDelimOrWs = (c: number | undefined) => c === undefined || isWs(c) || c === 0x3c || c === 0x5b || c === 0x2f || c === 0x25 || c === 0x28;
+const isDelimOrWs = (c: number | undefined) =>
+  c === undefined || isWs(c) || c === 0x3c || c === 0x5b || c === 0x2f || c === 0x25 || c === 0x28;
 
 /** Sorted offsets of every occurrence of `word` in `buf` (Buffer.indexOf: linear overall). */
 export function positions(buf: Buffer, word: string): number[] {
@@ -106,7 +107,8 @@ export function scanObjects(bytes: Uint8Array): ScannedObject[] {
     // "objects" is not a header.
     if (!isDelimOrWs(buf[at + 3]) && buf[at + 3] !== 0x3e) continue;
     if (!headerBefore(buf, at, h)) continue;
-    if (headers.length >= MAX_SCANNED_OBJECTS) throw new PdfLimitError(`The PDF has more than ${MAX_SCANNED_OBJECTS.toLocaleString('en')} objects`);
+    if (headers.length >= MAX_SCANNED_OBJECTS)
+      throw new PdfLimitError(`The PDF has more than ${MAX_SCANNED_OBJECTS.toLocaleString('en')} objects`);
     headers.push({ num: h.num, gen: h.gen, headerStart: h.headerStart, start: at + 3 });
   }
   const out: ScannedObject[] = [];

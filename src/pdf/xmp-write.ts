@@ -58,7 +58,9 @@ export function fxSchemaListItem(declarePrefixes = false): string {
   ).join('');
   return (
     // Inside another producer's block the item declares its own prefixes, so it stays well-formed whatever that block binds.
-    (declarePrefixes ? `<rdf:li rdf:parseType="Resource" xmlns:pdfaSchema="${SCHEMA_NS}" xmlns:pdfaProperty="${PROPERTY_NS}">` : '<rdf:li rdf:parseType="Resource">') +
+    (declarePrefixes
+      ? `<rdf:li rdf:parseType="Resource" xmlns:pdfaSchema="${SCHEMA_NS}" xmlns:pdfaProperty="${PROPERTY_NS}">`
+      : '<rdf:li rdf:parseType="Resource">') +
     '<pdfaSchema:schema>Factur-X PDFA Extension Schema</pdfaSchema:schema>' +
     `<pdfaSchema:namespaceURI>${FX_NAMESPACE}</pdfaSchema:namespaceURI>` +
     '<pdfaSchema:prefix>fx</pdfaSchema:prefix>' +
@@ -113,7 +115,12 @@ const PREDEFINED_NS = new Set([
   'http://ns.adobe.com/xap/1.0/sType/Version#',
   'http://ns.adobe.com/xap/1.0/sType/Job#',
 ]);
-const OWNED_NS = new Set(['http://purl.org/dc/elements/1.1/', 'http://ns.adobe.com/xap/1.0/', 'http://ns.adobe.com/pdf/1.3/', 'http://www.aiim.org/pdfa/ns/id/']);
+const OWNED_NS = new Set([
+  'http://purl.org/dc/elements/1.1/',
+  'http://ns.adobe.com/xap/1.0/',
+  'http://ns.adobe.com/pdf/1.3/',
+  'http://www.aiim.org/pdfa/ns/id/',
+]);
 const EXTENSION_FAMILY = /^http:\/\/www\.aiim\.org\/pdfa\/ns\/(extension\/|schema#|property#|type#|field#)$/;
 /** Invoice-container namespaces (Factur-X, ZUGFeRD 1/2, XRechnung, Order-X): replaced, never carried over. */
 const INVOICE_NS = /^urn:(factur-x|zugferd|ferd|xeinkauf|xrechnung)[:.]/i;
@@ -188,7 +195,11 @@ export function carryOverXmp(xmp: string): { blocks: string[]; extension?: strin
   const blocks = parsed
     .filter((b) => b !== extensionBlock && b.namespaces.size > 0)
     .filter((b) => (b.text.match(/<rdf:Description\b/g) ?? []).length === 1)
-    .filter((b) => [...b.namespaces].every((ns) => !OWNED_NS.has(ns) && !INVOICE_NS.test(ns) && !EXTENSION_FAMILY.test(ns) && (PREDEFINED_NS.has(ns) || declared.has(ns))))
+    .filter((b) =>
+      [...b.namespaces].every(
+        (ns) => !OWNED_NS.has(ns) && !INVOICE_NS.test(ns) && !EXTENSION_FAMILY.test(ns) && (PREDEFINED_NS.has(ns) || declared.has(ns)),
+      ),
+    )
     .map((b) => b.text);
   return { blocks, ...(extension ? { extension } : {}) };
 }
@@ -234,7 +245,9 @@ export function serializeElement(top: XmlElement): string | undefined {
     const body = el.children.length > 0 ? el.children.map((c) => write(c, '')).join('') : escapeXmlText(el.text);
     return `<${name(el.prefix, el.local)}${declarations}${attrs}>${body}</${name(el.prefix, el.local)}>`;
   };
-  const declarations = [...prefixes].map(([p, ns]) => (p ? ` xmlns:${p}="${escapeXmlText(ns)}"` : ` xmlns="${escapeXmlText(ns)}"`)).join('');
+  const declarations = [...prefixes]
+    .map(([p, ns]) => (p ? ` xmlns:${p}="${escapeXmlText(ns)}"` : ` xmlns="${escapeXmlText(ns)}"`))
+    .join('');
   return write(top, declarations);
 }
 

@@ -24,7 +24,17 @@ const objName = (m: Model, v: PdfValue | undefined): string | undefined => {
 // ---------------------------------------------------------------------------------------------
 // 6.1 File structure
 
-const STANDARD_FILTERS = new Set(['ASCIIHexDecode', 'ASCII85Decode', 'FlateDecode', 'RunLengthDecode', 'CCITTFaxDecode', 'JBIG2Decode', 'DCTDecode', 'JPXDecode', 'Crypt']);
+const STANDARD_FILTERS = new Set([
+  'ASCIIHexDecode',
+  'ASCII85Decode',
+  'FlateDecode',
+  'RunLengthDecode',
+  'CCITTFaxDecode',
+  'JBIG2Decode',
+  'DCTDecode',
+  'JPXDecode',
+  'Crypt',
+]);
 
 function* allStreams(m: Model): Generator<{ s: PdfStreamValue; num: number; o: (typeof m.doc.all)[number] }> {
   for (const o of m.doc.all) if (isStream(o.value)) yield { s: o.value, num: o.num, o };
@@ -36,7 +46,8 @@ export const FILE_STRUCTURE: Check[] = [
     run(m, emit) {
       const b = m.doc.bytes;
       const head = Buffer.from(b.subarray(0, 9)).toString('latin1');
-      if (!/^%PDF-1\.[0-7]$/.test(head.slice(0, 8))) emit('the file does not start with a %PDF-1.n header (n from 0 to 7) at byte 0', 'file header');
+      if (!/^%PDF-1\.[0-7]$/.test(head.slice(0, 8)))
+        emit('the file does not start with a %PDF-1.n header (n from 0 to 7) at byte 0', 'file header');
       else if (b[8] !== 0x0a && b[8] !== 0x0d) emit('the header line continues after the version number', 'file header');
     },
   },
@@ -63,7 +74,11 @@ export const FILE_STRUCTURE: Check[] = [
       const first = trailers[0].dict;
       const has = (d: PdfDictValue) => {
         const id = m.doc.resolve(d.map.get('ID'));
-        return Array.isArray(id) && id.length === 2 && id.every((x) => typeof x === 'object' && x !== null && !Array.isArray(x) && x.kind === 'string' && x.bytes.length > 0);
+        return (
+          Array.isArray(id) &&
+          id.length === 2 &&
+          id.every((x) => typeof x === 'object' && x !== null && !Array.isArray(x) && x.kind === 'string' && x.bytes.length > 0)
+        );
       };
       const linearized = m.doc.all.length > 0 && isDict(m.doc.all[0].value) && m.doc.all[0].value.map.has('Linearized');
       if (!has(last) && !(linearized && has(first))) emit('the trailer has no /ID file identifier', 'trailer');
@@ -89,13 +104,15 @@ export const FILE_STRUCTURE: Check[] = [
   {
     id: '6.1.4-1',
     run(m, emit) {
-      for (const x of m.doc.xrefs) if (!x.subsectionOk) emit('a cross-reference subsection header is not two numbers separated by one space', `xref at ${x.offset}`);
+      for (const x of m.doc.xrefs)
+        if (!x.subsectionOk) emit('a cross-reference subsection header is not two numbers separated by one space', `xref at ${x.offset}`);
     },
   },
   {
     id: '6.1.4-2',
     run(m, emit) {
-      for (const x of m.doc.xrefs) if (!x.eolOk) emit('the xref keyword is not followed by exactly one EOL and the subsection header', `xref at ${x.offset}`);
+      for (const x of m.doc.xrefs)
+        if (!x.eolOk) emit('the xref keyword is not followed by exactly one EOL and the subsection header', `xref at ${x.offset}`);
     },
   },
   {
@@ -122,7 +139,11 @@ export const FILE_STRUCTURE: Check[] = [
         const gap = typeof len === 'number' ? o.stream.toKeyword - len : -1;
         const at = o.stream.dataStart + (typeof len === 'number' ? len : 0);
         const fits = gap === 0 || (gap === 1 && (b[at] === 0x0a || b[at] === 0x0d)) || (gap === 2 && b[at] === 0x0d && b[at + 1] === 0x0a);
-        if (typeof len !== 'number' || (len !== o.stream.realLength && !fits)) emit(`stream /Length ${typeof len === 'number' ? len : 'missing'} differs from the ${o.stream.realLength} bytes between stream and endstream`, `object ${num}`);
+        if (typeof len !== 'number' || (len !== o.stream.realLength && !fits))
+          emit(
+            `stream /Length ${typeof len === 'number' ? len : 'missing'} differs from the ${o.stream.realLength} bytes between stream and endstream`,
+            `object ${num}`,
+          );
       }
     },
   },
@@ -140,7 +161,8 @@ export const FILE_STRUCTURE: Check[] = [
     id: '6.1.7.1-3',
     run(m, emit) {
       for (const { s, num } of allStreams(m)) {
-        for (const k of ['F', 'FFilter', 'FDecodeParms']) if (s.dict.map.has(k)) emit(`stream dictionary has /${k} (external stream data)`, `object ${num}`);
+        for (const k of ['F', 'FFilter', 'FDecodeParms'])
+          if (s.dict.map.has(k)) emit(`stream dictionary has /${k} (external stream data)`, `object ${num}`);
       }
     },
   },
@@ -153,7 +175,8 @@ export const FILE_STRUCTURE: Check[] = [
           else if (f === 'Crypt') {
             const parms = m.doc.dict(s.dict.map.get('DecodeParms'));
             const name = parms ? nameOf(parms.map.get('Name')) : undefined;
-            if (name !== undefined && name !== 'Identity') emit('stream uses the Crypt filter with a crypt filter other than Identity', `object ${num}`);
+            if (name !== undefined && name !== 'Identity')
+              emit('stream uses the Crypt filter with a crypt filter other than Identity', `object ${num}`);
           }
         }
       }
@@ -204,7 +227,10 @@ export const FILE_STRUCTURE: Check[] = [
     id: '6.1.12-1',
     run(m, emit) {
       const perms = m.doc.dict(m.catalog?.map.get('Perms'));
-      if (perms) for (const k of perms.map.keys()) if (k !== 'UR3' && k !== 'DocMDP') emit(`the permissions dictionary has /${k}; only UR3 and DocMDP are allowed`, 'catalog /Perms');
+      if (perms)
+        for (const k of perms.map.keys())
+          if (k !== 'UR3' && k !== 'DocMDP')
+            emit(`the permissions dictionary has /${k}; only UR3 and DocMDP are allowed`, 'catalog /Perms');
     },
   },
   {
@@ -219,7 +245,8 @@ export const FILE_STRUCTURE: Check[] = [
         for (const r of refs) {
           const rd = m.doc.dict(r);
           if (!rd || nameOf(rd.map.get('TransformMethod')) !== 'DocMDP') continue;
-          for (const k of ['DigestLocation', 'DigestMethod', 'DigestValue']) if (rd.map.has(k)) emit(`a DocMDP signature reference has /${k}`, `object ${o.num}`);
+          for (const k of ['DigestLocation', 'DigestMethod', 'DigestValue'])
+            if (rd.map.has(k)) emit(`a DocMDP signature reference has /${k}`, `object ${o.num}`);
         }
       }
     },
@@ -309,14 +336,28 @@ export const FILE_STRUCTURE: Check[] = [
           const [x1, y1, x2, y2] = b.map((x) => m.doc.resolve(x) as number);
           const w = Math.abs(x2 - x1);
           const h = Math.abs(y2 - y1);
-          if (w < 3 || h < 3 || w > 14400 || h > 14400) emit(`/${box} is ${w}×${h}; each side must be between 3 and 14400 units`, `page ${p.index}`);
+          if (w < 3 || h < 3 || w > 14400 || h > 14400)
+            emit(`/${box} is ${w}×${h}; each side must be between 3 and 14400 units`, `page ${p.index}`);
         }
       }
     },
   },
 ];
 
-const INLINE_FILTERS = new Set(['ASCIIHexDecode', 'ASCII85Decode', 'FlateDecode', 'RunLengthDecode', 'CCITTFaxDecode', 'DCTDecode', 'AHx', 'A85', 'Fl', 'RL', 'CCF', 'DCT']);
+const INLINE_FILTERS = new Set([
+  'ASCIIHexDecode',
+  'ASCII85Decode',
+  'FlateDecode',
+  'RunLengthDecode',
+  'CCITTFaxDecode',
+  'DCTDecode',
+  'AHx',
+  'A85',
+  'Fl',
+  'RL',
+  'CCF',
+  'DCT',
+]);
 
 function forFacts(m: Model, kind: string, fn: (obj: string, detail: string) => void): void {
   for (const o of m.doc.all) for (const f of o.facts) if (f.kind === kind) fn(`object ${o.num}`, f.detail);
@@ -340,7 +381,25 @@ const ICC_CLASSES_OI = new Set(['mntr', 'prtr']);
 const ICC_CLASSES_INPUT = new Set(['prtr', 'mntr', 'scnr', 'spac']);
 const ICC_SPACES_OI = new Set(['RGB ', 'CMYK', 'GRAY']);
 const ICC_SPACES_INPUT = new Set(['RGB ', 'CMYK', 'GRAY', 'Lab ']);
-const BLEND_MODES = new Set(['Normal', 'Compatible', 'Multiply', 'Screen', 'Overlay', 'Darken', 'Lighten', 'ColorDodge', 'ColorBurn', 'HardLight', 'SoftLight', 'Difference', 'Exclusion', 'Hue', 'Saturation', 'Color', 'Luminosity']);
+const BLEND_MODES = new Set([
+  'Normal',
+  'Compatible',
+  'Multiply',
+  'Screen',
+  'Overlay',
+  'Darken',
+  'Lighten',
+  'ColorDodge',
+  'ColorBurn',
+  'HardLight',
+  'SoftLight',
+  'Difference',
+  'Exclusion',
+  'Hue',
+  'Saturation',
+  'Color',
+  'Luminosity',
+]);
 const INTENTS = new Set(['RelativeColorimetric', 'AbsoluteColorimetric', 'Perceptual', 'Saturation']);
 
 function iccHeader(m: Model, s: PdfValue): { cls: string; space: string; major: number } | undefined {
@@ -369,7 +428,8 @@ function* expandColorSpaces(m: Model): Generator<{ cs: PdfValue; where: string; 
     if (Array.isArray(c.cs) && c.depth < 8) {
       const fam = nameOf(c.cs[0]);
       if (fam === 'Indexed' && c.cs[1] !== undefined) stack.push({ cs: m.doc.resolve(c.cs[1]), where: c.where, depth: c.depth + 1 });
-      if ((fam === 'Separation' || fam === 'DeviceN') && c.cs[2] !== undefined) stack.push({ cs: m.doc.resolve(c.cs[2]), where: c.where, depth: c.depth + 1 });
+      if ((fam === 'Separation' || fam === 'DeviceN') && c.cs[2] !== undefined)
+        stack.push({ cs: m.doc.resolve(c.cs[2]), where: c.where, depth: c.depth + 1 });
       if (fam === 'Pattern' && c.cs[1] !== undefined) stack.push({ cs: m.doc.resolve(c.cs[1]), where: c.where, depth: c.depth + 1 });
     }
   }
@@ -508,7 +568,8 @@ function pageHasTransparency(m: Model, p: { dict: PdfDictValue; resources: PdfDi
       for (const v of xo.map.values()) {
         const s = m.doc.resolve(v);
         if (!isStream(s)) continue;
-        if (nameOf(s.dict.map.get('Subtype')) === 'Image' && s.dict.map.has('SMask') && nameOf(s.dict.map.get('SMask')) !== 'None') return true;
+        if (nameOf(s.dict.map.get('Subtype')) === 'Image' && s.dict.map.has('SMask') && nameOf(s.dict.map.get('SMask')) !== 'None')
+          return true;
         if (nameOf(s.dict.map.get('Subtype')) === 'Form') {
           const g = m.doc.dict(s.dict.map.get('Group'));
           if (g && nameOf(g.map.get('S')) === 'Transparency') return true;
@@ -535,7 +596,9 @@ export const GRAPHICS: Check[] = [
   {
     id: '6.2.2-1',
     run(m, emit) {
-      for (const c of m.contents) if (c.use.undefinedOps.size) emit(`content stream uses operators not defined in ISO 32000-1: ${[...c.use.undefinedOps].slice(0, 5).join(', ')}`, c.owner);
+      for (const c of m.contents)
+        if (c.use.undefinedOps.size)
+          emit(`content stream uses operators not defined in ISO 32000-1: ${[...c.use.undefinedOps].slice(0, 5).join(', ')}`, c.owner);
     },
   },
   {
@@ -544,7 +607,13 @@ export const GRAPHICS: Check[] = [
       for (const c of m.contents) {
         if (!c.inherited) continue;
         const u = c.use;
-        if (u.fonts.size || u.xobjects.size || u.shadings.size || u.extGStates.size || [...u.csNames].some((n) => !/^(Device(RGB|CMYK|Gray)|Pattern)$/.test(n))) {
+        if (
+          u.fonts.size ||
+          u.xobjects.size ||
+          u.shadings.size ||
+          u.extGStates.size ||
+          [...u.csNames].some((n) => !/^(Device(RGB|CMYK|Gray)|Pattern)$/.test(n))
+        ) {
           emit('content stream uses named resources but has no /Resources of its own', c.owner);
         }
       }
@@ -562,7 +631,10 @@ export const GRAPHICS: Check[] = [
         const h = iccHeader(m, prof);
         if (!h) emit('the output intent profile is not a readable ICC profile', objName(m, prof));
         else if (!ICC_CLASSES_OI.has(h.cls) || !ICC_SPACES_OI.has(h.space) || h.major >= 5)
-          emit(`the output intent profile has class "${h.cls}", colour space "${h.space.trim()}", version ${h.major} (needs mntr/prtr, RGB/CMYK/GRAY, below 5)`, objName(m, prof));
+          emit(
+            `the output intent profile has class "${h.cls}", colour space "${h.space.trim()}", version ${h.major} (needs mntr/prtr, RGB/CMYK/GRAY, below 5)`,
+            objName(m, prof),
+          );
       }
     },
   },
@@ -578,7 +650,11 @@ export const GRAPHICS: Check[] = [
         if (p === undefined) continue;
         profiles.add(isRef(p) ? `${p.num}` : 'direct');
       }
-      if (profiles.size > 1) emit('output intents carry different DestOutputProfile streams; they must all be the same indirect object', 'catalog /OutputIntents');
+      if (profiles.size > 1)
+        emit(
+          'output intents carry different DestOutputProfile streams; they must all be the same indirect object',
+          'catalog /OutputIntents',
+        );
     },
   },
   {
@@ -601,11 +677,15 @@ export const GRAPHICS: Check[] = [
         const h = iccHeader(m, s);
         if (!h) emit('an ICCBased colour space has no readable ICC profile', where);
         else if (!ICC_CLASSES_INPUT.has(h.cls) || !ICC_SPACES_INPUT.has(h.space) || h.major >= 5)
-          emit(`ICC profile with class "${h.cls}", colour space "${h.space.trim()}", version ${h.major} is not allowed`, objName(m, s) ?? where);
+          emit(
+            `ICC profile with class "${h.cls}", colour space "${h.space.trim()}", version ${h.major} is not allowed`,
+            objName(m, s) ?? where,
+          );
         else if (isStream(s)) {
           const n = m.doc.resolve(s.dict.map.get('N'));
           const need = h.space === 'RGB ' ? 3 : h.space === 'CMYK' ? 4 : h.space === 'GRAY' ? 1 : 3;
-          if (typeof n === 'number' && n !== need) emit(`ICC profile /N ${n} does not match its colour space ${h.space.trim()}`, objName(m, s) ?? where);
+          if (typeof n === 'number' && n !== need)
+            emit(`ICC profile /N ${n} does not match its colour space ${h.space.trim()}`, objName(m, s) ?? where);
         }
       }
     },
@@ -635,7 +715,8 @@ export const GRAPHICS: Check[] = [
             if (typeof f === 'boolean') op = f;
           }
           const over = p.fill ? (op ?? OP) : OP;
-          if (OPM === 1 && over) emit(`ICCBased CMYK colour is ${p.fill ? 'filled' : 'stroked'} with overprint on and overprint mode 1`, c.owner);
+          if (OPM === 1 && over)
+            emit(`ICCBased CMYK colour is ${p.fill ? 'filled' : 'stroked'} with overprint on and overprint mode 1`, c.owner);
         }
       }
     },
@@ -685,7 +766,8 @@ export const GRAPHICS: Check[] = [
         const prev = byName.get(nm);
         const cur = { alt: arr[2], tint: arr[3] };
         if (!prev) byName.set(nm, cur);
-        else if (!sameObj(m, prev.alt, cur.alt) || !sameObj(m, prev.tint, cur.tint)) emit(`Separation colour spaces named ${nm} differ in alternate space or tint transform`, where);
+        else if (!sameObj(m, prev.alt, cur.alt) || !sameObj(m, prev.tint, cur.tint))
+          emit(`Separation colour spaces named ${nm} differ in alternate space or tint transform`, where);
       };
       for (const { cs, where } of expandColorSpaces(m)) {
         if (!Array.isArray(cs)) continue;
@@ -693,10 +775,11 @@ export const GRAPHICS: Check[] = [
         if (nameOf(cs[0]) === 'DeviceN') {
           const attrs = m.doc.dict(cs[4]);
           const col = attrs ? m.doc.dict(attrs.map.get('Colorants')) : undefined;
-          if (col) for (const v of col.map.values()) {
-            const a = m.doc.resolve(v);
-            if (Array.isArray(a) && nameOf(a[0]) === 'Separation') check(a, where);
-          }
+          if (col)
+            for (const v of col.map.values()) {
+              const a = m.doc.resolve(v);
+              if (Array.isArray(a) && nameOf(a[0]) === 'Separation') check(a, where);
+            }
         }
       }
     },
@@ -710,7 +793,9 @@ export const GRAPHICS: Check[] = [
   {
     id: '6.2.5-2',
     run(m, emit) {
-      for (const g of m.extGStates) if (g.map.has('TR2') && nameOf(m.doc.resolve(g.map.get('TR2'))) !== 'Default') emit('ExtGState has /TR2 other than /Default', objName(m, g) ?? 'ExtGState');
+      for (const g of m.extGStates)
+        if (g.map.has('TR2') && nameOf(m.doc.resolve(g.map.get('TR2'))) !== 'Default')
+          emit('ExtGState has /TR2 other than /Default', objName(m, g) ?? 'ExtGState');
     },
   },
   {
@@ -765,10 +850,11 @@ export const GRAPHICS: Check[] = [
         if (ri !== undefined && !INTENTS.has(ri)) emit(`image rendering intent /${ri} is not a standard one`, objName(m, x));
       }
       for (const c of m.contents) for (const ri of c.use.renderingIntents) if (!INTENTS.has(ri)) emit(`ri operator with /${ri}`, c.owner);
-      for (const c of m.contents) for (const img of c.use.inlineImages) {
-        const ri = nameOf(img.map.get('Intent'));
-        if (ri !== undefined && !INTENTS.has(ri)) emit(`inline image rendering intent /${ri}`, c.owner);
-      }
+      for (const c of m.contents)
+        for (const img of c.use.inlineImages) {
+          const ri = nameOf(img.map.get('Intent'));
+          if (ri !== undefined && !INTENTS.has(ri)) emit(`inline image rendering intent /${ri}`, c.owner);
+        }
     },
   },
   {
@@ -786,8 +872,10 @@ export const GRAPHICS: Check[] = [
   {
     id: '6.2.8-3',
     run(m, emit) {
-      for (const x of images(m)) if (m.doc.resolve(x.dict.map.get('Interpolate')) === true) emit('image has /Interpolate true', objName(m, x));
-      for (const c of m.contents) for (const img of c.use.inlineImages) if (img.map.get('Interpolate') === true) emit('inline image has /I true', c.owner);
+      for (const x of images(m))
+        if (m.doc.resolve(x.dict.map.get('Interpolate')) === true) emit('image has /Interpolate true', objName(m, x));
+      for (const c of m.contents)
+        for (const img of c.use.inlineImages) if (img.map.get('Interpolate') === true) emit('inline image has /I true', c.owner);
     },
   },
   {
@@ -818,12 +906,14 @@ export const GRAPHICS: Check[] = [
         if (!info) continue;
         if (info.nc !== undefined && ![1, 3, 4].includes(info.nc)) emit(`JPEG2000 image with ${info.nc} colour channels`, objName(m, x));
         const approx1 = info.colr.filter((c) => c.approx === 1).length;
-        if (info.colr.length > 1 && approx1 !== 1) emit('JPEG2000 image with several colr boxes, not exactly one of them APPROX 1', objName(m, x), '6.2.8.3-2');
+        if (info.colr.length > 1 && approx1 !== 1)
+          emit('JPEG2000 image with several colr boxes, not exactly one of them APPROX 1', objName(m, x), '6.2.8.3-2');
         for (const c of info.colr) {
           if (c.meth < 1 || c.meth > 3) emit(`JPEG2000 colr box METH ${c.meth}`, objName(m, x), '6.2.8.3-3');
           if (c.meth === 1 && c.enumCs === 19) emit('JPEG2000 image uses the CIEJab colour space', objName(m, x), '6.2.8.3-4');
         }
-        if (info.bpc !== undefined && (info.bpc === 255 || (info.bpc & 0x7f) + 1 > 38)) emit('JPEG2000 channels have different bit depths', objName(m, x), '6.2.8.3-5');
+        if (info.bpc !== undefined && (info.bpc === 255 || (info.bpc & 0x7f) + 1 > 38))
+          emit('JPEG2000 channels have different bit depths', objName(m, x), '6.2.8.3-5');
       }
     },
   },
@@ -840,7 +930,8 @@ export const GRAPHICS: Check[] = [
   {
     id: '6.2.9-2',
     run(m, emit) {
-      for (const x of m.xobjects) if (nameOf(x.dict.map.get('Subtype')) === 'Form' && x.dict.map.has('Ref')) emit('reference XObject (/Ref)', objName(m, x));
+      for (const x of m.xobjects)
+        if (nameOf(x.dict.map.get('Subtype')) === 'Form' && x.dict.map.has('Ref')) emit('reference XObject (/Ref)', objName(m, x));
     },
   },
   {
@@ -855,7 +946,9 @@ export const GRAPHICS: Check[] = [
       for (const g of m.extGStates) {
         const bm = m.doc.resolve(g.map.get('BM'));
         const list = Array.isArray(bm) ? bm.map((x) => nameOf(m.doc.resolve(x))) : bm === null ? [] : [nameOf(bm)];
-        for (const b of list) if (b === undefined || !BLEND_MODES.has(b)) emit(`blend mode ${b ? '/' + b : String(bm)} is not defined in ISO 32000-1`, objName(m, g) ?? 'ExtGState');
+        for (const b of list)
+          if (b === undefined || !BLEND_MODES.has(b))
+            emit(`blend mode ${b ? '/' + b : String(bm)} is not defined in ISO 32000-1`, objName(m, g) ?? 'ExtGState');
       }
     },
   },
@@ -866,7 +959,8 @@ export const GRAPHICS: Check[] = [
       for (const p of m.pages) {
         const g = m.doc.dict(p.dict.map.get('Group'));
         if (g && g.map.has('CS')) continue;
-        if (pageHasTransparency(m, p)) emit('the page uses transparency but has no group colour space and the file has no PDF/A output intent', `page ${p.index}`);
+        if (pageHasTransparency(m, p))
+          emit('the page uses transparency but has no group colour space and the file has no PDF/A output intent', `page ${p.index}`);
       }
     },
   },
@@ -916,11 +1010,12 @@ function halftones(m: Model): PdfDictValue[] {
     const h = m.doc.dict(g.map.get('HT'));
     if (!h) continue;
     out.push(h);
-    if (m.doc.resolve(h.map.get('HalftoneType')) === 5) for (const [k, v] of h.map) {
-      if (k === 'Type' || k === 'HalftoneType' || k === 'HalftoneName') continue;
-      const c = m.doc.dict(v);
-      if (c) out.push(c);
-    }
+    if (m.doc.resolve(h.map.get('HalftoneType')) === 5)
+      for (const [k, v] of h.map) {
+        if (k === 'Type' || k === 'HalftoneType' || k === 'HalftoneName') continue;
+        const c = m.doc.dict(v);
+        if (c) out.push(c);
+      }
   }
   return out;
 }
@@ -965,8 +1060,20 @@ function jpxInfo(raw: Uint8Array): { nc?: number; bpc?: number; colr: { meth: nu
 // 6.2.11 Fonts
 
 const STD14 = new Set([
-  'Times-Roman', 'Times-Bold', 'Times-Italic', 'Times-BoldItalic', 'Helvetica', 'Helvetica-Bold', 'Helvetica-Oblique', 'Helvetica-BoldOblique',
-  'Courier', 'Courier-Bold', 'Courier-Oblique', 'Courier-BoldOblique', 'Symbol', 'ZapfDingbats',
+  'Times-Roman',
+  'Times-Bold',
+  'Times-Italic',
+  'Times-BoldItalic',
+  'Helvetica',
+  'Helvetica-Bold',
+  'Helvetica-Oblique',
+  'Helvetica-BoldOblique',
+  'Courier',
+  'Courier-Bold',
+  'Courier-Oblique',
+  'Courier-BoldOblique',
+  'Symbol',
+  'ZapfDingbats',
 ]);
 const FONT_SUBTYPES = new Set(['Type0', 'Type1', 'MMType1', 'Type3', 'TrueType', 'CIDFontType0', 'CIDFontType2']);
 
@@ -977,10 +1084,11 @@ function allFonts(m: Model): { font: PdfDictValue; parent?: PdfDictValue }[] {
     out.push({ font: f });
     if (nameOf(f.map.get('Subtype')) === 'Type0') {
       const d = m.doc.resolve(f.map.get('DescendantFonts'));
-      if (Array.isArray(d)) for (const x of d) {
-        const cf = m.doc.dict(x);
-        if (cf) out.push({ font: cf, parent: f });
-      }
+      if (Array.isArray(d))
+        for (const x of d) {
+          const cf = m.doc.dict(x);
+          if (cf) out.push({ font: cf, parent: f });
+        }
     }
   }
   return out;
@@ -1022,7 +1130,8 @@ export const FONTS: Check[] = [
   {
     id: '6.2.11.2-1',
     run(m, emit) {
-      for (const { font } of allFonts(m)) if (nameOf(font.map.get('Type')) !== 'Font') emit('font dictionary /Type is not /Font', objName(m, font));
+      for (const { font } of allFonts(m))
+        if (nameOf(font.map.get('Type')) !== 'Font') emit('font dictionary /Type is not /Font', objName(m, font));
     },
   },
   {
@@ -1037,7 +1146,9 @@ export const FONTS: Check[] = [
   {
     id: '6.2.11.2-3',
     run(m, emit) {
-      for (const { font } of allFonts(m)) if (nameOf(font.map.get('Subtype')) !== 'Type3' && nameOf(m.doc.resolve(font.map.get('BaseFont'))) === undefined) emit('font has no /BaseFont', objName(m, font));
+      for (const { font } of allFonts(m))
+        if (nameOf(font.map.get('Subtype')) !== 'Type3' && nameOf(m.doc.resolve(font.map.get('BaseFont'))) === undefined)
+          emit('font has no /BaseFont', objName(m, font));
     },
   },
   {
@@ -1047,12 +1158,14 @@ export const FONTS: Check[] = [
         const st = nameOf(font.map.get('Subtype'));
         if (!isSimple(st) || (STD14.has(baseName(m, font)) && !fontProgram(m, font) && st !== 'Type3')) continue;
         if (typeof m.doc.resolve(font.map.get('FirstChar')) !== 'number') emit('simple font has no /FirstChar', objName(m, font));
-        if (typeof m.doc.resolve(font.map.get('LastChar')) !== 'number') emit('simple font has no /LastChar', objName(m, font), '6.2.11.2-5');
+        if (typeof m.doc.resolve(font.map.get('LastChar')) !== 'number')
+          emit('simple font has no /LastChar', objName(m, font), '6.2.11.2-5');
         const w = m.doc.resolve(font.map.get('Widths'));
         const fc = m.doc.resolve(font.map.get('FirstChar'));
         const lc = m.doc.resolve(font.map.get('LastChar'));
         if (!Array.isArray(w)) emit('simple font has no /Widths', objName(m, font), '6.2.11.2-6');
-        else if (typeof fc === 'number' && typeof lc === 'number' && w.length !== lc - fc + 1) emit(`/Widths has ${w.length} entries, LastChar−FirstChar+1 is ${lc - fc + 1}`, objName(m, font), '6.2.11.2-6');
+        else if (typeof fc === 'number' && typeof lc === 'number' && w.length !== lc - fc + 1)
+          emit(`/Widths has ${w.length} entries, LastChar−FirstChar+1 is ${lc - fc + 1}`, objName(m, font), '6.2.11.2-6');
       }
     },
   },
@@ -1086,14 +1199,18 @@ export const FONTS: Check[] = [
         if (!csi || !cmapCsi) continue;
         const s = (d: PdfDictValue, k: string) => {
           const v = m.doc.resolve(d.map.get(k));
-          return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'string' ? Buffer.from(v.bytes).toString('latin1') : undefined;
+          return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'string'
+            ? Buffer.from(v.bytes).toString('latin1')
+            : undefined;
         };
         const sup = (d: PdfDictValue) => m.doc.resolve(d.map.get('Supplement'));
-        if (s(csi, 'Registry') !== s(cmapCsi, 'Registry') || s(csi, 'Ordering') !== s(cmapCsi, 'Ordering')) emit('CIDFont and CMap CIDSystemInfo disagree in Registry or Ordering', objName(m, font));
+        if (s(csi, 'Registry') !== s(cmapCsi, 'Registry') || s(csi, 'Ordering') !== s(cmapCsi, 'Ordering'))
+          emit('CIDFont and CMap CIDSystemInfo disagree in Registry or Ordering', objName(m, font));
         else {
           const a = sup(csi);
           const b = sup(cmapCsi);
-          if (typeof a === 'number' && typeof b === 'number' && a > b) emit('CIDFont CIDSystemInfo Supplement is greater than the CMap one', objName(m, font));
+          if (typeof a === 'number' && typeof b === 'number' && a > b)
+            emit('CIDFont CIDSystemInfo Supplement is greater than the CMap one', objName(m, font));
         }
       }
     },
@@ -1104,7 +1221,8 @@ export const FONTS: Check[] = [
       for (const { font } of allFonts(m)) {
         if (nameOf(font.map.get('Subtype')) !== 'CIDFontType2' || !fontProgram(m, font)) continue;
         const g = m.doc.resolve(font.map.get('CIDToGIDMap'));
-        if (g === null || (nameOf(g) !== 'Identity' && !isStream(g))) emit('embedded CIDFontType2 font has no /CIDToGIDMap (Identity or a stream)', objName(m, font));
+        if (g === null || (nameOf(g) !== 'Identity' && !isStream(g)))
+          emit('embedded CIDFontType2 font has no /CIDToGIDMap (Identity or a stream)', objName(m, font));
       }
     },
   },
@@ -1119,16 +1237,23 @@ export const FONTS: Check[] = [
         if (isStream(enc)) {
           const use = m.doc.resolve(enc.dict.map.get('UseCMap'));
           const un = nameOf(use);
-          if ((un !== undefined && !PREDEFINED_CMAPS.test(un)) || isStream(use)) emit(`embedded CMap uses ${un ? `non-predefined CMap /${un}` : 'another embedded CMap'} (only the predefined CMaps of ISO 32000-1 may be used)`, objName(m, enc), '6.2.11.3.3-3');
+          if ((un !== undefined && !PREDEFINED_CMAPS.test(un)) || isStream(use))
+            emit(
+              `embedded CMap uses ${un ? `non-predefined CMap /${un}` : 'another embedded CMap'} (only the predefined CMaps of ISO 32000-1 may be used)`,
+              objName(m, enc),
+              '6.2.11.3.3-3',
+            );
           const r = m.doc.decode(enc);
           if (r.ok) {
             const txt = Buffer.from(r.data).toString('latin1');
             const wm = /\/WMode\s+(\d+)\s+def/.exec(txt);
             const dictWm = m.doc.resolve(enc.dict.map.get('WMode'));
             const progWm = wm ? Number(wm[1]) : 0;
-            if ((typeof dictWm === 'number' ? dictWm : 0) !== progWm) emit('embedded CMap WMode differs between its dictionary and its program', objName(m, enc), '6.2.11.3.3-2');
+            if ((typeof dictWm === 'number' ? dictWm : 0) !== progWm)
+              emit('embedded CMap WMode differs between its dictionary and its program', objName(m, enc), '6.2.11.3.3-2');
             const uc = /\/([^\s/]+)\s+usecmap/.exec(txt);
-            if (uc && !PREDEFINED_CMAPS.test(uc[1])) emit(`embedded CMap program uses non-predefined CMap ${uc[1]}`, objName(m, enc), '6.2.11.3.3-3');
+            if (uc && !PREDEFINED_CMAPS.test(uc[1]))
+              emit(`embedded CMap program uses non-predefined CMap ${uc[1]}`, objName(m, enc), '6.2.11.3.3-3');
           }
         }
       }
@@ -1143,10 +1268,12 @@ export const FONTS: Check[] = [
         if (st === 'Type0') {
           const d = m.doc.resolve(f.map.get('DescendantFonts'));
           const cf = Array.isArray(d) ? m.doc.dict(d[0]) : undefined;
-          if (cf && !fontProgram(m, cf)) emit(`font ${baseName(m, f)} is used for rendering but its program is not embedded`, objName(m, f) ?? where);
+          if (cf && !fontProgram(m, cf))
+            emit(`font ${baseName(m, f)} is used for rendering but its program is not embedded`, objName(m, f) ?? where);
           continue;
         }
-        if (!fontProgram(m, f)) emit(`font ${baseName(m, f)} is used for rendering but its program is not embedded`, objName(m, f) ?? where);
+        if (!fontProgram(m, f))
+          emit(`font ${baseName(m, f)} is used for rendering but its program is not embedded`, objName(m, f) ?? where);
       }
     },
   },
@@ -1194,7 +1321,8 @@ export const FONTS: Check[] = [
           if (n !== 'MacRomanEncoding' && n !== 'WinAnsiEncoding') emit(`non-symbolic TrueType font with encoding /${n}`, objName(m, font));
         } else if (isDict(enc)) {
           const be = nameOf(enc.map.get('BaseEncoding'));
-          if (be !== 'MacRomanEncoding' && be !== 'WinAnsiEncoding') emit(`non-symbolic TrueType font with base encoding ${be ? '/' + be : 'missing'}`, objName(m, font));
+          if (be !== 'MacRomanEncoding' && be !== 'WinAnsiEncoding')
+            emit(`non-symbolic TrueType font with base encoding ${be ? '/' + be : 'missing'}`, objName(m, font));
         } else emit('non-symbolic TrueType font without MacRoman or WinAnsi encoding', objName(m, font));
       }
     },
@@ -1274,7 +1402,9 @@ function checkGlyphs(m: Model, emit: Emit): void {
       const flags = fd ? m.doc.resolve(fd.map.get('Flags')) : 0;
       const symbolic = typeof flags === 'number' && (flags & 4) !== 0;
       const enc = m.doc.resolve(font.map.get('Encoding'));
-      const encName = nameOf(enc) ?? (isDict(enc) && !enc.map.has('Differences') ? nameOf(enc.map.get('BaseEncoding')) : isDict(enc) ? 'Differences' : undefined);
+      const encName =
+        nameOf(enc) ??
+        (isDict(enc) && !enc.map.has('Differences') ? nameOf(enc.map.get('BaseEncoding')) : isDict(enc) ? 'Differences' : undefined);
       let lookup: ((c: number) => number | undefined) | undefined;
       if (symbolic) {
         const c30 = tt.cmaps.get('3,0');
@@ -1288,21 +1418,26 @@ function checkGlyphs(m: Model, emit: Emit): void {
       const fc = m.doc.resolve(font.map.get('FirstChar'));
       const widths = m.doc.resolve(font.map.get('Widths'));
       const seen = new Set<number>();
-      for (const bytes of codes) for (const c of bytes) {
-        if (seen.has(c)) continue;
-        seen.add(c);
-        if (lookup) {
-          const gid = lookup(c);
-          if (gid === undefined || gid >= tt.numGlyphs) once('6.2.11.4.1-2', `character code ${c} shown with font ${baseName(m, font)} has no glyph in the embedded program`);
-          else if (gid === 0) once('6.2.11.8-1', `character code ${c} shown with font ${baseName(m, font)} maps to the .notdef glyph`);
-          else if (typeof fc === 'number' && Array.isArray(widths)) {
-            const w = m.doc.resolve(widths[c - fc]);
-            const adv = tt.advance(gid);
-            if (typeof w === 'number' && adv !== undefined && Math.abs(w - (adv * 1000) / tt.unitsPerEm) > 1)
-              once('6.2.11.5-1', `width ${w} of code ${c} in /Widths differs from the program's advance ${Math.round((adv * 1000) / tt.unitsPerEm)}`);
+      for (const bytes of codes)
+        for (const c of bytes) {
+          if (seen.has(c)) continue;
+          seen.add(c);
+          if (lookup) {
+            const gid = lookup(c);
+            if (gid === undefined || gid >= tt.numGlyphs)
+              once('6.2.11.4.1-2', `character code ${c} shown with font ${baseName(m, font)} has no glyph in the embedded program`);
+            else if (gid === 0) once('6.2.11.8-1', `character code ${c} shown with font ${baseName(m, font)} maps to the .notdef glyph`);
+            else if (typeof fc === 'number' && Array.isArray(widths)) {
+              const w = m.doc.resolve(widths[c - fc]);
+              const adv = tt.advance(gid);
+              if (typeof w === 'number' && adv !== undefined && Math.abs(w - (adv * 1000) / tt.unitsPerEm) > 1)
+                once(
+                  '6.2.11.5-1',
+                  `width ${w} of code ${c} in /Widths differs from the program's advance ${Math.round((adv * 1000) / tt.unitsPerEm)}`,
+                );
+            }
           }
         }
-      }
     } else if (st === 'Type0') {
       const encName = nameOf(m.doc.resolve(font.map.get('Encoding')));
       if (encName !== 'Identity-H' && encName !== 'Identity-V') continue;
@@ -1318,7 +1453,8 @@ function checkGlyphs(m: Model, emit: Emit): void {
           for (let i = 0; i + 1 < bytes.length; i += 2) {
             const cid = (bytes[i] << 8) | bytes[i + 1];
             if (cid === 0) once('6.2.11.8-1', `CID 0 (.notdef) is shown with font ${baseName(m, font)}`);
-            else if (!cids.has(cid)) once('6.2.11.4.1-2', `CID ${cid} shown with font ${baseName(m, font)} is not defined in the embedded CFF program`);
+            else if (!cids.has(cid))
+              once('6.2.11.4.1-2', `CID ${cid} shown with font ${baseName(m, font)} is not defined in the embedded CFF program`);
           }
         continue;
       }
@@ -1336,13 +1472,15 @@ function checkGlyphs(m: Model, emit: Emit): void {
       const width = cidWidths(m, cf);
       const seen = new Set<number>();
       for (const bytes of codes) {
-        if (bytes.length % 2 === 1) once('6.2.11.4.1-2', `a string shown with font ${baseName(m, font)} ends in an incomplete 2-byte code, which selects no glyph`);
+        if (bytes.length % 2 === 1)
+          once('6.2.11.4.1-2', `a string shown with font ${baseName(m, font)} ends in an incomplete 2-byte code, which selects no glyph`);
         for (let i = 0; i + 1 < bytes.length; i += 2) {
           const cid = (bytes[i] << 8) | bytes[i + 1];
           if (seen.has(cid)) continue;
           seen.add(cid);
           const gid = toGid(cid);
-          if (gid === undefined || gid >= tt.numGlyphs) once('6.2.11.4.1-2', `CID ${cid} shown with font ${baseName(m, font)} has no glyph in the embedded program`);
+          if (gid === undefined || gid >= tt.numGlyphs)
+            once('6.2.11.4.1-2', `CID ${cid} shown with font ${baseName(m, font)} has no glyph in the embedded program`);
           else if (gid === 0) once('6.2.11.8-1', `CID ${cid} shown with font ${baseName(m, font)} is the .notdef glyph`);
           else {
             const adv = tt.advance(gid);
@@ -1367,26 +1505,29 @@ function checkGlyphs(m: Model, emit: Emit): void {
         else if (nameOf(v)) names.set(code++, nameOf(v)!);
       }
       const seen = new Set<number>();
-      for (const bytes of codes) for (const c of bytes) {
-        if (seen.has(c)) continue;
-        seen.add(c);
-        const name = names.get(c);
-        const proc = name ? m.doc.resolve(procs.map.get(name)) : null;
-        if (!isStream(proc)) continue;
-        const r = m.doc.decode(proc);
-        if (!r.ok) continue;
-        const txt = Buffer.from(r.data.subarray(0, 400)).toString('latin1');
-        const d0 = /([-+]?[\d.]+)\s+[-+]?[\d.]+\s+(?:d0|(?:[-+]?[\d.]+\s+){4}d1)/.exec(txt);
-        const w = m.doc.resolve(widths[c - fc]);
-        if (d0 && typeof w === 'number' && Math.abs(Number(d0[1]) - w) > 1) once('6.2.11.5-1', `width ${w} of code ${c} in /Widths differs from the glyph's d0/d1 width ${d0[1]}`);
-      }
+      for (const bytes of codes)
+        for (const c of bytes) {
+          if (seen.has(c)) continue;
+          seen.add(c);
+          const name = names.get(c);
+          const proc = name ? m.doc.resolve(procs.map.get(name)) : null;
+          if (!isStream(proc)) continue;
+          const r = m.doc.decode(proc);
+          if (!r.ok) continue;
+          const txt = Buffer.from(r.data.subarray(0, 400)).toString('latin1');
+          const d0 = /([-+]?[\d.]+)\s+[-+]?[\d.]+\s+(?:d0|(?:[-+]?[\d.]+\s+){4}d1)/.exec(txt);
+          const w = m.doc.resolve(widths[c - fc]);
+          if (d0 && typeof w === 'number' && Math.abs(Number(d0[1]) - w) > 1)
+            once('6.2.11.5-1', `width ${w} of code ${c} in /Widths differs from the glyph's d0/d1 width ${d0[1]}`);
+        }
     }
   }
 }
 
 FONTS.push({ id: '6.2.11.5-1', run: checkGlyphs });
 
-const PREDEFINED_CMAPS = /^(Identity-[HV]|(GB-EUC|GBpc-EUC|GBK-EUC|GBKp-EUC|GBK2K|UniGB-UCS2|UniGB-UTF16|B5pc|HKscs-B5|ETen-B5|ETenms-B5|CNS-EUC|UniCNS-UCS2|UniCNS-UTF16|83pv-RKSJ|90ms-RKSJ|90msp-RKSJ|90pv-RKSJ|Add-RKSJ|EUC|Ext-RKSJ|Ext|UniJIS-UCS2|UniJIS-UCS2-HW|UniJIS-UTF16|KSC-EUC|KSCms-UHC|KSCms-UHC-HW|KSCpc-EUC|UniKS-UCS2|UniKS-UTF16|H|V|GBT-EUC|GBTpc-EUC|CNS1|CNS2|ETHK-B5|HKdla-B5|HKdlb-B5|HKgccs-B5|HKm314-B5|HKm471-B5|UniCNS-UTF8|UniCNS-UTF32|UniGB-UTF8|UniGB-UTF32|UniJIS-UTF8|UniJIS-UTF32|UniKS-UTF8|UniKS-UTF32|78-EUC|78-RKSJ|78|78ms-RKSJ|90ms-RKSJ|Hankaku|Hiragana|Katakana|Roman|WP-Symbol|Add|UniJIS2004-UTF16|UniJIS2004-UTF8|UniJIS2004-UTF32|UniJISX0213-UTF32|UniJISX02132004-UTF32|UniJISPro-UCS2|UniJISPro-UTF8|UniJISPro-UCS2-HW|NWP|KSC|KSCpc)(-[HV])?|H|V)$/;
+const PREDEFINED_CMAPS =
+  /^(Identity-[HV]|(GB-EUC|GBpc-EUC|GBK-EUC|GBKp-EUC|GBK2K|UniGB-UCS2|UniGB-UTF16|B5pc|HKscs-B5|ETen-B5|ETenms-B5|CNS-EUC|UniCNS-UCS2|UniCNS-UTF16|83pv-RKSJ|90ms-RKSJ|90msp-RKSJ|90pv-RKSJ|Add-RKSJ|EUC|Ext-RKSJ|Ext|UniJIS-UCS2|UniJIS-UCS2-HW|UniJIS-UTF16|KSC-EUC|KSCms-UHC|KSCms-UHC-HW|KSCpc-EUC|UniKS-UCS2|UniKS-UTF16|H|V|GBT-EUC|GBTpc-EUC|CNS1|CNS2|ETHK-B5|HKdla-B5|HKdlb-B5|HKgccs-B5|HKm314-B5|HKm471-B5|UniCNS-UTF8|UniCNS-UTF32|UniGB-UTF8|UniGB-UTF32|UniJIS-UTF8|UniJIS-UTF32|UniKS-UTF8|UniKS-UTF32|78-EUC|78-RKSJ|78|78ms-RKSJ|90ms-RKSJ|Hankaku|Hiragana|Katakana|Roman|WP-Symbol|Add|UniJIS2004-UTF16|UniJIS2004-UTF8|UniJIS2004-UTF32|UniJISX0213-UTF32|UniJISX02132004-UTF32|UniJISPro-UCS2|UniJISPro-UTF8|UniJISPro-UCS2-HW|NWP|KSC|KSCpc)(-[HV])?|H|V)$/;
 
 /** Glyph ids of a TrueType program that have outline data (loca ranges that are not empty). */
 function ttPresentGlyphs(d: Uint8Array): number[] | undefined {
@@ -1415,7 +1556,30 @@ function ttPresentGlyphs(d: Uint8Array): number[] | undefined {
 // ---------------------------------------------------------------------------------------------
 // 6.3 Annotations, 6.4 Forms, 6.5 Actions
 
-const ANNOT_TYPES = new Set(['Text', 'Link', 'FreeText', 'Line', 'Square', 'Circle', 'Polygon', 'PolyLine', 'Highlight', 'Underline', 'Squiggly', 'StrikeOut', 'Stamp', 'Caret', 'Ink', 'Popup', 'FileAttachment', 'Widget', 'PrinterMark', 'TrapNet', 'Watermark', 'Redact']);
+const ANNOT_TYPES = new Set([
+  'Text',
+  'Link',
+  'FreeText',
+  'Line',
+  'Square',
+  'Circle',
+  'Polygon',
+  'PolyLine',
+  'Highlight',
+  'Underline',
+  'Squiggly',
+  'StrikeOut',
+  'Stamp',
+  'Caret',
+  'Ink',
+  'Popup',
+  'FileAttachment',
+  'Widget',
+  'PrinterMark',
+  'TrapNet',
+  'Watermark',
+  'Redact',
+]);
 const FORBIDDEN_ANNOTS = new Set(['3D', 'Sound', 'Screen', 'Movie']);
 const ALLOWED_ACTIONS = new Set(['GoTo', 'GoToR', 'GoToE', 'Thread', 'URI', 'Named', 'SubmitForm']);
 const NAMED_ACTIONS = new Set(['NextPage', 'PrevPage', 'FirstPage', 'LastPage']);
@@ -1445,7 +1609,8 @@ export const ANNOTATIONS: Check[] = [
     run(m, emit) {
       for (const { dict, page } of m.annotations) {
         const st = nameOf(dict.map.get('Subtype'));
-        if (!st || !ANNOT_TYPES.has(st) || FORBIDDEN_ANNOTS.has(st)) emit(`annotation type ${st ?? 'missing'} is not allowed`, objName(m, dict) ?? `page ${page}`);
+        if (!st || !ANNOT_TYPES.has(st) || FORBIDDEN_ANNOTS.has(st))
+          emit(`annotation type ${st ?? 'missing'} is not allowed`, objName(m, dict) ?? `page ${page}`);
       }
     },
   },
@@ -1459,7 +1624,12 @@ export const ANNOTATIONS: Check[] = [
           emit('annotation has no /F flags', objName(m, dict) ?? `page ${page}`);
           continue;
         }
-        if (!(f & 4) || f & 1 || f & 2 || f & 32 || f & 256) emit(`annotation flags ${f}: Print must be set, Invisible, Hidden, NoView and ToggleNoView clear`, objName(m, dict) ?? `page ${page}`, '6.3.2-2');
+        if (!(f & 4) || f & 1 || f & 2 || f & 32 || f & 256)
+          emit(
+            `annotation flags ${f}: Print must be set, Invisible, Hidden, NoView and ToggleNoView clear`,
+            objName(m, dict) ?? `page ${page}`,
+            '6.3.2-2',
+          );
       }
     },
   },
@@ -1576,10 +1746,12 @@ function afTargets(m: Model): Set<PdfDictValue> {
   const add = (d: PdfDictValue | undefined) => {
     if (!d) return;
     const af = m.doc.resolve(d.map.get('AF'));
-    if (Array.isArray(af)) for (const x of af) {
-      const fs = m.doc.dict(x);
-      if (fs) out.add(fs);
-    } else if (isDict(af)) out.add(af);
+    if (Array.isArray(af))
+      for (const x of af) {
+        const fs = m.doc.dict(x);
+        if (fs) out.add(fs);
+      }
+    else if (isDict(af)) out.add(af);
   };
   for (const o of m.doc.objects.values()) {
     const v = o.value;
@@ -1604,7 +1776,11 @@ export const EMBEDDED: Check[] = [
           const s = m.doc.resolve(ef.map.get(k));
           if (!isStream(s)) continue;
           const st = nameOf(s.dict.map.get('Subtype'));
-          if (!st || !/^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+$/.test(st)) emit(`embedded file stream has ${st ? `/Subtype ${st}, not a MIME type` : 'no /Subtype MIME type'}`, objName(m, s) ?? `object ${num}`);
+          if (!st || !/^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+$/.test(st))
+            emit(
+              `embedded file stream has ${st ? `/Subtype ${st}, not a MIME type` : 'no /Subtype MIME type'}`,
+              objName(m, s) ?? `object ${num}`,
+            );
           break;
         }
       }
@@ -1613,14 +1789,17 @@ export const EMBEDDED: Check[] = [
   {
     id: '6.8-2',
     run(m, emit) {
-      for (const { fs, num } of fileSpecs(m)) if (!fs.map.has('F') || !fs.map.has('UF')) emit('file specification with /EF lacks /F or /UF', objName(m, fs) ?? `object ${num}`);
+      for (const { fs, num } of fileSpecs(m))
+        if (!fs.map.has('F') || !fs.map.has('UF')) emit('file specification with /EF lacks /F or /UF', objName(m, fs) ?? `object ${num}`);
     },
   },
   {
     id: '6.8-3',
     part: 3,
     run(m, emit) {
-      for (const { fs, num } of fileSpecs(m)) if (nameOf(m.doc.resolve(fs.map.get('AFRelationship'))) === undefined) emit('file specification has no /AFRelationship', objName(m, fs) ?? `object ${num}`);
+      for (const { fs, num } of fileSpecs(m))
+        if (nameOf(m.doc.resolve(fs.map.get('AFRelationship'))) === undefined)
+          emit('file specification has no /AFRelationship', objName(m, fs) ?? `object ${num}`);
     },
   },
   {
@@ -1628,7 +1807,8 @@ export const EMBEDDED: Check[] = [
     part: 3,
     run(m, emit) {
       const targets = afTargets(m);
-      for (const { fs, num } of fileSpecs(m)) if (!targets.has(fs)) emit('file specification is not referenced from any /AF array', objName(m, fs) ?? `object ${num}`);
+      for (const { fs, num } of fileSpecs(m))
+        if (!targets.has(fs)) emit('file specification is not referenced from any /AF array', objName(m, fs) ?? `object ${num}`);
     },
   },
   {
@@ -1655,7 +1835,10 @@ export const EMBEDDED: Check[] = [
       const names = new Set<string>();
       for (const c of occ) {
         const n = m.doc.resolve(c.map.get('Name'));
-        const s = typeof n === 'object' && n !== null && !Array.isArray(n) && n.kind === 'string' ? Buffer.from(n.bytes).toString('latin1') : undefined;
+        const s =
+          typeof n === 'object' && n !== null && !Array.isArray(n) && n.kind === 'string'
+            ? Buffer.from(n.bytes).toString('latin1')
+            : undefined;
         if (!s) emit('optional content configuration has no non-empty /Name', 'catalog /OCProperties');
         else if (names.has(s)) emit(`optional content configuration name "${s}" is not unique`, 'catalog /OCProperties', '6.9-2');
         else names.add(s);
@@ -1678,10 +1861,11 @@ export const EMBEDDED: Check[] = [
             }
           };
           walk(order, 0);
-          for (const g of ocgs) if (isRef(g) && !listed.has(g.num)) {
-            emit(`optional content group object ${g.num} is missing from /Order`, 'catalog /OCProperties', '6.9-3');
-            break;
-          }
+          for (const g of ocgs)
+            if (isRef(g) && !listed.has(g.num)) {
+              emit(`optional content group object ${g.num} is missing from /Order`, 'catalog /OCProperties', '6.9-3');
+              break;
+            }
         }
       }
     },
@@ -1709,10 +1893,11 @@ function ocConfigs(m: Model): PdfDictValue[] {
   const d = m.doc.dict(ocp.map.get('D'));
   if (d) out.push(d);
   const cfgs = m.doc.resolve(ocp.map.get('Configs'));
-  if (Array.isArray(cfgs)) for (const c of cfgs) {
-    const x = m.doc.dict(c);
-    if (x) out.push(x);
-  }
+  if (Array.isArray(cfgs))
+    for (const c of cfgs) {
+      const x = m.doc.dict(c);
+      if (x) out.push(x);
+    }
   return out;
 }
 

@@ -11,9 +11,7 @@ export const MAX_STREAM_DECODED = 32 * 1024 * 1024;
 export const MAX_RATIO = 1000;
 const MIN_RATIO_CHECK = 4 * 1024 * 1024;
 
-export type DecodeResult =
-  | { ok: true; data: Uint8Array }
-  | { ok: false; reason: 'limit' | 'unsupported' | 'corrupt'; detail: string };
+export type DecodeResult = { ok: true; data: Uint8Array } | { ok: false; reason: 'limit' | 'unsupported' | 'corrupt'; detail: string };
 
 export interface DecodeBudget {
   /** Decoded bytes still allowed for the whole document. */

@@ -89,9 +89,18 @@ export function checkPdfa(bytes: Uint8Array, opts: PdfaOptions = {}): PdfaReport
     xmpFindings.push({ clause: '6.6.2.1-1', message: 'the document catalog has no /Metadata XMP stream', object: 'catalog' });
   } else {
     if (nameOf(meta.dict.map.get('Type')) !== 'Metadata' || nameOf(meta.dict.map.get('Subtype')) !== 'XML')
-      xmpFindings.push({ clause: '6.6.2.1-1', message: 'the catalog /Metadata stream is not /Type /Metadata /Subtype /XML', object: `object ${doc.numberOf(meta)}` });
+      xmpFindings.push({
+        clause: '6.6.2.1-1',
+        message: 'the catalog /Metadata stream is not /Type /Metadata /Subtype /XML',
+        object: `object ${doc.numberOf(meta)}`,
+      });
     const r = doc.decode(meta);
-    if (!r.ok) xmpFindings.push({ clause: '6.6.2.1-4', message: `the metadata stream cannot be decoded: ${r.detail}`, object: `object ${doc.numberOf(meta)}` });
+    if (!r.ok)
+      xmpFindings.push({
+        clause: '6.6.2.1-4',
+        message: `the metadata stream cannot be decoded: ${r.detail}`,
+        object: `object ${doc.numberOf(meta)}`,
+      });
     else {
       const pkt = readXmpPacket(r.data);
       const x = checkMainXmp(pkt);
@@ -99,17 +108,35 @@ export function checkPdfa(bytes: Uint8Array, opts: PdfaOptions = {}): PdfaReport
       const declared = x.part?.trim();
       if (declared === '2' || declared === '3') part = Number(declared) as 2 | 3;
       conformance = x.conformance?.trim() ?? null;
-      if (x.part === undefined) xmpFindings.push({ clause: '6.6.4-1', message: 'the XMP metadata has no PDF/A identification (pdfaid:part)', object: 'XMP pdfaid' });
-      else if (part === null) xmpFindings.push({ clause: '6.6.4-2', message: `the XMP declares pdfaid:part "${x.part}"; only parts 2 and 3 are checked here`, object: 'XMP pdfaid:part' });
+      if (x.part === undefined)
+        xmpFindings.push({
+          clause: '6.6.4-1',
+          message: 'the XMP metadata has no PDF/A identification (pdfaid:part)',
+          object: 'XMP pdfaid',
+        });
+      else if (part === null)
+        xmpFindings.push({
+          clause: '6.6.4-2',
+          message: `the XMP declares pdfaid:part "${x.part}"; only parts 2 and 3 are checked here`,
+          object: 'XMP pdfaid:part',
+        });
       if (x.part !== undefined && (conformance === null || !['A', 'B', 'U'].includes(conformance)))
-        xmpFindings.push({ clause: '6.6.4-3', message: `pdfaid:conformance is ${conformance === null ? 'missing' : `"${conformance}"`}; A, B or U is required`, object: 'XMP pdfaid:conformance' });
+        xmpFindings.push({
+          clause: '6.6.4-3',
+          message: `pdfaid:conformance is ${conformance === null ? 'missing' : `"${conformance}"`}; A, B or U is required`,
+          object: 'XMP pdfaid:conformance',
+        });
     }
   }
   const checkedPart = opts.part ?? part;
   if (checkedPart === null) {
     // Not declared PDF/A: one finding says so.
     const why = xmpFindings.find((f) => f.clause.startsWith('6.6.4') || f.clause === '6.6.2.1-1' || f.clause === '6.6.2.1-4');
-    add(why?.clause ?? '6.6.4-1', why ? `not a PDF/A-2 or PDF/A-3 file: ${why.message}` : 'not a PDF/A-2 or PDF/A-3 file: no PDF/A identification in the XMP metadata', why?.object ?? 'XMP pdfaid');
+    add(
+      why?.clause ?? '6.6.4-1',
+      why ? `not a PDF/A-2 or PDF/A-3 file: ${why.message}` : 'not a PDF/A-2 or PDF/A-3 file: no PDF/A identification in the XMP metadata',
+      why?.object ?? 'XMP pdfaid',
+    );
     return done(null, conformance);
   }
   if (opts.part && part !== null && part !== opts.part)
@@ -135,7 +162,12 @@ export function checkPdfa(bytes: Uint8Array, opts: PdfaOptions = {}): PdfaReport
       add(c.id, `check failed on unexpected structure: ${(err as Error).message}`);
     }
   }
-  for (const l of doc.decodeLimits) add('6.1.7-limit', `stream not expanded: ${l.detail} (a decompression bomb is not checked further)`, l.obj >= 0 ? `object ${l.obj}` : undefined);
+  for (const l of doc.decodeLimits)
+    add(
+      '6.1.7-limit',
+      `stream not expanded: ${l.detail} (a decompression bomb is not checked further)`,
+      l.obj >= 0 ? `object ${l.obj}` : undefined,
+    );
   return done(checkedPart, conformance);
 }
 

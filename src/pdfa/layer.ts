@@ -35,9 +35,15 @@ export function runPdfaLayer(pdf: Uint8Array, timeBudgetMs = PDFA_TIME_BUDGET_MS
   try {
     r = checkPdfa(pdf, { timeBudgetMs });
   } catch (err) {
-    return { pdfa_valid: null, errors: [], executed: false, skipped: { layer: PDFA_LAYER, reason: `check_failed:${(err as Error).message.slice(0, 80)}` } };
+    return {
+      pdfa_valid: null,
+      errors: [],
+      executed: false,
+      skipped: { layer: PDFA_LAYER, reason: `check_failed:${(err as Error).message.slice(0, 80)}` },
+    };
   }
-  if (!r.complete) return { pdfa_valid: null, errors: [], executed: false, skipped: { layer: PDFA_LAYER, reason: 'time_budget_exceeded' }, report: r };
+  if (!r.complete)
+    return { pdfa_valid: null, errors: [], executed: false, skipped: { layer: PDFA_LAYER, reason: 'time_budget_exceeded' }, report: r };
   return { pdfa_valid: r.valid, errors: pdfaFindingsAsDetails(r), executed: true, report: r };
 }
 

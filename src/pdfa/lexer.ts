@@ -14,14 +14,7 @@ export const DELIM = new Uint8Array(256);
 for (const c of '()<>[]{}/%') DELIM[c.charCodeAt(0)] = 1;
 
 /** A lexical fact worth a finding (the check decides which clause it is). */
-export type LexFactKind =
-  | 'hex-odd'
-  | 'hex-bad-char'
-  | 'string-too-long'
-  | 'name-too-long'
-  | 'int-range'
-  | 'real-range'
-  | 'real-tiny';
+export type LexFactKind = 'hex-odd' | 'hex-bad-char' | 'string-too-long' | 'name-too-long' | 'int-range' | 'real-range' | 'real-tiny';
 
 export interface LexFact {
   kind: LexFactKind;

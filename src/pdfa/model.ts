@@ -204,7 +204,15 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
         }
       }
   };
-  const addContent = (s: PdfStreamValue, owner: string, res: PdfDictValue | undefined, pageRes: PdfDictValue | undefined, inherited: boolean, pageIndex: number, colourSet = false): void => {
+  const addContent = (
+    s: PdfStreamValue,
+    owner: string,
+    res: PdfDictValue | undefined,
+    pageRes: PdfDictValue | undefined,
+    inherited: boolean,
+    pageIndex: number,
+    colourSet = false,
+  ): void => {
     if (visitedStreams.has(s) || m.timedOut) return;
     visitedStreams.add(s);
     if (Date.now() > deadline) {
@@ -216,7 +224,14 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
     addScanned(scanContent(r.data, deadline, colourSet), owner, res, pageRes, inherited, pageIndex);
   };
   /** Record a scanned content stream and read the forms it paints. */
-  const addScanned = (use: ContentUse, owner: string, res: PdfDictValue | undefined, pageRes: PdfDictValue | undefined, inherited: boolean, pageIndex: number): void => {
+  const addScanned = (
+    use: ContentUse,
+    owner: string,
+    res: PdfDictValue | undefined,
+    pageRes: PdfDictValue | undefined,
+    inherited: boolean,
+    pageIndex: number,
+  ): void => {
     if (use.error === 'time budget exceeded') m.timedOut = true;
     m.contents.push({ owner, resources: res, pageResources: pageRes, use, inherited, pageIndex });
     const xo = res ? doc.dict(res.map.get('XObject')) : undefined;
@@ -237,10 +252,11 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
     const c = doc.resolve(p.dict.map.get('Contents'));
     const streams: PdfStreamValue[] = [];
     if (isStream(c)) streams.push(c);
-    else if (Array.isArray(c)) for (const x of c) {
-      const s = doc.resolve(x);
-      if (isStream(s)) streams.push(s);
-    }
+    else if (Array.isArray(c))
+      for (const x of c) {
+        const s = doc.resolve(x);
+        if (isStream(s)) streams.push(s);
+      }
     if (streams.length === 1) addContent(streams[0], where, p.resources, p.resources, !p.dict.map.has('Resources'), p.index);
     else if (streams.length > 1) {
       // Concatenate: content may be split anywhere between tokens.
@@ -251,7 +267,8 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
         if (!r.ok) ok = false;
         else parts.push(r.data, new Uint8Array([0x0a]));
       }
-      if (ok) addScanned(scanContent(Buffer.concat(parts), deadline), where, p.resources, p.resources, !p.dict.map.has('Resources'), p.index);
+      if (ok)
+        addScanned(scanContent(Buffer.concat(parts), deadline), where, p.resources, p.resources, !p.dict.map.has('Resources'), p.index);
     }
     // Annotations.
     const annots = doc.resolve(p.dict.map.get('Annots'));
@@ -266,10 +283,11 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
             const x = doc.resolve(v);
             const list: PdfStreamValue[] = [];
             if (isStream(x)) list.push(x);
-            else if (isDict(x)) for (const y of x.map.values()) {
-              const s = doc.resolve(y);
-              if (isStream(s)) list.push(s);
-            }
+            else if (isDict(x))
+              for (const y of x.map.values()) {
+                const s = doc.resolve(y);
+                if (isStream(s)) list.push(s);
+              }
             for (const s of list) {
               const ares = doc.dict(s.dict.map.get('Resources'));
               visitResources(ares, `annotation appearance on page ${p.index}`, p.resources, p.index);
@@ -281,25 +299,28 @@ export function buildModel(doc: PdfaDocument, part: 2 | 3, deadline: number): Mo
           if (act) collectActions(doc, act, `annotation on page ${p.index}`, m.actions);
         }
         const aa = doc.dict(ad.map.get('AA'));
-        if (aa) for (const v of aa.map.values()) {
-          const act = doc.dict(v);
-          if (act) collectActions(doc, act, `annotation AA on page ${p.index}`, m.actions);
-        }
+        if (aa)
+          for (const v of aa.map.values()) {
+            const act = doc.dict(v);
+            if (act) collectActions(doc, act, `annotation AA on page ${p.index}`, m.actions);
+          }
       }
     const paa = doc.dict(p.dict.map.get('AA'));
-    if (paa) for (const v of paa.map.values()) {
-      const act = doc.dict(v);
-      if (act) collectActions(doc, act, `page ${p.index} AA`, m.actions);
-    }
+    if (paa)
+      for (const v of paa.map.values()) {
+        const act = doc.dict(v);
+        if (act) collectActions(doc, act, `page ${p.index} AA`, m.actions);
+      }
   }
   // Catalog-level actions: OpenAction, AA, outlines, AcroForm fields.
   const open = doc.dict(catalog.map.get('OpenAction'));
   if (open && nameOf(open.map.get('S'))) collectActions(doc, open, 'catalog OpenAction', m.actions);
   const caa = doc.dict(catalog.map.get('AA'));
-  if (caa) for (const v of caa.map.values()) {
-    const act = doc.dict(v);
-    if (act) collectActions(doc, act, 'catalog AA', m.actions);
-  }
+  if (caa)
+    for (const v of caa.map.values()) {
+      const act = doc.dict(v);
+      if (act) collectActions(doc, act, 'catalog AA', m.actions);
+    }
   const outlines = doc.dict(catalog.map.get('Outlines'));
   if (outlines) {
     const seenO = new Set<PdfDictValue>();
@@ -344,9 +365,10 @@ function collectActions(doc: PdfaDocument, act: PdfDictValue, where: string, out
     out.push({ dict: a, where });
     const next = doc.resolve(a.map.get('Next'));
     if (isDict(next)) stack.push(next);
-    else if (Array.isArray(next)) for (const n of next) {
-      const d = doc.dict(n);
-      if (d) stack.push(d);
-    }
+    else if (Array.isArray(next))
+      for (const n of next) {
+        const d = doc.dict(n);
+        if (d) stack.push(d);
+      }
   }
 }

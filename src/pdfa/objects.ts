@@ -144,7 +144,8 @@ export class PdfaDocument {
     const [w0, w1, w2] = w as number[];
     const size = s.dict.map.get('Size');
     const idx = s.dict.map.get('Index');
-    const index = Array.isArray(idx) && idx.every((x) => typeof x === 'number') ? (idx as number[]) : [0, typeof size === 'number' ? size : 0];
+    const index =
+      Array.isArray(idx) && idx.every((x) => typeof x === 'number') ? (idx as number[]) : [0, typeof size === 'number' ? size : 0];
     const r = this.decode(s);
     if (!r.ok) return out;
     const data = r.data;
@@ -310,7 +311,8 @@ export class PdfaDocument {
     const others = ([] as Cand[]).concat(lists[1], lists[2], lists[3]).sort((x, y) => x.at - y.at);
     const objs = lists[0];
     const cands: Cand[] = new Array(objs.length + others.length);
-    for (let a = 0, o = 0, k = 0; k < cands.length; k++) cands[k] = o >= others.length || (a < objs.length && objs[a].at < others[o].at) ? objs[a++] : others[o++];
+    for (let a = 0, o = 0, k = 0; k < cands.length; k++)
+      cands[k] = o >= others.length || (a < objs.length && objs[a].at < others[o].at) ? objs[a++] : others[o++];
     let pos = 0;
     let n = 0;
     for (const c of cands) {
@@ -357,8 +359,8 @@ export class PdfaDocument {
     const b = this.bytes;
     let p = at + 4;
     let eolOk = false;
-    if (b[p] === 0x0d && b[p + 1] === 0x0a) p += 2, (eolOk = true);
-    else if (b[p] === 0x0a || b[p] === 0x0d) p += 1, (eolOk = true);
+    if (b[p] === 0x0d && b[p + 1] === 0x0a) (p += 2), (eolOk = true);
+    else if (b[p] === 0x0a || b[p] === 0x0d) (p += 1), (eolOk = true);
     if (eolOk && !(b[p] >= 0x30 && b[p] <= 0x39)) eolOk = false;
     let subsectionOk = true;
     const entries = new Map<number, XrefEntry>();
@@ -428,7 +430,16 @@ export class PdfaDocument {
     } else {
       spacing.push('"endobj" missing');
     }
-    const obj: IndirectObject = { num, gen, offset: at, value, stream, spacingOk: spacing.length === 0, spacingDetail: spacing.join('; ') || undefined, facts };
+    const obj: IndirectObject = {
+      num,
+      gen,
+      offset: at,
+      value,
+      stream,
+      spacingOk: spacing.length === 0,
+      spacingDetail: spacing.join('; ') || undefined,
+      facts,
+    };
     this.register(obj);
     if (isStream(value) && nameOf(value.dict.map.get('Type')) === 'XRef') {
       this.trailers.push({ offset: at, dict: value.dict, fromXrefStream: true });
@@ -505,11 +516,17 @@ export class PdfaDocument {
     const endstreamEolOk = isEol(b[endKw - 1]);
     const rawEnd = typeof len === 'number' && len >= 0 && dataStart + len <= endKw ? dataStart + len : dataEnd;
     const stream: PdfStreamValue = { kind: 'stream', dict, raw: b.subarray(dataStart, rawEnd) };
-    return { stream, info: { dataStart, realLength: dataEnd - dataStart, keywordEolOk, endstreamEolOk, toKeyword: endKw - dataStart }, after: endKw + 9 };
+    return {
+      stream,
+      info: { dataStart, realLength: dataEnd - dataStart, keywordEolOk, endstreamEolOk, toKeyword: endKw - dataStart },
+      after: endKw + 9,
+    };
   }
 
   private expandObjectStreams(): void {
-    const stms = [...this.objects.values()].filter((o) => isStream(o.value) && nameOf((o.value as PdfStreamValue).dict.map.get('Type')) === 'ObjStm');
+    const stms = [...this.objects.values()].filter(
+      (o) => isStream(o.value) && nameOf((o.value as PdfStreamValue).dict.map.get('Type')) === 'ObjStm',
+    );
     for (const o of stms) {
       const s = o.value as PdfStreamValue;
       const n = s.dict.map.get('N');
@@ -578,7 +595,8 @@ interface Header {
 /** "N G obj" ending at the "obj" found at p (read backwards), or undefined. */
 function headerBefore(b: Uint8Array, p: number): Header | undefined {
   const after = b[p + 3];
-  if (after !== undefined && !WS[after] && after !== 0x3c && after !== 0x5b && after !== 0x2f && after !== 0x25 && after !== 0x28) return undefined;
+  if (after !== undefined && !WS[after] && after !== 0x3c && after !== 0x5b && after !== 0x2f && after !== 0x25 && after !== 0x28)
+    return undefined;
   let q = p - 1;
   const ws2End = q;
   while (q >= 0 && WS[b[q]]) q--;

@@ -68,7 +68,10 @@ export const PREDEFINED: Map<string, SchemaDef> = new Map([
   ['http://ns.adobe.com/xap/1.0/bj/', { prefix: 'xmpBJ', props: table(`JobRef Bag Job`) }],
   [
     'http://ns.adobe.com/xap/1.0/t/pg/',
-    { prefix: 'xmpTPg', props: table(`MaxPageSize Dimensions; NPages Integer; Fonts Bag Font; Colorants Seq Colorant; PlateNames Seq Text`) },
+    {
+      prefix: 'xmpTPg',
+      props: table(`MaxPageSize Dimensions; NPages Integer; Fonts Bag Font; Colorants Seq Colorant; PlateNames Seq Text`),
+    },
   ],
   [
     'http://ns.adobe.com/xmp/1.0/DynamicMedia/',
@@ -168,11 +171,17 @@ export const STRUCTS: Map<string, StructDef> = new Map([
   ],
   [
     'ResourceEvent',
-    { ns: 'http://ns.adobe.com/xap/1.0/sType/ResourceEvent#', fields: table(`action Text; instanceID URI; parameters Text; softwareAgent AgentName; when Date`) },
+    {
+      ns: 'http://ns.adobe.com/xap/1.0/sType/ResourceEvent#',
+      fields: table(`action Text; instanceID URI; parameters Text; softwareAgent AgentName; when Date`),
+    },
   ],
   [
     'Version',
-    { ns: 'http://ns.adobe.com/xap/1.0/sType/Version#', fields: table(`comments Text; event ResourceEvent; modifyDate Date; modifier ProperName; version Text`) },
+    {
+      ns: 'http://ns.adobe.com/xap/1.0/sType/Version#',
+      fields: table(`comments Text; event ResourceEvent; modifyDate Date; modifier ProperName; version Text`),
+    },
   ],
   ['Job', { ns: 'http://ns.adobe.com/xap/1.0/sType/Job#', fields: table(`name Text; id Text; url URL`) }],
   ['Thumbnail', { ns: 'http://ns.adobe.com/xap/1.0/g/img/', fields: table(`height Integer; width Integer; format Text; image Text`) }],

@@ -94,7 +94,7 @@ function propsOfNode(el: XmlElement): XProp[] {
     if (a.ns === NS_RDF || a.ns === NS_XML || a.ns === '' || a.prefix === 'xmlns') continue;
     props.push({ ns: a.ns, local: a.local, prefix: a.prefix, value: { kind: 'simple', text: a.value } });
   }
-  for (const c of el.children) props.push({ ns: c.ns, local: c.local, prefix: c.prefix, value: valueOf(c) });
+  for (const c of el.children) props.push({ ns: c.ns, local: c.local, prefix: c.prefix, value: xmpValueOf(c) });
   return props;
 }
 
@@ -103,14 +103,18 @@ function attr(el: XmlElement, ns: string, local: string): string | undefined {
   return undefined;
 }
 
-function valueOf(el: XmlElement): XValue {
+function xmpValueOf(el: XmlElement): XValue {
   const res = attr(el, NS_RDF, 'resource');
   if (res !== undefined) return { kind: 'simple', text: res };
   if (attr(el, NS_RDF, 'parseType') === 'Resource') return { kind: 'struct', fields: propsOfNode(el) };
   const extraAttrs = el.attrs.filter((a) => a.ns !== NS_RDF && a.ns !== NS_XML && a.ns !== '' && a.prefix !== 'xmlns');
   if (el.children.length === 0) {
     if (extraAttrs.length > 0) return { kind: 'struct', fields: propsOfNode(el) };
-    return { kind: 'simple', text: el.text, lang: attr(el, NS_XML, 'lang') ?? el.attrs.find((a) => a.prefix === 'xml' && a.local === 'lang')?.value };
+    return {
+      kind: 'simple',
+      text: el.text,
+      lang: attr(el, NS_XML, 'lang') ?? el.attrs.find((a) => a.prefix === 'xml' && a.local === 'lang')?.value,
+    };
   }
   if (el.children.length > 1) return { kind: 'invalid', why: 'more than one child element' };
   const c = el.children[0];
@@ -118,14 +122,14 @@ function valueOf(el: XmlElement): XValue {
     const items: XValue[] = [];
     for (const li of c.children) {
       if (li.ns !== NS_RDF || li.local !== 'li') return { kind: 'invalid', why: `rdf:${c.local} holds ${li.local}` };
-      items.push(valueOf(li));
+      items.push(xmpValueOf(li));
     }
     return { kind: 'array', arr: c.local, items };
   }
   if (c.ns === NS_RDF && c.local === 'Description') {
     // rdf:value qualifiers: the value is the rdf:value child.
     const v = c.children.find((x) => x.ns === NS_RDF && x.local === 'value');
-    if (v) return valueOf(v);
+    if (v) return xmpValueOf(v);
     return { kind: 'struct', fields: propsOfNode(c) };
   }
   return { kind: 'invalid', why: `unexpected element ${c.prefix}:${c.local}` };
@@ -172,10 +176,19 @@ function extensionSchemas(props: XProp[], issues: XmpIssue[]): { schemas: Declar
   const pending: { owner: string; type: string }[] = [];
   for (const c of containers) {
     if (c.local !== 'schemas') {
-      issues.push({ clause: '6.6.2.3.3-1', message: `pdfaExtension:${c.local} is not a defined field of the extension container`, path: `pdfaExtension:${c.local}` });
+      issues.push({
+        clause: '6.6.2.3.3-1',
+        message: `pdfaExtension:${c.local} is not a defined field of the extension container`,
+        path: `pdfaExtension:${c.local}`,
+      });
       continue;
     }
-    if (c.prefix !== 'pdfaExtension') issues.push({ clause: '6.6.2.3.3-1', message: `the extension container uses prefix "${c.prefix}" instead of pdfaExtension`, path: 'pdfaExtension:schemas' });
+    if (c.prefix !== 'pdfaExtension')
+      issues.push({
+        clause: '6.6.2.3.3-1',
+        message: `the extension container uses prefix "${c.prefix}" instead of pdfaExtension`,
+        path: 'pdfaExtension:schemas',
+      });
     if (c.value.kind !== 'array' || c.value.arr !== 'Bag') {
       issues.push({ clause: '6.6.2.3.3-1', message: 'pdfaExtension:schemas is not an rdf:Bag', path: 'pdfaExtension:schemas' });
       continue;
@@ -194,7 +207,8 @@ function extensionSchemas(props: XProp[], issues: XmpIssue[]): { schemas: Declar
         }
       }
       const schemaName = field(item.fields, NS_PDFA_SCHEMA, 'schema');
-      if (!schemaName || textOf(schemaName.value) === undefined) issues.push({ clause: '6.6.2.3.3-2', message: 'pdfaSchema:schema is missing or not Text', path });
+      if (!schemaName || textOf(schemaName.value) === undefined)
+        issues.push({ clause: '6.6.2.3.3-2', message: 'pdfaSchema:schema is missing or not Text', path });
       const nsUri = textOf(field(item.fields, NS_PDFA_SCHEMA, 'namespaceURI')?.value);
       if (nsUri === undefined) issues.push({ clause: '6.6.2.3.3-3', message: 'pdfaSchema:namespaceURI is missing or not a URI', path });
       const prefix = textOf(field(item.fields, NS_PDFA_SCHEMA, 'prefix')?.value);
@@ -213,7 +227,11 @@ function extensionSchemas(props: XProp[], issues: XmpIssue[]): { schemas: Declar
             }
             for (const f of pv.fields) {
               if (f.ns !== NS_PDFA_PROPERTY || !['name', 'valueType', 'category', 'description'].includes(f.local)) {
-                issues.push({ clause: '6.6.2.3.2-1', message: `extension property description has undefined field ${f.prefix}:${f.local}`, path: ppath });
+                issues.push({
+                  clause: '6.6.2.3.2-1',
+                  message: `extension property description has undefined field ${f.prefix}:${f.local}`,
+                  path: ppath,
+                });
               } else if (f.prefix !== 'pdfaProperty') {
                 issues.push({ clause: '6.6.2.3.3-7', message: `pdfaProperty field ${f.local} uses prefix "${f.prefix}"`, path: ppath });
               }
@@ -222,11 +240,19 @@ function extensionSchemas(props: XProp[], issues: XmpIssue[]): { schemas: Declar
             const vt = textOf(field(pv.fields, NS_PDFA_PROPERTY, 'valueType')?.value);
             const cat = textOf(field(pv.fields, NS_PDFA_PROPERTY, 'category')?.value);
             const desc = textOf(field(pv.fields, NS_PDFA_PROPERTY, 'description')?.value);
-            if (name === undefined) issues.push({ clause: '6.6.2.3.3-7', message: 'pdfaProperty:name is missing or not Text', path: ppath });
-            if (vt === undefined) issues.push({ clause: '6.6.2.3.3-8', message: 'pdfaProperty:valueType is missing or not Text', path: ppath });
+            if (name === undefined)
+              issues.push({ clause: '6.6.2.3.3-7', message: 'pdfaProperty:name is missing or not Text', path: ppath });
+            if (vt === undefined)
+              issues.push({ clause: '6.6.2.3.3-8', message: 'pdfaProperty:valueType is missing or not Text', path: ppath });
             else pending.push({ owner: ppath, type: vt });
-            if (cat !== 'internal' && cat !== 'external') issues.push({ clause: '6.6.2.3.3-9', message: `pdfaProperty:category is ${cat === undefined ? 'missing' : `"${cat}"`}, not internal or external`, path: ppath });
-            if (desc === undefined) issues.push({ clause: '6.6.2.3.3-10', message: 'pdfaProperty:description is missing or not Text', path: ppath });
+            if (cat !== 'internal' && cat !== 'external')
+              issues.push({
+                clause: '6.6.2.3.3-9',
+                message: `pdfaProperty:category is ${cat === undefined ? 'missing' : `"${cat}"`}, not internal or external`,
+                path: ppath,
+              });
+            if (desc === undefined)
+              issues.push({ clause: '6.6.2.3.3-10', message: 'pdfaProperty:description is missing or not Text', path: ppath });
             if (name !== undefined && vt !== undefined) declared.props.set(name, vt);
           });
         }
@@ -244,7 +270,11 @@ function extensionSchemas(props: XProp[], issues: XmpIssue[]): { schemas: Declar
             }
             for (const f of tv.fields) {
               if (f.ns !== NS_PDFA_TYPE || !['type', 'namespaceURI', 'prefix', 'description', 'field'].includes(f.local)) {
-                issues.push({ clause: '6.6.2.3.2-1', message: `extension value type has undefined field ${f.prefix}:${f.local}`, path: tpath });
+                issues.push({
+                  clause: '6.6.2.3.2-1',
+                  message: `extension value type has undefined field ${f.prefix}:${f.local}`,
+                  path: tpath,
+                });
               } else if (f.prefix !== 'pdfaType') {
                 issues.push({ clause: '6.6.2.3.3-11', message: `pdfaType field ${f.local} uses prefix "${f.prefix}"`, path: tpath });
               }
@@ -252,13 +282,17 @@ function extensionSchemas(props: XProp[], issues: XmpIssue[]): { schemas: Declar
             const tname = textOf(field(tv.fields, NS_PDFA_TYPE, 'type')?.value);
             const tns = textOf(field(tv.fields, NS_PDFA_TYPE, 'namespaceURI')?.value);
             if (tname === undefined) issues.push({ clause: '6.6.2.3.3-11', message: 'pdfaType:type is missing or not Text', path: tpath });
-            if (tns === undefined) issues.push({ clause: '6.6.2.3.3-12', message: 'pdfaType:namespaceURI is missing or not a URI', path: tpath });
-            if (textOf(field(tv.fields, NS_PDFA_TYPE, 'prefix')?.value) === undefined) issues.push({ clause: '6.6.2.3.3-13', message: 'pdfaType:prefix is missing or not Text', path: tpath });
-            if (textOf(field(tv.fields, NS_PDFA_TYPE, 'description')?.value) === undefined) issues.push({ clause: '6.6.2.3.3-14', message: 'pdfaType:description is missing or not Text', path: tpath });
+            if (tns === undefined)
+              issues.push({ clause: '6.6.2.3.3-12', message: 'pdfaType:namespaceURI is missing or not a URI', path: tpath });
+            if (textOf(field(tv.fields, NS_PDFA_TYPE, 'prefix')?.value) === undefined)
+              issues.push({ clause: '6.6.2.3.3-13', message: 'pdfaType:prefix is missing or not Text', path: tpath });
+            if (textOf(field(tv.fields, NS_PDFA_TYPE, 'description')?.value) === undefined)
+              issues.push({ clause: '6.6.2.3.3-14', message: 'pdfaType:description is missing or not Text', path: tpath });
             const dt: DeclaredType = { ns: tns ?? '', fields: new Map() };
             const fl = field(tv.fields, NS_PDFA_TYPE, 'field');
             if (fl) {
-              if (fl.value.kind !== 'array' || fl.value.arr !== 'Seq') issues.push({ clause: '6.6.2.3.3-15', message: 'pdfaType:field is not an rdf:Seq', path: tpath });
+              if (fl.value.kind !== 'array' || fl.value.arr !== 'Seq')
+                issues.push({ clause: '6.6.2.3.3-15', message: 'pdfaType:field is not an rdf:Seq', path: tpath });
               else
                 fl.value.items.forEach((fv, j) => {
                   const fpath = `${tpath}/pdfaType:field[${j + 1}]`;
@@ -268,17 +302,24 @@ function extensionSchemas(props: XProp[], issues: XmpIssue[]): { schemas: Declar
                   }
                   for (const f of fv.fields) {
                     if (f.ns !== NS_PDFA_FIELD || !['name', 'valueType', 'description'].includes(f.local)) {
-                      issues.push({ clause: '6.6.2.3.2-1', message: `extension field description has undefined field ${f.prefix}:${f.local}`, path: fpath });
+                      issues.push({
+                        clause: '6.6.2.3.2-1',
+                        message: `extension field description has undefined field ${f.prefix}:${f.local}`,
+                        path: fpath,
+                      });
                     } else if (f.prefix !== 'pdfaField') {
                       issues.push({ clause: '6.6.2.3.3-16', message: `pdfaField field ${f.local} uses prefix "${f.prefix}"`, path: fpath });
                     }
                   }
                   const fname = textOf(field(fv.fields, NS_PDFA_FIELD, 'name')?.value);
                   const fvt = textOf(field(fv.fields, NS_PDFA_FIELD, 'valueType')?.value);
-                  if (fname === undefined) issues.push({ clause: '6.6.2.3.3-16', message: 'pdfaField:name is missing or not Text', path: fpath });
-                  if (fvt === undefined) issues.push({ clause: '6.6.2.3.3-17', message: 'pdfaField:valueType is missing or not Text', path: fpath });
+                  if (fname === undefined)
+                    issues.push({ clause: '6.6.2.3.3-16', message: 'pdfaField:name is missing or not Text', path: fpath });
+                  if (fvt === undefined)
+                    issues.push({ clause: '6.6.2.3.3-17', message: 'pdfaField:valueType is missing or not Text', path: fpath });
                   else pending.push({ owner: fpath, type: fvt });
-                  if (textOf(field(fv.fields, NS_PDFA_FIELD, 'description')?.value) === undefined) issues.push({ clause: '6.6.2.3.3-18', message: 'pdfaField:description is missing or not Text', path: fpath });
+                  if (textOf(field(fv.fields, NS_PDFA_FIELD, 'description')?.value) === undefined)
+                    issues.push({ clause: '6.6.2.3.3-18', message: 'pdfaField:description is missing or not Text', path: fpath });
                   if (fname !== undefined && fvt !== undefined) dt.fields.set(fname, fvt);
                 });
             }
@@ -290,7 +331,12 @@ function extensionSchemas(props: XProp[], issues: XmpIssue[]): { schemas: Declar
     });
   }
   for (const p of pending) {
-    if (!knownType(p.type, types)) issues.push({ clause: p.owner.includes('pdfaType:field') ? '6.6.2.3.3-17' : '6.6.2.3.3-8', message: `value type "${p.type}" is neither predefined nor declared`, path: p.owner });
+    if (!knownType(p.type, types))
+      issues.push({
+        clause: p.owner.includes('pdfaType:field') ? '6.6.2.3.3-17' : '6.6.2.3.3-8',
+        message: `value type "${p.type}" is neither predefined nor declared`,
+        path: p.owner,
+      });
   }
   return { schemas, types };
 }
@@ -304,7 +350,9 @@ function typeError(type: string, v: XValue, types: Map<string, DeclaredType>, de
   if (v.kind === 'invalid') return v.why;
   if (t === 'Lang Alt') {
     if (v.kind !== 'array' || v.arr !== 'Alt') return 'expected a language alternative (rdf:Alt)';
-    return v.items.every((i) => i.kind === 'simple' && i.lang !== undefined) ? undefined : 'language alternative items must be text with xml:lang';
+    return v.items.every((i) => i.kind === 'simple' && i.lang !== undefined)
+      ? undefined
+      : 'language alternative items must be text with xml:lang';
   }
   const m = /^(Bag|Seq|Alt) (.+)$/.exec(t);
   if (m) {
@@ -369,12 +417,18 @@ export function checkMainXmp(pkt: XmpPacket): XmpCheckResult {
       } else if (p.local === 'conformance') {
         conformance = textOf(p.value);
         if (p.prefix !== 'pdfaid') issues.push({ clause: '6.6.4-5', message: `pdfaid conformance uses prefix "${p.prefix}"`, path });
-      } else if (p.local === 'amd' && p.prefix !== 'pdfaid') issues.push({ clause: '6.6.4-6', message: `pdfaid amd uses prefix "${p.prefix}"`, path });
-      else if (p.local === 'corr' && p.prefix !== 'pdfaid') issues.push({ clause: '6.6.4-7', message: `pdfaid corr uses prefix "${p.prefix}"`, path });
+      } else if (p.local === 'amd' && p.prefix !== 'pdfaid')
+        issues.push({ clause: '6.6.4-6', message: `pdfaid amd uses prefix "${p.prefix}"`, path });
+      else if (p.local === 'corr' && p.prefix !== 'pdfaid')
+        issues.push({ clause: '6.6.4-7', message: `pdfaid corr uses prefix "${p.prefix}"`, path });
     }
     const type = PREDEFINED.get(p.ns)?.props.get(p.local) ?? declared.get(p.ns)?.get(p.local);
     if (type === undefined) {
-      issues.push({ clause: '6.6.2.3.1-1', message: `property ${path} (${p.ns}) is neither predefined nor declared in an extension schema`, path });
+      issues.push({
+        clause: '6.6.2.3.1-1',
+        message: `property ${path} (${p.ns}) is neither predefined nor declared in an extension schema`,
+        path,
+      });
       continue;
     }
     const e = typeError(type, p.value, types);

@@ -34,7 +34,11 @@ function assignMemoSlots(): void {
   for (const [check, count] of users) if (count > 1) slotOf.set(check, slotOf.size);
   sharedCheckCount = slotOf.size;
   memoSlots.clear();
-  for (const rules of registry.values()) memoSlots.set(rules, Int32Array.from(rules, (r) => slotOf.get(r.check) ?? -1));
+  for (const rules of registry.values())
+    memoSlots.set(
+      rules,
+      Int32Array.from(rules, (r) => slotOf.get(r.check) ?? -1),
+    );
 }
 
 /** Register (or replace) a rule set. Adding a rule set is a matter of calling this with a table. */
@@ -152,7 +156,14 @@ function internalFinding(rule: Rule, _err: unknown, ruleSet: RuleSetId): Finding
  * MAX_FINDINGS_PER_RULE violations, the rest become one summary finding (see report-bounds.ts), so a
  * document that breaks a rule on each of its 30,000 lines does not make 30,000 finding objects.
  */
-function pushFindings(findings: Finding[], at: number[], index: number, rule: Rule, violations: readonly Violation[], ruleSet: RuleSetId): void {
+function pushFindings(
+  findings: Finding[],
+  at: number[],
+  index: number,
+  rule: Rule,
+  violations: readonly Violation[],
+  ruleSet: RuleSetId,
+): void {
   const listed = Math.min(violations.length, MAX_FINDINGS_PER_RULE);
   // Indexed, not for...of: over 1,300 mostly empty arrays per document, V8's iterator objects were garbage.
   for (let k = 0; k < listed; k++) {

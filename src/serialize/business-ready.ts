@@ -118,7 +118,13 @@ class Recorder {
   readonly fallbacks: FallbackApplied[] = [];
 
   /** Take `value` when usable; otherwise apply `fallback` and record it. */
-  use<T extends string | null>(field: string, value: string | undefined, fallback: T, type: FallbackType, state?: OriginalState): string | T {
+  use<T extends string | null>(
+    field: string,
+    value: string | undefined,
+    fallback: T,
+    type: FallbackType,
+    state?: OriginalState,
+  ): string | T {
     if (value !== undefined && value.trim() !== '') return value.trim();
     this.fallbacks.push({ field, fallback_type: type, original_state: state ?? 'missing', applied_value: fallback });
     return fallback;
@@ -248,7 +254,15 @@ export function toBusinessReady(
 
   const breakdown: BusinessTaxBreakdown[] = invoice.vatBreakdown.map((b, i) => ({
     category: r.use(`invoice.tax_breakdown[${i}].category`, b.categoryCode, 'S', 'default_value'),
-    rate: canonical(r.use(`invoice.tax_breakdown[${i}].rate`, parseDec(b.rate?.trim()) ? b.rate : undefined, '0', 'default_value', b.rate ? 'unparseable' : 'missing')),
+    rate: canonical(
+      r.use(
+        `invoice.tax_breakdown[${i}].rate`,
+        parseDec(b.rate?.trim()) ? b.rate : undefined,
+        '0',
+        'default_value',
+        b.rate ? 'unparseable' : 'missing',
+      ),
+    ),
     basis_amount: amount(r, `invoice.tax_breakdown[${i}].basis_amount`, b.taxableAmount, () => undefined),
     tax_amount: amount(r, `invoice.tax_breakdown[${i}].tax_amount`, b.taxAmount, () => {
       const base = parseDec(b.taxableAmount?.trim());
@@ -279,18 +293,27 @@ export function toBusinessReady(
 
   const t = invoice.totals;
   const net = amount(r, 'invoice.total_net_amount', t.taxExclusiveAmount, () =>
-    lines.length > 0 ? sumDec(lines.map((l) => l.line_total)).minus(sumDec(invoice.allowances.map((a) => a.amount))).plus(sumDec(invoice.charges.map((c) => c.amount))) : undefined,
+    lines.length > 0
+      ? sumDec(lines.map((l) => l.line_total))
+          .minus(sumDec(invoice.allowances.map((a) => a.amount)))
+          .plus(sumDec(invoice.charges.map((c) => c.amount)))
+      : undefined,
   );
-  const tax = amount(r, 'invoice.total_tax_amount', t.taxTotal, () => (breakdown.length > 0 ? sumDec(breakdown.map((b) => b.tax_amount)) : undefined));
+  const tax = amount(r, 'invoice.total_tax_amount', t.taxTotal, () =>
+    breakdown.length > 0 ? sumDec(breakdown.map((b) => b.tax_amount)) : undefined,
+  );
   const gross = amount(r, 'invoice.total_gross_amount', t.taxInclusiveAmount, () => big(net).plus(big(tax)));
   const due = amount(r, 'invoice.amount_due', t.amountDue, () =>
-    big(gross).minus(parseDec(t.paidAmount?.trim()) ?? ZERO).plus(parseDec(t.roundingAmount?.trim()) ?? ZERO),
+    big(gross)
+      .minus(parseDec(t.paidAmount?.trim()) ?? ZERO)
+      .plus(parseDec(t.roundingAmount?.trim()) ?? ZERO),
   );
 
   const invoiceDate = dateOk(invoice.issueDate);
   const result: BusinessReadyInvoice = {
     invoice_number: r.use('invoice.invoice_number', invoice.number, 'UNKNOWN', 'placeholder_value'),
-    invoice_date: invoiceDate ?? r.use('invoice.invoice_date', undefined, '1970-01-01', 'placeholder_value', invoice.issueDate ? 'invalid' : 'missing'),
+    invoice_date:
+      invoiceDate ?? r.use('invoice.invoice_date', undefined, '1970-01-01', 'placeholder_value', invoice.issueDate ? 'invalid' : 'missing'),
     due_date: dateOk(invoice.dueDate) ?? null,
     currency: r.use('invoice.currency', invoice.currency, 'EUR', 'default_value'),
     buyer_reference: optional(invoice.buyerReference),

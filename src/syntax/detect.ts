@@ -52,7 +52,10 @@ export function profileFromGuideline(guideline: string | null | undefined): Prof
 /** Profile from the XMP fx:ConformanceLevel ("MINIMUM", "BASIC WL", "BASIC", "EN 16931", "EXTENDED", "XRECHNUNG"). */
 export function profileFromConformanceLevel(level: string | undefined): ProfileId | null {
   if (!level) return null;
-  const l = level.trim().toUpperCase().replace(/[\s_-]+/g, '');
+  const l = level
+    .trim()
+    .toUpperCase()
+    .replace(/[\s_-]+/g, '');
   switch (l) {
     case 'MINIMUM':
       return 'minimum';

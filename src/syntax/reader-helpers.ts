@@ -72,7 +72,8 @@ const LAZY_LOC: PropertyDescriptor = {
 function record(target: Located, field: string, where: PendingLocation): void {
   const pending = pendingLocations.get(target);
   if (pending) pending.push(field, where);
-  else if (target.$loc) target.$loc[field] = resolveLocation(where); // already read (or set by other code): stay eager
+  else if (target.$loc)
+    target.$loc[field] = resolveLocation(where); // already read (or set by other code): stay eager
   else {
     pendingLocations.set(target, [field, where]);
     Object.defineProperty(target, '$loc', LAZY_LOC);
@@ -160,7 +161,12 @@ export function identifierOf(el: XmlElement, schemeAttr = 'schemeID', versionAtt
   return id;
 }
 
-export function putIdentifier<T extends Located>(target: T, field: keyof T & string, el: XmlElement | undefined, schemeAttr = 'schemeID'): void {
+export function putIdentifier<T extends Located>(
+  target: T,
+  field: keyof T & string,
+  el: XmlElement | undefined,
+  schemeAttr = 'schemeID',
+): void {
   if (!el) return;
   (target as Record<string, unknown>)[field] = identifierOf(el, schemeAttr);
   locate(target, field, el);

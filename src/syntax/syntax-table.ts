@@ -327,10 +327,7 @@ function expandAliases(path: string, aliases: Record<string, string[]>): string[
   return results.map((r) => r.join('/'));
 }
 
-function parsePath(
-  text: string,
-  opts: { namespaces: Record<string, string>; defaultPrefix: string },
-): ChildPath {
+function parsePath(text: string, opts: { namespaces: Record<string, string>; defaultPrefix: string }): ChildPath {
   const steps: Step[] = [];
   let attr: string | undefined;
   const anywhere = text.startsWith('//');
@@ -482,7 +479,6 @@ export function existsAnywhere(index: DocIndex, path: ChildPath): boolean {
 
 /** Violations per rule id for one document (only the rules that fired have an entry). */
 export type SyntaxResult = Map<string, Violation[]>;
-
 
 export function evaluateSyntaxRules(compiled: CompiledSyntaxRules, doc: XmlDoc): SyntaxResult {
   const index = indexDocument(doc, compiled.classify, compiled.indexedNames, compiled.indexedAttributes);

@@ -20,7 +20,8 @@ export type Flavor = 'xrechnung' | 'xrechnung_extension' | 'minimum' | 'basic_wl
 function classify(guideline: string | null): Flavor | null {
   const g = (guideline ?? '').trim().toLowerCase();
   if (g === '') return null;
-  if (g.includes('xrechnung')) return g.includes('#conformant#urn:xeinkauf.de:kosit:extension:xrechnung') ? 'xrechnung_extension' : 'xrechnung';
+  if (g.includes('xrechnung'))
+    return g.includes('#conformant#urn:xeinkauf.de:kosit:extension:xrechnung') ? 'xrechnung_extension' : 'xrechnung';
   if (g.includes('minimum')) return 'minimum';
   if (g.includes('basicwl')) return 'basic_wl';
   // "extended" is tested before "basic": no EXTENDED guideline contains "basic", but the order

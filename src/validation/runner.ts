@@ -225,10 +225,13 @@ export class WorkerGate {
           clearTimeout(waiter.timer);
           resolve(true);
         },
-        timer: setTimeout(() => {
-          this.waiting.splice(this.waiting.indexOf(waiter), 1);
-          resolve(false);
-        }, Math.max(0, deadline - performance.now())),
+        timer: setTimeout(
+          () => {
+            this.waiting.splice(this.waiting.indexOf(waiter), 1);
+            resolve(false);
+          },
+          Math.max(0, deadline - performance.now()),
+        ),
       };
       this.waiting.push(waiter);
     });
@@ -333,7 +336,12 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
       throw err;
     }
   }
-  async function validateInWorker(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs = opts.timeoutMs): Promise<ValidationResult> {
+  async function validateInWorker(
+    bytes: Uint8Array,
+    filename?: string,
+    options?: ValidateOptions,
+    timeoutMs = opts.timeoutMs,
+  ): Promise<ValidationResult> {
     const task: WorkerTask = { bytes, ...(filename ? { filename } : {}), ...(options ? { options } : {}) };
     return ((await inPool(task, timeoutMs, 'Validation')) as { result: ValidationResult }).result;
   }
@@ -344,7 +352,9 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     async validate(bytes, filename, options, timeoutMs) {
       if (preferInline()) {
         const pipelineModule = await loadPipeline();
-        const result = await boundedInline(() => batch.runStages(() => pipelineModule.validationStages(bytes, filename, options, { maxXmlBytes: inlineMaxBytes })));
+        const result = await boundedInline(() =>
+          batch.runStages(() => pipelineModule.validationStages(bytes, filename, options, { maxXmlBytes: inlineMaxBytes })),
+        );
         if (result) return result;
       }
       return validateInWorker(bytes, filename, options, timeoutMs);

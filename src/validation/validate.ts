@@ -127,7 +127,13 @@ interface BusinessValidation {
 }
 
 /** Run the applicable rule sets that are registered; report the others. */
-export function runBusinessValidation(doc: XmlDoc, invoice: Invoice, syntax: Syntax, ruleSets: readonly RuleSetId[], options: ValidateOptions = {}): BusinessValidation {
+export function runBusinessValidation(
+  doc: XmlDoc,
+  invoice: Invoice,
+  syntax: Syntax,
+  ruleSets: readonly RuleSetId[],
+  options: ValidateOptions = {},
+): BusinessValidation {
   return finishStages(businessValidationStages(doc, invoice, syntax, ruleSets, options));
 }
 
@@ -168,7 +174,13 @@ function* businessValidationStages(
 }
 
 function toDetail(f: Finding): ValidationErrorDetail {
-  const detail: ValidationErrorDetail = { rule_id: f.ruleId, message: f.message, severity: f.severity, ...(f.location ? { location: f.location } : {}), rule_set: f.ruleSet };
+  const detail: ValidationErrorDetail = {
+    rule_id: f.ruleId,
+    message: f.message,
+    severity: f.severity,
+    ...(f.location ? { location: f.location } : {}),
+    rule_set: f.ruleSet,
+  };
   if (isSummary(f)) detail.omitted = f.omitted;
   return detail;
 }
@@ -203,7 +215,8 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   if (!doc || !invoice || (syntax !== 'cii' && syntax !== 'ubl')) {
     // Nothing EN 16931 can be checked: say why, as findings of the document itself.
     for (const p of ing.problems) result.errors.push({ rule_id: p.code, message: p.message, severity: 'error' });
-    if (result.errors.length === 0) result.errors.push({ rule_id: 'NO_INVOICE', message: 'No EN 16931 invoice could be read from the upload.', severity: 'error' });
+    if (result.errors.length === 0)
+      result.errors.push({ rule_id: 'NO_INVOICE', message: 'No EN 16931 invoice could be read from the upload.', severity: 'error' });
     result.validation_completeness = 'partial';
     result.layers_skipped.push({ layer: 'xsd', reason: 'no_invoice_xml' }, { layer: 'schematron', reason: 'no_invoice_xml' });
     return result;
@@ -228,13 +241,18 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   for (const f of overlongNumbers(invoice)) findings.push(f);
   yield;
 
-  const { findings: ruleFindings, ran, missing } = yield* businessValidationStages(doc, invoice, syntax, applicableRuleSets(syntax, ing.guideline), options);
+  const {
+    findings: ruleFindings,
+    ran,
+    missing,
+  } = yield* businessValidationStages(doc, invoice, syntax, applicableRuleSets(syntax, ing.guideline), options);
   // Loops, not push(...): a spread of 100,000+ findings overflows the stack.
   for (const f of ruleFindings) findings.push(f);
   result.rule_sets = ran;
   if (ran.some((id) => id.startsWith('xrechnung-'))) result.xrechnung_version = options.xrechnungVersion ?? DEFAULT_XR_RELEASE;
   if (ran.length > 0) result.layers_executed.push('schematron');
-  for (const id of missing) result.layers_skipped.push({ layer: id.startsWith('br-fr') ? 'br_fr_ctc' : 'schematron', reason: `ruleset_unavailable:${id}` });
+  for (const id of missing)
+    result.layers_skipped.push({ layer: id.startsWith('br-fr') ? 'br_fr_ctc' : 'schematron', reason: `ruleset_unavailable:${id}` });
 
   // French CTC layer: opt-in per request, or declared by the invoice itself.
   if (options.brFr || declaresFrenchCtc(ing.guideline)) {
@@ -250,7 +268,12 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
     }
   }
 
-  result.rule_set_versions = ruleSetVersions({ ruleSets: result.rule_sets, xrechnung: result.xrechnung_version, brFrEdition: result.br_fr_edition, xsdSchema });
+  result.rule_set_versions = ruleSetVersions({
+    ruleSets: result.rule_sets,
+    xrechnung: result.xrechnung_version,
+    brFrEdition: result.br_fr_edition,
+    xsdSchema,
+  });
   // Report size bounds (report-bounds.ts): the verdict counts every finding, the list is bounded.
   const bounded = boundFindings(findings);
   result.errors = bounded.findings.map(toDetail);

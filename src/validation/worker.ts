@@ -35,10 +35,15 @@ let metadataModules: Promise<[typeof import('../metadata/build.js'), typeof impo
 let extractModules: Promise<[typeof import('../input/ingest.js'), typeof import('../extract/result.js')]> | undefined;
 
 async function buildXml(metadata: unknown): Promise<WorkerAnswer> {
-  const [{ buildInvoiceXml }, errors] = await (metadataModules ??= Promise.all([import('../metadata/build.js'), import('../metadata/errors.js')]));
+  const [{ buildInvoiceXml }, errors] = await (metadataModules ??= Promise.all([
+    import('../metadata/build.js'),
+    import('../metadata/errors.js'),
+  ]));
   try {
     const built = buildInvoiceXml(metadata);
-    return { xml: { xml: built.xml, droppedFields: built.droppedFields, profile: built.profile, invoiceNumber: built.invoice.number ?? undefined } };
+    return {
+      xml: { xml: built.xml, droppedFields: built.droppedFields, profile: built.profile, invoiceNumber: built.invoice.number ?? undefined },
+    };
   } catch (err) {
     if (err instanceof errors.MetadataNotJsonError) return { metadataError: { kind: 'notJson', message: err.message, code: err.code } };
     if (err instanceof errors.MetadataShapeError) return { metadataError: { kind: 'shape', items: err.items } };
@@ -50,12 +55,18 @@ async function buildXml(metadata: unknown): Promise<WorkerAnswer> {
 let serializeModules: Promise<[typeof import('../input/ingest.js'), typeof import('../serialize/upload.js')]> | undefined;
 
 async function serialize(bytes: Uint8Array, filename?: string): Promise<WorkerAnswer> {
-  const [{ ingest }, { serializeIngested }] = await (serializeModules ??= Promise.all([import('../input/ingest.js'), import('../serialize/upload.js')]));
+  const [{ ingest }, { serializeIngested }] = await (serializeModules ??= Promise.all([
+    import('../input/ingest.js'),
+    import('../serialize/upload.js'),
+  ]));
   return { serialized: serializeIngested(await ingest(bytes, filename)) };
 }
 
 async function extract(bytes: Uint8Array, filename?: string): Promise<WorkerAnswer> {
-  const [{ ingest }, { toExtractionResult }] = await (extractModules ??= Promise.all([import('../input/ingest.js'), import('../extract/result.js')]));
+  const [{ ingest }, { toExtractionResult }] = await (extractModules ??= Promise.all([
+    import('../input/ingest.js'),
+    import('../extract/result.js'),
+  ]));
   return { extraction: toExtractionResult(await ingest(bytes, filename)) };
 }
 

@@ -87,13 +87,20 @@ export interface CiiSchemaChoice {
 export function chooseCiiSchema(profile: ProfileId | string | null, guideline?: string | null): CiiSchemaChoice {
   const g = guideline?.trim() ? guideline.trim() : null;
   if (g) {
-    if (/kosit:extension/i.test(g)) return { id: 'EXTENDED', reference: 'cii-d16b', because: 'XRechnung is defined on the full CII D16B schema' };
+    if (/kosit:extension/i.test(g))
+      return { id: 'EXTENDED', reference: 'cii-d16b', because: 'XRechnung is defined on the full CII D16B schema' };
     const flavor = flavorOf({ syntax: 'cii', guideline: g });
-    if (flavor === 'xrechnung' || flavor === 'xrechnung_extension') return { id: 'EXTENDED', reference: 'cii-d16b', because: 'XRechnung is defined on the full CII D16B schema' };
+    if (flavor === 'xrechnung' || flavor === 'xrechnung_extension')
+      return { id: 'EXTENDED', reference: 'cii-d16b', because: 'XRechnung is defined on the full CII D16B schema' };
     if (flavor !== null && isProfileId(flavor)) return { id: XSD_FOR_PROFILE[flavor], reference: 'facturx', because: `guideline ${g}` };
-    return { id: 'EXTENDED', reference: 'cii-d16b', because: `the guideline ${g} names no Factur-X profile, so reference validators check the full CII D16B schema` };
+    return {
+      id: 'EXTENDED',
+      reference: 'cii-d16b',
+      because: `the guideline ${g} names no Factur-X profile, so reference validators check the full CII D16B schema`,
+    };
   }
-  if (profile === 'xrechnung') return { id: 'EXTENDED', reference: 'cii-d16b', because: 'XRechnung is defined on the full CII D16B schema' };
+  if (profile === 'xrechnung')
+    return { id: 'EXTENDED', reference: 'cii-d16b', because: 'XRechnung is defined on the full CII D16B schema' };
   return { id: isProfileId(profile) ? XSD_FOR_PROFILE[profile] : 'EN16931', reference: 'facturx', because: 'the declared profile' };
 }
 
@@ -123,7 +130,9 @@ export function runXsdLayer(
   profileArg?: ProfileId | string | null,
 ): XsdLayerResult {
   const { xmlBytes, syntax, profile, doc, facturxRelease } =
-    input instanceof Uint8Array ? { xmlBytes: input, syntax: syntaxArg, profile: profileArg ?? null, doc: undefined, facturxRelease: undefined } : input;
+    input instanceof Uint8Array
+      ? { xmlBytes: input, syntax: syntaxArg, profile: profileArg ?? null, doc: undefined, facturxRelease: undefined }
+      : input;
   const release = facturxRelease ?? DEFAULT_FACTURX_RELEASE;
 
   if (syntax === 'ubl') return ublLayer(doc, xmlBytes);
@@ -180,7 +189,13 @@ function ublLayer(doc: XmlDoc | undefined, xmlBytes: Uint8Array): XsdLayerResult
       tree = parseXml(xmlBytes);
     } catch (err) {
       if (!(err instanceof XmlParseError)) throw err;
-      const f: Finding = { ruleId: XSD_RULE_ID, severity: 'error', message: err.message, ...(err.line ? { location: `line ${err.line}` } : {}), ruleSet: XSD_RULE_SET };
+      const f: Finding = {
+        ruleId: XSD_RULE_ID,
+        severity: 'error',
+        message: err.message,
+        ...(err.line ? { location: `line ${err.line}` } : {}),
+        ruleSet: XSD_RULE_SET,
+      };
       return { executed: true, schema: UBL_SCHEMA_NAME, label: UBL_SCHEMA_NAME, findings: [f] };
     }
   }
@@ -198,7 +213,12 @@ function ublLayer(doc: XmlDoc | undefined, xmlBytes: Uint8Array): XsdLayerResult
     ruleSet: XSD_RULE_SET,
   }));
   if (errors.length > MAX_XSD_FINDINGS) {
-    findings.push({ ruleId: XSD_RULE_ID, severity: 'error', message: `${errors.length - MAX_XSD_FINDINGS} further schema errors against ${UBL_SCHEMA_NAME} are not listed.`, ruleSet: XSD_RULE_SET });
+    findings.push({
+      ruleId: XSD_RULE_ID,
+      severity: 'error',
+      message: `${errors.length - MAX_XSD_FINDINGS} further schema errors against ${UBL_SCHEMA_NAME} are not listed.`,
+      ruleSet: XSD_RULE_SET,
+    });
   }
   return { executed: true, schema: UBL_SCHEMA_NAME, label: UBL_SCHEMA_NAME, findings };
 }

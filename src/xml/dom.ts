@@ -80,7 +80,9 @@ const ENCODING_LABELS = new Map<string, Encoding>([
   ...(['utf-8', 'utf8'] as const).map((l) => [l, 'utf-8'] as const),
   ...(['us-ascii', 'ascii', 'iso646-us', 'ansi_x3.4-1968'] as const).map((l) => [l, 'us-ascii'] as const),
   ...(['utf-16', 'utf16', 'utf-16le', 'utf-16be'] as const).map((l) => [l, 'utf-16'] as const),
-  ...(['iso-8859-1', 'iso8859-1', 'iso_8859-1', 'latin1', 'latin-1', 'l1', 'iso-ir-100', 'cp819', 'ibm819'] as const).map((l) => [l, 'iso-8859-1'] as const),
+  ...(['iso-8859-1', 'iso8859-1', 'iso_8859-1', 'latin1', 'latin-1', 'l1', 'iso-ir-100', 'cp819', 'ibm819'] as const).map(
+    (l) => [l, 'iso-8859-1'] as const,
+  ),
   ...(['iso-8859-15', 'iso8859-15', 'iso_8859-15', 'latin-9', 'latin9', 'l9'] as const).map((l) => [l, 'iso-8859-15'] as const),
   ...(['windows-1252', 'cp1252', 'x-cp1252'] as const).map((l) => [l, 'windows-1252'] as const),
 ]);
@@ -94,7 +96,10 @@ function declaredEncoding(head: string): string | undefined {
 }
 
 function unsupported(name: string): XmlParseError {
-  return new XmlParseError(`The XML declares the encoding "${name.slice(0, 40)}", which this service does not read (supported: ${SUPPORTED_ENCODINGS})`, 'XML_ENCODING_UNSUPPORTED');
+  return new XmlParseError(
+    `The XML declares the encoding "${name.slice(0, 40)}", which this service does not read (supported: ${SUPPORTED_ENCODINGS})`,
+    'XML_ENCODING_UNSUPPORTED',
+  );
 }
 
 /** Decode UTF-16 (a BOM or a leading "<" with a zero byte told which order); the declaration may only say UTF-16. */
@@ -125,14 +130,21 @@ export function decodeXmlBytes(bytes: Uint8Array): { text: string; encoding: str
   const encoding = declared === undefined ? 'utf-8' : ENCODING_LABELS.get(declared.trim().toLowerCase());
   if (encoding === undefined) throw unsupported(declared!);
   if (bom && encoding !== 'utf-8' && encoding !== 'us-ascii') {
-    throw new XmlParseError(`The document starts with a UTF-8 byte-order mark but its XML declaration says "${declared!.slice(0, 40)}"`, 'XML_ENCODING');
+    throw new XmlParseError(
+      `The document starts with a UTF-8 byte-order mark but its XML declaration says "${declared!.slice(0, 40)}"`,
+      'XML_ENCODING',
+    );
   }
   switch (encoding) {
     case 'utf-8':
       return { text: decodeStrict(body, 'utf-8'), encoding };
     case 'us-ascii':
       for (let i = 0; i < body.length; i++) {
-        if (body[i] > 0x7f) throw new XmlParseError(`The document is not valid US-ASCII text (byte 0x${body[i].toString(16)} at offset ${i})`, 'XML_ENCODING');
+        if (body[i] > 0x7f)
+          throw new XmlParseError(
+            `The document is not valid US-ASCII text (byte 0x${body[i].toString(16)} at offset ${i})`,
+            'XML_ENCODING',
+          );
       }
       return { text: decodeStrict(body, 'utf-8'), encoding };
     case 'utf-16':
@@ -154,12 +166,14 @@ export function decodeXmlBytes(bytes: Uint8Array): { text: string; encoding: str
  * control of the same value, as the WHATWG encoding standard does.
  */
 const CP1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019,
+  0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
 ];
 function decodeWindows1252(bytes: Uint8Array): string {
   const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
-  return /[\x80-\x9f]/.test(latin1) ? latin1.replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(CP1252_HIGH[c.charCodeAt(0) - 0x80])) : latin1;
+  return /[\x80-\x9f]/.test(latin1)
+    ? latin1.replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(CP1252_HIGH[c.charCodeAt(0) - 0x80]))
+    : latin1;
 }
 
 function decodeStrict(bytes: Uint8Array, label: string): string {

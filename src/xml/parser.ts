@@ -762,7 +762,8 @@ class TreeParser {
       }
       if (prefix === 'xmlns' || (prefix === '' && local === 'xmlns')) continue; // declarations are not data
       const attribute: XmlAttribute = { ns, local, prefix, value: this.attrValue[n] };
-      if (attrs === null) attrs = [attribute]; // exactly sized: most elements have one attribute
+      if (attrs === null)
+        attrs = [attribute]; // exactly sized: most elements have one attribute
       else attrs.push(attribute);
     }
     return attrs ?? NONE;
@@ -861,7 +862,12 @@ class TreeParser {
     if (targetEnd === targetStart) this.fail('processing instruction without a valid target', lt);
     const target = src.slice(targetStart, targetEnd);
     if (target.toLowerCase() === 'xml') {
-      this.fail(target === 'xml' ? 'the XML declaration is allowed only at the very start of the document' : `the processing instruction target ${target} is reserved`, lt);
+      this.fail(
+        target === 'xml'
+          ? 'the XML declaration is allowed only at the very start of the document'
+          : `the processing instruction target ${target} is reserved`,
+        lt,
+      );
     }
     const c = src.charCodeAt(targetEnd);
     if (c === QUESTION && src.charCodeAt(targetEnd + 1) === GT) return targetEnd + 2;
@@ -904,7 +910,11 @@ class TreeParser {
       if (valueEnd === -1) this.fail('unterminated XML declaration', i);
       const value = src.slice(valueStart, valueEnd);
       const valid =
-        name === 'version' ? /^1\.[0-9]+$/.test(value) : name === 'encoding' ? /^[A-Za-z][A-Za-z0-9._-]*$/.test(value) : value === 'yes' || value === 'no';
+        name === 'version'
+          ? /^1\.[0-9]+$/.test(value)
+          : name === 'encoding'
+            ? /^[A-Za-z][A-Za-z0-9._-]*$/.test(value)
+            : value === 'yes' || value === 'no';
       if (!valid) this.fail(`invalid ${name} "${value}" in the XML declaration`, valueStart);
       i = valueEnd + 1;
     }
@@ -916,7 +926,8 @@ class TreeParser {
     for (let i = start; i < end; ) {
       const c = src.charCodeAt(i);
       if (c < 0xd800) {
-        if (c < 0x20 && ASCII_CLASS[c] === C_FORBIDDEN) this.fail(`character U+${c.toString(16).padStart(4, '0').toUpperCase()} is not allowed in XML`, i);
+        if (c < 0x20 && ASCII_CLASS[c] === C_FORBIDDEN)
+          this.fail(`character U+${c.toString(16).padStart(4, '0').toUpperCase()} is not allowed in XML`, i);
         i++;
       } else {
         const n = highCharLength(src, c, i);

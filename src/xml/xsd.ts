@@ -52,7 +52,8 @@ export function compiledSchema(schema: XsdSchemaId, release: FacturxAnyRelease =
   if (!result) {
     const folder = facturxXsdFolder();
     // Only plain file names inside the package folder: a schemaLocation cannot point elsewhere.
-    const read = (name: string) => overlayFacturxSchema(readFileSync(path.join(folder, path.basename(name)), 'utf8'), path.basename(name), schema, release);
+    const read = (name: string) =>
+      overlayFacturxSchema(readFileSync(path.join(folder, path.basename(name)), 'utf8'), path.basename(name), schema, release);
     result = compileSchemaSet(mainXsdName(schema), read);
     compiled.set(key, result);
   }
@@ -69,7 +70,11 @@ export function validateXsdTree(doc: XmlDoc, schema: XsdSchemaId, release: Factu
  * Parse and validate XML bytes (or a string) against the XSD of `profile` (or of an explicit schema set).
  * XML that is not well-formed is reported as invalid with the parser's message.
  */
-export function validateXsd(xml: Uint8Array | string, profile: ProfileId | XsdSchemaId, release: FacturxAnyRelease = FACTURX_BASE_RELEASE): XsdResult {
+export function validateXsd(
+  xml: Uint8Array | string,
+  profile: ProfileId | XsdSchemaId,
+  release: FacturxAnyRelease = FACTURX_BASE_RELEASE,
+): XsdResult {
   const schema = isSchemaId(profile) ? profile : XSD_FOR_PROFILE[profile];
   let doc: XmlDoc;
   try {

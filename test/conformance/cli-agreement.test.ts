@@ -22,50 +22,51 @@ interface Line {
   [k: string]: unknown;
 }
 
-test(
-  'the CLI verdict equals the HTTP API verdict for every corpus file',
-  { skip: !present && `no corpus at ${CORPUS} (set EINVOICE_CORPUS to its folder)`, timeout: 30 * 60_000 },
-  async () => {
-    const run = await runCli(['validate', CORPUS, '--format', 'json', '--jobs', '2', '--no-progress']);
-    assert.ok(run.code === 0 || run.code === 1, `exit ${run.code}: ${run.stderr}`);
-    const lines: Line[] = run.stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-    assert.ok(lines.length > 1000, `the CLI found ${lines.length} files`);
+test('the CLI verdict equals the HTTP API verdict for every corpus file', {
+  skip: !present && `no corpus at ${CORPUS} (set EINVOICE_CORPUS to its folder)`,
+  timeout: 30 * 60_000,
+}, async () => {
+  const run = await runCli(['validate', CORPUS, '--format', 'json', '--jobs', '2', '--no-progress']);
+  assert.ok(run.code === 0 || run.code === 1, `exit ${run.code}: ${run.stderr}`);
+  const lines: Line[] = run.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  assert.ok(lines.length > 1000, `the CLI found ${lines.length} files`);
 
-    const app = await communityApp({ WORKERS: '0' });
-    const disagreements: string[] = [];
-    const counts = { valid: 0, invalid: 0, unreadable: 0 };
-    try {
-      for (const line of lines) {
-        counts[line.status]++;
-        const { payload, headers } = multipart([{ name: 'file', value: readFileSync(line.file), filename: basename(line.file) }]);
-        const res = await app.inject({ method: 'POST', url: '/v1/validate', payload, headers });
-        const body = res.json();
-        if (res.statusCode === 200) {
-          const { file: _f, status, error_count: _e, warning_count: _w, ...cliResult } = line;
-          if (status === 'unreadable') disagreements.push(`${line.file}: API 200 valid=${body.valid}, CLI unreadable ${line.problem?.code}`);
-          else if (status !== (body.valid ? 'valid' : 'invalid')) disagreements.push(`${line.file}: API valid=${body.valid}, CLI ${status}`);
-          else {
-            try {
-              assert.deepEqual(cliResult, body);
-            } catch {
-              disagreements.push(`${line.file}: same verdict, different findings`);
-            }
+  const app = await communityApp({ WORKERS: '0' });
+  const disagreements: string[] = [];
+  const counts = { valid: 0, invalid: 0, unreadable: 0 };
+  try {
+    for (const line of lines) {
+      counts[line.status]++;
+      const { payload, headers } = multipart([{ name: 'file', value: readFileSync(line.file), filename: basename(line.file) }]);
+      const res = await app.inject({ method: 'POST', url: '/v1/validate', payload, headers });
+      const body = res.json();
+      if (res.statusCode === 200) {
+        const { file: _f, status, error_count: _e, warning_count: _w, ...cliResult } = line;
+        if (status === 'unreadable') disagreements.push(`${line.file}: API 200 valid=${body.valid}, CLI unreadable ${line.problem?.code}`);
+        else if (status !== (body.valid ? 'valid' : 'invalid')) disagreements.push(`${line.file}: API valid=${body.valid}, CLI ${status}`);
+        else {
+          try {
+            assert.deepEqual(cliResult, body);
+          } catch {
+            disagreements.push(`${line.file}: same verdict, different findings`);
           }
-        } else if (res.statusCode === 400) {
-          if (line.status !== 'unreadable' || line.problem?.code !== body.code) {
-            disagreements.push(`${line.file}: API 400 ${body.code}, CLI ${line.status} ${line.problem?.code ?? ''}`);
-          }
-        } else {
-          disagreements.push(`${line.file}: API ${res.statusCode} ${body.code ?? ''}, CLI ${line.status}`);
         }
+      } else if (res.statusCode === 400) {
+        if (line.status !== 'unreadable' || line.problem?.code !== body.code) {
+          disagreements.push(`${line.file}: API 400 ${body.code}, CLI ${line.status} ${line.problem?.code ?? ''}`);
+        }
+      } else {
+        disagreements.push(`${line.file}: API ${res.statusCode} ${body.code ?? ''}, CLI ${line.status}`);
       }
-    } finally {
-      await app.close();
     }
-    console.log(`# ${lines.length} corpus files: ${counts.valid} valid, ${counts.invalid} invalid, ${counts.unreadable} unreadable; ${disagreements.length} disagreements`);
-    assert.deepEqual(disagreements, []);
-  },
-);
+  } finally {
+    await app.close();
+  }
+  console.log(
+    `# ${lines.length} corpus files: ${counts.valid} valid, ${counts.invalid} invalid, ${counts.unreadable} unreadable; ${disagreements.length} disagreements`,
+  );
+  assert.deepEqual(disagreements, []);
+});

@@ -78,7 +78,9 @@ function contextOf(file: string): Promise<RuleContext | undefined> {
   let p = docs.get(file);
   if (!p) {
     p = ingest(readFileSync(path.join(corpus, file))).then((r) =>
-      r.doc && (r.syntax === 'cii' || r.syntax === 'ubl') ? ({ invoice: r.invoice!, doc: r.doc, syntax: r.syntax } as RuleContext) : undefined,
+      r.doc && (r.syntax === 'cii' || r.syntax === 'ubl')
+        ? ({ invoice: r.invoice!, doc: r.doc, syntax: r.syntax } as RuleContext)
+        : undefined,
     );
     docs.set(file, p);
   }
@@ -172,7 +174,11 @@ test('BR-FR 1.4 UBL (no official verdicts: the 1.4 UBL schematron does not compi
     assert.ok(ctx, v.file);
     for (const set of ['br-fr-1.4-ubl', 'br-fr-1.4-warning-ubl']) {
       const findings = runRuleSet(set, ctx);
-      assert.deepEqual(findings.filter((f) => f.ruleId === 'INTERNAL-RULE-ERROR'), [], v.file);
+      assert.deepEqual(
+        findings.filter((f) => f.ruleId === 'INTERNAL-RULE-ERROR'),
+        [],
+        v.file,
+      );
       counts[set] = (counts[set] ?? 0) + findings.length;
     }
   }

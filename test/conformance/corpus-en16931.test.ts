@@ -70,7 +70,10 @@ function compare(t: Tally, expected: Set<string>, actual: Set<string>, which: 'e
 
 test('EN 16931 corpus agreement with the official verdicts', async () => {
   const verdicts = readCorpusVerdicts<Verdict>();
-  const tallies = { business: { 'en16931-cii': newTally(), 'en16931-ubl': newTally() }, all: { 'en16931-cii': newTally(), 'en16931-ubl': newTally() } };
+  const tallies = {
+    business: { 'en16931-cii': newTally(), 'en16931-ubl': newTally() },
+    all: { 'en16931-cii': newTally(), 'en16931-ubl': newTally() },
+  };
   const diffs: string[] = [];
   const firedByRule = new Map<string, number>();
   let unreadable = 0;
@@ -106,7 +109,8 @@ test('EN 16931 corpus agreement with the official verdicts', async () => {
   for (const scope of ['business', 'all'] as const) {
     for (const set of SETS) {
       const t = tallies[scope][set];
-      const rule = (r: Tally['errorRules']) => `${r.tp}/${r.tp + r.fp + r.fn} (${pct(r.tp, r.tp + r.fp + r.fn)}%; ${r.fn} missed, ${r.fp} extra)`;
+      const rule = (r: Tally['errorRules']) =>
+        `${r.tp}/${r.tp + r.fp + r.fn} (${pct(r.tp, r.tp + r.fp + r.fn)}%; ${r.fn} missed, ${r.fp} extra)`;
       lines.push(
         `${set} [${scope === 'business' ? 'business rules BR-*' : 'all ids'}]: files ${t.filesAgree}/${t.files} (${pct(t.filesAgree, t.files)}%), ` +
           `error ids ${rule(t.errorRules)}, warning ids ${rule(t.warningRules)}`,
@@ -117,7 +121,11 @@ test('EN 16931 corpus agreement with the official verdicts', async () => {
 
   // implemented/total per family, from the official catalogue.
   for (const set of SETS) {
-    const ids = readFileSync(path.join(catalogue, `${set}.tsv`), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split('\t')[0]);
+    const ids = readFileSync(path.join(catalogue, `${set}.tsv`), 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.split('\t')[0]);
     const implemented = new Set(getRuleSet(set)!.map((r) => r.id));
     const fams = new Map<string, [number, number]>();
     for (const id of ids) {
@@ -133,13 +141,19 @@ test('EN 16931 corpus agreement with the official verdicts', async () => {
   if (process.env.CORPUS_DIFF) console.log(diffs.join('\n'));
   assert.deepEqual(internal.slice(0, 5), [], 'rules must not throw on corpus documents');
   // Leaves share one empty children/attrs array (src/xml/parser.ts): a rule that pushed into it would corrupt every tree.
-  assert.equal(SHARED_EMPTY_ARRAY.length, 0, 'something pushed into the parser\'s shared empty array');
+  assert.equal(SHARED_EMPTY_ARRAY.length, 0, "something pushed into the parser's shared empty array");
 
   for (const set of SETS) {
     const t = tallies.business[set];
     assert.ok(t.files > 0, `no corpus files for ${set}`);
-    assert.ok(t.filesAgree / t.files >= FLOOR[set].businessFiles, `${set}: business-rule file agreement ${pct(t.filesAgree, t.files)}% dropped below ${FLOOR[set].businessFiles * 100}%`);
+    assert.ok(
+      t.filesAgree / t.files >= FLOOR[set].businessFiles,
+      `${set}: business-rule file agreement ${pct(t.filesAgree, t.files)}% dropped below ${FLOOR[set].businessFiles * 100}%`,
+    );
     const a = tallies.all[set];
-    assert.ok(a.filesAgree / a.files >= FLOOR[set].allFiles, `${set}: file agreement over all ids ${pct(a.filesAgree, a.files)}% dropped below ${FLOOR[set].allFiles * 100}%`);
+    assert.ok(
+      a.filesAgree / a.files >= FLOOR[set].allFiles,
+      `${set}: file agreement over all ids ${pct(a.filesAgree, a.files)}% dropped below ${FLOOR[set].allFiles * 100}%`,
+    );
   }
 });

@@ -136,7 +136,14 @@ test('XRechnung and Factur-X profile rule sets agree with the corpus verdicts', 
       const d: string[] = [];
       for (const sev of ['error', 'warning', 'information'] as const) {
         const tag = sev === 'error' ? '' : sev === 'warning' ? 'w:' : 'i:';
-        d.push(...compare(t.bySeverity[sev], expected[sev].filter((id) => !isNoId(id)), got(sev).filter((id) => !isOurNotUsed(id)), tag));
+        d.push(
+          ...compare(
+            t.bySeverity[sev],
+            expected[sev].filter((id) => !isNoId(id)),
+            got(sev).filter((id) => !isOurNotUsed(id)),
+            tag,
+          ),
+        );
       }
       if (d.length === 0) t.ruleFiles++;
       const expectedInvalid = expected.error.length > 0;
@@ -145,7 +152,7 @@ test('XRechnung and Factur-X profile rule sets agree with the corpus verdicts', 
       else d.push(expectedInvalid ? '(official: invalid, ours: valid)' : '(official: valid, ours: invalid)');
       const noIdExpected = expected.error.filter(isNoId).length;
       const noIdGot = got('error').filter(isOurNotUsed).length;
-      if ((noIdExpected > 0) !== (noIdGot > 0)) d.push(`(not-used reports: official ${noIdExpected}, ours ${noIdGot})`);
+      if (noIdExpected > 0 !== noIdGot > 0) d.push(`(not-used reports: official ${noIdExpected}, ours ${noIdGot})`);
       if (d.length > 0) diffs.push(`${set} ${v.file}: ${d.join(' ')}`);
     }
   }
@@ -162,7 +169,11 @@ test('XRechnung and Factur-X profile rule sets agree with the corpus verdicts', 
     );
   }
   for (const set of SETS) {
-    const ids = readFileSync(path.join(catalogue, `${set}.tsv`), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split('\t')[0]);
+    const ids = readFileSync(path.join(catalogue, `${set}.tsv`), 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.split('\t')[0]);
     const implemented = new Set(getRuleSet(set)!.map((r) => r.id));
     const fams = new Map<string, [number, number]>();
     for (const id of ids) {
@@ -173,7 +184,9 @@ test('XRechnung and Factur-X profile rule sets agree with the corpus verdicts', 
       fams.set(f, e);
     }
     const own = [...implemented].filter(isOurNotUsed).length;
-    lines.push(`${set} implemented/total: ` + [...fams].map(([f, [a, b]]) => `${f} ${a}/${b}`).join(', ') + (own ? `; own not-used ids ${own}` : ''));
+    lines.push(
+      `${set} implemented/total: ` + [...fams].map(([f, [a, b]]) => `${f} ${a}/${b}`).join(', ') + (own ? `; own not-used ids ${own}` : ''),
+    );
   }
   lines.push(`files not readable as CII/UBL invoices (skipped): ${unreadable}`);
   console.log(lines.join('\n'));
@@ -182,19 +195,27 @@ test('XRechnung and Factur-X profile rule sets agree with the corpus verdicts', 
   assert.deepEqual(selectionMismatches, [], 'selectRuleSets must choose the official rule sets');
   assert.deepEqual(internal.slice(0, 5), [], 'rules must not throw on corpus documents');
   // Leaves share one empty children/attrs array (src/xml/parser.ts): a rule that pushed into it would corrupt every tree.
-  assert.equal(SHARED_EMPTY_ARRAY.length, 0, 'something pushed into the parser\'s shared empty array');
+  assert.equal(SHARED_EMPTY_ARRAY.length, 0, "something pushed into the parser's shared empty array");
   for (const set of SETS) {
     const t = tallies[set];
     assert.ok(t.files > 0, `no corpus files for ${set}`);
     assert.ok(t.ruleFiles >= FLOOR[set].ruleFiles, `${set}: rule-level agreement ${t.ruleFiles} dropped below ${FLOOR[set].ruleFiles}`);
-    assert.ok(t.verdictFiles >= FLOOR[set].verdictFiles, `${set}: verdict agreement ${t.verdictFiles} dropped below ${FLOOR[set].verdictFiles}`);
+    assert.ok(
+      t.verdictFiles >= FLOOR[set].verdictFiles,
+      `${set}: verdict agreement ${t.verdictFiles} dropped below ${FLOOR[set].verdictFiles}`,
+    );
   }
 });
 
 test('flavorOf names the declared profile or CIUS, and falls back to what ingest read', () => {
   const cases: [string, 'cii' | 'ubl', string | null, string | null][] = [
     ['urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0', 'ubl', null, 'xrechnung'],
-    ['urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0', 'cii', null, 'xrechnung_extension'],
+    [
+      'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0',
+      'cii',
+      null,
+      'xrechnung_extension',
+    ],
     ['urn:factur-x.eu:1p0:minimum', 'cii', null, 'minimum'],
     ['urn:factur-x.eu:1p0:basicwl', 'cii', null, 'basic_wl'],
     ['urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic', 'cii', null, 'basic'],
@@ -204,6 +225,10 @@ test('flavorOf names the declared profile or CIUS, and falls back to what ingest
     ['urn:ferd:CrossIndustryDocument:invoice:1p0:comfort', 'cii', 'en16931', 'en16931'],
   ];
   for (const [guideline, syntax, fallback, expected] of cases) assert.equal(flavorOf({ syntax, guideline, fallback }), expected, guideline);
-  assert.deepEqual(selectRuleSets({ syntax: 'ubl', guideline: 'urn:factur-x.eu:1p0:minimum' }), ['en16931-ubl'], 'Factur-X sets are CII only');
+  assert.deepEqual(
+    selectRuleSets({ syntax: 'ubl', guideline: 'urn:factur-x.eu:1p0:minimum' }),
+    ['en16931-ubl'],
+    'Factur-X sets are CII only',
+  );
   assert.deepEqual(selectRuleSets({ syntax: 'cii', guideline: null }), ['en16931-cii']);
 });

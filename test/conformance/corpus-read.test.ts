@@ -50,7 +50,9 @@ interface Expected {
 function isoDate(el: XmlElement | undefined): string | undefined {
   const t = el?.text;
   const format = el?.attrs.find((a) => a.local === 'format')?.value;
-  return t !== undefined && (format === undefined || format === '102') && /^\d{8}$/.test(t.trim()) ? `${t.trim().slice(0, 4)}-${t.trim().slice(4, 6)}-${t.trim().slice(6)}` : t;
+  return t !== undefined && (format === undefined || format === '102') && /^\d{8}$/.test(t.trim())
+    ? `${t.trim().slice(0, 4)}-${t.trim().slice(4, 6)}-${t.trim().slice(6)}`
+    : t;
 }
 
 function taxInCurrency(amounts: XmlElement[], currency: string | undefined): string | undefined {
@@ -95,7 +97,13 @@ function expectedFrom(root: XmlElement): Expected | undefined {
       buyer: txt(at(root, 'AccountingCustomerParty', 'Party', 'PartyLegalEntity', 'RegistrationName')),
       lineNet: num(at(sum, 'LineExtensionAmount')),
       net: num(at(sum, 'TaxExclusiveAmount')),
-      tax: taxInCurrency(root.children.filter((c) => c.local === 'TaxTotal').map((t) => at(t, 'TaxAmount')!).filter(Boolean), currency),
+      tax: taxInCurrency(
+        root.children
+          .filter((c) => c.local === 'TaxTotal')
+          .map((t) => at(t, 'TaxAmount')!)
+          .filter(Boolean),
+        currency,
+      ),
       gross: num(at(sum, 'TaxInclusiveAmount')),
       payable: num(at(sum, 'PayableAmount')),
     };
@@ -225,7 +233,8 @@ test('every corpus PDF and XML is read, and invoice facts equal the XML', async 
     ];
     for (const [field, value, expected] of pairs) {
       if (fell.has(field)) continue;
-      if ((value ?? undefined) !== expected) failures.push(`${rel}: invoice_json.${field} = ${JSON.stringify(value)}, XML has ${JSON.stringify(expected)}`);
+      if ((value ?? undefined) !== expected)
+        failures.push(`${rel}: invoice_json.${field} = ${JSON.stringify(value)}, XML has ${JSON.stringify(expected)}`);
     }
   }
   assert.deepEqual(failures.slice(0, 30), [], `${failures.length} mismatches`);

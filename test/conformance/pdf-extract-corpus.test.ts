@@ -26,13 +26,15 @@ test('the lazy reader (fast path) agrees with the full parser on every Factur-X/
     assert.ok(fast, `lazy reader gave up on ${file}`);
     const doc = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
     const full = listAttachments(doc);
-    const meta = (list: typeof full) => list.map((a) => [a.name, a.filename, a.mimeType, a.afRelationship, a.inNameTree, a.inAssociatedFiles]);
+    const meta = (list: typeof full) =>
+      list.map((a) => [a.name, a.filename, a.mimeType, a.afRelationship, a.inNameTree, a.inAssociatedFiles]);
     assert.deepEqual(meta(fast.attachments), meta(full), file);
     // XML content byte for byte. (Other attachments are not compared: pdf-lib's Flate decoder dropped the
     // last byte of the 843,023-byte PDF inside zugferd_2p1_EN16931_Elektron.pdf, where zlib and pdfjs-dist
     // agree with the lazy reader; corpus-read.test.ts checks every invoice XML against pdfjs-dist.)
     fast.attachments.forEach((a, i) => {
-      if (/\.xml$/i.test(a.name)) assert.equal(Buffer.compare(Buffer.from(a.content()), Buffer.from(full[i].content())), 0, `${file}: ${a.name}`);
+      if (/\.xml$/i.test(a.name))
+        assert.equal(Buffer.compare(Buffer.from(a.content()), Buffer.from(full[i].content())), 0, `${file}: ${a.name}`);
     });
     compared++;
   }
@@ -44,4 +46,3 @@ test('the PDF carrying both a ZUGFeRD 1 and a ZUGFeRD 2 invoice is read as ZUGFe
   assert.equal(r.syntax, 'cii');
   assert.ok(r.attachmentNames!.length >= 1);
 });
-

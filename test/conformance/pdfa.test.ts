@@ -15,7 +15,11 @@ const ROOT = resolve(process.cwd(), '../shared/corpus/pdfa');
 const MANIFEST = resolve(ROOT, 'manifest.tsv');
 
 test('PDF/A corpus agreement per clause and overall', { skip: !existsSync(MANIFEST) && 'corpus not present' }, () => {
-  const rows = readFileSync(MANIFEST, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+  const rows = readFileSync(MANIFEST, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'));
   const per = new Map<string, { agree: number; total: number }>();
   const misses: string[] = [];
   let agree = 0;
@@ -29,11 +33,16 @@ test('PDF/A corpus agreement per clause and overall', { skip: !existsSync(MANIFE
     if (ours === expected) {
       c.agree++;
       agree++;
-    } else misses.push(`${file}: expected ${expected}, ours ${ours}${r.findings[0] ? ` (${r.findings[0].clause} ${r.findings[0].message})` : ''}`);
+    } else
+      misses.push(
+        `${file}: expected ${expected}, ours ${ours}${r.findings[0] ? ` (${r.findings[0].clause} ${r.findings[0].message})` : ''}`,
+      );
     per.set(clause, c);
   }
   const pct = (a: number, t: number) => (t === 0 ? 100 : (100 * a) / t);
-  const lines = [...per].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([k, v]) => `${k.padEnd(12)} ${String(v.agree).padStart(4)}/${String(v.total).padEnd(4)} ${pct(v.agree, v.total).toFixed(1)}%`);
+  const lines = [...per]
+    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+    .map(([k, v]) => `${k.padEnd(12)} ${String(v.agree).padStart(4)}/${String(v.total).padEnd(4)} ${pct(v.agree, v.total).toFixed(1)}%`);
   const group = (pred: (c: string) => boolean) => {
     let a = 0;
     let t = 0;

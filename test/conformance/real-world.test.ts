@@ -31,9 +31,15 @@ test('ZUGFeRD 1.0: header, parties, totals and lines read through the older elem
   const realLines = inv.lines.filter((l) => l.id !== '');
   assert.equal(realLines.length, 4);
   assert.ok(realLines.every((l) => l.netAmount !== undefined && l.quantity !== undefined && l.vatRate !== undefined));
-  assert.deepEqual(realLines.map((l) => l.netAmount), ['10.00', '27.50', '109.80', '55.46']);
+  assert.deepEqual(
+    realLines.map((l) => l.netAmount),
+    ['10.00', '27.50', '109.80', '55.46'],
+  );
   assert.ok(inv.vatBreakdown.length > 0);
-  assert.ok(xml.includes(`<ram:GrandTotalAmount currencyID="EUR">${inv.totals.taxInclusiveAmount}</ram:GrandTotalAmount>`), inv.totals.taxInclusiveAmount);
+  assert.ok(
+    xml.includes(`<ram:GrandTotalAmount currencyID="EUR">${inv.totals.taxInclusiveAmount}</ram:GrandTotalAmount>`),
+    inv.totals.taxInclusiveAmount,
+  );
 });
 
 test('converting a ZUGFeRD 1.0 / 2.0 PDF: old invoice XML and its XMP (incl. nested descriptions) are replaced cleanly', async () => {
@@ -49,12 +55,20 @@ test('converting a ZUGFeRD 1.0 / 2.0 PDF: old invoice XML and its XMP (incl. nes
     const { pdf } = await embedInvoiceXml(input, { xml, flavour, replaceInvoiceAttachments: true });
     // A 3U input stays 3U, everything else is declared 3B.
     const v = assertContainer(pdf, xml, flavour, declared?.pdfaPart === '3' && declared.pdfaConformance === 'U' ? 'U' : 'B');
-    assert.deepEqual(embeddedFileEntries(v).map(([k]) => k), ['factur-x.xml'], file);
+    assert.deepEqual(
+      embeddedFileEntries(v).map(([k]) => k),
+      ['factur-x.xml'],
+      file,
+    );
     const xmp = parseXmpPacket(v.data(v.catalog['/Metadata']));
     // No property or schema of the old ZUGFeRD namespaces is left behind.
     const stale = [...xmp.props.keys()].filter((k) => /^urn:(ferd|zugferd):/.test(k));
     assert.deepEqual(stale, [], file);
-    assert.deepEqual(xmp.schemas.map((s) => s.namespaceURI), [FX_NAMESPACE], file);
+    assert.deepEqual(
+      xmp.schemas.map((s) => s.namespaceURI),
+      [FX_NAMESPACE],
+      file,
+    );
   }
 });
 
@@ -70,12 +84,18 @@ async function extract(bytes: Buffer, filename: string) {
 }
 
 test('ZUGFeRD 1.0 PDF: read best-effort, flagged ZUGFERD_1_LEGACY and heuristic_mapping', async () => {
-  const { status, body } = await extract(readFileSync(corpusPath('zugferd/ZUGFeRDv1/correct/Intarsys/ZUGFeRD_1p0_COMFORT_Rabatte.pdf')), 'zf1.pdf');
+  const { status, body } = await extract(
+    readFileSync(corpusPath('zugferd/ZUGFeRDv1/correct/Intarsys/ZUGFeRD_1p0_COMFORT_Rabatte.pdf')),
+    'zf1.pdf',
+  );
   assert.equal(status, 200);
   assert.equal(body.xml_extracted, true);
   assert.equal(body.format_detected, 'zugferd');
   assert.equal(body.profile_detected, null);
-  assert.deepEqual(body.errors.map((e: { code: string }) => e.code), ['ZUGFERD_1_LEGACY']);
+  assert.deepEqual(
+    body.errors.map((e: { code: string }) => e.code),
+    ['ZUGFERD_1_LEGACY'],
+  );
   const j = body.invoice_json;
   assert.ok(j.invoice_number && j.seller.name && j.buyer.name && j.totals.gross_amount, JSON.stringify(j));
   assert.ok(j.line_items.length > 0);

@@ -11,7 +11,12 @@ test('CEN UBL unit tests and examples: syntax-rule ids equal the official verdic
   let withFindings = 0;
   for (const line of readFileSync(corpusPath('verdicts.jsonl'), 'utf8').split('\n')) {
     if (!line) continue;
-    const v = JSON.parse(line) as { file: string; rulesets: string[]; errors: { id: string; ruleset: string }[]; warnings: { id: string; ruleset: string }[] };
+    const v = JSON.parse(line) as {
+      file: string;
+      rulesets: string[];
+      errors: { id: string; ruleset: string }[];
+      warnings: { id: string; ruleset: string }[];
+    };
     if (!v.file.startsWith('en16931/') || !v.rulesets.includes('en16931-ubl')) continue;
     const expected = new Set(
       [...v.errors, ...v.warnings].filter((x) => x.ruleset === 'en16931-ubl' && /^UBL-(SR|CR|DT)-/.test(x.id)).map((x) => x.id),

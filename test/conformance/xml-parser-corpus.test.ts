@@ -61,4 +61,3 @@ test('the XML embedded in the corpus PDFs of real producers: the same tree as sa
   assert.deepEqual(problems, []);
   assert.ok(compared > 40, `PDFs with embedded XML: ${compared}`);
 });
-

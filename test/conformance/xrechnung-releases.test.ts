@@ -55,7 +55,9 @@ async function agreement(release: XrRelease, verdicts: Verdict[]): Promise<{ fil
     for (const set of v.rulesets) {
       const findings: Finding[] = runRuleSet(set.startsWith('xrechnung-') ? xrechnungRegistryId(set, release) : set, ctx);
       for (const sev of ['error', 'warning', 'information'] as const) {
-        const official = (sev === 'error' ? v.errors : sev === 'warning' ? v.warnings : (v.information ?? [])).filter((i) => i.ruleset === set).map((i) => i.id);
+        const official = (sev === 'error' ? v.errors : sev === 'warning' ? v.warnings : (v.information ?? []))
+          .filter((i) => i.ruleset === set)
+          .map((i) => i.id);
         const ours = findings.filter((f) => f.severity === sev && f.ruleId).map((f) => f.ruleId!);
         if (keyFor(set, official) !== keyFor(set, ours)) d.push(`${set} ${sev}: official [${key(official)}] ours [${key(ours)}]`);
       }

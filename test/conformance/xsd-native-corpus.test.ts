@@ -45,7 +45,9 @@ describe('native XSD engine vs libxml2 on the corpus', () => {
         if (native.errors.length === oracle.errors.length) countsAgree++;
       }
     }
-    t.diagnostic(`corpus XML: ${compared} (file, schema set) pairs, ${invalid} invalid; verdicts agree 100%, error counts agree ${countsAgree}/${compared}`);
+    t.diagnostic(
+      `corpus XML: ${compared} (file, schema set) pairs, ${invalid} invalid; verdicts agree 100%, error counts agree ${countsAgree}/${compared}`,
+    );
     assert.ok(compared >= 900, `${compared} comparisons`);
     assert.ok(invalid > 100 && invalid < compared - 100, 'both verdicts occur often');
   });
@@ -64,7 +66,10 @@ describe('native XSD engine vs libxml2 on the corpus', () => {
       if (!ing.doc || !ing.xmlBytes || ing.doc.root.local !== 'CrossIndustryInvoice') continue;
       invoices++;
       for (const set of SETS) {
-        assertAgree({ native: validateXsdTree(ing.doc, set), oracle: libxml2ValidateXsd(ing.xmlBytes, set) }, `${path.relative(corpus, file)} against ${set}`);
+        assertAgree(
+          { native: validateXsdTree(ing.doc, set), oracle: libxml2ValidateXsd(ing.xmlBytes, set) },
+          `${path.relative(corpus, file)} against ${set}`,
+        );
         compared++;
       }
     }
@@ -72,4 +77,3 @@ describe('native XSD engine vs libxml2 on the corpus', () => {
     assert.ok(invoices >= 50, `${invoices} CII invoices found in PDFs`);
   });
 });
-

@@ -93,7 +93,8 @@ export default async function convert(app: FastifyInstance): Promise<void> {
             try {
               return await app.validation.buildXml(metadata);
             } catch (err) {
-              if (err instanceof ValidationTimeoutError) throw new UnprocessableError('PROCESSING_TIMEOUT', `${err.message}; the invoice is too large to generate.`);
+              if (err instanceof ValidationTimeoutError)
+                throw new UnprocessableError('PROCESSING_TIMEOUT', `${err.message}; the invoice is too large to generate.`);
               throw err;
             }
           },

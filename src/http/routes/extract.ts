@@ -21,7 +21,10 @@ const extractionResultSchema = {
   type: 'object',
   properties: {
     format_detected: { ...strOrNull, description: 'factur-x, zugferd, xrechnung or ubl; null when no invoice XML was found' },
-    profile_detected: { ...strOrNull, description: 'minimum, basic_wl, basic, en16931, extended or xrechnung (from BT-24, else the PDF XMP)' },
+    profile_detected: {
+      ...strOrNull,
+      description: 'minimum, basic_wl, basic, en16931, extended or xrechnung (from BT-24, else the PDF XMP)',
+    },
     xml_extracted: { type: 'boolean' },
     invoice_json: {
       type: ['object', 'null'],
@@ -105,7 +108,9 @@ export default async function extract(app: FastifyInstance): Promise<void> {
         // Unusable input (not PDF/XML, encrypted PDF, malformed XML upload) → 400 with the ingest code.
         if (err instanceof IngestError) throw new ProblemError(400, 'Bad Request', err.message, { code: err.code });
         if (err instanceof ValidationTimeoutError) {
-          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the document is too large to read.`, { code: 'PROCESSING_TIMEOUT' });
+          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the document is too large to read.`, {
+            code: 'PROCESSING_TIMEOUT',
+          });
         }
         throw err;
       }

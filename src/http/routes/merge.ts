@@ -57,7 +57,8 @@ export default async function merge(app: FastifyInstance): Promise<void> {
           ...errorResponses(400, 409, 413, 500),
           // Merge's own 422 is ProblemDetails (PDF/A-3 declaration, EN 16931); a malformed request is HTTPValidationError.
           422: {
-            description: 'NOT_PDFA3 / EN16931_INVALID (ProblemDetails, failed rules under `errors`), or a request shape failure (HTTPValidationError)',
+            description:
+              'NOT_PDFA3 / EN16931_INVALID (ProblemDetails, failed rules under `errors`), or a request shape failure (HTTPValidationError)',
             content: {
               'application/problem+json': { schema: { $ref: 'ProblemDetails#' } },
               'application/json': { schema: { $ref: 'HTTPValidationError#' } },
@@ -79,7 +80,10 @@ export default async function merge(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const form = await readForm(req, { files: { pdf: { required: true }, xml: { required: true } }, fields: { format: { required: false } } });
+      const form = await readForm(req, {
+        files: { pdf: { required: true }, xml: { required: true } },
+        fields: { format: { required: false } },
+      });
       // One implementation with the library and the CLI (src/lib/operations.ts); the XML is validated by the
       // shared validation runner: off the event loop and time-bounded, like /v1/validate.
       const result = await viaLib(async () =>

@@ -95,7 +95,9 @@ export default async function operations(app: FastifyInstance): Promise<void> {
     async (req) => {
       const token = app.config.diagnosticsToken;
       if (!token) {
-        throw new ProblemError(403, 'Forbidden', 'Diagnostics are disabled; set DIAGNOSTICS_TOKEN to enable them.', { code: 'DIAGNOSTICS_DISABLED' });
+        throw new ProblemError(403, 'Forbidden', 'Diagnostics are disabled; set DIAGNOSTICS_TOKEN to enable them.', {
+          code: 'DIAGNOSTICS_DISABLED',
+        });
       }
       requireBearer(req, token, 'diagnostics');
       const total = os.totalmem();
@@ -117,7 +119,12 @@ export default async function operations(app: FastifyInstance): Promise<void> {
           log_level: app.config.logLevel,
           metrics_enabled: app.config.metricsEnabled,
         },
-        environment: { os: `${os.type()} ${os.release()}`, architecture: os.arch(), python_version: process.version, hostname: os.hostname() },
+        environment: {
+          os: `${os.type()} ${os.release()}`,
+          architecture: os.arch(),
+          python_version: process.version,
+          hostname: os.hostname(),
+        },
         memory_status: {
           total_mb: mb(total),
           available_mb: mb(available),
@@ -144,7 +151,10 @@ export default async function operations(app: FastifyInstance): Promise<void> {
           'METRICS_TOKEN are set, then `Authorization: Bearer <METRICS_TOKEN>` is required (401 otherwise).',
         tags: ['operations'],
         security: [{ bearer: [] }],
-        response: { 200: { description: 'Prometheus exposition format', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errorResponses(401, 403) },
+        response: {
+          200: { description: 'Prometheus exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
+          ...errorResponses(401, 403),
+        },
       },
     },
     async (req, reply) => {

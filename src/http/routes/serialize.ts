@@ -44,7 +44,8 @@ export default async function serialize(app: FastifyInstance): Promise<void> {
           try {
             return await app.validation.serialize(bytes, filename);
           } catch (err) {
-            if (err instanceof ValidationTimeoutError) throw new UnprocessableError('PROCESSING_TIMEOUT', `${err.message}; the document is too large to read.`);
+            if (err instanceof ValidationTimeoutError)
+              throw new UnprocessableError('PROCESSING_TIMEOUT', `${err.message}; the document is too large to read.`);
             throw err;
           }
         }),

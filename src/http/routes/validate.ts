@@ -20,7 +20,11 @@ import { PDFA_LAYER, runPdfaLayer } from '../../pdfa/layer.js';
 
 const strOrNull = { type: ['string', 'null'] } as const;
 const skippedLayers = { type: 'array', items: { $ref: 'SkippedLayer#' } } as const;
-const layersExecuted = { type: 'array', items: { type: 'string' }, description: 'Layers that ran: xsd, schematron (the native EN 16931 rule sets), pdfa3b (pro, PDF uploads)' } as const;
+const layersExecuted = {
+  type: 'array',
+  items: { type: 'string' },
+  description: 'Layers that ran: xsd, schematron (the native EN 16931 rule sets), pdfa3b (pro, PDF uploads)',
+} as const;
 
 const ruleSetVersionsSchema = {
   type: 'object',
@@ -34,14 +38,19 @@ const ruleSetVersionsSchema = {
 const validationErrorDetail = {
   type: 'object',
   properties: {
-    rule_id: { ...strOrNull, description: 'Official rule id (BR-CO-10, CII-SR-001, UBL-CR-001, ...); XSD for schema errors; an ingest code (NO_XML, XML_MALFORMED, ...) when no invoice could be read' },
+    rule_id: {
+      ...strOrNull,
+      description:
+        'Official rule id (BR-CO-10, CII-SR-001, UBL-CR-001, ...); XSD for schema errors; an ingest code (NO_XML, XML_MALFORMED, ...) when no invoice could be read',
+    },
     message: { type: 'string' },
     severity: { type: 'string', enum: ['error', 'warning', 'information'], default: 'error' },
     location: { type: 'string', description: 'XPath-like location of the offending element (line number for schema errors)' },
     rule_set: { type: 'string', description: 'Rule set of the finding: en16931-cii, en16931-ubl, xsd, ...' },
     omitted: {
       type: 'integer',
-      description: 'Only on a summary entry (report size bounds): how many further findings of this rule (or, with rule_id REPORT_TRUNCATED, of the report) it stands for, not listed',
+      description:
+        'Only on a summary entry (report size bounds): how many further findings of this rule (or, with rule_id REPORT_TRUNCATED, of the report) it stands for, not listed',
     },
   },
   required: ['message'],
@@ -61,14 +70,43 @@ const communityResult = {
     layers_executed: layersExecuted,
     layers_skipped: skippedLayers,
     rule_sets: { type: 'array', items: { type: 'string' }, description: 'Rule sets that ran (en16931-cii, en16931-ubl, ...)' },
-    br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], description: 'The BR-FR edition that ran (only when the br_fr_ctc layer ran)' },
-    xrechnung_version: { type: 'string', enum: [...XR_RELEASES], description: 'The XRechnung schematron release that ran (only when an XRechnung rule set ran)' },
-    facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES], description: 'The Factur-X release whose schema checked the CII invoice (only when the XSD layer checked a CII invoice)' },
+    br_fr_edition: {
+      type: 'string',
+      enum: [...BR_FR_EDITIONS],
+      description: 'The BR-FR edition that ran (only when the br_fr_ctc layer ran)',
+    },
+    xrechnung_version: {
+      type: 'string',
+      enum: [...XR_RELEASES],
+      description: 'The XRechnung schematron release that ran (only when an XRechnung rule set ran)',
+    },
+    facturx_version: {
+      type: 'string',
+      enum: [...FACTURX_SCHEMA_RELEASES],
+      description: 'The Factur-X release whose schema checked the CII invoice (only when the XSD layer checked a CII invoice)',
+    },
     rule_set_versions: ruleSetVersionsSchema,
-    report_truncated: { type: 'boolean', description: 'Present (true) when the report size bounds left findings out of the list: the first 100 per rule and 1,000 entries in all are listed, the rest counted in summary entries (`omitted`)' },
-    findings_omitted: { type: 'integer', description: 'With report_truncated: how many findings are counted in summary entries instead of listed' },
+    report_truncated: {
+      type: 'boolean',
+      description:
+        'Present (true) when the report size bounds left findings out of the list: the first 100 per rule and 1,000 entries in all are listed, the rest counted in summary entries (`omitted`)',
+    },
+    findings_omitted: {
+      type: 'integer',
+      description: 'With report_truncated: how many findings are counted in summary entries instead of listed',
+    },
   },
-  required: ['valid', 'format', 'flavor', 'errors', 'validation_mode', 'pdfa_valid', 'validation_completeness', 'layers_executed', 'layers_skipped'],
+  required: [
+    'valid',
+    'format',
+    'flavor',
+    'errors',
+    'validation_mode',
+    'pdfa_valid',
+    'validation_completeness',
+    'layers_executed',
+    'layers_skipped',
+  ],
 } as const;
 
 const diagnosticDetail = {
@@ -103,8 +141,15 @@ const proResult = {
     xrechnung_version: { type: 'string', enum: [...XR_RELEASES] },
     facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES] },
     rule_set_versions: ruleSetVersionsSchema,
-    report_truncated: { type: 'boolean', description: 'Present (true) when the report size bounds left findings out of the list: the first 100 per rule and 1,000 entries in all are listed, the rest counted in summary entries (`omitted`)' },
-    findings_omitted: { type: 'integer', description: 'With report_truncated: how many findings are counted in summary entries instead of listed' },
+    report_truncated: {
+      type: 'boolean',
+      description:
+        'Present (true) when the report size bounds left findings out of the list: the first 100 per rule and 1,000 entries in all are listed, the rest counted in summary entries (`omitted`)',
+    },
+    findings_omitted: {
+      type: 'integer',
+      description: 'With report_truncated: how many findings are counted in summary entries instead of listed',
+    },
   },
   required: ['valid', 'error_count'],
 } as const;
@@ -149,7 +194,11 @@ function proReport(result: ValidationResult, pdf: Uint8Array | undefined, checkP
 /** Community: the PDF/A layer is a pro feature; a PDF upload lists it as skipped. */
 function communityReport(result: ValidationResult, pdf: boolean, wantPdfa: boolean): ValidationResult {
   if (!pdf || !wantPdfa) return result;
-  return { ...result, layers_skipped: [...result.layers_skipped, { layer: PDFA_LAYER, reason: 'license_required' }], validation_completeness: 'partial' };
+  return {
+    ...result,
+    layers_skipped: [...result.layers_skipped, { layer: PDFA_LAYER, reason: 'license_required' }],
+    validation_completeness: 'partial',
+  };
 }
 
 function countOf(result: ValidationResult, severity: 'error' | 'warning'): number {
@@ -168,7 +217,15 @@ function pdfaWarnings(errors: ValidationErrorDetail[], result: ValidationResult)
 /** The form's layer options, checked by the library (one implementation with the CLI); a bad value is 422. */
 function readLayerOptions(fields: Record<string, string>) {
   try {
-    return parseValidateOptions({ rules: fields.rules, brFrEdition: fields.br_fr_edition, xrechnungVersion: fields.xrechnung_version, facturxVersion: fields.facturx_version }, ['body']);
+    return parseValidateOptions(
+      {
+        rules: fields.rules,
+        brFrEdition: fields.br_fr_edition,
+        xrechnungVersion: fields.xrechnung_version,
+        facturxVersion: fields.facturx_version,
+      },
+      ['body'],
+    );
   } catch (err) {
     throw libErrorToHttp(err);
   }
@@ -217,11 +274,34 @@ export default async function validate(app: FastifyInstance): Promise<void> {
       config: {
         form: {
           file: { type: 'string', format: 'binary', description: 'Factur-X/ZUGFeRD PDF, or CII/UBL XML' },
-          validate_pdfa: { type: 'boolean', default: true, description: 'Pro only: run PDF/A-3b validation on a PDF (ignored in community mode)' },
-          rules: { type: 'string', description: 'Extra rule layers, comma-separated: br_fr_ctc (French CTC rules)', examples: ['br_fr_ctc'] },
-          br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS], default: DEFAULT_BR_FR_EDITION, description: 'Edition of the French CTC rules' },
-          xrechnung_version: { type: 'string', enum: [...XR_RELEASES], default: DEFAULT_XR_RELEASE, description: 'Release of the KoSIT XRechnung schematron (XRechnung invoices only)' },
-          facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES], default: DEFAULT_FACTURX_RELEASE, description: 'Factur-X / ZUGFeRD release of the CII schema layer (1.09.2 = ZUGFeRD 2.5.2, 1.08 = ZUGFeRD 2.4)' },
+          validate_pdfa: {
+            type: 'boolean',
+            default: true,
+            description: 'Pro only: run PDF/A-3b validation on a PDF (ignored in community mode)',
+          },
+          rules: {
+            type: 'string',
+            description: 'Extra rule layers, comma-separated: br_fr_ctc (French CTC rules)',
+            examples: ['br_fr_ctc'],
+          },
+          br_fr_edition: {
+            type: 'string',
+            enum: [...BR_FR_EDITIONS],
+            default: DEFAULT_BR_FR_EDITION,
+            description: 'Edition of the French CTC rules',
+          },
+          xrechnung_version: {
+            type: 'string',
+            enum: [...XR_RELEASES],
+            default: DEFAULT_XR_RELEASE,
+            description: 'Release of the KoSIT XRechnung schematron (XRechnung invoices only)',
+          },
+          facturx_version: {
+            type: 'string',
+            enum: [...FACTURX_SCHEMA_RELEASES],
+            default: DEFAULT_FACTURX_RELEASE,
+            description: 'Factur-X / ZUGFeRD release of the CII schema layer (1.09.2 = ZUGFeRD 2.5.2, 1.08 = ZUGFeRD 2.4)',
+          },
         },
         formRequired: ['file'],
       },
@@ -229,7 +309,13 @@ export default async function validate(app: FastifyInstance): Promise<void> {
     async (req) => {
       const form = await readForm(req, {
         files: { file: { required: true } },
-        fields: { validate_pdfa: { required: false }, rules: { required: false }, br_fr_edition: { required: false }, xrechnung_version: { required: false }, facturx_version: { required: false } },
+        fields: {
+          validate_pdfa: { required: false },
+          rules: { required: false },
+          br_fr_edition: { required: false },
+          xrechnung_version: { required: false },
+          facturx_version: { required: false },
+        },
       });
       const options = readLayerOptions(form.fields);
       const pro = app.edition === 'pro';
@@ -246,7 +332,9 @@ export default async function validate(app: FastifyInstance): Promise<void> {
         }
         if (err instanceof ValidationTimeoutError) {
           app.metrics.countValidation('timeout');
-          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the document is too large or too complex to validate.`, { code: 'VALIDATION_TIMEOUT' });
+          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the document is too large or too complex to validate.`, {
+            code: 'VALIDATION_TIMEOUT',
+          });
         }
         throw err;
       }

@@ -90,7 +90,10 @@ export default async function xml(app: FastifyInstance): Promise<void> {
       try {
         done(null, parseUrlEncoded(body as string));
       } catch {
-        done(new ProblemError(400, 'Bad Request', 'The form body is not valid application/x-www-form-urlencoded (broken %-escape).'), undefined);
+        done(
+          new ProblemError(400, 'Bad Request', 'The form body is not valid application/x-www-form-urlencoded (broken %-escape).'),
+          undefined,
+        );
       }
     },
   );
@@ -99,13 +102,23 @@ export default async function xml(app: FastifyInstance): Promise<void> {
   // fastify's own parser (prototype-poisoning protection) does the parsing.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: app.config.maxUploadSizeMb * 1024 * 1024 }, (req, body, done) => {
-    if (jsonTooDeep(body as string)) {
-      done(new ProblemError(400, 'Bad Request', `${jsonTooDeepMessage('The JSON body')}.`, { code: 'JSON_TOO_DEEP', max_json_depth: MAX_JSON_DEPTH }), undefined);
-      return;
-    }
-    parseJson(req, body as string, done);
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: app.config.maxUploadSizeMb * 1024 * 1024 },
+    (req, body, done) => {
+      if (jsonTooDeep(body as string)) {
+        done(
+          new ProblemError(400, 'Bad Request', `${jsonTooDeepMessage('The JSON body')}.`, {
+            code: 'JSON_TOO_DEEP',
+            max_json_depth: MAX_JSON_DEPTH,
+          }),
+          undefined,
+        );
+        return;
+      }
+      parseJson(req, body as string, done);
+    },
+  );
 
   // Publish the metadata schema (components.schemas.InvoiceMetadata) unless the app already did.
   if (!app.getSchema('InvoiceMetadata')) app.addSchema(INVOICE_METADATA_COMPONENT);
@@ -143,14 +156,17 @@ export default async function xml(app: FastifyInstance): Promise<void> {
     async (req, reply) => {
       const metadata = await readMetadataField(req);
       // The depth bound here, on the main thread (one linear scan), rather than after a hand-over to a worker.
-      if (typeof metadata === 'string' && jsonTooDeep(metadata)) throw toHttpError(new MetadataNotJsonError(jsonTooDeepMessage('The metadata JSON'), 'JSON_TOO_DEEP'));
+      if (typeof metadata === 'string' && jsonTooDeep(metadata))
+        throw toHttpError(new MetadataNotJsonError(jsonTooDeepMessage('The metadata JSON'), 'JSON_TOO_DEEP'));
       let built: BuiltXml;
       try {
         // Inline, or in a worker when the main thread is saturated or the metadata is large (validation/runner.ts).
         built = await app.validation.buildXml(metadata);
       } catch (err) {
         if (err instanceof ValidationTimeoutError) {
-          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the invoice is too large to generate.`, { code: 'PROCESSING_TIMEOUT' });
+          throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the invoice is too large to generate.`, {
+            code: 'PROCESSING_TIMEOUT',
+          });
         }
         throw toHttpError(err);
       }

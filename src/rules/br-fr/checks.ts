@@ -39,7 +39,24 @@ export function isValidDate(value: string): boolean {
 }
 
 /** BR-FR-04: the document type codes allowed in France (UNTDID 1001 subset). */
-export const DOCUMENT_TYPE_CODES = ['380', '389', '393', '501', '386', '500', '384', '471', '472', '473', '261', '262', '381', '396', '502', '503'];
+export const DOCUMENT_TYPE_CODES = [
+  '380',
+  '389',
+  '393',
+  '501',
+  '386',
+  '500',
+  '384',
+  '471',
+  '472',
+  '473',
+  '261',
+  '262',
+  '381',
+  '396',
+  '502',
+  '503',
+];
 
 /** BR-FR-08: billing frameworks (cadres de facturation); 1.4 adds the bidirectional B9/S9/M9. */
 export function billingModes(release: FrRelease): string[] {
@@ -66,13 +83,56 @@ export const VAT_CATEGORY_CODES = ['S', 'E', 'AE', 'K', 'G', 'O', 'Z'];
 
 /** BR-FR-16: VAT rates in use in France (mainland, Corsica, overseas), as lexical values. */
 export const VAT_RATES = [
-  '0', '0.0', '0.00', '10', '10.0', '10.00', '13', '13.0', '13.00', '20', '20.0', '20.00', '8.5', '8.50', '19.6', '19.60', '2.1', '2.10',
-  '5.5', '5.50', '7', '7.0', '7.00', '20.6', '20.60', '1.05', '0.9', '0.90', '1.75', '9.2', '9.20', '9.6', '9.60',
+  '0',
+  '0.0',
+  '0.00',
+  '10',
+  '10.0',
+  '10.00',
+  '13',
+  '13.0',
+  '13.00',
+  '20',
+  '20.0',
+  '20.00',
+  '8.5',
+  '8.50',
+  '19.6',
+  '19.60',
+  '2.1',
+  '2.10',
+  '5.5',
+  '5.50',
+  '7',
+  '7.0',
+  '7.00',
+  '20.6',
+  '20.60',
+  '1.05',
+  '0.9',
+  '0.90',
+  '1.75',
+  '9.2',
+  '9.20',
+  '9.6',
+  '9.60',
 ];
 
 /** BR-FR-17: attachment qualifiers; 1.4 adds RECAPITULATIF_COTRAITANCE. */
 export function attachmentCodes(release: FrRelease): string[] {
-  const base = ['RIB', 'LISIBLE', 'FEUILLE_DE_STYLE', 'PJA', 'BORDEREAU_SUIVI', 'DOCUMENT_ANNEXE', 'BON_LIVRAISON', 'BON_COMMANDE', 'BORDEREAU_SUIVI_VALIDATION', 'ETAT_ACOMPTE', 'FACTURE_PAIEMENT_DIRECT'];
+  const base = [
+    'RIB',
+    'LISIBLE',
+    'FEUILLE_DE_STYLE',
+    'PJA',
+    'BORDEREAU_SUIVI',
+    'DOCUMENT_ANNEXE',
+    'BON_LIVRAISON',
+    'BON_COMMANDE',
+    'BORDEREAU_SUIVI_VALIDATION',
+    'ETAT_ACOMPTE',
+    'FACTURE_PAIEMENT_DIRECT',
+  ];
   return release === '1.4' ? [...base, 'RECAPITULATIF_COTRAITANCE'] : base;
 }
 

@@ -22,13 +22,24 @@ import type { FrAssert } from './checks.js';
 import { ciiRules12, ciiRules14, isCiiRoot } from './cii.js';
 import { isUblRoot, ublRules12, ublRules14 } from './ubl.js';
 
-export const BR_FR_RULE_SETS = ['br-fr-1.2-cii', 'br-fr-1.2-ubl', 'br-fr-1.4-cii', 'br-fr-1.4-ubl', 'br-fr-1.4-warning-cii', 'br-fr-1.4-warning-ubl'] as const;
+export const BR_FR_RULE_SETS = [
+  'br-fr-1.2-cii',
+  'br-fr-1.2-ubl',
+  'br-fr-1.4-cii',
+  'br-fr-1.4-ubl',
+  'br-fr-1.4-warning-cii',
+  'br-fr-1.4-warning-ubl',
+] as const;
 export type BrFrRuleSetId = (typeof BR_FR_RULE_SETS)[number];
 
 /** The multi-vendor and bidirectional rules stay blocking in the 1.4 WARNING edition. */
 const alwaysFatal = (id: string) => id.startsWith('BR-FR-MV-') || id.startsWith('BR-FR-BD-');
 
-function toRules(asserts: readonly FrAssert[], severityOf: (id: string) => Severity, rootOk: (root: RuleContext['doc']['root']) => boolean): Rule[] {
+function toRules(
+  asserts: readonly FrAssert[],
+  severityOf: (id: string) => Severity,
+  rootOk: (root: RuleContext['doc']['root']) => boolean,
+): Rule[] {
   return asserts.map((a) => ({
     id: a.id,
     severity: severityOf(a.id),
@@ -38,7 +49,8 @@ function toRules(asserts: readonly FrAssert[], severityOf: (id: string) => Sever
       if (!rootOk(root)) return [];
       const out: Violation[] = [];
       // Locations only for the violations a report lists (report-bounds.ts); the rest are only counted.
-      for (const el of a.contexts(root)) if (!a.holds(el, root)) out.push(out.length < MAX_FINDINGS_PER_RULE ? { location: pathOf(el) } : UNLISTED);
+      for (const el of a.contexts(root))
+        if (!a.holds(el, root)) out.push(out.length < MAX_FINDINGS_PER_RULE ? { location: pathOf(el) } : UNLISTED);
       return out;
     },
   }));

@@ -24,7 +24,13 @@ function indicator(text: string | undefined): boolean | undefined {
   if (text === 'false' || text === '0') return false;
   return undefined;
 }
-const ciiChargeIndicator = (ac: XmlElement | null) => indicator(ac?.children.find((c) => c.local === 'ChargeIndicator')?.children.find((c) => c.local === 'Indicator')?.text.trim());
+const ciiChargeIndicator = (ac: XmlElement | null) =>
+  indicator(
+    ac?.children
+      .find((c) => c.local === 'ChargeIndicator')
+      ?.children.find((c) => c.local === 'Indicator')
+      ?.text.trim(),
+  );
 const ublChargeIndicator = (ac: XmlElement | null) => indicator(childText(ac, 'ChargeIndicator'));
 
 /** What one code list rule looks at: the value to test on a matching element (undefined = not matched), as written. */
@@ -68,7 +74,21 @@ const UBL_INVOICE_TYPES = codeSet('en16931-ubl', 'BR-CL-01', 0);
 const UBL_CREDIT_NOTE_TYPES = codeSet('en16931-ubl', 'BR-CL-01', 1);
 const UBL_PARTY_SCHEMES = codeSet('en16931-ubl', 'BR-CL-10', 0);
 
-const UBL_AMOUNTS = new Set(['Amount', 'BaseAmount', 'PriceAmount', 'TaxAmount', 'TaxableAmount', 'LineExtensionAmount', 'TaxExclusiveAmount', 'TaxInclusiveAmount', 'AllowanceTotalAmount', 'ChargeTotalAmount', 'PrepaidAmount', 'PayableRoundingAmount', 'PayableAmount']);
+const UBL_AMOUNTS = new Set([
+  'Amount',
+  'BaseAmount',
+  'PriceAmount',
+  'TaxAmount',
+  'TaxableAmount',
+  'LineExtensionAmount',
+  'TaxExclusiveAmount',
+  'TaxInclusiveAmount',
+  'AllowanceTotalAmount',
+  'ChargeTotalAmount',
+  'PrepaidAmount',
+  'PayableRoundingAmount',
+  'PayableAmount',
+]);
 
 const specs: CodeRuleSpec[] = [
   {
@@ -81,14 +101,43 @@ const specs: CodeRuleSpec[] = [
   },
   {
     id: 'BR-CL-03',
-    locals: { cii: ['TaxTotalAmount'], ubl: ['Amount', 'BaseAmount', 'PriceAmount', 'TaxAmount', 'TaxableAmount', 'LineExtensionAmount', 'TaxExclusiveAmount', 'TaxInclusiveAmount', 'AllowanceTotalAmount', 'ChargeTotalAmount', 'PrepaidAmount', 'PayableRoundingAmount', 'PayableAmount'] },
+    locals: {
+      cii: ['TaxTotalAmount'],
+      ubl: [
+        'Amount',
+        'BaseAmount',
+        'PriceAmount',
+        'TaxAmount',
+        'TaxableAmount',
+        'LineExtensionAmount',
+        'TaxExclusiveAmount',
+        'TaxInclusiveAmount',
+        'AllowanceTotalAmount',
+        'ChargeTotalAmount',
+        'PrepaidAmount',
+        'PayableRoundingAmount',
+        'PayableAmount',
+      ],
+    },
     message: 'The currency identifier of an amount must be an ISO 4217 code.',
     cii: (el) => (el.local === 'TaxTotalAmount' ? attr(el, 'currencyID') : undefined),
     // UBL tests every amount element, so a missing currencyID fails too.
     ubl: (el) => (UBL_AMOUNTS.has(el.local) ? (attr(el, 'currencyID') ?? '') : undefined),
   },
-  { id: 'BR-CL-04', locals: { cii: ['InvoiceCurrencyCode'], ubl: ['DocumentCurrencyCode'] }, message: 'The invoice currency code (BT-5) must be an ISO 4217 code.', cii: (el) => (el.local === 'InvoiceCurrencyCode' ? text(el) : undefined), ubl: (el) => (el.local === 'DocumentCurrencyCode' ? text(el) : undefined) },
-  { id: 'BR-CL-05', locals: { cii: ['TaxCurrencyCode'], ubl: ['TaxCurrencyCode'] }, message: 'The VAT accounting currency code (BT-6) must be an ISO 4217 code.', cii: (el) => (el.local === 'TaxCurrencyCode' ? text(el) : undefined), ubl: (el) => (el.local === 'TaxCurrencyCode' ? text(el) : undefined) },
+  {
+    id: 'BR-CL-04',
+    locals: { cii: ['InvoiceCurrencyCode'], ubl: ['DocumentCurrencyCode'] },
+    message: 'The invoice currency code (BT-5) must be an ISO 4217 code.',
+    cii: (el) => (el.local === 'InvoiceCurrencyCode' ? text(el) : undefined),
+    ubl: (el) => (el.local === 'DocumentCurrencyCode' ? text(el) : undefined),
+  },
+  {
+    id: 'BR-CL-05',
+    locals: { cii: ['TaxCurrencyCode'], ubl: ['TaxCurrencyCode'] },
+    message: 'The VAT accounting currency code (BT-6) must be an ISO 4217 code.',
+    cii: (el) => (el.local === 'TaxCurrencyCode' ? text(el) : undefined),
+    ubl: (el) => (el.local === 'TaxCurrencyCode' ? text(el) : undefined),
+  },
   {
     id: 'BR-CL-06',
     locals: { cii: ['DueDateTypeCode'], ubl: ['DescriptionCode'] },
@@ -102,7 +151,9 @@ const specs: CodeRuleSpec[] = [
     message: 'The scheme of an invoiced object identifier (BT-18) must be a code of UNTDID 1153.',
     cii: (el) => (el.local === 'ReferenceTypeCode' ? text(el) : undefined),
     ubl: (el) =>
-      el.local === 'ID' && (parentIs(el, 'AdditionalDocumentReference') || parentIs(el, 'DocumentReference')) && childText(el.parent, 'DocumentTypeCode') === '130'
+      el.local === 'ID' &&
+      (parentIs(el, 'AdditionalDocumentReference') || parentIs(el, 'DocumentReference')) &&
+      childText(el.parent, 'DocumentTypeCode') === '130'
         ? attr(el, 'schemeID')
         : undefined,
   },
@@ -122,7 +173,10 @@ const specs: CodeRuleSpec[] = [
     id: 'BR-CL-10',
     locals: { cii: ['GlobalID'], ubl: ['ID'] },
     message: 'The scheme of an identifier must be an ISO 6523 ICD code.',
-    cii: (el) => (el.local === 'GlobalID' && !hasAncestor(el, 'SpecifiedTradeProduct') && !hasAncestor(el, 'ShipToTradeParty') ? attr(el, 'schemeID') : undefined),
+    cii: (el) =>
+      el.local === 'GlobalID' && !hasAncestor(el, 'SpecifiedTradeProduct') && !hasAncestor(el, 'ShipToTradeParty')
+        ? attr(el, 'schemeID')
+        : undefined,
     ubl: (el) => (el.local === 'ID' && parentIs(el, 'PartyIdentification') ? attr(el, 'schemeID') : undefined),
     ublAccept: (el, v) =>
       UBL_PARTY_SCHEMES.has(v) || (v === 'SEPA' && (hasAncestor(el, 'AccountingSupplierParty') || hasAncestor(el, 'PayeeParty'))),
@@ -180,15 +234,27 @@ const specs: CodeRuleSpec[] = [
     id: 'BR-CL-19',
     locals: { cii: ['ReasonCode'], ubl: ['AllowanceChargeReasonCode'] },
     message: 'An allowance reason code must be a code of UNTDID 5189.',
-    cii: (el) => (el.local === 'ReasonCode' && parentIs(el, 'SpecifiedTradeAllowanceCharge') && ciiChargeIndicator(el.parent) === false ? text(el) : undefined),
-    ubl: (el) => (el.local === 'AllowanceChargeReasonCode' && parentIs(el, 'AllowanceCharge') && ublChargeIndicator(el.parent) === false ? text(el) : undefined),
+    cii: (el) =>
+      el.local === 'ReasonCode' && parentIs(el, 'SpecifiedTradeAllowanceCharge') && ciiChargeIndicator(el.parent) === false
+        ? text(el)
+        : undefined,
+    ubl: (el) =>
+      el.local === 'AllowanceChargeReasonCode' && parentIs(el, 'AllowanceCharge') && ublChargeIndicator(el.parent) === false
+        ? text(el)
+        : undefined,
   },
   {
     id: 'BR-CL-20',
     locals: { cii: ['ReasonCode'], ubl: ['AllowanceChargeReasonCode'] },
     message: 'A charge reason code must be a code of UNTDID 7161.',
-    cii: (el) => (el.local === 'ReasonCode' && parentIs(el, 'SpecifiedTradeAllowanceCharge') && ciiChargeIndicator(el.parent) === true ? text(el) : undefined),
-    ubl: (el) => (el.local === 'AllowanceChargeReasonCode' && parentIs(el, 'AllowanceCharge') && ublChargeIndicator(el.parent) === true ? text(el) : undefined),
+    cii: (el) =>
+      el.local === 'ReasonCode' && parentIs(el, 'SpecifiedTradeAllowanceCharge') && ciiChargeIndicator(el.parent) === true
+        ? text(el)
+        : undefined,
+    ubl: (el) =>
+      el.local === 'AllowanceChargeReasonCode' && parentIs(el, 'AllowanceCharge') && ublChargeIndicator(el.parent) === true
+        ? text(el)
+        : undefined,
   },
   {
     id: 'BR-CL-21',
@@ -211,7 +277,8 @@ const specs: CodeRuleSpec[] = [
     locals: { cii: ['BasisQuantity', 'BilledQuantity'], ubl: ['InvoicedQuantity', 'BaseQuantity', 'CreditedQuantity'] },
     message: 'A unit of measure must be a code of UN/ECE Recommendation 20 or 21.',
     cii: (el) => (el.local === 'BasisQuantity' || el.local === 'BilledQuantity' ? attr(el, 'unitCode') : undefined),
-    ubl: (el) => (el.local === 'InvoicedQuantity' || el.local === 'BaseQuantity' || el.local === 'CreditedQuantity' ? attr(el, 'unitCode') : undefined),
+    ubl: (el) =>
+      el.local === 'InvoicedQuantity' || el.local === 'BaseQuantity' || el.local === 'CreditedQuantity' ? attr(el, 'unitCode') : undefined,
   },
   {
     id: 'BR-CL-24',
@@ -232,7 +299,10 @@ const specs: CodeRuleSpec[] = [
     id: 'BR-CL-26',
     locals: { cii: ['GlobalID'], ubl: ['ID'] },
     message: 'The scheme of a delivery location identifier (BT-71) must be an ISO 6523 ICD code.',
-    cii: (el) => (el.local === 'GlobalID' && parentIs(el, 'ShipToTradeParty') && el.parent?.parent?.local === 'ApplicableHeaderTradeDelivery' ? attr(el, 'schemeID') : undefined),
+    cii: (el) =>
+      el.local === 'GlobalID' && parentIs(el, 'ShipToTradeParty') && el.parent?.parent?.local === 'ApplicableHeaderTradeDelivery'
+        ? attr(el, 'schemeID')
+        : undefined,
     ubl: (el) => (el.local === 'ID' && parentIs(el, 'DeliveryLocation') ? attr(el, 'schemeID') : undefined),
   },
 ];

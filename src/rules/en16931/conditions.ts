@@ -7,7 +7,30 @@ import type { Invoice, Dec, Located } from '../../model/invoice.js';
 import { codeSet, CODELISTS } from '../data/codelists.js';
 import { attr, pathOf } from '../../xml/dom.js';
 import type { RuleContext, Violation } from '../types.js';
-import { NO_VIOLATIONS, type RuleDef, acList, acrossLines, nonVatScope, descendants, kid, rootChildren, present, exists, filled, loc, dec, sum, round2, round0, ZERO, ONE, HUNDRED, unless, each, code } from './helpers.js';
+import {
+  NO_VIOLATIONS,
+  type RuleDef,
+  acList,
+  acrossLines,
+  nonVatScope,
+  descendants,
+  kid,
+  rootChildren,
+  present,
+  exists,
+  filled,
+  loc,
+  dec,
+  sum,
+  round2,
+  round0,
+  ZERO,
+  ONE,
+  HUNDRED,
+  unless,
+  each,
+  code,
+} from './helpers.js';
 import { locatedAt } from '../../validation/report-bounds.js';
 
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
@@ -16,7 +39,8 @@ function vatIds(inv: Invoice): { owner: Located; value: string }[] {
   const out: { owner: Located; value: string }[] = [];
   if (present(inv.seller.vatId)) out.push({ owner: inv.seller, value: inv.seller.vatId! });
   if (present(inv.buyer.vatId)) out.push({ owner: inv.buyer, value: inv.buyer.vatId! });
-  if (inv.taxRepresentative && present(inv.taxRepresentative.vatId)) out.push({ owner: inv.taxRepresentative, value: inv.taxRepresentative.vatId! });
+  if (inv.taxRepresentative && present(inv.taxRepresentative.vatId))
+    out.push({ owner: inv.taxRepresentative, value: inv.taxRepresentative.vatId! });
   return out;
 }
 
@@ -30,7 +54,11 @@ function vatPrefixOk(syntax: 'cii' | 'ubl', value: string): boolean {
 }
 
 /** Amounts that must not carry more than two decimals. */
-function dec2(id: string, message: string, pick: (inv: Invoice, ctx: RuleContext) => { value: Dec | undefined; of: Located; field: string }[]): RuleDef {
+function dec2(
+  id: string,
+  message: string,
+  pick: (inv: Invoice, ctx: RuleContext) => { value: Dec | undefined; of: Located; field: string }[],
+): RuleDef {
   return {
     id,
     message,
@@ -81,14 +109,40 @@ export const conditionRules: RuleDef[] = [
       return unless(!(present(i.taxPointDate) && present(i.taxPointDateCode)), i);
     },
   },
-  { id: 'BR-CO-04', message: 'Each invoice line must be categorised with an invoiced item VAT category code (BT-151).', check: (ctx) => each(ctx.invoice.lines, (l) => present(l.vatCategoryCode) && !nonVatScope(ctx).has(l), (l) => loc(l)) },
-  { id: 'BR-CO-05', message: 'A document level allowance reason code (BT-98) and reason (BT-97) must describe the same allowance.', check: () => [] },
-  { id: 'BR-CO-06', message: 'A document level charge reason code (BT-105) and reason (BT-104) must describe the same charge.', check: () => [] },
-  { id: 'BR-CO-07', message: 'An invoice line allowance reason code (BT-140) and reason (BT-139) must describe the same allowance.', check: () => [] },
-  { id: 'BR-CO-08', message: 'An invoice line charge reason code (BT-145) and reason (BT-144) must describe the same charge.', check: () => [] },
+  {
+    id: 'BR-CO-04',
+    message: 'Each invoice line must be categorised with an invoiced item VAT category code (BT-151).',
+    check: (ctx) =>
+      each(
+        ctx.invoice.lines,
+        (l) => present(l.vatCategoryCode) && !nonVatScope(ctx).has(l),
+        (l) => loc(l),
+      ),
+  },
+  {
+    id: 'BR-CO-05',
+    message: 'A document level allowance reason code (BT-98) and reason (BT-97) must describe the same allowance.',
+    check: () => [],
+  },
+  {
+    id: 'BR-CO-06',
+    message: 'A document level charge reason code (BT-105) and reason (BT-104) must describe the same charge.',
+    check: () => [],
+  },
+  {
+    id: 'BR-CO-07',
+    message: 'An invoice line allowance reason code (BT-140) and reason (BT-139) must describe the same allowance.',
+    check: () => [],
+  },
+  {
+    id: 'BR-CO-08',
+    message: 'An invoice line charge reason code (BT-145) and reason (BT-144) must describe the same charge.',
+    check: () => [],
+  },
   {
     id: 'BR-CO-09',
-    message: 'A VAT identifier (BT-31, BT-48, BT-63) must start with a country prefix (ISO 3166-1 alpha-2; EL for Greece, XI for Northern Ireland).',
+    message:
+      'A VAT identifier (BT-31, BT-48, BT-63) must start with a country prefix (ISO 3166-1 alpha-2; EL for Greece, XI for Northern Ireland).',
     // Every VAT identifier element of the document counts, also repeated ones the model keeps only once.
     check: (ctx) => {
       const ids =
@@ -135,7 +189,8 @@ export const conditionRules: RuleDef[] = [
   },
   {
     id: 'BR-CO-13',
-    message: 'The invoice total without VAT (BT-109) must equal the line net total (BT-106) minus allowances (BT-107) plus charges (BT-108).',
+    message:
+      'The invoice total without VAT (BT-109) must equal the line net total (BT-106) minus allowances (BT-107) plus charges (BT-108).',
     check: ({ invoice: i }) => {
       if (!totalsPresent(i)) return NO_VIOLATIONS;
       const t = i.totals;
@@ -184,7 +239,9 @@ export const conditionRules: RuleDef[] = [
       const tax = dec(t.taxTotal);
       if (syntax === 'ubl') {
         // Exactly one tax total in the invoice currency is required.
-        const amounts = rootChildren(ctx, 'TaxTotal').flatMap((tt) => tt.children.filter((c) => c.local === 'TaxAmount' && attr(c, 'currencyID') === i.currency));
+        const amounts = rootChildren(ctx, 'TaxTotal').flatMap((tt) =>
+          tt.children.filter((c) => c.local === 'TaxAmount' && attr(c, 'currencyID') === i.currency),
+        );
         if (amounts.length !== 1) return unless(false, i);
         const only = dec(amounts[0].text);
         return unless(grand !== undefined && basis !== undefined && only !== undefined && grand.eq(round2(basis.plus(only))), i);
@@ -200,7 +257,8 @@ export const conditionRules: RuleDef[] = [
   },
   {
     id: 'BR-CO-16',
-    message: 'The amount due (BT-115) must equal the total with VAT (BT-112) minus the paid amount (BT-113) plus the rounding amount (BT-114).',
+    message:
+      'The amount due (BT-115) must equal the total with VAT (BT-112) minus the paid amount (BT-113) plus the rounding amount (BT-114).',
     check: ({ invoice: i }) => {
       if (!totalsPresent(i)) return NO_VIOLATIONS;
       const t = i.totals;
@@ -208,13 +266,19 @@ export const conditionRules: RuleDef[] = [
       const grand = dec(t.taxInclusiveAmount);
       const paid = t.paidAmount !== undefined ? dec(t.paidAmount) : ZERO;
       const rounding = t.roundingAmount !== undefined ? dec(t.roundingAmount) : ZERO;
-      const ok = due !== undefined && grand !== undefined && paid !== undefined && rounding !== undefined && round2(due.minus(rounding)).eq(round2(grand.minus(paid)));
+      const ok =
+        due !== undefined &&
+        grand !== undefined &&
+        paid !== undefined &&
+        rounding !== undefined &&
+        round2(due.minus(rounding)).eq(round2(grand.minus(paid)));
       return unless(ok, t, 'amountDue');
     },
   },
   {
     id: 'BR-CO-17',
-    message: 'The VAT category tax amount (BT-117) must equal the taxable amount (BT-116) times the VAT rate (BT-119), rounded to two decimals.',
+    message:
+      'The VAT category tax amount (BT-117) must equal the taxable amount (BT-116) times the VAT rate (BT-119), rounded to two decimals.',
     check: (ctx) =>
       each(
         ctx.invoice.vatBreakdown,
@@ -230,7 +294,9 @@ export const conditionRules: RuleDef[] = [
           if (basis === undefined) return false;
           const expected = round2(basis.abs().times(rate).div(HUNDRED));
           const a = tax.abs();
-          return syntax === 'cii' ? a.minus(ONE).lte(expected) && a.plus(ONE).gte(expected) : a.minus(ONE).lt(expected) && a.plus(ONE).gt(expected);
+          return syntax === 'cii'
+            ? a.minus(ONE).lte(expected) && a.plus(ONE).gte(expected)
+            : a.minus(ONE).lt(expected) && a.plus(ONE).gt(expected);
         },
         (b) => loc(b),
       ),
@@ -252,14 +318,60 @@ export const conditionRules: RuleDef[] = [
       return unless(present(p.start) || present(p.end) || (syntax === 'ubl' && present(i.taxPointDateCode)), p);
     },
   },
-  { id: 'BR-CO-20', message: 'An invoice line period (BG-26) must have a start date (BT-134) or an end date (BT-135).', check: ({ invoice: i }) => each(i.lines, (l) => !l.period || present(l.period.start) || present(l.period.end), (l) => loc(l.period)) },
-  { id: 'BR-CO-21', message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98), or both.', check: (ctx) => each(acList(ctx, ctx.invoice.allowances, false), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-CO-22', message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105), or both.', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-CO-23', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140), or both.', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.allowances, false)), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-CO-24', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145), or both.', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.charges, true)), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
+  {
+    id: 'BR-CO-20',
+    message: 'An invoice line period (BG-26) must have a start date (BT-134) or an end date (BT-135).',
+    check: ({ invoice: i }) =>
+      each(
+        i.lines,
+        (l) => !l.period || present(l.period.start) || present(l.period.end),
+        (l) => loc(l.period),
+      ),
+  },
+  {
+    id: 'BR-CO-21',
+    message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98), or both.',
+    check: (ctx) =>
+      each(
+        acList(ctx, ctx.invoice.allowances, false),
+        (a) => present(a.reason) || present(a.reasonCode),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-CO-22',
+    message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105), or both.',
+    check: (ctx) =>
+      each(
+        acList(ctx, ctx.invoice.charges, true),
+        (a) => present(a.reason) || present(a.reasonCode),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-CO-23',
+    message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140), or both.',
+    check: (ctx) =>
+      each(
+        acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.allowances, false)),
+        (a) => present(a.reason) || present(a.reasonCode),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-CO-24',
+    message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145), or both.',
+    check: (ctx) =>
+      each(
+        acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.charges, true)),
+        (a) => present(a.reason) || present(a.reasonCode),
+        (a) => loc(a),
+      ),
+  },
   {
     id: 'BR-CO-26',
-    message: 'The seller must be identifiable: give a seller identifier (BT-29), a legal registration identifier (BT-30) or a VAT identifier (BT-31).',
+    message:
+      'The seller must be identifiable: give a seller identifier (BT-29), a legal registration identifier (BT-30) or a VAT identifier (BT-31).',
     check: (ctx) => {
       const i = ctx.invoice;
       const s = i.seller;
@@ -271,10 +383,18 @@ export const conditionRules: RuleDef[] = [
 ];
 
 export const decimalRules: RuleDef[] = [
-  dec2('BR-DEC-01', 'The document level allowance amount (BT-92) may have at most two decimals.', (i, ctx) => acList(ctx, i.allowances, false).map((a) => ({ value: a.amount, of: a, field: 'amount' }))),
-  dec2('BR-DEC-02', 'The document level allowance base amount (BT-93) may have at most two decimals.', (i, ctx) => acList(ctx, i.allowances, false).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' }))),
-  dec2('BR-DEC-05', 'The document level charge amount (BT-99) may have at most two decimals.', (i, ctx) => acList(ctx, i.charges, true).map((a) => ({ value: a.amount, of: a, field: 'amount' }))),
-  dec2('BR-DEC-06', 'The document level charge base amount (BT-100) may have at most two decimals.', (i, ctx) => acList(ctx, i.charges, true).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' }))),
+  dec2('BR-DEC-01', 'The document level allowance amount (BT-92) may have at most two decimals.', (i, ctx) =>
+    acList(ctx, i.allowances, false).map((a) => ({ value: a.amount, of: a, field: 'amount' })),
+  ),
+  dec2('BR-DEC-02', 'The document level allowance base amount (BT-93) may have at most two decimals.', (i, ctx) =>
+    acList(ctx, i.allowances, false).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' })),
+  ),
+  dec2('BR-DEC-05', 'The document level charge amount (BT-99) may have at most two decimals.', (i, ctx) =>
+    acList(ctx, i.charges, true).map((a) => ({ value: a.amount, of: a, field: 'amount' })),
+  ),
+  dec2('BR-DEC-06', 'The document level charge base amount (BT-100) may have at most two decimals.', (i, ctx) =>
+    acList(ctx, i.charges, true).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' })),
+  ),
   dec2('BR-DEC-09', 'The sum of invoice line net amounts (BT-106) may have at most two decimals.', totalsField('lineNetTotal')),
   dec2('BR-DEC-10', 'The sum of document level allowances (BT-107) may have at most two decimals.', totalsField('allowanceTotal')),
   dec2('BR-DEC-11', 'The sum of document level charges (BT-108) may have at most two decimals.', totalsField('chargeTotal')),
@@ -310,13 +430,27 @@ export const decimalRules: RuleDef[] = [
   dec2('BR-DEC-16', 'The paid amount (BT-113) may have at most two decimals.', totalsField('paidAmount')),
   dec2('BR-DEC-17', 'The rounding amount (BT-114) may have at most two decimals.', totalsField('roundingAmount')),
   dec2('BR-DEC-18', 'The amount due for payment (BT-115) may have at most two decimals.', totalsField('amountDue')),
-  dec2('BR-DEC-19', 'The VAT category taxable amount (BT-116) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxableAmount, of: b, field: 'taxableAmount' }))),
-  dec2('BR-DEC-20', 'The VAT category tax amount (BT-117) may have at most two decimals.', (i) => i.vatBreakdown.map((b) => ({ value: b.taxAmount, of: b, field: 'taxAmount' }))),
-  dec2('BR-DEC-23', 'The invoice line net amount (BT-131) may have at most two decimals.', (i) => i.lines.map((l) => ({ value: l.netAmount, of: l, field: 'netAmount' }))),
-  dec2('BR-DEC-24', 'The invoice line allowance amount (BT-136) may have at most two decimals.', (i, ctx) => acrossLines(i.lines, (l) => acList(ctx, l.allowances, false)).map((a) => ({ value: a.amount, of: a, field: 'amount' }))),
-  dec2('BR-DEC-25', 'The invoice line allowance base amount (BT-137) may have at most two decimals.', (i, ctx) => acrossLines(i.lines, (l) => acList(ctx, l.allowances, false)).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' }))),
-  dec2('BR-DEC-27', 'The invoice line charge amount (BT-141) may have at most two decimals.', (i, ctx) => acrossLines(i.lines, (l) => acList(ctx, l.charges, true)).map((a) => ({ value: a.amount, of: a, field: 'amount' }))),
-  dec2('BR-DEC-28', 'The invoice line charge base amount (BT-142) may have at most two decimals.', (i, ctx) => acrossLines(i.lines, (l) => acList(ctx, l.charges, true)).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' }))),
+  dec2('BR-DEC-19', 'The VAT category taxable amount (BT-116) may have at most two decimals.', (i) =>
+    i.vatBreakdown.map((b) => ({ value: b.taxableAmount, of: b, field: 'taxableAmount' })),
+  ),
+  dec2('BR-DEC-20', 'The VAT category tax amount (BT-117) may have at most two decimals.', (i) =>
+    i.vatBreakdown.map((b) => ({ value: b.taxAmount, of: b, field: 'taxAmount' })),
+  ),
+  dec2('BR-DEC-23', 'The invoice line net amount (BT-131) may have at most two decimals.', (i) =>
+    i.lines.map((l) => ({ value: l.netAmount, of: l, field: 'netAmount' })),
+  ),
+  dec2('BR-DEC-24', 'The invoice line allowance amount (BT-136) may have at most two decimals.', (i, ctx) =>
+    acrossLines(i.lines, (l) => acList(ctx, l.allowances, false)).map((a) => ({ value: a.amount, of: a, field: 'amount' })),
+  ),
+  dec2('BR-DEC-25', 'The invoice line allowance base amount (BT-137) may have at most two decimals.', (i, ctx) =>
+    acrossLines(i.lines, (l) => acList(ctx, l.allowances, false)).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' })),
+  ),
+  dec2('BR-DEC-27', 'The invoice line charge amount (BT-141) may have at most two decimals.', (i, ctx) =>
+    acrossLines(i.lines, (l) => acList(ctx, l.charges, true)).map((a) => ({ value: a.amount, of: a, field: 'amount' })),
+  ),
+  dec2('BR-DEC-28', 'The invoice line charge base amount (BT-142) may have at most two decimals.', (i, ctx) =>
+    acrossLines(i.lines, (l) => acList(ctx, l.charges, true)).map((a) => ({ value: a.baseAmount, of: a, field: 'baseAmount' })),
+  ),
 ];
 
 export const splitPaymentRules: RuleDef[] = [
@@ -325,7 +459,10 @@ export const splitPaymentRules: RuleDef[] = [
     message: 'Split payment (VAT category B) is only allowed when all countries on the invoice are Italy (IT).',
     check: ({ invoice: i }) => {
       if (!allCategories(i).includes('B')) return NO_VIOLATIONS;
-      return unless(allCountries(i).every((c) => c === 'IT'), i);
+      return unless(
+        allCountries(i).every((c) => c === 'IT'),
+        i,
+      );
     },
   },
   {

@@ -5,7 +5,25 @@
 import type { Invoice, Party } from '../../model/invoice.js';
 import type { Violation } from '../types.js';
 import { pathOf } from '../../xml/dom.js';
-import { NO_VIOLATIONS, type RuleDef, acList, acrossLines, nonVatScope, descendants, kid, rootChildren, filled, present, exists, loc, dec, ZERO, unless, each, code } from './helpers.js';
+import {
+  NO_VIOLATIONS,
+  type RuleDef,
+  acList,
+  acrossLines,
+  nonVatScope,
+  descendants,
+  kid,
+  rootChildren,
+  filled,
+  present,
+  exists,
+  loc,
+  dec,
+  ZERO,
+  unless,
+  each,
+  code,
+} from './helpers.js';
 import { locatedAt } from '../../validation/report-bounds.js';
 
 // The totals rules hang on the monetary summation element (CII) / LegalMonetaryTotal (UBL).
@@ -24,12 +42,22 @@ function payeeDistinct(inv: Invoice, syntax: 'cii' | 'ubl'): boolean {
   if (sellerName !== undefined && payee.name === sellerName) return false;
   const sellerIds = identifierValues(seller);
   if (payee.identifiers.some((i) => sellerIds.has(i.value))) return false;
-  if (syntax === 'cii' && payee.legalRegistrationId && seller.legalRegistrationId && payee.legalRegistrationId.value === seller.legalRegistrationId.value) return false;
+  if (
+    syntax === 'cii' &&
+    payee.legalRegistrationId &&
+    seller.legalRegistrationId &&
+    payee.legalRegistrationId.value === seller.legalRegistrationId.value
+  )
+    return false;
   return true;
 }
 
 export const coreRules: RuleDef[] = [
-  { id: 'BR-01', message: 'The invoice must state its specification identifier (BT-24).', check: ({ invoice: i }) => unless(filled(i.specificationId), i) },
+  {
+    id: 'BR-01',
+    message: 'The invoice must state its specification identifier (BT-24).',
+    check: ({ invoice: i }) => unless(filled(i.specificationId), i),
+  },
   { id: 'BR-02', message: 'The invoice must have an invoice number (BT-1).', check: ({ invoice: i }) => unless(filled(i.number), i) },
   { id: 'BR-03', message: 'The invoice must have an issue date (BT-2).', check: ({ invoice: i }) => unless(filled(i.issueDate), i) },
   { id: 'BR-04', message: 'The invoice must have an invoice type code (BT-3).', check: ({ invoice: i }) => unless(filled(i.typeCode), i) },
@@ -56,18 +84,46 @@ export const coreRules: RuleDef[] = [
       return unless(filled(a.countryCode), a);
     },
   },
-  { id: 'BR-12', message: 'The sum of invoice line net amounts (BT-106) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.lineNetTotal), i.totals) : NO_VIOLATIONS) },
-  { id: 'BR-13', message: 'The invoice total without VAT (BT-109) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxExclusiveAmount), i.totals) : NO_VIOLATIONS) },
-  { id: 'BR-14', message: 'The invoice total with VAT (BT-112) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxInclusiveAmount), i.totals) : NO_VIOLATIONS) },
-  { id: 'BR-15', message: 'The amount due for payment (BT-115) is missing.', check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.amountDue), i.totals) : NO_VIOLATIONS) },
-  { id: 'BR-16', message: 'The invoice must have at least one invoice line (BG-25).', check: ({ invoice: i }) => unless(i.lines.length > 0, i) },
+  {
+    id: 'BR-12',
+    message: 'The sum of invoice line net amounts (BT-106) is missing.',
+    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.lineNetTotal), i.totals) : NO_VIOLATIONS),
+  },
+  {
+    id: 'BR-13',
+    message: 'The invoice total without VAT (BT-109) is missing.',
+    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxExclusiveAmount), i.totals) : NO_VIOLATIONS),
+  },
+  {
+    id: 'BR-14',
+    message: 'The invoice total with VAT (BT-112) is missing.',
+    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxInclusiveAmount), i.totals) : NO_VIOLATIONS),
+  },
+  {
+    id: 'BR-15',
+    message: 'The amount due for payment (BT-115) is missing.',
+    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.amountDue), i.totals) : NO_VIOLATIONS),
+  },
+  {
+    id: 'BR-16',
+    message: 'The invoice must have at least one invoice line (BG-25).',
+    check: ({ invoice: i }) => unless(i.lines.length > 0, i),
+  },
   {
     id: 'BR-17',
     message: 'A payee (BG-10) must have a name (BT-59) and be a party other than the seller.',
     check: ({ invoice: i, syntax }) => (i.payee ? unless(payeeDistinct(i, syntax), i.payee) : NO_VIOLATIONS),
   },
-  { id: 'BR-18', message: 'The seller tax representative must have a name (BT-62).', check: ({ invoice: i }) => (i.taxRepresentative ? unless(filled(i.taxRepresentative.name), i.taxRepresentative) : NO_VIOLATIONS) },
-  { id: 'BR-19', message: 'The seller tax representative must have a postal address (BG-12).', check: ({ invoice: i }) => (i.taxRepresentative ? unless(present(i.taxRepresentative.address), i.taxRepresentative) : NO_VIOLATIONS) },
+  {
+    id: 'BR-18',
+    message: 'The seller tax representative must have a name (BT-62).',
+    check: ({ invoice: i }) => (i.taxRepresentative ? unless(filled(i.taxRepresentative.name), i.taxRepresentative) : NO_VIOLATIONS),
+  },
+  {
+    id: 'BR-19',
+    message: 'The seller tax representative must have a postal address (BG-12).',
+    check: ({ invoice: i }) => (i.taxRepresentative ? unless(present(i.taxRepresentative.address), i.taxRepresentative) : NO_VIOLATIONS),
+  },
   {
     id: 'BR-20',
     message: "The seller tax representative's postal address must have a country code (BT-69).",
@@ -78,21 +134,85 @@ export const coreRules: RuleDef[] = [
       return unless(filled(t.address.countryCode), t.address);
     },
   },
-  { id: 'BR-21', message: 'Each invoice line must have an identifier (BT-126).', check: ({ invoice: i }) => each(i.lines, (l) => filled(l.id), (l) => loc(l)) },
-  { id: 'BR-22', message: 'Each invoice line must have an invoiced quantity (BT-129).', check: ({ invoice: i }) => each(i.lines, (l) => present(l.quantity), (l) => loc(l)) },
-  { id: 'BR-23', message: 'Each invoiced quantity must have a unit of measure (BT-130).', check: ({ invoice: i }) => each(i.lines, (l) => present(l.unitCode), (l) => loc(l)) },
-  { id: 'BR-24', message: 'Each invoice line must have a line net amount (BT-131).', check: ({ invoice: i }) => each(i.lines, (l) => present(l.netAmount), (l) => loc(l)) },
-  { id: 'BR-25', message: 'Each invoice line must have an item name (BT-153).', check: ({ invoice: i }) => each(i.lines, (l) => filled(l.itemName), (l) => loc(l)) },
-  { id: 'BR-26', message: 'Each invoice line must have an item net price (BT-146).', check: ({ invoice: i }) => each(i.lines, (l) => present(l.netPrice), (l) => loc(l)) },
+  {
+    id: 'BR-21',
+    message: 'Each invoice line must have an identifier (BT-126).',
+    check: ({ invoice: i }) =>
+      each(
+        i.lines,
+        (l) => filled(l.id),
+        (l) => loc(l),
+      ),
+  },
+  {
+    id: 'BR-22',
+    message: 'Each invoice line must have an invoiced quantity (BT-129).',
+    check: ({ invoice: i }) =>
+      each(
+        i.lines,
+        (l) => present(l.quantity),
+        (l) => loc(l),
+      ),
+  },
+  {
+    id: 'BR-23',
+    message: 'Each invoiced quantity must have a unit of measure (BT-130).',
+    check: ({ invoice: i }) =>
+      each(
+        i.lines,
+        (l) => present(l.unitCode),
+        (l) => loc(l),
+      ),
+  },
+  {
+    id: 'BR-24',
+    message: 'Each invoice line must have a line net amount (BT-131).',
+    check: ({ invoice: i }) =>
+      each(
+        i.lines,
+        (l) => present(l.netAmount),
+        (l) => loc(l),
+      ),
+  },
+  {
+    id: 'BR-25',
+    message: 'Each invoice line must have an item name (BT-153).',
+    check: ({ invoice: i }) =>
+      each(
+        i.lines,
+        (l) => filled(l.itemName),
+        (l) => loc(l),
+      ),
+  },
+  {
+    id: 'BR-26',
+    message: 'Each invoice line must have an item net price (BT-146).',
+    check: ({ invoice: i }) =>
+      each(
+        i.lines,
+        (l) => present(l.netPrice),
+        (l) => loc(l),
+      ),
+  },
   {
     id: 'BR-27',
     message: 'The item net price (BT-146) must not be negative.',
-    check: ({ invoice: i }) => each(i.lines, (l) => (dec(l.netPrice)?.gte(ZERO) ?? false), (l) => loc(l, 'netPrice')),
+    check: ({ invoice: i }) =>
+      each(
+        i.lines,
+        (l) => dec(l.netPrice)?.gte(ZERO) ?? false,
+        (l) => loc(l, 'netPrice'),
+      ),
   },
   {
     id: 'BR-28',
     message: 'The item gross price (BT-148) must not be negative.',
-    check: ({ invoice: i }) => each(i.lines, (l) => l.grossPrice === undefined || (dec(l.grossPrice)?.gte(ZERO) ?? false), (l) => loc(l, 'grossPrice')),
+    check: ({ invoice: i }) =>
+      each(
+        i.lines,
+        (l) => l.grossPrice === undefined || (dec(l.grossPrice)?.gte(ZERO) ?? false),
+        (l) => loc(l, 'grossPrice'),
+      ),
   },
   {
     id: 'BR-29',
@@ -106,25 +226,152 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-30',
     message: 'The invoice line period end date (BT-135) must not be before its start date (BT-134).',
-    check: ({ invoice: i }) => each(i.lines, (l) => !l.period || !filled(l.period.start) || !filled(l.period.end) || l.period.end >= l.period.start, (l) => loc(l.period)),
+    check: ({ invoice: i }) =>
+      each(
+        i.lines,
+        (l) => !l.period || !filled(l.period.start) || !filled(l.period.end) || l.period.end >= l.period.start,
+        (l) => loc(l.period),
+      ),
   },
-  { id: 'BR-31', message: 'Each document level allowance must have an amount (BT-92).', check: (ctx) => each(acList(ctx, ctx.invoice.allowances, false), (a) => present(a.amount), (a) => loc(a)) },
-  { id: 'BR-32', message: 'Each document level allowance must have a VAT category code (BT-95).', check: (ctx) => each(acList(ctx, ctx.invoice.allowances, false), (a) => present(a.vatCategoryCode) && !nonVatScope(ctx).has(a), (a) => loc(a)) },
-  { id: 'BR-33', message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98).', check: (ctx) => each(acList(ctx, ctx.invoice.allowances, false), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-36', message: 'Each document level charge must have an amount (BT-99).', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.amount), (a) => loc(a)) },
-  { id: 'BR-37', message: 'Each document level charge must have a VAT category code (BT-102).', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.vatCategoryCode) && !nonVatScope(ctx).has(a), (a) => loc(a)) },
-  { id: 'BR-38', message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105).', check: (ctx) => each(acList(ctx, ctx.invoice.charges, true), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-41', message: 'Each invoice line allowance must have an amount (BT-136).', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.allowances, false)), (a) => present(a.amount), (a) => loc(a)) },
-  { id: 'BR-42', message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140).', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.allowances, false)), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-43', message: 'Each invoice line charge must have an amount (BT-141).', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.charges, true)), (a) => present(a.amount), (a) => loc(a)) },
-  { id: 'BR-44', message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145).', check: (ctx) => each(acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.charges, true)), (a) => present(a.reason) || present(a.reasonCode), (a) => loc(a)) },
-  { id: 'BR-45', message: 'Each VAT breakdown must have a VAT category taxable amount (BT-116).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.taxableAmount), (b) => loc(b)) },
-  { id: 'BR-46', message: 'Each VAT breakdown must have a VAT category tax amount (BT-117).', check: ({ invoice: i }) => each(i.vatBreakdown, (b) => present(b.taxAmount), (b) => loc(b)) },
-  { id: 'BR-47', message: 'Each VAT breakdown must have a VAT category code (BT-118).', check: (ctx) => each(ctx.invoice.vatBreakdown, (b) => present(b.categoryCode) && !nonVatScope(ctx).has(b), (b) => loc(b)) },
+  {
+    id: 'BR-31',
+    message: 'Each document level allowance must have an amount (BT-92).',
+    check: (ctx) =>
+      each(
+        acList(ctx, ctx.invoice.allowances, false),
+        (a) => present(a.amount),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-32',
+    message: 'Each document level allowance must have a VAT category code (BT-95).',
+    check: (ctx) =>
+      each(
+        acList(ctx, ctx.invoice.allowances, false),
+        (a) => present(a.vatCategoryCode) && !nonVatScope(ctx).has(a),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-33',
+    message: 'Each document level allowance must have a reason (BT-97) or a reason code (BT-98).',
+    check: (ctx) =>
+      each(
+        acList(ctx, ctx.invoice.allowances, false),
+        (a) => present(a.reason) || present(a.reasonCode),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-36',
+    message: 'Each document level charge must have an amount (BT-99).',
+    check: (ctx) =>
+      each(
+        acList(ctx, ctx.invoice.charges, true),
+        (a) => present(a.amount),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-37',
+    message: 'Each document level charge must have a VAT category code (BT-102).',
+    check: (ctx) =>
+      each(
+        acList(ctx, ctx.invoice.charges, true),
+        (a) => present(a.vatCategoryCode) && !nonVatScope(ctx).has(a),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-38',
+    message: 'Each document level charge must have a reason (BT-104) or a reason code (BT-105).',
+    check: (ctx) =>
+      each(
+        acList(ctx, ctx.invoice.charges, true),
+        (a) => present(a.reason) || present(a.reasonCode),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-41',
+    message: 'Each invoice line allowance must have an amount (BT-136).',
+    check: (ctx) =>
+      each(
+        acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.allowances, false)),
+        (a) => present(a.amount),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-42',
+    message: 'Each invoice line allowance must have a reason (BT-139) or a reason code (BT-140).',
+    check: (ctx) =>
+      each(
+        acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.allowances, false)),
+        (a) => present(a.reason) || present(a.reasonCode),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-43',
+    message: 'Each invoice line charge must have an amount (BT-141).',
+    check: (ctx) =>
+      each(
+        acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.charges, true)),
+        (a) => present(a.amount),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-44',
+    message: 'Each invoice line charge must have a reason (BT-144) or a reason code (BT-145).',
+    check: (ctx) =>
+      each(
+        acrossLines(ctx.invoice.lines, (l) => acList(ctx, l.charges, true)),
+        (a) => present(a.reason) || present(a.reasonCode),
+        (a) => loc(a),
+      ),
+  },
+  {
+    id: 'BR-45',
+    message: 'Each VAT breakdown must have a VAT category taxable amount (BT-116).',
+    check: ({ invoice: i }) =>
+      each(
+        i.vatBreakdown,
+        (b) => present(b.taxableAmount),
+        (b) => loc(b),
+      ),
+  },
+  {
+    id: 'BR-46',
+    message: 'Each VAT breakdown must have a VAT category tax amount (BT-117).',
+    check: ({ invoice: i }) =>
+      each(
+        i.vatBreakdown,
+        (b) => present(b.taxAmount),
+        (b) => loc(b),
+      ),
+  },
+  {
+    id: 'BR-47',
+    message: 'Each VAT breakdown must have a VAT category code (BT-118).',
+    check: (ctx) =>
+      each(
+        ctx.invoice.vatBreakdown,
+        (b) => present(b.categoryCode) && !nonVatScope(ctx).has(b),
+        (b) => loc(b),
+      ),
+  },
   {
     id: 'BR-48',
     message: 'Each VAT breakdown must have a VAT rate (BT-119), unless the category is "Not subject to VAT" (O).',
-    check: (ctx) => each(ctx.invoice.vatBreakdown, (b) => !nonVatScope(ctx).has(b) && (present(b.rate) || code(b.categoryCode) === 'O'), (b) => loc(b)),
+    check: (ctx) =>
+      each(
+        ctx.invoice.vatBreakdown,
+        (b) => !nonVatScope(ctx).has(b) && (present(b.rate) || code(b.categoryCode) === 'O'),
+        (b) => loc(b),
+      ),
   },
   {
     id: 'BR-49',
@@ -141,7 +388,11 @@ export const coreRules: RuleDef[] = [
     check: ({ invoice: i }) => {
       const p = i.payment;
       if (!p || !['30', '58'].includes(code(p.meansCode) ?? '')) return NO_VIOLATIONS;
-      return each(p.creditTransfers, (c) => filled(c.accountId), (c) => loc(c));
+      return each(
+        p.creditTransfers,
+        (c) => filled(c.accountId),
+        (c) => loc(c),
+      );
     },
   },
   {
@@ -208,7 +459,12 @@ export const coreRules: RuleDef[] = [
       if (ctx.syntax === 'ubl') {
         // Only a tax scheme declared as VAT counts.
         const ok = rootChildren(ctx, 'TaxRepresentativeParty').some((p) =>
-          p.children.some((c) => c.local === 'PartyTaxScheme' && kid(c, 'CompanyID') !== undefined && (kid(kid(c, 'TaxScheme'), 'ID')?.text ?? '').trim().toUpperCase() === 'VAT'),
+          p.children.some(
+            (c) =>
+              c.local === 'PartyTaxScheme' &&
+              kid(c, 'CompanyID') !== undefined &&
+              (kid(kid(c, 'TaxScheme'), 'ID')?.text ?? '').trim().toUpperCase() === 'VAT',
+          ),
         );
         return unless(ok, t);
       }
@@ -231,8 +487,16 @@ export const coreRules: RuleDef[] = [
     check: ({ invoice: i, syntax }) => {
       const p = i.payment;
       if (!p || !['30', '58'].includes(code(p.meansCode) ?? '')) return NO_VIOLATIONS;
-      if (syntax === 'cii') return each(p.creditTransfers, (c) => filled(c.accountId), (c) => loc(c));
-      return unless(p.creditTransfers.some((c) => present(c.accountId)), p);
+      if (syntax === 'cii')
+        return each(
+          p.creditTransfers,
+          (c) => filled(c.accountId),
+          (c) => loc(c),
+        );
+      return unless(
+        p.creditTransfers.some((c) => present(c.accountId)),
+        p,
+      );
     },
   },
   {
@@ -254,14 +518,20 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-64',
     message: 'An item standard identifier (BT-157) must have a scheme identifier.',
-    check: ({ invoice: i }) => each(i.lines, (l) => !l.standardItemId || filled(l.standardItemId.schemeId), (l) => loc(l, 'standardItemId')),
+    check: ({ invoice: i }) =>
+      each(
+        i.lines,
+        (l) => !l.standardItemId || filled(l.standardItemId.schemeId),
+        (l) => loc(l, 'standardItemId'),
+      ),
   },
   {
     id: 'BR-65',
     message: 'An item classification identifier (BT-158) must have a scheme identifier.',
     check: ({ invoice: i }) => {
       const out: Violation[] = [];
-      for (const l of i.lines) for (const c of l.classifications) if (!filled(c.schemeId)) out.push({ location: loc(l, 'classifications') });
+      for (const l of i.lines)
+        for (const c of l.classifications) if (!filled(c.schemeId)) out.push({ location: loc(l, 'classifications') });
       return out;
     },
   },

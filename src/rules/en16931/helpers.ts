@@ -188,7 +188,11 @@ export function acrossLines<L, T>(lines: readonly L[], pick: (line: L) => readon
 }
 
 /** Violations for every item that fails the test. */
-export function each<T>(items: readonly T[] | undefined, test: (item: T) => boolean, where: (item: T) => string | undefined): readonly Violation[] {
+export function each<T>(
+  items: readonly T[] | undefined,
+  test: (item: T) => boolean,
+  where: (item: T) => string | undefined,
+): readonly Violation[] {
   if (!items) return NO_VIOLATIONS;
   let out: Violation[] | undefined;
   for (let i = 0; i < items.length; i++) if (!test(items[i])) out = pushLocated(out, items[i], where);

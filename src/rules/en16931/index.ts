@@ -10,7 +10,14 @@ import { coreRules } from './core.js';
 import { forSyntax, type RuleDef } from './helpers.js';
 import { vatCategoryRules } from './vat.js';
 
-export const EN16931_RULE_DEFS: readonly RuleDef[] = [...coreRules, ...conditionRules, ...decimalRules, ...vatCategoryRules, ...splitPaymentRules, ...codeListRules];
+export const EN16931_RULE_DEFS: readonly RuleDef[] = [
+  ...coreRules,
+  ...conditionRules,
+  ...decimalRules,
+  ...vatCategoryRules,
+  ...splitPaymentRules,
+  ...codeListRules,
+];
 
 export const EN16931_CII = 'en16931-cii';
 export const EN16931_UBL = 'en16931-ubl';

@@ -7,7 +7,25 @@
 import type { BigValue } from '../../model/decimal.js';
 import type { Invoice, InvoiceLine, DocumentAllowanceCharge, VatBreakdown, Dec, Located } from '../../model/invoice.js';
 import type { RuleContext, Violation } from '../types.js';
-import { type RuleDef, NO_VIOLATIONS, elementOf, nonVatScope, present, loc, dec, sum, round2, ZERO, ONE, HUNDRED, unless, each, code, sameRate, within1 } from './helpers.js';
+import {
+  type RuleDef,
+  NO_VIOLATIONS,
+  elementOf,
+  nonVatScope,
+  present,
+  loc,
+  dec,
+  sum,
+  round2,
+  ZERO,
+  ONE,
+  HUNDRED,
+  unless,
+  each,
+  code,
+  sameRate,
+  within1,
+} from './helpers.js';
 import { PropertyMap } from '../../util/property-map.js';
 
 type Syntax = 'cii' | 'ubl';
@@ -29,8 +47,24 @@ const CATEGORIES: Category[] = [
   { prefix: 'BR-S', code: 'S', name: 'Standard rated', ids: 'seller', rate: () => 'positive', kind: 'rated', exemption: 'forbidden' },
   { prefix: 'BR-Z', code: 'Z', name: 'Zero rated', ids: 'seller', rate: () => 'zero', kind: 'single', exemption: 'forbidden' },
   { prefix: 'BR-E', code: 'E', name: 'Exempt from VAT', ids: 'seller', rate: () => 'zero', kind: 'single', exemption: 'required' },
-  { prefix: 'BR-AE', code: 'AE', name: 'Reverse charge', ids: 'seller+buyerAny', rate: () => 'zero', kind: 'single', exemption: 'required' },
-  { prefix: 'BR-IC', code: 'K', name: 'Intra-community supply', ids: 'sellerVat+buyerVat', rate: () => 'zero', kind: 'single', exemption: 'required' },
+  {
+    prefix: 'BR-AE',
+    code: 'AE',
+    name: 'Reverse charge',
+    ids: 'seller+buyerAny',
+    rate: () => 'zero',
+    kind: 'single',
+    exemption: 'required',
+  },
+  {
+    prefix: 'BR-IC',
+    code: 'K',
+    name: 'Intra-community supply',
+    ids: 'sellerVat+buyerVat',
+    rate: () => 'zero',
+    kind: 'single',
+    exemption: 'required',
+  },
   { prefix: 'BR-G', code: 'G', name: 'Export outside the EU', ids: 'sellerVat', rate: () => 'zero', kind: 'single', exemption: 'required' },
   { prefix: 'BR-O', code: 'O', name: 'Not subject to VAT', ids: 'none', rate: () => 'absent', kind: 'outside', exemption: 'required' },
   {
@@ -108,7 +142,10 @@ function linesOf(inv: Invoice, cat: string): InvoiceLine[] {
 }
 function acOf(list: DocumentAllowanceCharge[], cat: string, inv: Invoice): DocumentAllowanceCharge[] {
   const g = groups(inv);
-  return (list === inv.charges ? g.charges : list === inv.allowances ? g.allowances : groupBy(list, (a) => a.vatCategoryCode)).get(cat) ?? NO_ITEMS;
+  return (
+    (list === inv.charges ? g.charges : list === inv.allowances ? g.allowances : groupBy(list, (a) => a.vatCategoryCode)).get(cat) ??
+    NO_ITEMS
+  );
 }
 function breakdownOf(inv: Invoice, cat: string): VatBreakdown[] {
   return groups(inv).breakdown.get(cat) ?? NO_ITEMS;
@@ -198,7 +235,10 @@ function firstRule(c: Category, { invoice: inv, syntax }: RuleContext): readonly
   const bd = breakdownOf(inv, c.code).length;
   let ok: boolean;
   if (c.kind === 'rated') {
-    ok = syntax === 'cii' ? (lines === 0 || lines + bd >= 2) && (ac === 0 || ac + bd >= 2) : (lines + ac > 0 && bd > 0) || (lines + ac === 0 && bd === 0);
+    ok =
+      syntax === 'cii'
+        ? (lines === 0 || lines + bd >= 2) && (ac === 0 || ac + bd >= 2)
+        : (lines + ac > 0 && bd > 0) || (lines + ac === 0 && bd === 0);
   } else if (syntax === 'ubl') {
     ok = lines + ac + bd === 0 || bd === 1;
   } else if (c.kind === 'outside') {
@@ -217,29 +257,43 @@ function outsideIdsOk(inv: Invoice, syntax: Syntax): boolean {
 function familyRules(c: Category): RuleDef[] {
   const p = c.prefix;
   const n = `"${c.name}" (${c.code})`;
-  const idRule = (which: 'line' | 'allowance' | 'charge') => (ctx: RuleContext): readonly Violation[] => {
-    const { invoice: inv, syntax } = ctx;
-    let items: Located[] = which === 'line' ? linesOf(inv, c.code) : acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code, inv);
-    if (c.code === 'L' && which === 'charge' && syntax === 'ubl') {
-      // The UBL BR-AF-04 trigger compares the category code without trimming it.
-      items = items.filter((a) => elementOf(ctx, a, 'vatCategoryCode')?.text === 'L');
-    }
-    let declared = true;
-    if (c.code === 'S' && which === 'line') {
-      // BR-S-02 triggers on any S line but is only satisfied by one declared for VAT.
-      const any = inv.lines.filter((l) => is(l.vatCategoryCode, 'S'));
-      declared = items.length > 0;
-      items = any;
-    }
-    if (items.length === 0) return NO_VIOLATIONS;
-    const ok = declared && (c.ids === 'none' ? outsideIdsOk(inv, syntax) : idsOk(inv, c.ids));
-    return ok ? NO_VIOLATIONS : items.map((it) => ({ location: loc(it) }));
-  };
-  const rateRule = (which: 'line' | 'allowance' | 'charge') => ({ invoice: inv, syntax }: RuleContext): readonly Violation[] => {
-    const want = c.rate(syntax, which);
-    if (which === 'line') return each(linesOf(inv, c.code), (l) => rateOk(l.vatRate, want), (l) => loc(l, 'vatRate'));
-    return each(acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code, inv), (a) => rateOk(a.vatRate, want), (a) => loc(a, 'vatRate'));
-  };
+  const idRule =
+    (which: 'line' | 'allowance' | 'charge') =>
+    (ctx: RuleContext): readonly Violation[] => {
+      const { invoice: inv, syntax } = ctx;
+      let items: Located[] =
+        which === 'line' ? linesOf(inv, c.code) : acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code, inv);
+      if (c.code === 'L' && which === 'charge' && syntax === 'ubl') {
+        // The UBL BR-AF-04 trigger compares the category code without trimming it.
+        items = items.filter((a) => elementOf(ctx, a, 'vatCategoryCode')?.text === 'L');
+      }
+      let declared = true;
+      if (c.code === 'S' && which === 'line') {
+        // BR-S-02 triggers on any S line but is only satisfied by one declared for VAT.
+        const any = inv.lines.filter((l) => is(l.vatCategoryCode, 'S'));
+        declared = items.length > 0;
+        items = any;
+      }
+      if (items.length === 0) return NO_VIOLATIONS;
+      const ok = declared && (c.ids === 'none' ? outsideIdsOk(inv, syntax) : idsOk(inv, c.ids));
+      return ok ? NO_VIOLATIONS : items.map((it) => ({ location: loc(it) }));
+    };
+  const rateRule =
+    (which: 'line' | 'allowance' | 'charge') =>
+    ({ invoice: inv, syntax }: RuleContext): readonly Violation[] => {
+      const want = c.rate(syntax, which);
+      if (which === 'line')
+        return each(
+          linesOf(inv, c.code),
+          (l) => rateOk(l.vatRate, want),
+          (l) => loc(l, 'vatRate'),
+        );
+      return each(
+        acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code, inv),
+        (a) => rateOk(a.vatRate, want),
+        (a) => loc(a, 'vatRate'),
+      );
+    };
   const idsText =
     c.ids === 'none'
       ? 'must not carry a seller, tax representative or buyer VAT identifier'
@@ -261,17 +315,38 @@ function familyRules(c: Category): RuleDef[] {
     { id: `${p}-03`, message: `A document level allowance with VAT category ${n} ${idsText}.`, check: idRule('allowance') },
     { id: `${p}-04`, message: `A document level charge with VAT category ${n} ${idsText}.`, check: idRule('charge') },
     { id: `${p}-05`, message: `The VAT rate of an invoice line with VAT category ${n} must be ${rateText}.`, check: rateRule('line') },
-    { id: `${p}-06`, message: `The VAT rate of a document level allowance with VAT category ${n} must be ${rateText}.`, check: rateRule('allowance') },
-    { id: `${p}-07`, message: `The VAT rate of a document level charge with VAT category ${n} must be ${rateText}.`, check: rateRule('charge') },
+    {
+      id: `${p}-06`,
+      message: `The VAT rate of a document level allowance with VAT category ${n} must be ${rateText}.`,
+      check: rateRule('allowance'),
+    },
+    {
+      id: `${p}-07`,
+      message: `The VAT rate of a document level charge with VAT category ${n} must be ${rateText}.`,
+      check: rateRule('charge'),
+    },
     {
       id: `${p}-08`,
       message: `The taxable amount (BT-116) of the VAT breakdown for category ${n} must equal the line net amounts plus charges minus allowances of that category${c.kind === 'rated' ? ' and rate' : ''}.`,
-      check: ({ invoice: inv, syntax }) => each(breakdownOf(inv, c.code), (b) => taxableOk(inv, c, b, syntax), (b) => loc(b, 'taxableAmount')),
+      check: ({ invoice: inv, syntax }) =>
+        each(
+          breakdownOf(inv, c.code),
+          (b) => taxableOk(inv, c, b, syntax),
+          (b) => loc(b, 'taxableAmount'),
+        ),
     },
     {
       id: `${p}-09`,
-      message: c.kind === 'rated' ? `The VAT amount (BT-117) of category ${n} must equal its taxable amount times its rate.` : `The VAT amount (BT-117) of category ${n} must be zero.`,
-      check: ({ invoice: inv, syntax }) => each(breakdownOf(inv, c.code), (b) => taxOk(c, b, syntax), (b) => loc(b, 'taxAmount')),
+      message:
+        c.kind === 'rated'
+          ? `The VAT amount (BT-117) of category ${n} must equal its taxable amount times its rate.`
+          : `The VAT amount (BT-117) of category ${n} must be zero.`,
+      check: ({ invoice: inv, syntax }) =>
+        each(
+          breakdownOf(inv, c.code),
+          (b) => taxOk(c, b, syntax),
+          (b) => loc(b, 'taxAmount'),
+        ),
     },
     {
       id: `${p}-10`,
@@ -282,7 +357,10 @@ function familyRules(c: Category): RuleDef[] {
       check: ({ invoice: inv }) =>
         each(
           breakdownOf(inv, c.code),
-          (b) => (c.exemption === 'forbidden' ? !present(b.exemptionReason) && !present(b.exemptionReasonCode) : present(b.exemptionReason) || present(b.exemptionReasonCode)),
+          (b) =>
+            c.exemption === 'forbidden'
+              ? !present(b.exemptionReason) && !present(b.exemptionReasonCode)
+              : present(b.exemptionReason) || present(b.exemptionReasonCode),
           (b) => loc(b),
         ),
     },
@@ -295,7 +373,8 @@ function familyRules(c: Category): RuleDef[] {
         check: ({ invoice: inv, syntax }) => {
           if (breakdownOf(inv, 'K').length === 0) return NO_VIOLATIONS;
           const p = inv.invoicingPeriod;
-          const delivered = syntax === 'ubl' ? (inv.delivery?.actualDeliveryDate ?? '').length > 1 : present(inv.delivery?.actualDeliveryDate);
+          const delivered =
+            syntax === 'ubl' ? (inv.delivery?.actualDeliveryDate ?? '').length > 1 : present(inv.delivery?.actualDeliveryDate);
           const period = present(p?.start) || present(p?.end) || (syntax === 'ubl' && present(p) && present(inv.taxPointDateCode));
           return unless(delivered || period, inv);
         },
@@ -313,30 +392,36 @@ function familyRules(c: Category): RuleDef[] {
   }
   if (c.code === 'O') {
     const hasO = (inv: Invoice) => breakdownOf(inv, 'O').length > 0;
-    const otherBreakdown = (inv: Invoice) => inv.vatBreakdown.some((b) => !notVat.has(b) && present(b.categoryCode) && !is(b.categoryCode, 'O'));
+    const otherBreakdown = (inv: Invoice) =>
+      inv.vatBreakdown.some((b) => !notVat.has(b) && present(b.categoryCode) && !is(b.categoryCode, 'O'));
     const otherLine = (inv: Invoice) => inv.lines.some((l) => !notVat.has(l) && present(l.vatCategoryCode) && !is(l.vatCategoryCode, 'O'));
-    const otherAc = (list: DocumentAllowanceCharge[]) => list.some((a) => !notVat.has(a) && present(a.vatCategoryCode) && !is(a.vatCategoryCode, 'O'));
+    const otherAc = (list: DocumentAllowanceCharge[]) =>
+      list.some((a) => !notVat.has(a) && present(a.vatCategoryCode) && !is(a.vatCategoryCode, 'O'));
     rules.push(
       {
         id: 'BR-O-11',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have breakdowns of other VAT categories.',
         // The CII artefact looks at every trade tax, lines included.
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherBreakdown(inv) || (syntax === 'cii' && otherLine(inv))), inv) : NO_VIOLATIONS),
+        check: ({ invoice: inv, syntax }) =>
+          hasO(inv) ? unless(!(otherBreakdown(inv) || (syntax === 'cii' && otherLine(inv))), inv) : NO_VIOLATIONS,
       },
       {
         id: 'BR-O-12',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have invoice lines of other VAT categories.',
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherLine(inv) || (syntax === 'cii' && otherBreakdown(inv))), inv) : NO_VIOLATIONS),
+        check: ({ invoice: inv, syntax }) =>
+          hasO(inv) ? unless(!(otherLine(inv) || (syntax === 'cii' && otherBreakdown(inv))), inv) : NO_VIOLATIONS,
       },
       {
         id: 'BR-O-13',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have document level allowances of other VAT categories.',
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.allowances) || (syntax === 'cii' && otherAc(inv.charges))), inv) : NO_VIOLATIONS),
+        check: ({ invoice: inv, syntax }) =>
+          hasO(inv) ? unless(!(otherAc(inv.allowances) || (syntax === 'cii' && otherAc(inv.charges))), inv) : NO_VIOLATIONS,
       },
       {
         id: 'BR-O-14',
         message: 'An invoice with a "Not subject to VAT" (O) breakdown must not have document level charges of other VAT categories.',
-        check: ({ invoice: inv, syntax }) => (hasO(inv) ? unless(!(otherAc(inv.charges) || (syntax === 'cii' && otherAc(inv.allowances))), inv) : NO_VIOLATIONS),
+        check: ({ invoice: inv, syntax }) =>
+          hasO(inv) ? unless(!(otherAc(inv.charges) || (syntax === 'cii' && otherAc(inv.allowances))), inv) : NO_VIOLATIONS,
       },
     );
   }

@@ -36,16 +36,22 @@ function indicator(el: XmlElement): boolean | undefined {
 // ---------------------------------------------------------------------------------------------
 // Profile versions of EN 16931 rules
 
-const paymentMeans3058 = (doc: XmlDoc) => contextNodes(doc, '//ram:SpecifiedTradeSettlementPaymentMeans').filter((pm) => ['30', '58'].includes(norm(value(pm, 'ram:TypeCode'))));
+const paymentMeans3058 = (doc: XmlDoc) =>
+  contextNodes(doc, '//ram:SpecifiedTradeSettlementPaymentMeans').filter((pm) => ['30', '58'].includes(norm(value(pm, 'ram:TypeCode'))));
 
 export const adaptedRules: Rule[] = [
   {
     id: 'CII-SR-470',
     severity: 'error',
-    message: 'A credit transfer (payment means 30 or 58) must give the payment account (BT-84) either as an IBAN or as a proprietary identifier, not both.',
+    message:
+      'A credit transfer (payment means 30 or 58) must give the payment account (BT-84) either as an IBAN or as a proprietary identifier, not both.',
     check: (ctx) =>
       paymentMeans3058(ctx.doc)
-        .filter((pm) => has(pm, 'ram:PayeePartyCreditorFinancialAccount/ram:IBANID') === has(pm, 'ram:PayeePartyCreditorFinancialAccount/ram:ProprietaryID'))
+        .filter(
+          (pm) =>
+            has(pm, 'ram:PayeePartyCreditorFinancialAccount/ram:IBANID') ===
+            has(pm, 'ram:PayeePartyCreditorFinancialAccount/ram:ProprietaryID'),
+        )
         .map(locatedAt(where)),
   },
   {
@@ -57,7 +63,9 @@ export const adaptedRules: Rule[] = [
       const due = values(root, `${SET}/ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:DuePayableAmount`).map(dec);
       const positive = due.some((d) => d !== undefined && d.gt(ZERO));
       if (!positive) return NO_VIOLATIONS;
-      const terms = has(root, `${SET}/ram:SpecifiedTradePaymentTerms/ram:DueDateDateTime`) || has(root, `${SET}/ram:SpecifiedTradePaymentTerms/ram:Description`);
+      const terms =
+        has(root, `${SET}/ram:SpecifiedTradePaymentTerms/ram:DueDateDateTime`) ||
+        has(root, `${SET}/ram:SpecifiedTradePaymentTerms/ram:Description`);
       return terms ? NO_VIOLATIONS : [{ location: where(root) }];
     },
   },
@@ -126,9 +134,19 @@ function itemsOf(doc: XmlDoc): Items {
     lines: sel(root, `${TX}/ram:IncludedSupplyChainTradeLineItem`)
       .filter(isDetailLine)
       .flatMap((l) => sel(l, 'ram:SpecifiedLineTradeSettlement'))
-      .map((s) => ({ amount: dec(value(s, 'ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount')), ...taxOf(s, 'ram:ApplicableTradeTax') })),
-    allowanceCharges: sel(root, `${SET}/ram:SpecifiedTradeAllowanceCharge`).map((ac) => ({ amount: dec(value(ac, 'ram:ActualAmount')), charge: indicator(ac), ...taxOf(ac, 'ram:CategoryTradeTax') })),
-    logistics: sel(root, `${SET}/ram:SpecifiedLogisticsServiceCharge`).map((lc) => ({ amount: dec(value(lc, 'ram:AppliedAmount')), ...taxOf(lc, 'ram:AppliedTradeTax') })),
+      .map((s) => ({
+        amount: dec(value(s, 'ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount')),
+        ...taxOf(s, 'ram:ApplicableTradeTax'),
+      })),
+    allowanceCharges: sel(root, `${SET}/ram:SpecifiedTradeAllowanceCharge`).map((ac) => ({
+      amount: dec(value(ac, 'ram:ActualAmount')),
+      charge: indicator(ac),
+      ...taxOf(ac, 'ram:CategoryTradeTax'),
+    })),
+    logistics: sel(root, `${SET}/ram:SpecifiedLogisticsServiceCharge`).map((lc) => ({
+      amount: dec(value(lc, 'ram:AppliedAmount')),
+      ...taxOf(lc, 'ram:AppliedTradeTax'),
+    })),
   };
   itemsCache.set(doc, items);
   return items;
@@ -144,19 +162,28 @@ function breakdownAgrees(doc: XmlDoc, bd: XmlElement, cat: string, withReason: b
   if ((rated && rate === undefined) || basis === undefined) return false;
   const code = norm(value(bd, 'ram:ExemptionReasonCode'));
   const reason = norm(value(bd, 'ram:ExemptionReason'));
-  const matches = (i: TaxItem) => i.category.includes(cat) && (!rated || i.rate.some((r) => r !== undefined && r.eq(rate!))) && (!withReason || (i.reasonCode === code && i.reasonText === reason));
+  const matches = (i: TaxItem) =>
+    i.category.includes(cat) &&
+    (!rated || i.rate.some((r) => r !== undefined && r.eq(rate!))) &&
+    (!withReason || (i.reasonCode === code && i.reasonText === reason));
   const sumOf = (list: TaxItem[]) => round2(list.reduce((acc, i) => acc.plus(i.amount ?? ZERO), ZERO));
   const { lines, allowanceCharges, logistics } = itemsOf(doc);
   const l = lines.filter(matches);
   const acs = allowanceCharges.filter(matches);
   const lg = logistics.filter(matches);
-  const diff = basis.minus(sumOf(l)).plus(sumOf(acs.filter((a) => a.charge === false))).minus(sumOf(acs.filter((a) => a.charge === true))).minus(sumOf(lg));
+  const diff = basis
+    .minus(sumOf(l))
+    .plus(sumOf(acs.filter((a) => a.charge === false)))
+    .minus(sumOf(acs.filter((a) => a.charge === true)))
+    .minus(sumOf(lg));
   const tolerance = new Big('0.01').times(new Big(String(l.length + acs.length + lg.length)));
   return diff.abs().lte(tolerance);
 }
 
 function breakdownsOf(doc: XmlDoc, code: string): XmlElement[] {
-  return sel(doc.root, `${SET}/ram:ApplicableTradeTax`).filter((t) => values(t, 'ram:CategoryCode').includes(code) && values(t, 'ram:TypeCode').some((v) => v.toUpperCase() === 'VAT'));
+  return sel(doc.root, `${SET}/ram:ApplicableTradeTax`).filter(
+    (t) => values(t, 'ram:CategoryCode').includes(code) && values(t, 'ram:TypeCode').some((v) => v.toUpperCase() === 'VAT'),
+  );
 }
 
 function categoryRules(c: Category): Rule[] {
@@ -166,10 +193,18 @@ function categoryRules(c: Category): Rule[] {
     id,
     severity,
     message: `In a VAT breakdown of ${label}, the taxable amount (BT-116) must equal the detail line net amounts minus allowances plus charges and logistics fees of that category and rate${what} (tolerance 0.01 per item).`,
-    check: (ctx) => breakdownsOf(ctx.doc, c.code).filter((bd) => !test(ctx.doc, bd)).map(locatedAt(where)),
+    check: (ctx) =>
+      breakdownsOf(ctx.doc, c.code)
+        .filter((bd) => !test(ctx.doc, bd))
+        .map(locatedAt(where)),
   });
   return [
-    rule(bId, 'error', (doc, bd) => breakdownAgrees(doc, bd, c.code, true) || breakdownAgrees(doc, bd, c.code, false), ', with or without matching exemption reasons'),
+    rule(
+      bId,
+      'error',
+      (doc, bd) => breakdownAgrees(doc, bd, c.code, true) || breakdownAgrees(doc, bd, c.code, false),
+      ', with or without matching exemption reasons',
+    ),
     rule(`BR-FXEXT-${c.name}-08ini`, 'warning', (doc, bd) => breakdownAgrees(doc, bd, c.code, false), ''),
     rule(`BR-FXEXT-${c.name}-08rev`, 'warning', (doc, bd) => breakdownAgrees(doc, bd, c.code, true), ' and exemption reason'),
   ];
@@ -191,7 +226,10 @@ function standardTaxAgrees(doc: XmlDoc, bd: XmlElement): boolean {
   const { lines, allowanceCharges, logistics } = itemsOf(doc);
   const items = lines.filter(matches).length + allowanceCharges.filter(matches).length + logistics.filter(matches).length;
   const expected = round2(basis.times(rate).div(new Big('100')));
-  return vat.minus(expected).abs().lte(new Big('0.01').times(new Big(String(items))));
+  return vat
+    .minus(expected)
+    .abs()
+    .lte(new Big('0.01').times(new Big(String(items))));
 }
 
 export const extendedRules: Rule[] = [
@@ -199,7 +237,8 @@ export const extendedRules: Rule[] = [
   {
     id: 'BR-FXEXT-S-09b',
     severity: 'error',
-    message: 'In a VAT breakdown of VAT category S, the tax amount (BT-117) must equal the taxable amount (BT-116) times the rate (BT-119), rounded to two decimals (tolerance 0.01 per item of that rate).',
+    message:
+      'In a VAT breakdown of VAT category S, the tax amount (BT-117) must equal the taxable amount (BT-116) times the rate (BT-119), rounded to two decimals (tolerance 0.01 per item of that rate).',
     check: (ctx) =>
       contextNodes(ctx.doc, "//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax[ram:CategoryCode='S']")
         .filter((bd) => !standardTaxAgrees(ctx.doc, bd))
@@ -207,22 +246,35 @@ export const extendedRules: Rule[] = [
   },
 ];
 
-
-
 // ---------------------------------------------------------------------------------------------
 // EXTENDED: sub-lines (GROUP / DETAIL / INFORMATION line subtypes), item attributes, charges.
 
 const LINE = '//ram:IncludedSupplyChainTradeLineItem';
 const lineStatus = (line: XmlElement) => values(line, 'ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode');
-const lineTotal = (line: XmlElement) => value(line, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount');
+const lineTotal = (line: XmlElement) =>
+  value(line, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount');
 const detailDocs = (doc: XmlDoc) =>
   contextNodes(doc, `${LINE}/ram:AssociatedDocumentLineDocument`).filter((d) => {
     const s = values(d, 'ram:LineStatusReasonCode');
     return s.length === 0 || s.includes('DETAIL');
   });
 
-function onNodes(id: string, severity: 'error' | 'warning', message: string, nodes: (doc: XmlDoc) => XmlElement[], test: (n: XmlElement, doc: XmlDoc) => boolean): Rule {
-  return { id, severity, message, check: (ctx) => nodes(ctx.doc).filter((n) => !test(n, ctx.doc)).map(locatedAt(where)) };
+function onNodes(
+  id: string,
+  severity: 'error' | 'warning',
+  message: string,
+  nodes: (doc: XmlDoc) => XmlElement[],
+  test: (n: XmlElement, doc: XmlDoc) => boolean,
+): Rule {
+  return {
+    id,
+    severity,
+    message,
+    check: (ctx) =>
+      nodes(ctx.doc)
+        .filter((n) => !test(n, ctx.doc))
+        .map(locatedAt(where)),
+  };
 }
 
 /** BR-FXEXT-08: every GROUP line with a net amount equals the rounded sum of its DETAIL/GROUP children. */
@@ -252,16 +304,28 @@ export const extendedLineRules: Rule[] = [
     'BR-FXEXT-BR-38',
     'error',
     'Each document level charge (BG-21) must have a reason (BT-104) or a reason code (BT-105).',
-    (doc) => contextNodes(doc, "//ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradeAllowanceCharge/ram:ChargeIndicator[udt:Indicator='true']"),
+    (doc) =>
+      contextNodes(
+        doc,
+        "//ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradeAllowanceCharge/ram:ChargeIndicator[udt:Indicator='true']",
+      ),
     (ind) => has(ind, '../ram:Reason') || has(ind, '../ram:ReasonCode'),
   ),
-  onNodes('BR-FXEXT-BR-54-1', 'error', 'Each item attribute (BG-32) must have a name (BT-160) or a code (BT-X-11).', (doc) => contextNodes(doc, '//ram:ApplicableProductCharacteristic'), (c) => has(c, 'ram:Description') || has(c, 'ram:TypeCode')),
+  onNodes(
+    'BR-FXEXT-BR-54-1',
+    'error',
+    'Each item attribute (BG-32) must have a name (BT-160) or a code (BT-X-11).',
+    (doc) => contextNodes(doc, '//ram:ApplicableProductCharacteristic'),
+    (c) => has(c, 'ram:Description') || has(c, 'ram:TypeCode'),
+  ),
   onNodes(
     'BR-FXEXT-BR-54-2',
     'error',
     'Each item attribute (BG-32) must have either a value (BT-161) or a value with unit (BT-X-12), not both.',
     (doc) => contextNodes(doc, '//ram:ApplicableProductCharacteristic'),
-    (c) => (has(c, 'ram:Value') && !has(c, 'ram:ValueMeasure')) || (!has(c, 'ram:Value') && values(c, 'ram:ValueMeasure/@unitCode').some((u) => u !== '')),
+    (c) =>
+      (has(c, 'ram:Value') && !has(c, 'ram:ValueMeasure')) ||
+      (!has(c, 'ram:Value') && values(c, 'ram:ValueMeasure/@unitCode').some((u) => u !== '')),
   ),
   onNodes(
     'BR-FXEXT-04',
@@ -300,39 +364,54 @@ export const extendedLineRules: Rule[] = [
     (doc) => contextNodes(doc, LINE).filter((l) => norm(value(l, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID')) !== ''),
     (l, doc) => {
       const parent = norm(value(l, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID'));
-      return contextNodes(doc, LINE).some((x) => values(x, 'ram:AssociatedDocumentLineDocument/ram:LineID').some((id) => norm(id) === parent));
+      return contextNodes(doc, LINE).some((x) =>
+        values(x, 'ram:AssociatedDocumentLineDocument/ram:LineID').some((id) => norm(id) === parent),
+      );
     },
   ),
-  onNodes('BR-FXEXT-BR-22', 'error', 'A DETAIL line (or one without subtype) must have an invoiced quantity (BT-129).', detailDocs, (d) => has(d, '../ram:SpecifiedLineTradeDelivery/ram:BilledQuantity')),
-  onNodes('BR-FXEXT-BR-23', 'error', 'A DETAIL line (or one without subtype) must have the unit of the invoiced quantity (BT-130).', detailDocs, (d) => has(d, '../ram:SpecifiedLineTradeDelivery/ram:BilledQuantity/@unitCode')),
-  onNodes(
-    'BR-FXEXT-BR-24',
-    'error',
-    'A DETAIL line (or one without subtype) must have a net amount (BT-131).',
-    detailDocs,
-    (d) => has(d, '../ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'),
+  onNodes('BR-FXEXT-BR-22', 'error', 'A DETAIL line (or one without subtype) must have an invoiced quantity (BT-129).', detailDocs, (d) =>
+    has(d, '../ram:SpecifiedLineTradeDelivery/ram:BilledQuantity'),
   ),
-  onNodes('BR-FXEXT-BR-26', 'error', 'A DETAIL line (or one without subtype) must have an item net price (BT-146).', detailDocs, (d) => has(d, '../ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount')),
   onNodes(
-    'BR-FXEXT-CO-04',
+    'BR-FXEXT-BR-23',
     'error',
-    'A DETAIL line (or one without subtype) must have a VAT category code (BT-151).',
+    'A DETAIL line (or one without subtype) must have the unit of the invoiced quantity (BT-130).',
     detailDocs,
-    (d) => {
-      const taxes = sel(d, '../ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax');
-      return taxes.some((t) => values(t, 'ram:TypeCode').includes('VAT')) && taxes.some((t) => values(t, 'ram:TypeCode').some((v) => v.toUpperCase() === 'VAT') && has(t, 'ram:CategoryCode'));
-    },
+    (d) => has(d, '../ram:SpecifiedLineTradeDelivery/ram:BilledQuantity/@unitCode'),
   ),
+  onNodes('BR-FXEXT-BR-24', 'error', 'A DETAIL line (or one without subtype) must have a net amount (BT-131).', detailDocs, (d) =>
+    has(d, '../ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'),
+  ),
+  onNodes('BR-FXEXT-BR-26', 'error', 'A DETAIL line (or one without subtype) must have an item net price (BT-146).', detailDocs, (d) =>
+    has(d, '../ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount'),
+  ),
+  onNodes('BR-FXEXT-CO-04', 'error', 'A DETAIL line (or one without subtype) must have a VAT category code (BT-151).', detailDocs, (d) => {
+    const taxes = sel(d, '../ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax');
+    return (
+      taxes.some((t) => values(t, 'ram:TypeCode').includes('VAT')) &&
+      taxes.some((t) => values(t, 'ram:TypeCode').some((v) => v.toUpperCase() === 'VAT') && has(t, 'ram:CategoryCode'))
+    );
+  }),
   onNodes(
     'BR-FXEXT-12',
     'error',
     'When a GROUP line has a net amount (BT-131), all its GROUP sub-lines must have one too.',
-    (doc) => contextNodes(doc, LINE).filter((l) => lineStatus(l).includes('GROUP') && has(l, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount')),
+    (doc) =>
+      contextNodes(doc, LINE).filter(
+        (l) =>
+          lineStatus(l).includes('GROUP') &&
+          has(l, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'),
+      ),
     (l, doc) => {
       const ids = values(l, 'ram:AssociatedDocumentLineDocument/ram:LineID');
       if (ids.length === 0) return false;
-      const groups = contextNodes(doc, LINE).filter((c) => values(c, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID').some((p) => ids.includes(p)) && lineStatus(c).includes('GROUP'));
-      return groups.every((g) => has(g, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'));
+      const groups = contextNodes(doc, LINE).filter(
+        (c) =>
+          values(c, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID').some((p) => ids.includes(p)) && lineStatus(c).includes('GROUP'),
+      );
+      return groups.every((g) =>
+        has(g, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'),
+      );
     },
   ),
 ];
@@ -361,10 +440,19 @@ function totalsItems(summation: XmlElement): TotalsItems | undefined {
   const acs = sel(settlement, 'ram:SpecifiedTradeAllowanceCharge');
   const indicatorText = (ac: XmlElement) => values(ac, 'ram:ChargeIndicator/udt:Indicator');
   return {
-    detailLines: amounts(lines.filter(isDetailLine), 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'),
+    detailLines: amounts(
+      lines.filter(isDetailLine),
+      'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount',
+    ),
     allLines: lines.length,
-    allowances: amounts(acs.filter((a) => indicatorText(a).includes('false')), 'ram:ActualAmount'),
-    charges: amounts(acs.filter((a) => indicatorText(a).includes('true')), 'ram:ActualAmount'),
+    allowances: amounts(
+      acs.filter((a) => indicatorText(a).includes('false')),
+      'ram:ActualAmount',
+    ),
+    charges: amounts(
+      acs.filter((a) => indicatorText(a).includes('true')),
+      'ram:ActualAmount',
+    ),
     logistics: amounts(sel(settlement, 'ram:SpecifiedLogisticsServiceCharge'), 'ram:AppliedAmount'),
   };
 }
@@ -372,59 +460,100 @@ function totalsItems(summation: XmlElement): TotalsItems | undefined {
 const sumRounded = (xs: BigValue[]) => round2(xs.reduce((a, b) => a.plus(b), ZERO));
 const tolerance = (n: number) => new Big('0.01').times(new Big(String(n)));
 const within = (a: BigValue, b: BigValue, n: number) => a.minus(b).abs().lte(tolerance(n));
-const allowanceCount = (summation: XmlElement) => sel(summation, '../ram:SpecifiedTradeAllowanceCharge').filter((a) => values(a, 'ram:ChargeIndicator/udt:Indicator').includes('false')).length;
+const allowanceCount = (summation: XmlElement) =>
+  sel(summation, '../ram:SpecifiedTradeAllowanceCharge').filter((a) => values(a, 'ram:ChargeIndicator/udt:Indicator').includes('false'))
+    .length;
 const chargeCount = (summation: XmlElement) =>
-  sel(summation, '../ram:SpecifiedTradeAllowanceCharge').filter((a) => values(a, 'ram:ChargeIndicator/udt:Indicator').includes('true')).length + sel(summation, '../ram:SpecifiedLogisticsServiceCharge').length;
+  sel(summation, '../ram:SpecifiedTradeAllowanceCharge').filter((a) => values(a, 'ram:ChargeIndicator/udt:Indicator').includes('true'))
+    .length + sel(summation, '../ram:SpecifiedLogisticsServiceCharge').length;
 
 function totalsRule(id: string, message: string, test: (s: XmlElement, items: TotalsItems) => boolean): Rule {
-  return onNodes(id, 'error', message, (doc) => contextNodes(doc, SUMMATION), (s) => {
-    const items = totalsItems(s);
-    return items !== undefined && test(s, items);
-  });
+  return onNodes(
+    id,
+    'error',
+    message,
+    (doc) => contextNodes(doc, SUMMATION),
+    (s) => {
+      const items = totalsItems(s);
+      return items !== undefined && test(s, items);
+    },
+  );
 }
 
 export const extendedTotalsRules: Rule[] = [
-  totalsRule('BR-FXEXT-CO-10', 'The sum of line net amounts (BT-106) must equal the sum of the DETAIL line net amounts (BT-131), within 0.01 per line.', (s, i) => {
-    const total = dec(value(s, 'ram:LineTotalAmount'));
-    return total !== undefined && within(total, sumRounded(i.detailLines), i.allLines);
-  }),
-  totalsRule('BR-FXEXT-CO-11', 'The sum of document allowances (BT-107) must equal the document allowance amounts (BT-92), within 0.01 per allowance.', (s, i) => {
-    if (i.allowances.length === 0 && !has(s, 'ram:AllowanceTotalAmount')) return true;
-    const total = dec(value(s, 'ram:AllowanceTotalAmount'));
-    return total !== undefined && within(total, sumRounded(i.allowances), allowanceCount(s));
-  }),
-  totalsRule('BR-FXEXT-CO-12', 'The sum of document charges (BT-108) must equal the document charge amounts (BT-99) plus the logistics service fees (BT-X-272), within 0.01 per item.', (s, i) => {
-    if (i.charges.length === 0 && !has(s, 'ram:ChargeTotalAmount')) return true;
-    const total = dec(value(s, 'ram:ChargeTotalAmount'));
-    return total !== undefined && within(total, sumRounded(i.charges).plus(sumRounded(i.logistics)), chargeCount(s));
-  }),
-  totalsRule('BR-FXEXT-CO-13', 'The total without VAT (BT-109) must equal the DETAIL line net amounts minus allowances plus charges and logistics fees, within 0.01 per item.', (s, i) => {
-    const bt109 = dec(value(s, 'ram:TaxBasisTotalAmount'));
-    if (bt109 === undefined) return false;
-    const expected = sumRounded(i.detailLines).minus(sumRounded(i.allowances)).plus(sumRounded(i.charges).plus(sumRounded(i.logistics)));
-    return within(bt109, expected, i.detailLines.length + allowanceCount(s) + chargeCount(s));
-  }),
-  totalsRule('BR-FXEXT-CO-15', 'The total with VAT (BT-112) must equal the total without VAT (BT-109) plus the VAT total in the invoice currency (BT-110), within 0.01 per item.', (s, i) => {
-    const currency = values(s, '../ram:InvoiceCurrencyCode');
-    if (currency.length === 0) return false;
-    const vat = sel(s, 'ram:TaxTotalAmount').filter((t) => currency.includes(attr(t) ?? '\u0000'));
-    const bt109 = dec(value(s, 'ram:TaxBasisTotalAmount'));
-    const bt112 = dec(value(s, 'ram:GrandTotalAmount'));
-    if (vat.length !== 1 || bt109 === undefined || bt112 === undefined) return false;
-    const bt110 = dec(text(vat[0]));
-    return bt110 !== undefined && within(bt112.minus(bt110), bt109, i.detailLines.length + allowanceCount(s) + chargeCount(s));
-  }),
-  totalsRule('BR-FXEXT-CO-16', 'The amount due (BT-115) must equal the total with VAT (BT-112) minus the paid amount (BT-113) plus rounding (BT-114) plus amounts collected for third parties (BT-179).', (s) => {
-    const due = dec(value(s, 'ram:DuePayableAmount'));
-    if (due === undefined) return false;
-    const sumOf = (path: string) => values(s, path).reduce((a, v) => a.plus(dec(v) ?? ZERO), ZERO);
-    return due.eq(sumOf('ram:GrandTotalAmount').minus(sumOf('ram:TotalPrepaidAmount')).plus(sumOf('ram:RoundingAmount')).plus(sumOf('../ram:SpecifiedFinancialAdjustment/ram:ActualAmount')));
-  }),
+  totalsRule(
+    'BR-FXEXT-CO-10',
+    'The sum of line net amounts (BT-106) must equal the sum of the DETAIL line net amounts (BT-131), within 0.01 per line.',
+    (s, i) => {
+      const total = dec(value(s, 'ram:LineTotalAmount'));
+      return total !== undefined && within(total, sumRounded(i.detailLines), i.allLines);
+    },
+  ),
+  totalsRule(
+    'BR-FXEXT-CO-11',
+    'The sum of document allowances (BT-107) must equal the document allowance amounts (BT-92), within 0.01 per allowance.',
+    (s, i) => {
+      if (i.allowances.length === 0 && !has(s, 'ram:AllowanceTotalAmount')) return true;
+      const total = dec(value(s, 'ram:AllowanceTotalAmount'));
+      return total !== undefined && within(total, sumRounded(i.allowances), allowanceCount(s));
+    },
+  ),
+  totalsRule(
+    'BR-FXEXT-CO-12',
+    'The sum of document charges (BT-108) must equal the document charge amounts (BT-99) plus the logistics service fees (BT-X-272), within 0.01 per item.',
+    (s, i) => {
+      if (i.charges.length === 0 && !has(s, 'ram:ChargeTotalAmount')) return true;
+      const total = dec(value(s, 'ram:ChargeTotalAmount'));
+      return total !== undefined && within(total, sumRounded(i.charges).plus(sumRounded(i.logistics)), chargeCount(s));
+    },
+  ),
+  totalsRule(
+    'BR-FXEXT-CO-13',
+    'The total without VAT (BT-109) must equal the DETAIL line net amounts minus allowances plus charges and logistics fees, within 0.01 per item.',
+    (s, i) => {
+      const bt109 = dec(value(s, 'ram:TaxBasisTotalAmount'));
+      if (bt109 === undefined) return false;
+      const expected = sumRounded(i.detailLines)
+        .minus(sumRounded(i.allowances))
+        .plus(sumRounded(i.charges).plus(sumRounded(i.logistics)));
+      return within(bt109, expected, i.detailLines.length + allowanceCount(s) + chargeCount(s));
+    },
+  ),
+  totalsRule(
+    'BR-FXEXT-CO-15',
+    'The total with VAT (BT-112) must equal the total without VAT (BT-109) plus the VAT total in the invoice currency (BT-110), within 0.01 per item.',
+    (s, i) => {
+      const currency = values(s, '../ram:InvoiceCurrencyCode');
+      if (currency.length === 0) return false;
+      const vat = sel(s, 'ram:TaxTotalAmount').filter((t) => currency.includes(attr(t) ?? '\u0000'));
+      const bt109 = dec(value(s, 'ram:TaxBasisTotalAmount'));
+      const bt112 = dec(value(s, 'ram:GrandTotalAmount'));
+      if (vat.length !== 1 || bt109 === undefined || bt112 === undefined) return false;
+      const bt110 = dec(text(vat[0]));
+      return bt110 !== undefined && within(bt112.minus(bt110), bt109, i.detailLines.length + allowanceCount(s) + chargeCount(s));
+    },
+  ),
+  totalsRule(
+    'BR-FXEXT-CO-16',
+    'The amount due (BT-115) must equal the total with VAT (BT-112) minus the paid amount (BT-113) plus rounding (BT-114) plus amounts collected for third parties (BT-179).',
+    (s) => {
+      const due = dec(value(s, 'ram:DuePayableAmount'));
+      if (due === undefined) return false;
+      const sumOf = (path: string) => values(s, path).reduce((a, v) => a.plus(dec(v) ?? ZERO), ZERO);
+      return due.eq(
+        sumOf('ram:GrandTotalAmount')
+          .minus(sumOf('ram:TotalPrepaidAmount'))
+          .plus(sumOf('ram:RoundingAmount'))
+          .plus(sumOf('../ram:SpecifiedFinancialAdjustment/ram:ActualAmount')),
+      );
+    },
+  ),
   onNodes(
     'BR-FXEXT-BR-44',
     'error',
     'Each line charge (BG-28) must have a reason (BT-144) or a reason code (BT-145).',
-    (doc) => contextNodes(doc, "//ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge/ram:ChargeIndicator[udt:Indicator = 'true']"),
+    (doc) =>
+      contextNodes(doc, "//ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge/ram:ChargeIndicator[udt:Indicator = 'true']"),
     (ind) => has(ind, '../ram:Reason') || has(ind, '../ram:ReasonCode'),
   ),
   onNodes(

@@ -67,7 +67,17 @@ const scanOf: number[] = [];
 const KID_SCAN_MAX = 16;
 
 function newStep(parent: ContextStep | undefined, ns: string, local: string): ContextStep {
-  const step: ContextStep = { id: contextSteps.length, parent, ns, local: internalize(local), next: new Map(), kidIds: [], kidLocal: [], kidNs: [], kidsByLocal: undefined };
+  const step: ContextStep = {
+    id: contextSteps.length,
+    parent,
+    ns,
+    local: internalize(local),
+    next: new Map(),
+    kidIds: [],
+    kidLocal: [],
+    kidNs: [],
+    kidsByLocal: undefined,
+  };
   contextSteps.push(step);
   scanOf.push(0);
   return step;

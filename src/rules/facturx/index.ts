@@ -67,7 +67,8 @@ export function buildProfileRules(set: FxProfileSet): Rule[] {
   };
   for (const r of structureRules(set)) add(r, true);
   for (const r of adaptedRules) add(r);
-  if (set === 'fx-extended') for (const r of [...extendedRules, ...extendedLineRules, ...extendedTotalsRules, ...extendedCategoryRules]) add(r);
+  if (set === 'fx-extended')
+    for (const r of [...extendedRules, ...extendedLineRules, ...extendedTotalsRules, ...extendedCategoryRules]) add(r);
   for (const r of codeListRules(set)) add(r, true);
   for (const r of en16931Business) add(r);
   for (const r of ciiSyntaxRules) add(r);

@@ -18,7 +18,9 @@ export function notUsedRules(set: string): Rule[] {
     return {
       id: r.id,
       severity: 'error' as const,
-      message: r.attribute ? `The attribute @${r.attribute} is not used in this Factur-X profile here.` : 'This element is not used in this Factur-X profile.',
+      message: r.attribute
+        ? `The attribute @${r.attribute} is not used in this Factur-X profile here.`
+        : 'This element is not used in this Factur-X profile.',
       check(ctx) {
         // A profile-conformant invoice has none of these elements: no list unless one is found.
         let out: Violation[] | undefined;
@@ -31,7 +33,12 @@ export function notUsedRules(set: string): Rule[] {
               out.push(UNLISTED); // counted, not listed (report-bounds.ts): no path, no message
               continue;
             }
-            (out ??= []).push({ location: where(node), message: r.attribute ? `@${r.attribute} of ${node.local} is not used in this Factur-X profile.` : `${node.local} is not used in this Factur-X profile.` });
+            (out ??= []).push({
+              location: where(node),
+              message: r.attribute
+                ? `@${r.attribute} of ${node.local} is not used in this Factur-X profile.`
+                : `${node.local} is not used in this Factur-X profile.`,
+            });
           }
         }
         return out ?? NO_VIOLATIONS;

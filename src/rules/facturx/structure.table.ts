@@ -557,7 +557,10 @@ export function structureTests(): Map<string, StructureTest> {
     const m = /^(\d{6}) (?:@(\w+)|(=|<=|>=)(\d+) (.+))$/.exec(line.trim());
     if (!m) continue;
     const id = `FX-SCH-A-${m[1]}`;
-    out.set(id, m[2] ? { kind: 'attr', name: m[2] } : { kind: 'count', op: m[3] as '=' | '<=' | '>=', n: Number(m[4]), child: `ram:${m[5]}` });
+    out.set(
+      id,
+      m[2] ? { kind: 'attr', name: m[2] } : { kind: 'count', op: m[3] as '=' | '<=' | '>=', n: Number(m[4]), child: `ram:${m[5]}` },
+    );
   }
   return out;
 }

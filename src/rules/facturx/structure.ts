@@ -114,7 +114,22 @@ export function structureRules(_set?: string): Rule[] {
     const context = FX_STRUCTURE_CONTEXTS[id];
     if (context === undefined) continue;
     let group = groups.get(context);
-    if (!group) groups.set(context, (group = { context, handle: contextHandle(context), ids: [], firstSlot: 0, counts: new Int32Array(0), tests: [], bounds: [], countedLocal: [], countedNs: [], countedIndex: [] }));
+    if (!group)
+      groups.set(
+        context,
+        (group = {
+          context,
+          handle: contextHandle(context),
+          ids: [],
+          firstSlot: 0,
+          counts: new Int32Array(0),
+          tests: [],
+          bounds: [],
+          countedLocal: [],
+          countedNs: [],
+          countedIndex: [],
+        }),
+      );
     const index = group.ids.length;
     group.ids.push(id);
     const single = t.kind === 'count' ? singleChildStep(t.child) : undefined;

@@ -34,7 +34,8 @@ interface RelPath {
 
 function tokenize(src: string): string[] {
   const out: string[] = [];
-  const re = /\s*(\/\/|\/|\.\.|\.|\[|\]|\(|\)|!=|=|\||@|,|'[^']*'|"[^"]*"|[0-9]+(?:\.[0-9]+)?|[A-Za-z_][\w.-]*:[A-Za-z_][\w.-]*|[A-Za-z_][\w-]*)/y;
+  const re =
+    /\s*(\/\/|\/|\.\.|\.|\[|\]|\(|\)|!=|=|\||@|,|'[^']*'|"[^"]*"|[0-9]+(?:\.[0-9]+)?|[A-Za-z_][\w.-]*:[A-Za-z_][\w.-]*|[A-Za-z_][\w-]*)/y;
   let pos = 0;
   while (pos < src.length) {
     if (/^\s*$/.test(src.slice(pos))) break;
@@ -49,7 +50,10 @@ function tokenize(src: string): string[] {
 
 class Parser {
   private i = 0;
-  constructor(private readonly toks: string[], private readonly src: string) {}
+  constructor(
+    private readonly toks: string[],
+    private readonly src: string,
+  ) {}
   peek(): string | undefined {
     return this.toks[this.i];
   }
@@ -299,7 +303,13 @@ function compileOperand(e: Expr): Operand {
       const arg = compileString(e.args[0]);
       return e.name === 'upper-case'
         ? { kind: 'str', value: (ctx) => arg(ctx).toUpperCase() }
-        : { kind: 'str', value: (ctx) => arg(ctx).replace(/[ \t\r\n]+/g, ' ').trim() };
+        : {
+            kind: 'str',
+            value: (ctx) =>
+              arg(ctx)
+                .replace(/[ \t\r\n]+/g, ' ')
+                .trim(),
+          };
     }
     default:
       return { kind: 'bool', value: compileBool(e) };
@@ -385,10 +395,12 @@ function compileCompare(e: Extract<Expr, { t: 'cmp' }>): Test {
   const equal = e.op === '=';
   const hit = (x: Atom, y: Atom) => atomsEqual(x, y) === equal;
   // The usual shape: a node-set against one value. Walk the nodes, stop at the first hit.
-  const single = (nodes: Walker, other: Operand, swap: boolean): Test => (ctx) => {
-    const y: Atom = other.kind === 'num' ? other.value : (other as { value: (c: XmlElement) => Atom }).value(ctx);
-    return nodes(ctx, (n) => (swap ? hit(y, stringOf(n)) : hit(stringOf(n), y)));
-  };
+  const single =
+    (nodes: Walker, other: Operand, swap: boolean): Test =>
+    (ctx) => {
+      const y: Atom = other.kind === 'num' ? other.value : (other as { value: (c: XmlElement) => Atom }).value(ctx);
+      return nodes(ctx, (n) => (swap ? hit(y, stringOf(n)) : hit(stringOf(n), y)));
+    };
   if (a.kind === 'nodes' && b.kind !== 'nodes') return single(a.walk, b, false);
   if (b.kind === 'nodes' && a.kind !== 'nodes') return single(b.walk, a, true);
   return (ctx) => {

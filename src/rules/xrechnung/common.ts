@@ -86,7 +86,12 @@ export const matches = (s: string, re: RegExp): boolean => re.test(s);
  */
 export function skontoOk(terms: string | undefined): boolean {
   if (terms === undefined) return true;
-  const lines = terms.split(/\r?\n/).filter((l) => l.replace(/[ \t\r\n]+/g, ' ').trim().startsWith('#'));
+  const lines = terms.split(/\r?\n/).filter((l) =>
+    l
+      .replace(/[ \t\r\n]+/g, ' ')
+      .trim()
+      .startsWith('#'),
+  );
   if (lines.length === 0) return true;
   const tokens = terms.split(/#.+#/);
   const tail = tokens[tokens.length - 1];
@@ -137,7 +142,8 @@ export function toRule(def: XrRuleDef): Rule {
       const out: Violation[] = [];
       // Locations only for the violations a report lists (report-bounds.ts): the rest are only counted,
       // and a path per element of a hostile 500,000-element document cost seconds of garbage.
-      for (const node of def.contexts(ctx.doc, ctx)) if (!def.test(node, ctx)) out.push(out.length < MAX_FINDINGS_PER_RULE ? { location: where(node) } : UNLISTED);
+      for (const node of def.contexts(ctx.doc, ctx))
+        if (!def.test(node, ctx)) out.push(out.length < MAX_FINDINGS_PER_RULE ? { location: where(node) } : UNLISTED);
       return out;
     },
   };

@@ -66,7 +66,8 @@ const indicatorOk = (ac: XmlElement, path: string) => {
   return v === 'true' || v === 'false';
 };
 
-const ciiDocCurrency = (doc: XmlDoc) => sel(doc.root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:InvoiceCurrencyCode');
+const ciiDocCurrency = (doc: XmlDoc) =>
+  sel(doc.root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:InvoiceCurrencyCode');
 
 const ciiDefs: XrRuleDef[] = [
   {
@@ -90,13 +91,18 @@ const ciiDefs: XrRuleDef[] = [
     contexts: (doc) => anywhere(doc, 'ram:ApplicableHeaderTradeSettlement'),
     test: (n, ctx) => {
       const cur = ciiDocCurrency(ctx.doc).map(text);
-      return sel(n, 'ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:TaxTotalAmount').filter((t) => cur.includes(attr(t, 'currencyID') ?? '\u0000')).length <= 1;
+      return (
+        sel(n, 'ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:TaxTotalAmount').filter((t) =>
+          cur.includes(attr(t, 'currencyID') ?? '\u0000'),
+        ).length <= 1
+      );
     },
   },
   {
     id: 'PEPPOL-EN16931-R054',
     severity: 'error',
-    message: 'Exactly one VAT total amount in the VAT accounting currency must be given when that currency (BT-6) is given, and none otherwise.',
+    message:
+      'Exactly one VAT total amount in the VAT accounting currency must be given when that currency (BT-6) is given, and none otherwise.',
     contexts: (doc) => anywhere(doc, 'ram:ApplicableHeaderTradeSettlement'),
     test: (n, ctx) => {
       const cur = ciiDocCurrency(ctx.doc).map(text);
@@ -120,11 +126,26 @@ const ciiDefs: XrRuleDef[] = [
       const inTax = totals.filter((t) => taxCur.includes(attr(t, 'currencyID') ?? '\u0000')).map((t) => dec(text(t)));
       if (!(taxCur.length > 0 && inDoc.length > 0)) return true;
       const some = (xs: (BigValue | undefined)[], p: (x: BigValue) => boolean) => xs.some((x) => x !== undefined && p(x));
-      return (some(inTax, (x) => x.lt(ZERO)) && some(inDoc, (x) => x.lt(ZERO))) || (some(inTax, (x) => x.gte(ZERO)) && some(inDoc, (x) => x.gte(ZERO)));
+      return (
+        (some(inTax, (x) => x.lt(ZERO)) && some(inDoc, (x) => x.lt(ZERO))) ||
+        (some(inTax, (x) => x.gte(ZERO)) && some(inDoc, (x) => x.gte(ZERO)))
+      );
     },
   },
-  { id: 'PEPPOL-EN16931-R010', severity: 'error', message: 'The buyer electronic address (BT-49) must be given.', contexts: (doc) => anywhere(doc, 'ram:BuyerTradeParty'), test: (n) => has(n, 'ram:URIUniversalCommunication/ram:URIID') },
-  { id: 'PEPPOL-EN16931-R020', severity: 'error', message: 'The seller electronic address (BT-34) must be given.', contexts: (doc) => anywhere(doc, 'ram:SellerTradeParty'), test: (n) => has(n, 'ram:URIUniversalCommunication/ram:URIID') },
+  {
+    id: 'PEPPOL-EN16931-R010',
+    severity: 'error',
+    message: 'The buyer electronic address (BT-49) must be given.',
+    contexts: (doc) => anywhere(doc, 'ram:BuyerTradeParty'),
+    test: (n) => has(n, 'ram:URIUniversalCommunication/ram:URIID'),
+  },
+  {
+    id: 'PEPPOL-EN16931-R020',
+    severity: 'error',
+    message: 'The seller electronic address (BT-34) must be given.',
+    contexts: (doc) => anywhere(doc, 'ram:SellerTradeParty'),
+    test: (n) => has(n, 'ram:URIUniversalCommunication/ram:URIID'),
+  },
   {
     id: 'PEPPOL-EN16931-R041',
     severity: 'error',
@@ -171,7 +192,8 @@ const ciiDefs: XrRuleDef[] = [
     id: 'PEPPOL-EN16931-R061',
     severity: 'error',
     message: 'Payment by direct debit (49, 59) requires the mandate reference (BT-89).',
-    contexts: (doc) => anywhere(doc, 'ram:SpecifiedTradeSettlementPaymentMeans').filter((pm) => ['49', '59'].includes(norm(value(pm, 'ram:TypeCode')))),
+    contexts: (doc) =>
+      anywhere(doc, 'ram:SpecifiedTradeSettlementPaymentMeans').filter((pm) => ['49', '59'].includes(norm(value(pm, 'ram:TypeCode')))),
     test: (pm) => has(pm, '../ram:SpecifiedTradePaymentTerms/ram:DirectDebitMandateID'),
   },
   {
@@ -181,7 +203,10 @@ const ciiDefs: XrRuleDef[] = [
     contexts: (doc) => linePeriodDates(doc, 'StartDateTime'),
     test: (d, ctx) => {
       const own = values(d, 'udt:DateTimeString');
-      const header = values(ctx.doc.root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:BillingSpecifiedPeriod/ram:StartDateTime/udt:DateTimeString');
+      const header = values(
+        ctx.doc.root,
+        'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:BillingSpecifiedPeriod/ram:StartDateTime/udt:DateTimeString',
+      );
       return own.some((a) => header.some((b) => a >= b));
     },
   },
@@ -192,7 +217,10 @@ const ciiDefs: XrRuleDef[] = [
     contexts: (doc) => linePeriodDates(doc, 'EndDateTime'),
     test: (d, ctx) => {
       const own = values(d, 'udt:DateTimeString');
-      const header = values(ctx.doc.root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:BillingSpecifiedPeriod/ram:EndDateTime/udt:DateTimeString');
+      const header = values(
+        ctx.doc.root,
+        'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:BillingSpecifiedPeriod/ram:EndDateTime/udt:DateTimeString',
+      );
       return own.some((a) => header.some((b) => a <= b));
     },
   },
@@ -201,7 +229,9 @@ const ciiDefs: XrRuleDef[] = [
     severity: 'error',
     message: 'A document referenced on a line may only be the invoiced object (type code 130).',
     contexts: (doc) => anywhere(doc, 'ram:IncludedSupplyChainTradeLineItem'),
-    test: (l) => !has(l, 'ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument') || values(l, 'ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument/ram:TypeCode').includes('130'),
+    test: (l) =>
+      !has(l, 'ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument') ||
+      values(l, 'ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument/ram:TypeCode').includes('130'),
   },
   {
     id: 'PEPPOL-EN16931-R121',
@@ -220,7 +250,11 @@ const ciiDefs: XrRuleDef[] = [
     severity: 'error',
     message: 'The unit of the price base quantity (BT-150) must be the unit of the invoiced quantity (BT-130).',
     contexts: (doc) =>
-      anywhere(doc, 'ram:BasisQuantity').filter((q) => attr(q, 'unitCode') !== undefined && (is(q.parent, 'ram:NetPriceProductTradePrice') || is(q.parent, 'ram:GrossPriceProductTradePrice'))),
+      anywhere(doc, 'ram:BasisQuantity').filter(
+        (q) =>
+          attr(q, 'unitCode') !== undefined &&
+          (is(q.parent, 'ram:NetPriceProductTradePrice') || is(q.parent, 'ram:GrossPriceProductTradePrice')),
+      ),
     test: (q) => values(q, '../../../ram:SpecifiedLineTradeDelivery/ram:BilledQuantity/@unitCode').includes(attr(q, 'unitCode')!),
   },
   {
@@ -234,14 +268,24 @@ const ciiDefs: XrRuleDef[] = [
     id: 'PEPPOL-EN16931-R044',
     severity: 'error',
     message: 'A charge on price level is not allowed: a price allowance must have the charge indicator false.',
-    contexts: (doc) => sel(doc.root, 'rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice'),
-    test: (g) => !has(g, 'ram:AppliedTradeAllowanceCharge/ram:ActualAmount') || values(g, 'ram:AppliedTradeAllowanceCharge/ram:ChargeIndicator/udt:Indicator').includes('false'),
+    contexts: (doc) =>
+      sel(
+        doc.root,
+        'rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice',
+      ),
+    test: (g) =>
+      !has(g, 'ram:AppliedTradeAllowanceCharge/ram:ActualAmount') ||
+      values(g, 'ram:AppliedTradeAllowanceCharge/ram:ChargeIndicator/udt:Indicator').includes('false'),
   },
   {
     id: 'PEPPOL-EN16931-R046',
     severity: 'error',
     message: 'The item net price (BT-146) must equal the gross price (BT-148) minus the price discount (BT-147).',
-    contexts: (doc) => sel(doc.root, 'rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice'),
+    contexts: (doc) =>
+      sel(
+        doc.root,
+        'rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice',
+      ),
     test: (g) => {
       if (!has(g, 'ram:ChargeAmount')) return true;
       const net = dec(value(g, '../ram:NetPriceProductTradePrice/ram:ChargeAmount'));
@@ -260,7 +304,11 @@ function linePeriodDates(doc: XmlDoc, which: 'StartDateTime' | 'EndDateTime'): X
   for (const tx of sel(doc.root, 'rsm:SupplyChainTradeTransaction')) {
     if (!has(tx, `ram:ApplicableHeaderTradeSettlement/ram:BillingSpecifiedPeriod/ram:${which}`)) continue;
     // A loop, not push(...): a spread of one argument per line overflows the stack on a huge invoice.
-    for (const el of sel(tx, `ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeSettlement/ram:BillingSpecifiedPeriod/ram:${which}`)) out.push(el);
+    for (const el of sel(
+      tx,
+      `ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeSettlement/ram:BillingSpecifiedPeriod/ram:${which}`,
+    ))
+      out.push(el);
   }
   return out;
 }
@@ -305,7 +353,13 @@ function compareDates(a: string, b: string): number | undefined {
 }
 
 const ublDefs: XrRuleDef[] = [
-  { id: 'PEPPOL-EN16931-R001', severity: 'error', message: 'The business process (BT-23) must be given.', contexts: (doc) => (isUblRoot(doc.root) ? [doc.root] : []), test: (r) => has(r, 'cbc:ProfileID') },
+  {
+    id: 'PEPPOL-EN16931-R001',
+    severity: 'error',
+    message: 'The business process (BT-23) must be given.',
+    contexts: (doc) => (isUblRoot(doc.root) ? [doc.root] : []),
+    test: (r) => has(r, 'cbc:ProfileID'),
+  },
   {
     id: 'PEPPOL-EN16931-R053',
     severity: 'error',
@@ -316,7 +370,8 @@ const ublDefs: XrRuleDef[] = [
   {
     id: 'PEPPOL-EN16931-R054',
     severity: 'error',
-    message: 'Exactly one tax total without VAT breakdowns must be given when the VAT accounting currency (BT-6) is given, and none otherwise.',
+    message:
+      'Exactly one tax total without VAT breakdowns must be given when the VAT accounting currency (BT-6) is given, and none otherwise.',
     contexts: (doc) => (isUblRoot(doc.root) ? [doc.root] : []),
     test: (r) => sel(r, 'cac:TaxTotal').filter((t) => !has(t, 'cac:TaxSubtotal')).length === (has(r, 'cbc:TaxCurrencyCode') ? 1 : 0),
   },
@@ -333,7 +388,10 @@ const ublDefs: XrRuleDef[] = [
       const inTax = amounts.filter((a) => attr(a, 'currencyID') === taxCur).map((a) => dec(text(a)));
       const inDoc = amounts.filter((a) => attr(a, 'currencyID') === docCur).map((a) => dec(text(a)));
       const some = (xs: (BigValue | undefined)[], p: (x: BigValue) => boolean) => xs.some((x) => x !== undefined && p(x));
-      return (some(inTax, (x) => x.lte(ZERO)) && some(inDoc, (x) => x.lte(ZERO))) || (some(inTax, (x) => x.gte(ZERO)) && some(inDoc, (x) => x.gte(ZERO)));
+      return (
+        (some(inTax, (x) => x.lte(ZERO)) && some(inDoc, (x) => x.lte(ZERO))) ||
+        (some(inTax, (x) => x.gte(ZERO)) && some(inDoc, (x) => x.gte(ZERO)))
+      );
     },
   },
   {
@@ -403,14 +461,16 @@ const ublDefs: XrRuleDef[] = [
     id: 'PEPPOL-EN16931-R110',
     severity: 'error',
     message: 'A line period (BG-26) must not start before the invoicing period (BG-14).',
-    contexts: (doc) => (has(doc.root, 'cac:InvoicePeriod/cbc:StartDate') ? ublLines(doc).flatMap((l) => sel(l, 'cac:InvoicePeriod/cbc:StartDate')) : []),
+    contexts: (doc) =>
+      has(doc.root, 'cac:InvoicePeriod/cbc:StartDate') ? ublLines(doc).flatMap((l) => sel(l, 'cac:InvoicePeriod/cbc:StartDate')) : [],
     test: (d, ctx) => values(ctx.doc.root, 'cac:InvoicePeriod/cbc:StartDate').every((h) => (compareDates(d.text, h) ?? 0) >= 0),
   },
   {
     id: 'PEPPOL-EN16931-R111',
     severity: 'error',
     message: 'A line period (BG-26) must not end after the invoicing period (BG-14).',
-    contexts: (doc) => (has(doc.root, 'cac:InvoicePeriod/cbc:EndDate') ? ublLines(doc).flatMap((l) => sel(l, 'cac:InvoicePeriod/cbc:EndDate')) : []),
+    contexts: (doc) =>
+      has(doc.root, 'cac:InvoicePeriod/cbc:EndDate') ? ublLines(doc).flatMap((l) => sel(l, 'cac:InvoicePeriod/cbc:EndDate')) : [],
     test: (d, ctx) => values(ctx.doc.root, 'cac:InvoicePeriod/cbc:EndDate').every((h) => (compareDates(d.text, h) ?? 0) <= 0),
   },
   {
@@ -497,7 +557,13 @@ const ublDefs: XrRuleDef[] = [
       return values(line, qtyPath).includes(attr(q, 'unitCode')!);
     },
   },
-  { id: 'PEPPOL-EN16931-R008', severity: 'error', message: 'The document must not contain empty elements.', contexts: (doc) => emptyElements(doc), test: () => false },
+  {
+    id: 'PEPPOL-EN16931-R008',
+    severity: 'error',
+    message: 'The document must not contain empty elements.',
+    contexts: (doc) => emptyElements(doc),
+    test: () => false,
+  },
 ];
 
 /**
@@ -532,7 +598,9 @@ const ciiR120: XrRuleDef = {
     }
     if (lineAmount === undefined || qty === undefined || price === undefined) return true;
     const sumOf = (flag: string) => {
-      const acs = sel(l, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge').filter((a) => norm(value(a, 'ram:ChargeIndicator/udt:Indicator')) === flag);
+      const acs = sel(l, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge').filter(
+        (a) => norm(value(a, 'ram:ChargeIndicator/udt:Indicator')) === flag,
+      );
       if (acs.length === 0) return ZERO;
       let total = ZERO;
       for (const a of acs) for (const v of values(a, 'ram:ActualAmount')) total = total.plus(dec(v) ?? ZERO);
@@ -559,7 +627,13 @@ export function peppolCiiRulesFor(release: XrRelease): Rule[] {
 export function peppolUblRulesFor(release: XrRelease): Rule[] {
   if (release === '2.4.0') return ublRules2_4;
   return ublRules2_4.map((r) =>
-    r.id === 'PEPPOL-EN16931-R120' ? { ...r, severity: 'warning' as const, message: 'The line net amount (BT-131) should equal quantity × (net price / base quantity) + line charges − line allowances.' } : r,
+    r.id === 'PEPPOL-EN16931-R120'
+      ? {
+          ...r,
+          severity: 'warning' as const,
+          message: 'The line net amount (BT-131) should equal quantity × (net price / base quantity) + line charges − line allowances.',
+        }
+      : r,
   );
 }
 

@@ -163,7 +163,7 @@ class CiiReader {
     this.putDate(inv, 'issueDate', this.ram(header, 'IssueDateTime'));
     for (const noteEl of this.rams(header, 'IncludedNote')) {
       const content = this.ram(noteEl, 'Content');
-      const note = located<Note>({ text: content ? textOf(content) : "" }, noteEl);
+      const note = located<Note>({ text: content ? textOf(content) : '' }, noteEl);
       if (content) locate(note, 'text', content);
       put(note, 'subjectCode', this.ram(noteEl, 'SubjectCode'));
       inv.notes.push(note);

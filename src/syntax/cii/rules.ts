@@ -81,7 +81,10 @@ function isBareId(el: XmlElement): boolean {
 }
 
 type Placer = (el: XmlElement) => string | undefined;
-const when = (test: (parent: XmlElement | null) => boolean, context: string): Placer => (el) => (test(el.parent) ? context : undefined);
+const when =
+  (test: (parent: XmlElement | null) => boolean, context: string): Placer =>
+  (el) =>
+    test(el.parent) ? context : undefined;
 
 /** ram elements whose context is given by their name (and, for most, their place). */
 const RAM_BY_NAME = new Map<string, Placer>([
@@ -146,7 +149,21 @@ export function classifyCii(el: XmlElement): string | undefined {
 // check that both agree on every element of the corpus.
 
 /** The structural facts classifyCii asks of an element's ancestors. */
-type Role = 'document' | 'root' | 'transaction' | 'docContext' | 'exchangedDoc' | 'guideline' | 'line' | 'lineDoc' | 'product' | 'lineSettlement' | 'lineTax' | 'headerSettlement' | 'grossPrice' | 'other';
+type Role =
+  | 'document'
+  | 'root'
+  | 'transaction'
+  | 'docContext'
+  | 'exchangedDoc'
+  | 'guideline'
+  | 'line'
+  | 'lineDoc'
+  | 'product'
+  | 'lineSettlement'
+  | 'lineTax'
+  | 'headerSettlement'
+  | 'grossPrice'
+  | 'other';
 
 interface CiiState {
   readonly role: Role;
@@ -250,9 +267,11 @@ function ramUnplaced(name: RamName, parent: CiiState): CiiState {
   const local = name.local;
   if (name.endsWithId) {
     const bare =
-      local === 'ID' ? parent.role === 'guideline' || parent.role === 'exchangedDoc'
-      : local === 'LineID' ? parent.role === 'lineDoc'
-      : local === 'SellerAssignedID' && parent.role === 'product';
+      local === 'ID'
+        ? parent.role === 'guideline' || parent.role === 'exchangedDoc'
+        : local === 'LineID'
+          ? parent.role === 'lineDoc'
+          : local === 'SellerAssignedID' && parent.role === 'product';
     return other(bare ? 'IDX' : 'IDANY');
   }
   if (local === 'ApplicableTradeTax' && parent.role === 'lineSettlement') return LINE_TAX;
@@ -361,11 +380,21 @@ const insideHeaderSettlement = (n: XmlElement): boolean => {
 const DATE_102 = /^[ \t\r\n]*(\p{Nd}{4})(1[0-2]|0[1-9])(3[01]|[12][0-9]|0[1-9])[ \t\r\n]*$/u;
 
 export const CII_CUSTOM_RULES: CustomRule[] = [
-  { id: 'CII-SR-046', context: 'PROD', fails: (n) => someChild(n, NS_RAM, 'GlobalID') && !someChild(n, NS_RAM, 'GlobalID', (g) => hasAttr(g, 'schemeID')),
-    message: 'The item standard identifier (BT-157) needs a scheme identifier (@schemeID).' },
-  { id: 'CII-SR-090', context: 'PROD', fails: (n) => has(n, 'OriginTradeCountry') && count(n, 'OriginTradeCountry/ID') !== 1,
-    message: 'An item country of origin (BT-159) group must hold exactly one country identifier.' },
-  { id: 'CII-SR-119', context: 'LAGR',
+  {
+    id: 'CII-SR-046',
+    context: 'PROD',
+    fails: (n) => someChild(n, NS_RAM, 'GlobalID') && !someChild(n, NS_RAM, 'GlobalID', (g) => hasAttr(g, 'schemeID')),
+    message: 'The item standard identifier (BT-157) needs a scheme identifier (@schemeID).',
+  },
+  {
+    id: 'CII-SR-090',
+    context: 'PROD',
+    fails: (n) => has(n, 'OriginTradeCountry') && count(n, 'OriginTradeCountry/ID') !== 1,
+    message: 'An item country of origin (BT-159) group must hold exactly one country identifier.',
+  },
+  {
+    id: 'CII-SR-119',
+    context: 'LAGR',
     fails: (n) => {
       const indicators = selectPath(n, ramPath('GrossPriceProductTradePrice/AppliedTradeAllowanceCharge/ChargeIndicator'));
       const amount = has(n, 'GrossPriceProductTradePrice/AppliedTradeAllowanceCharge/ActualAmount');
@@ -373,77 +402,202 @@ export const CII_CUSTOM_RULES: CustomRule[] = [
       const okNone = indicators.length === 0 && !amount;
       return !(okAllowance || okNone);
     },
-    message: 'An item price discount must be an allowance (charge indicator false) with an amount (BT-147).' },
-  { id: 'CII-SR-449', context: 'HDEL', fails: bothPartyIds('ShipToTradeParty'),
-    message: 'The deliver-to location identifier (BT-71) should be given either as ID or as GlobalID, not both.' },
-  { id: 'CII-SR-450', context: 'HAGR', fails: bothPartyIds('BuyerTradeParty'),
-    message: 'The buyer identifier (BT-46) should be given either as ID or as GlobalID, not both.' },
-  { id: 'CII-SR-451', context: 'HSET', fails: bothPartyIds('PayeeTradeParty'),
-    message: 'The payee identifier (BT-60) should be given either as ID or as GlobalID, not both.' },
-  { id: 'CII-SR-457', context: 'HAGR', fails: (n) => countDocsOfType(n, null, '50', false) > 1,
-    message: 'At most one tender or lot reference (BT-17, additional document of type 50) should be given.' },
-  { id: 'CII-SR-458', context: 'HAGR', fails: (n) => countDocsOfType(n, null, '130', false) > 1,
-    message: 'At most one invoiced object identifier (BT-18, additional document of type 130) should be given.' },
-  { id: 'CII-SR-462', context: 'HSET',
+    message: 'An item price discount must be an allowance (charge indicator false) with an amount (BT-147).',
+  },
+  {
+    id: 'CII-SR-449',
+    context: 'HDEL',
+    fails: bothPartyIds('ShipToTradeParty'),
+    message: 'The deliver-to location identifier (BT-71) should be given either as ID or as GlobalID, not both.',
+  },
+  {
+    id: 'CII-SR-450',
+    context: 'HAGR',
+    fails: bothPartyIds('BuyerTradeParty'),
+    message: 'The buyer identifier (BT-46) should be given either as ID or as GlobalID, not both.',
+  },
+  {
+    id: 'CII-SR-451',
+    context: 'HSET',
+    fails: bothPartyIds('PayeeTradeParty'),
+    message: 'The payee identifier (BT-60) should be given either as ID or as GlobalID, not both.',
+  },
+  {
+    id: 'CII-SR-457',
+    context: 'HAGR',
+    fails: (n) => countDocsOfType(n, null, '50', false) > 1,
+    message: 'At most one tender or lot reference (BT-17, additional document of type 50) should be given.',
+  },
+  {
+    id: 'CII-SR-458',
+    context: 'HAGR',
+    fails: (n) => countDocsOfType(n, null, '130', false) > 1,
+    message: 'At most one invoiced object identifier (BT-18, additional document of type 130) should be given.',
+  },
+  {
+    id: 'CII-SR-462',
+    context: 'HSET',
     fails: (_n, index) => new Set(valuesAnywhere(index, 'ApplicableTradeTax', 'DueDateTypeCode')).size > 1,
-    message: 'All VAT point date codes (BT-8) in the document must have the same value.' },
-  { id: 'CII-SR-463', context: 'STAC', fails: (n) => !has(n, 'ChargeIndicator'),
-    message: 'An allowance or charge must carry a charge indicator.' },
-  { id: 'CII-SR-465', context: 'HAGR', fails: (n) => has(n, 'SellerTradeParty/DefinedTradeContact/PersonName') && has(n, 'SellerTradeParty/DefinedTradeContact/DepartmentName'),
-    message: 'The seller contact point (BT-41) should be given as a person name or a department name, not both.' },
-  { id: 'CII-SR-466', context: 'HAGR', fails: (n) => has(n, 'BuyerTradeParty/DefinedTradeContact/PersonName') && has(n, 'BuyerTradeParty/DefinedTradeContact/DepartmentName'),
-    message: 'The buyer contact point (BT-56) should be given as a person name or a department name, not both.' },
-  { id: 'CII-SR-467', context: 'ROOT', fails: (_n, index) => !allAgreeNormalized(valuesAnywhere(index, 'SpecifiedTradeSettlementPaymentMeans', 'TypeCode')),
-    message: 'All payment means type codes (BT-81) in the document must be the same.' },
-  { id: 'CII-SR-468', context: 'ROOT', fails: (_n, index) => !allAgreeNormalized(valuesAnywhere(index, 'SpecifiedTradeSettlementPaymentMeans', 'Information')),
-    message: 'All payment means texts (BT-82) in the document must be the same.' },
-  { id: 'CII-SR-469', context: 'ROOT', fails: (_n, index) => valuesAnywhere(index, 'ApplicableHeaderTradeSettlement', 'PaymentReference').length > 1,
-    message: 'The remittance information (BT-83) may be given at most once.' },
-  { id: 'CII-SR-470', context: 'HSET',
-    fails: (n) => someChild(n, NS_RAM, 'SpecifiedTradeSettlementPaymentMeans',
-      (pm) => (typeCodeNormalizedIs(pm, '30') || typeCodeNormalizedIs(pm, '58')) &&
-        !(has(pm, 'PayeePartyCreditorFinancialAccount/IBANID') || has(pm, 'PayeePartyCreditorFinancialAccount/ProprietaryID'))),
-    message: 'A credit transfer (payment means 30 or 58) needs the payment account identifier (BT-84) as IBAN or proprietary ID.' },
-  { id: 'CII-SR-474', context: 'LSET', fails: (n) => countDocsOfType(n, null, '130', true) > 1,
-    message: 'At most one invoice line object identifier (BT-128) should be given.' },
-  { id: 'CII-SR-475', context: 'HAGR', fails: (n) => countDocsOfType(n, 'Name', '916', true) > 1,
-    message: 'At most one supporting document description (BT-123) should be given over the supporting documents.' },
-  { id: 'CII-SR-476', context: 'HAGR', fails: (n) => countDocsOfType(n, 'AttachmentBinaryObject', '916', true) > 1,
-    message: 'At most one attached document (BT-125) should be given over the supporting documents.' },
+    message: 'All VAT point date codes (BT-8) in the document must have the same value.',
+  },
+  {
+    id: 'CII-SR-463',
+    context: 'STAC',
+    fails: (n) => !has(n, 'ChargeIndicator'),
+    message: 'An allowance or charge must carry a charge indicator.',
+  },
+  {
+    id: 'CII-SR-465',
+    context: 'HAGR',
+    fails: (n) =>
+      has(n, 'SellerTradeParty/DefinedTradeContact/PersonName') && has(n, 'SellerTradeParty/DefinedTradeContact/DepartmentName'),
+    message: 'The seller contact point (BT-41) should be given as a person name or a department name, not both.',
+  },
+  {
+    id: 'CII-SR-466',
+    context: 'HAGR',
+    fails: (n) => has(n, 'BuyerTradeParty/DefinedTradeContact/PersonName') && has(n, 'BuyerTradeParty/DefinedTradeContact/DepartmentName'),
+    message: 'The buyer contact point (BT-56) should be given as a person name or a department name, not both.',
+  },
+  {
+    id: 'CII-SR-467',
+    context: 'ROOT',
+    fails: (_n, index) => !allAgreeNormalized(valuesAnywhere(index, 'SpecifiedTradeSettlementPaymentMeans', 'TypeCode')),
+    message: 'All payment means type codes (BT-81) in the document must be the same.',
+  },
+  {
+    id: 'CII-SR-468',
+    context: 'ROOT',
+    fails: (_n, index) => !allAgreeNormalized(valuesAnywhere(index, 'SpecifiedTradeSettlementPaymentMeans', 'Information')),
+    message: 'All payment means texts (BT-82) in the document must be the same.',
+  },
+  {
+    id: 'CII-SR-469',
+    context: 'ROOT',
+    fails: (_n, index) => valuesAnywhere(index, 'ApplicableHeaderTradeSettlement', 'PaymentReference').length > 1,
+    message: 'The remittance information (BT-83) may be given at most once.',
+  },
+  {
+    id: 'CII-SR-470',
+    context: 'HSET',
+    fails: (n) =>
+      someChild(
+        n,
+        NS_RAM,
+        'SpecifiedTradeSettlementPaymentMeans',
+        (pm) =>
+          (typeCodeNormalizedIs(pm, '30') || typeCodeNormalizedIs(pm, '58')) &&
+          !(has(pm, 'PayeePartyCreditorFinancialAccount/IBANID') || has(pm, 'PayeePartyCreditorFinancialAccount/ProprietaryID')),
+      ),
+    message: 'A credit transfer (payment means 30 or 58) needs the payment account identifier (BT-84) as IBAN or proprietary ID.',
+  },
+  {
+    id: 'CII-SR-474',
+    context: 'LSET',
+    fails: (n) => countDocsOfType(n, null, '130', true) > 1,
+    message: 'At most one invoice line object identifier (BT-128) should be given.',
+  },
+  {
+    id: 'CII-SR-475',
+    context: 'HAGR',
+    fails: (n) => countDocsOfType(n, 'Name', '916', true) > 1,
+    message: 'At most one supporting document description (BT-123) should be given over the supporting documents.',
+  },
+  {
+    id: 'CII-SR-476',
+    context: 'HAGR',
+    fails: (n) => countDocsOfType(n, 'AttachmentBinaryObject', '916', true) > 1,
+    message: 'At most one attached document (BT-125) should be given over the supporting documents.',
+  },
 
   // Referenced documents: some children are allowed only on a supporting document of a given type.
-  { id: 'CII-DT-015', context: 'REFDOC', fails: (n) => has(n, 'URIID') && !(isAdditionalDoc(n) && refDocTypeIs(n, '916')),
-    message: 'A URIID is only used on a supporting document (type code 916), as its external location (BT-124).' },
-  { id: 'CII-DT-018', context: 'REFDOC', fails: (n) => has(n, 'TypeCode') && !(isAdditionalDoc(n) && refDocTypeIs(n, '50', '130', '916')),
-    message: 'A document type code is only used on an additional referenced document, with value 50, 130 or 916.' },
-  { id: 'CII-DT-021', context: 'REFDOC', fails: (n) => has(n, 'Name') && !(isAdditionalDoc(n) && refDocTypeIs(n, '916')),
-    message: 'A document name is only used on a supporting document (type code 916), as its description (BT-123).' },
-  { id: 'CII-DT-022', context: 'REFDOC', fails: (n) => has(n, 'AttachmentBinaryObject') && !(isAdditionalDoc(n) && refDocTypeIs(n, '916')),
-    message: 'An attachment is only used on a supporting document (type code 916) (BT-125).' },
-  { id: 'CII-DT-024', context: 'REFDOC', fails: (n) => has(n, 'ReferenceTypeCode') && !(isAdditionalDoc(n) && refDocTypeIs(n, '130')),
-    message: 'A reference type code is only used on an invoiced object identifier (type code 130) (BT-18-1).' },
-  { id: 'CII-DT-027', context: 'REFDOC', fails: (n) => has(n, 'FormattedIssueDateTime') && !isRam(n, 'InvoiceReferencedDocument'),
-    message: 'An issue date is only used on a preceding invoice reference (BT-26).' },
-  { id: 'CII-DT-033', context: 'QTY',
+  {
+    id: 'CII-DT-015',
+    context: 'REFDOC',
+    fails: (n) => has(n, 'URIID') && !(isAdditionalDoc(n) && refDocTypeIs(n, '916')),
+    message: 'A URIID is only used on a supporting document (type code 916), as its external location (BT-124).',
+  },
+  {
+    id: 'CII-DT-018',
+    context: 'REFDOC',
+    fails: (n) => has(n, 'TypeCode') && !(isAdditionalDoc(n) && refDocTypeIs(n, '50', '130', '916')),
+    message: 'A document type code is only used on an additional referenced document, with value 50, 130 or 916.',
+  },
+  {
+    id: 'CII-DT-021',
+    context: 'REFDOC',
+    fails: (n) => has(n, 'Name') && !(isAdditionalDoc(n) && refDocTypeIs(n, '916')),
+    message: 'A document name is only used on a supporting document (type code 916), as its description (BT-123).',
+  },
+  {
+    id: 'CII-DT-022',
+    context: 'REFDOC',
+    fails: (n) => has(n, 'AttachmentBinaryObject') && !(isAdditionalDoc(n) && refDocTypeIs(n, '916')),
+    message: 'An attachment is only used on a supporting document (type code 916) (BT-125).',
+  },
+  {
+    id: 'CII-DT-024',
+    context: 'REFDOC',
+    fails: (n) => has(n, 'ReferenceTypeCode') && !(isAdditionalDoc(n) && refDocTypeIs(n, '130')),
+    message: 'A reference type code is only used on an invoiced object identifier (type code 130) (BT-18-1).',
+  },
+  {
+    id: 'CII-DT-027',
+    context: 'REFDOC',
+    fails: (n) => has(n, 'FormattedIssueDateTime') && !isRam(n, 'InvoiceReferencedDocument'),
+    message: 'An issue date is only used on a preceding invoice reference (BT-26).',
+  },
+  {
+    id: 'CII-DT-033',
+    context: 'QTY',
     fails: (n, index) => hasAttr(n, 'unitCode') && !billedQuantityHasUnit(index),
-    message: 'A unit code on a quantity is only used when the invoiced quantities carry their unit code (BT-130).' },
+    message: 'A unit code on a quantity is only used when the invoiced quantities carry their unit code (BT-130).',
+  },
 
   // Trade tax groups.
-  { id: 'CII-DT-037', context: 'TT', fails: (n) => has(n, 'TypeCode') && !anyValueIs(n, ramPath('TypeCode'), 'VAT'),
-    message: "The tax type code must be 'VAT'." },
-  { id: 'CII-DT-041', context: 'TT', fails: (n) => has(n, 'BasisAmount') && !insideHeaderSettlement(n),
-    message: 'A tax basis amount is only used in the document level VAT breakdown (BT-116).' },
-  { id: 'CII-DT-052', context: 'TT', fails: (n) => has(n, 'ExemptionReasonCode') && !isRam(n, 'ApplicableTradeTax'),
-    message: 'A VAT exemption reason code is only used in a VAT breakdown (BT-121).' },
-  { id: 'CII-DT-098', context: 'TT', fails: (n) => has(n, 'ExemptionReason') && !isRam(n, 'ApplicableTradeTax'),
-    message: 'A VAT exemption reason text is only used in a VAT breakdown (BT-120).' },
-  { id: 'CII-DT-054', context: 'TT', fails: (n) => has(n, 'TaxPointDate') && !insideHeaderSettlement(n),
-    message: 'A VAT point date (BT-7) is only used at document level.' },
-  { id: 'CII-DT-058', context: 'TT', fails: (n) => has(n, 'DueDateTypeCode') && !insideHeaderSettlement(n),
-    message: 'A VAT point date code (BT-8) is only used at document level.' },
+  {
+    id: 'CII-DT-037',
+    context: 'TT',
+    fails: (n) => has(n, 'TypeCode') && !anyValueIs(n, ramPath('TypeCode'), 'VAT'),
+    message: "The tax type code must be 'VAT'.",
+  },
+  {
+    id: 'CII-DT-041',
+    context: 'TT',
+    fails: (n) => has(n, 'BasisAmount') && !insideHeaderSettlement(n),
+    message: 'A tax basis amount is only used in the document level VAT breakdown (BT-116).',
+  },
+  {
+    id: 'CII-DT-052',
+    context: 'TT',
+    fails: (n) => has(n, 'ExemptionReasonCode') && !isRam(n, 'ApplicableTradeTax'),
+    message: 'A VAT exemption reason code is only used in a VAT breakdown (BT-121).',
+  },
+  {
+    id: 'CII-DT-098',
+    context: 'TT',
+    fails: (n) => has(n, 'ExemptionReason') && !isRam(n, 'ApplicableTradeTax'),
+    message: 'A VAT exemption reason text is only used in a VAT breakdown (BT-120).',
+  },
+  {
+    id: 'CII-DT-054',
+    context: 'TT',
+    fails: (n) => has(n, 'TaxPointDate') && !insideHeaderSettlement(n),
+    message: 'A VAT point date (BT-7) is only used at document level.',
+  },
+  {
+    id: 'CII-DT-058',
+    context: 'TT',
+    fails: (n) => has(n, 'DueDateTypeCode') && !insideHeaderSettlement(n),
+    message: 'A VAT point date code (BT-8) is only used at document level.',
+  },
 
-  { id: 'CII-DT-097', context: 'DTS', fails: (n) => !DATE_102.test(stringValue(n)),
-    message: "A date in format 102 must be written YYYYMMDD with a valid month and day." },
+  {
+    id: 'CII-DT-097',
+    context: 'DTS',
+    fails: (n) => !DATE_102.test(stringValue(n)),
+    message: 'A date in format 102 must be written YYYYMMDD with a valid month and day.',
+  },
 ];
 
 const billedUnitMemo = new PropertyMap<DocIndex, boolean>();
@@ -474,9 +628,11 @@ export const CII_TABLE: TableRule[] = parseRuleTable(CII_RULE_TABLE, {
 /** Ids the official artefact flags `fatal`; every other CII-SR/CII-DT id is a warning. */
 const FATAL = new Set<string>([
   ...'009 010 014 046 069 072 090 439 440 441 455 456 459 460 461 462 463 467 468 469 470 471 472 473 477 478 479 480 481 482 483 484 485 486 487 488 489 490 491 492 493 494'
-    .split(' ').map((n) => `CII-SR-${n}`),
+    .split(' ')
+    .map((n) => `CII-SR-${n}`),
   ...'001 002 003 004 005 006 007 008 009 010 011 012 013 014 015 016 017 018 019 020 021 022 023 024 025 026 027 028 029 030 031 032 033 034 035 036 037 068 069 070 071 072 073 074 075 076 077 078 079 080 081 082 083 084 086 087 088 089 090 091 092 093 094 095 096 097 101 102 103 104'
-    .split(' ').map((n) => `CII-DT-${n}`),
+    .split(' ')
+    .map((n) => `CII-DT-${n}`),
 ]);
 
 export function ciiSyntaxSeverity(id: string): Severity {
@@ -484,13 +640,36 @@ export function ciiSyntaxSeverity(id: string): Severity {
 }
 
 const CONTEXT_LABEL: Record<string, string> = {
-  ROOT: 'the invoice', DC: 'the document context', DCP: 'a document context parameter', ED: 'the exchanged document',
-  EDN: 'an invoice note', LI: 'an invoice line', LDOC: 'the line document', PROD: 'the line item', PCHAR: 'an item attribute',
-  LAGR: 'the line agreement', LDEL: 'the line delivery', LSET: 'the line settlement', HAGR: 'the header agreement',
-  HDEL: 'the header delivery', HSET: 'the header settlement', SUM: 'the document totals', STAC: 'an allowance or charge',
-  GPAC: 'the item price discount', PM: 'a payment instruction', IDX: 'this identifier', IDANY: 'an identifier',
-  TCANY: 'a type code', TCED: 'the invoice type code', CATC: 'a line VAT category code', REFDOC: 'a referenced document',
-  AMT: 'an amount', QTY: 'a quantity', TT: 'a trade tax group', BSP: 'a billing period', PTA: 'a postal address',
+  ROOT: 'the invoice',
+  DC: 'the document context',
+  DCP: 'a document context parameter',
+  ED: 'the exchanged document',
+  EDN: 'an invoice note',
+  LI: 'an invoice line',
+  LDOC: 'the line document',
+  PROD: 'the line item',
+  PCHAR: 'an item attribute',
+  LAGR: 'the line agreement',
+  LDEL: 'the line delivery',
+  LSET: 'the line settlement',
+  HAGR: 'the header agreement',
+  HDEL: 'the header delivery',
+  HSET: 'the header settlement',
+  SUM: 'the document totals',
+  STAC: 'an allowance or charge',
+  GPAC: 'the item price discount',
+  PM: 'a payment instruction',
+  IDX: 'this identifier',
+  IDANY: 'an identifier',
+  TCANY: 'a type code',
+  TCED: 'the invoice type code',
+  CATC: 'a line VAT category code',
+  REFDOC: 'a referenced document',
+  AMT: 'an amount',
+  QTY: 'a quantity',
+  TT: 'a trade tax group',
+  BSP: 'a billing period',
+  PTA: 'a postal address',
 };
 
 /** Our own wording, derived from what the rule checks. */

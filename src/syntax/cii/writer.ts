@@ -101,7 +101,10 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   if (full) {
     x.leaf('ram:Description', l.itemDescription);
     for (const a of l.attributes) {
-      x.open('ram:ApplicableProductCharacteristic').leaf('ram:Description', a.name).leaf('ram:Value', a.value).close('ram:ApplicableProductCharacteristic');
+      x.open('ram:ApplicableProductCharacteristic')
+        .leaf('ram:Description', a.name)
+        .leaf('ram:Value', a.value)
+        .close('ram:ApplicableProductCharacteristic');
     }
     for (const cl of l.classifications) {
       x.wrapped('ram:DesignatedProductClassification', 'ram:ClassCode', cl.value, { listID: cl.schemeId, listVersionID: cl.listVersionId });
@@ -148,7 +151,9 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   writePeriod(c, l.period);
   for (const a of l.allowances) writeLineAllowanceCharge(c, a, false);
   for (const ch of l.charges) writeLineAllowanceCharge(c, ch, true);
-  x.open('ram:SpecifiedTradeSettlementLineMonetarySummation').leaf('ram:LineTotalAmount', l.netAmount).close('ram:SpecifiedTradeSettlementLineMonetarySummation');
+  x.open('ram:SpecifiedTradeSettlementLineMonetarySummation')
+    .leaf('ram:LineTotalAmount', l.netAmount)
+    .close('ram:SpecifiedTradeSettlementLineMonetarySummation');
   if (full) {
     if (l.objectIdentifier) {
       x.open('ram:AdditionalReferencedDocument');
@@ -252,7 +257,8 @@ function writeParty(c: Ctx, element: string, p: Party, role: 'seller' | 'buyer')
     if (role === 'seller') writeAddress(c, p.address, true);
   } else {
     writeAddress(c, p.address);
-    if (p.electronicAddress) x.wrapped('ram:URIUniversalCommunication', 'ram:URIID', p.electronicAddress.value, { schemeID: p.electronicAddress.schemeId });
+    if (p.electronicAddress)
+      x.wrapped('ram:URIUniversalCommunication', 'ram:URIID', p.electronicAddress.value, { schemeID: p.electronicAddress.schemeId });
   }
   if (role === 'seller' || !minimum) x.wrapped('ram:SpecifiedTaxRegistration', 'ram:ID', p.vatId, { schemeID: 'VA' });
   if (role === 'seller') x.wrapped('ram:SpecifiedTaxRegistration', 'ram:ID', p.taxRegistrationId, { schemeID: 'FC' });
@@ -278,7 +284,10 @@ function writeAgreement(c: Ctx): void {
   if (level >= LEVEL.BASIC_WL) x.wrapped('ram:ContractReferencedDocument', 'ram:IssuerAssignedID', inv.contractReference);
   if (level >= LEVEL.EN16931) {
     if (inv.tenderOrLotReference) {
-      x.open('ram:AdditionalReferencedDocument').leaf('ram:IssuerAssignedID', inv.tenderOrLotReference).leaf('ram:TypeCode', '50').close('ram:AdditionalReferencedDocument');
+      x.open('ram:AdditionalReferencedDocument')
+        .leaf('ram:IssuerAssignedID', inv.tenderOrLotReference)
+        .leaf('ram:TypeCode', '50')
+        .close('ram:AdditionalReferencedDocument');
     }
     if (inv.invoicedObjectIdentifier) {
       x.open('ram:AdditionalReferencedDocument');
@@ -289,7 +298,10 @@ function writeAgreement(c: Ctx): void {
     }
     if (inv.projectReference) {
       // CII needs a project name; EN 16931 carries only the reference (BT-11).
-      x.open('ram:SpecifiedProcuringProject').leaf('ram:ID', inv.projectReference).leaf('ram:Name', 'Project reference').close('ram:SpecifiedProcuringProject');
+      x.open('ram:SpecifiedProcuringProject')
+        .leaf('ram:ID', inv.projectReference)
+        .leaf('ram:Name', 'Project reference')
+        .close('ram:SpecifiedProcuringProject');
     }
   }
   x.close('ram:ApplicableHeaderTradeAgreement');
@@ -404,7 +416,9 @@ function writeSettlement(c: Ctx): void {
       writeIdentifiers(c, payee.identifiers);
       x.leaf('ram:Name', payee.name);
       if (payee.legalRegistrationId) {
-        x.wrapped('ram:SpecifiedLegalOrganization', 'ram:ID', payee.legalRegistrationId.value, { schemeID: payee.legalRegistrationId.schemeId });
+        x.wrapped('ram:SpecifiedLegalOrganization', 'ram:ID', payee.legalRegistrationId.value, {
+          schemeID: payee.legalRegistrationId.schemeId,
+        });
       }
       x.close('ram:PayeeTradeParty');
     }
@@ -445,7 +459,9 @@ function writeSettlement(c: Ctx): void {
       x.open('ram:InvoiceReferencedDocument');
       x.leaf('ram:IssuerAssignedID', p.number);
       if (p.date) {
-        x.open('ram:FormattedIssueDateTime').leaf('qdt:DateTimeString', toCiiDate(p.date), { format: '102' }).close('ram:FormattedIssueDateTime');
+        x.open('ram:FormattedIssueDateTime')
+          .leaf('qdt:DateTimeString', toCiiDate(p.date), { format: '102' })
+          .close('ram:FormattedIssueDateTime');
       }
       x.close('ram:InvoiceReferencedDocument');
     }

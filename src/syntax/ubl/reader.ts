@@ -52,7 +52,11 @@ export function readUbl(root: XmlElement): Invoice {
   put(inv, 'issueDate', cbc(root, 'IssueDate'));
   put(inv, 'dueDate', cbc(root, 'DueDate'));
   // The official rules read either element under either root (cbc:InvoiceTypeCode | cbc:CreditNoteTypeCode); so do we.
-  put(inv, 'typeCode', cbc(root, creditNote ? 'CreditNoteTypeCode' : 'InvoiceTypeCode') ?? cbc(root, creditNote ? 'InvoiceTypeCode' : 'CreditNoteTypeCode'));
+  put(
+    inv,
+    'typeCode',
+    cbc(root, creditNote ? 'CreditNoteTypeCode' : 'InvoiceTypeCode') ?? cbc(root, creditNote ? 'InvoiceTypeCode' : 'CreditNoteTypeCode'),
+  );
   for (const n of cbcs(root, 'Note')) {
     const note = located<Note>({ text: textOf(n) }, n);
     locate(note, 'text', n);
@@ -134,7 +138,8 @@ export function readUbl(root: XmlElement): Invoice {
 
   // Lines: cac:InvoiceLine | cac:CreditNoteLine under either root, in document order (as the official rules see them).
   for (const lineEl of root.children) {
-    if (lineEl.ns === UBL_NS.cac && (lineEl.local === 'InvoiceLine' || lineEl.local === 'CreditNoteLine')) inv.lines.push(readLine(lineEl, creditNote));
+    if (lineEl.ns === UBL_NS.cac && (lineEl.local === 'InvoiceLine' || lineEl.local === 'CreditNoteLine'))
+      inv.lines.push(readLine(lineEl, creditNote));
   }
   return inv;
 }
@@ -335,7 +340,8 @@ function readLine(el: XmlElement, creditNote: boolean): InvoiceLine {
   const line = located(emptyLine(idEl ? textOf(idEl) : ''), el);
   if (idEl) locate(line, 'id', idEl);
   put(line, 'note', cbc(el, 'Note'));
-  const qty = cbc(el, creditNote ? 'CreditedQuantity' : 'InvoicedQuantity') ?? cbc(el, creditNote ? 'InvoicedQuantity' : 'CreditedQuantity');
+  const qty =
+    cbc(el, creditNote ? 'CreditedQuantity' : 'InvoicedQuantity') ?? cbc(el, creditNote ? 'InvoicedQuantity' : 'CreditedQuantity');
   putDec(line, 'quantity', qty);
   putAttr(line, 'unitCode', qty, 'unitCode');
   putDec(line, 'netAmount', cbc(el, 'LineExtensionAmount'));

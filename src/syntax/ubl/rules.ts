@@ -39,7 +39,9 @@ export const NS_EXT = NS.ext;
 const isCac = (el: XmlElement | null, local: string): boolean => !!el && el.local === local && el.ns === NS_CAC;
 
 function isRoot(el: XmlElement): boolean {
-  return el.parent === null && ((el.ns === NS_INVOICE && el.local === 'Invoice') || (el.ns === NS_CREDIT_NOTE && el.local === 'CreditNote'));
+  return (
+    el.parent === null && ((el.ns === NS_INVOICE && el.local === 'Invoice') || (el.ns === NS_CREDIT_NOTE && el.local === 'CreditNote'))
+  );
 }
 
 /** XPath `cbc:ChargeIndicator = false()/true()`: the indicator text cast to xs:boolean. */
@@ -167,69 +169,161 @@ function anywhereAdr(index: DocIndex, test: (adr: XmlElement) => boolean): boole
 }
 
 export const UBL_CUSTOM_RULES: CustomRule[] = [
-  { id: 'UBL-SR-04', context: 'ROOT',
-    fails: (n) => kids(n, NS_CAC, 'AdditionalDocumentReference').filter((a) => adrTypeIs(a, '130')).reduce((s, a) => s + kids(a, NS_CBC, 'ID').length, 0) > 1,
-    message: 'The invoiced object identifier (BT-18) may occur at most once.' },
-  { id: 'UBL-SR-07', context: 'BREF', fails: (n) => sel(n, 'InvoiceDocumentReference/b:ID').length === 0,
-    message: 'A preceding invoice reference must give the preceding invoice number (BT-25).' },
-  { id: 'UBL-SR-12', context: 'ROOT', fails: (n) => countCompanyIds(n, 'AccountingSupplierParty', true) > 1,
-    message: 'The seller VAT identifier (BT-31) may occur at most once.' },
-  { id: 'UBL-SR-13', context: 'ROOT', fails: (n) => countCompanyIds(n, 'AccountingSupplierParty', false) > 1,
-    message: 'The seller tax registration identifier (BT-32) may occur at most once.' },
-  { id: 'UBL-SR-18', context: 'ROOT', fails: (n) => countCompanyIds(n, 'AccountingCustomerParty', true) > 1,
-    message: 'The buyer VAT identifier (BT-48) may occur at most once.' },
-  { id: 'UBL-SR-19', context: 'PAYEE', fails: (n) => !(sel(n, 'PartyName/b:Name').length <= 1 && payeeNameDiffersFromSeller(n)),
-    message: 'A payee (BG-10) must have at most one name (BT-59), and only when it differs from the seller name.' },
-  { id: 'UBL-SR-20', context: 'PAYEE',
-    fails: (n) => !(sel(n, 'PartyIdentification/b:ID').filter((i) => upperAttr(i, 'schemeID') !== 'SEPA').length <= 1 && payeeNameDiffersFromSeller(n)),
-    message: 'A payee (BG-10) must have at most one identifier (BT-60), and only when it differs from the seller.' },
-  { id: 'UBL-SR-21', context: 'PAYEE', fails: (n) => !(sel(n, 'PartyLegalEntity/b:CompanyID').length <= 1 && payeeNameDiffersFromSeller(n)),
-    message: 'A payee (BG-10) must have at most one legal registration identifier (BT-61), and only when it differs from the seller.' },
-  { id: 'UBL-SR-29', context: 'ROOT',
-    fails: (_n, index) => elementsNamed(index, NS_CAC, 'PartyIdentification')
-      .reduce((s, pi) => s + kids(pi, NS_CBC, 'ID').filter((i) => upperAttr(i, 'schemeID') === 'SEPA').length, 0) > 1,
-    message: 'The bank assigned creditor identifier (BT-90) may occur at most once.' },
-  { id: 'UBL-SR-43', context: 'ADR',
+  {
+    id: 'UBL-SR-04',
+    context: 'ROOT',
+    fails: (n) =>
+      kids(n, NS_CAC, 'AdditionalDocumentReference')
+        .filter((a) => adrTypeIs(a, '130'))
+        .reduce((s, a) => s + kids(a, NS_CBC, 'ID').length, 0) > 1,
+    message: 'The invoiced object identifier (BT-18) may occur at most once.',
+  },
+  {
+    id: 'UBL-SR-07',
+    context: 'BREF',
+    fails: (n) => sel(n, 'InvoiceDocumentReference/b:ID').length === 0,
+    message: 'A preceding invoice reference must give the preceding invoice number (BT-25).',
+  },
+  {
+    id: 'UBL-SR-12',
+    context: 'ROOT',
+    fails: (n) => countCompanyIds(n, 'AccountingSupplierParty', true) > 1,
+    message: 'The seller VAT identifier (BT-31) may occur at most once.',
+  },
+  {
+    id: 'UBL-SR-13',
+    context: 'ROOT',
+    fails: (n) => countCompanyIds(n, 'AccountingSupplierParty', false) > 1,
+    message: 'The seller tax registration identifier (BT-32) may occur at most once.',
+  },
+  {
+    id: 'UBL-SR-18',
+    context: 'ROOT',
+    fails: (n) => countCompanyIds(n, 'AccountingCustomerParty', true) > 1,
+    message: 'The buyer VAT identifier (BT-48) may occur at most once.',
+  },
+  {
+    id: 'UBL-SR-19',
+    context: 'PAYEE',
+    fails: (n) => !(sel(n, 'PartyName/b:Name').length <= 1 && payeeNameDiffersFromSeller(n)),
+    message: 'A payee (BG-10) must have at most one name (BT-59), and only when it differs from the seller name.',
+  },
+  {
+    id: 'UBL-SR-20',
+    context: 'PAYEE',
+    fails: (n) =>
+      !(sel(n, 'PartyIdentification/b:ID').filter((i) => upperAttr(i, 'schemeID') !== 'SEPA').length <= 1 && payeeNameDiffersFromSeller(n)),
+    message: 'A payee (BG-10) must have at most one identifier (BT-60), and only when it differs from the seller.',
+  },
+  {
+    id: 'UBL-SR-21',
+    context: 'PAYEE',
+    fails: (n) => !(sel(n, 'PartyLegalEntity/b:CompanyID').length <= 1 && payeeNameDiffersFromSeller(n)),
+    message: 'A payee (BG-10) must have at most one legal registration identifier (BT-61), and only when it differs from the seller.',
+  },
+  {
+    id: 'UBL-SR-29',
+    context: 'ROOT',
+    fails: (_n, index) =>
+      elementsNamed(index, NS_CAC, 'PartyIdentification').reduce(
+        (s, pi) => s + kids(pi, NS_CBC, 'ID').filter((i) => upperAttr(i, 'schemeID') === 'SEPA').length,
+        0,
+      ) > 1,
+    message: 'The bank assigned creditor identifier (BT-90) may occur at most once.',
+  },
+  {
+    id: 'UBL-SR-43',
+    context: 'ADR',
     fails: (n) => {
       const typed130 = adrTypeIs(n, '130');
       const creditNote50 = rootOf(n).local === 'CreditNote' && adrTypeIs(n, '50');
       const plain = !kids(n, NS_CBC, 'ID').some((i) => hasAttr(i, 'schemeID')) && kids(n, NS_CBC, 'DocumentTypeCode').length === 0;
       return !(typed130 || creditNote50 || plain);
     },
-    message: 'A scheme identifier on a document reference is only used for an invoiced object identifier (type code 130).' },
-  { id: 'UBL-SR-44', context: 'ROOT', fails: (_n, index) => distinctAnywhere(index, NS_CBC, 'PaymentID') > 1,
-    message: 'The remittance information (BT-83) may have only one value.' },
-  { id: 'UBL-SR-47', context: 'ROOT', fails: (_n, index) => distinctAnywhere(index, NS_CBC, 'PaymentMeansCode') > 1,
-    message: 'The payment means type code (BT-81) may have only one value.' },
-  { id: 'UBL-SR-53', context: 'PTS', fails: (n) => !(sel(n, 'TaxScheme/b:ID').length > 0 && kids(n, NS_CBC, 'CompanyID').length > 0),
-    message: 'A party tax scheme needs both the tax identifier (CompanyID) and the tax scheme identifier.' },
+    message: 'A scheme identifier on a document reference is only used for an invoiced object identifier (type code 130).',
+  },
+  {
+    id: 'UBL-SR-44',
+    context: 'ROOT',
+    fails: (_n, index) => distinctAnywhere(index, NS_CBC, 'PaymentID') > 1,
+    message: 'The remittance information (BT-83) may have only one value.',
+  },
+  {
+    id: 'UBL-SR-47',
+    context: 'ROOT',
+    fails: (_n, index) => distinctAnywhere(index, NS_CBC, 'PaymentMeansCode') > 1,
+    message: 'The payment means type code (BT-81) may have only one value.',
+  },
+  {
+    id: 'UBL-SR-53',
+    context: 'PTS',
+    fails: (n) => !(sel(n, 'TaxScheme/b:ID').length > 0 && kids(n, NS_CBC, 'CompanyID').length > 0),
+    message: 'A party tax scheme needs both the tax identifier (CompanyID) and the tax scheme identifier.',
+  },
 
-  { id: 'UBL-DT-01', context: 'AMT', fails: (n) => decimalsAfterPoint(stringValue(n)) > 2,
-    message: 'An amount may have at most two decimals.' },
-  { id: 'UBL-DT-06', context: 'BIN', fails: (n) => !hasAttr(n, 'mimeCode'),
-    message: 'An attached document needs its MIME code (BT-125-1).' },
-  { id: 'UBL-DT-07', context: 'BIN', fails: (n) => !hasAttr(n, 'filename'),
-    message: 'An attached document needs its file name (BT-125-2).' },
-  { id: 'UBL-DT-18', context: 'ROOT',
+  {
+    id: 'UBL-DT-01',
+    context: 'AMT',
+    fails: (n) => decimalsAfterPoint(stringValue(n)) > 2,
+    message: 'An amount may have at most two decimals.',
+  },
+  {
+    id: 'UBL-DT-06',
+    context: 'BIN',
+    fails: (n) => !hasAttr(n, 'mimeCode'),
+    message: 'An attached document needs its MIME code (BT-125-1).',
+  },
+  {
+    id: 'UBL-DT-07',
+    context: 'BIN',
+    fails: (n) => !hasAttr(n, 'filename'),
+    message: 'An attached document needs its file name (BT-125-2).',
+  },
+  {
+    id: 'UBL-DT-18',
+    context: 'ROOT',
     fails: (_n, index) => (index.attributes.get('name') ?? []).some((el) => !(el.local === 'PaymentMeansCode' && el.ns === NS_CBC)),
-    message: 'A name attribute is only used on the payment means code.' },
+    message: 'A name attribute is only used on the payment means code.',
+  },
 
-  { id: 'UBL-CR-002', context: 'ROOT',
-    fails: (n) => { const v = kids(n, NS_CBC, 'UBLVersionID'); return v.length > 0 && !v.some((x) => stringValue(x) === '2.1'); },
-    message: 'The UBL version identifier should be absent or 2.1.' },
-  { id: 'UBL-CR-412', context: 'ROOT', fails: (n) => n.local !== 'CreditNote' && sel(n, 'PaymentMeans/b:PaymentDueDate').length > 0,
-    message: 'A payment due date in the payment means is only used in a credit note; an invoice gives it as cbc:DueDate.' },
-  { id: 'UBL-CR-665', context: 'ROOT',
-    fails: (_n, index) => anywhereAdr(index, (a) => {
-      const codes = kids(a, NS_CBC, 'DocumentTypeCode');
-      const notObject = codes.length === 0 || codes.some((c) => stringValue(c) !== '130');
-      return notObject && kids(a, NS_CBC, 'ID').some((i) => hasAttr(i, 'schemeID'));
-    }),
-    message: 'A scheme identifier on a supporting document reference should not be used (only on the invoiced object identifier).' },
-  { id: 'UBL-CR-666', context: 'ROOT', fails: (_n, index) => anywhereAdr(index, (a) => adrTypeIs(a, '130') && kids(a, NS_CAC, 'Attachment').length > 0),
-    message: 'An invoiced object identifier (type code 130) must not carry an attachment.' },
-  { id: 'UBL-CR-673', context: 'ROOT', fails: (_n, index) => anywhereAdr(index, (a) => adrTypeIs(a, '130') && kids(a, NS_CBC, 'DocumentDescription').length > 0),
-    message: 'An invoiced object identifier (type code 130) must not carry a document description.' },
+  {
+    id: 'UBL-CR-002',
+    context: 'ROOT',
+    fails: (n) => {
+      const v = kids(n, NS_CBC, 'UBLVersionID');
+      return v.length > 0 && !v.some((x) => stringValue(x) === '2.1');
+    },
+    message: 'The UBL version identifier should be absent or 2.1.',
+  },
+  {
+    id: 'UBL-CR-412',
+    context: 'ROOT',
+    fails: (n) => n.local !== 'CreditNote' && sel(n, 'PaymentMeans/b:PaymentDueDate').length > 0,
+    message: 'A payment due date in the payment means is only used in a credit note; an invoice gives it as cbc:DueDate.',
+  },
+  {
+    id: 'UBL-CR-665',
+    context: 'ROOT',
+    fails: (_n, index) =>
+      anywhereAdr(index, (a) => {
+        const codes = kids(a, NS_CBC, 'DocumentTypeCode');
+        const notObject = codes.length === 0 || codes.some((c) => stringValue(c) !== '130');
+        return notObject && kids(a, NS_CBC, 'ID').some((i) => hasAttr(i, 'schemeID'));
+      }),
+    message: 'A scheme identifier on a supporting document reference should not be used (only on the invoiced object identifier).',
+  },
+  {
+    id: 'UBL-CR-666',
+    context: 'ROOT',
+    fails: (_n, index) => anywhereAdr(index, (a) => adrTypeIs(a, '130') && kids(a, NS_CAC, 'Attachment').length > 0),
+    message: 'An invoiced object identifier (type code 130) must not carry an attachment.',
+  },
+  {
+    id: 'UBL-CR-673',
+    context: 'ROOT',
+    fails: (_n, index) => anywhereAdr(index, (a) => adrTypeIs(a, '130') && kids(a, NS_CBC, 'DocumentDescription').length > 0),
+    message: 'An invoiced object identifier (type code 130) must not carry a document description.',
+  },
 ];
 
 /** XPath `string-length(substring-after(., '.'))`. */
@@ -255,10 +349,22 @@ export function ublSyntaxSeverity(id: string): Severity {
 }
 
 const CONTEXT_LABEL: Record<string, string> = {
-  ROOT: 'the invoice', LINE: 'an invoice line', PTS: 'a party tax scheme', BREF: 'a preceding invoice reference',
-  PAYEE: 'the payee', TAXREP: 'the seller tax representative', DELIV: 'a delivery', PM: 'a payment instruction',
-  ACF: 'an allowance', ACT: 'a charge', TSUB: 'a VAT breakdown', ADR: 'a document reference',
-  ASPP: 'the seller', ADDR: 'an address', AMT: 'an amount', BIN: 'an attachment',
+  ROOT: 'the invoice',
+  LINE: 'an invoice line',
+  PTS: 'a party tax scheme',
+  BREF: 'a preceding invoice reference',
+  PAYEE: 'the payee',
+  TAXREP: 'the seller tax representative',
+  DELIV: 'a delivery',
+  PM: 'a payment instruction',
+  ACF: 'an allowance',
+  ACT: 'a charge',
+  TSUB: 'a VAT breakdown',
+  ADR: 'a document reference',
+  ASPP: 'the seller',
+  ADDR: 'an address',
+  AMT: 'an amount',
+  BIN: 'an attachment',
 };
 
 function tableMessage(r: TableRule, severity: Severity): string {

@@ -100,7 +100,9 @@ export function ublSchema(): CompiledSchema {
       def.anyContent = true;
       return def;
     }
-    def.start = sequenceAutomaton(content.map(([element, min, max]) => ({ decl: declOf(element), min, max: max < 0 ? Number.POSITIVE_INFINITY : max })));
+    def.start = sequenceAutomaton(
+      content.map(([element, min, max]) => ({ decl: declOf(element), min, max: max < 0 ? Number.POSITIVE_INFINITY : max })),
+    );
     def.empty = def.start.next.length === 0;
     return def;
   };

@@ -148,7 +148,8 @@ class Compiler {
           allowAttributes(child, ['namespace', 'schemaLocation', 'id'], file);
           const namespace = attrOf(child, 'namespace');
           const location = attrOf(child, 'schemaLocation');
-          if (namespace === undefined || location === undefined) throw new XsdCompileError(`${file}: xs:import needs namespace and schemaLocation`);
+          if (namespace === undefined || location === undefined)
+            throw new XsdCompileError(`${file}: xs:import needs namespace and schemaLocation`);
           imports.push({ namespace, location });
           break;
         }
@@ -203,7 +204,8 @@ class Compiler {
   private simpleType(schema: SchemaDoc, el: XmlElement, name: string): SimpleTypeDef {
     allowAttributes(el, ['name', 'id'], schema.file);
     const [restriction, ...rest] = xsdChildren(el, schema.file);
-    if (!restriction || rest.length > 0 || restriction.local !== 'restriction') throw unsupported(rest[0] ?? restriction ?? el, schema.file);
+    if (!restriction || rest.length > 0 || restriction.local !== 'restriction')
+      throw unsupported(rest[0] ?? restriction ?? el, schema.file);
     allowAttributes(restriction, ['base', 'id'], schema.file);
     const facet = xsdChildren(restriction, schema.file)[0];
     if (facet) throw new XsdCompileError(`${schema.file}: facet xs:${facet.local} in ${name} is not implemented`);
@@ -231,7 +233,12 @@ class Compiler {
     if ((attrOf(el, 'abstract') ?? 'false') !== 'false') throw new XsdCompileError(`${schema.file}: abstract type ${def.name}`);
     let particle: Particle | null = null;
     for (const child of xsdChildren(el, schema.file)) {
-      if ((child.local === 'sequence' || child.local === 'choice') && particle === null && def.value === null && def.attributes.length === 0) {
+      if (
+        (child.local === 'sequence' || child.local === 'choice') &&
+        particle === null &&
+        def.value === null &&
+        def.attributes.length === 0
+      ) {
         particle = this.group(schema, child);
       } else if (child.local === 'simpleContent' && particle === null && def.value === null && def.attributes.length === 0) {
         this.simpleContent(schema, child, def);
@@ -273,9 +280,11 @@ class Compiler {
     const inline = xsdChildren(el, schema.file);
     let type: SimpleTypeDef;
     if (typeName && inline.length === 0) type = this.simpleTypeByName(schema, typeName);
-    else if (!typeName && inline.length === 1 && inline[0].local === 'simpleType') type = this.simpleType(schema, inline[0], `type of @${local}`);
+    else if (!typeName && inline.length === 1 && inline[0].local === 'simpleType')
+      type = this.simpleType(schema, inline[0], `type of @${local}`);
     else throw new XsdCompileError(`${schema.file}: attribute ${local} without exactly one type (xs:anySimpleType is not implemented)`);
-    if (def.attributes.some((a) => a.local === local)) throw new XsdCompileError(`${schema.file}: attribute ${local} declared twice in ${def.name}`);
+    if (def.attributes.some((a) => a.local === local))
+      throw new XsdCompileError(`${schema.file}: attribute ${local} declared twice in ${def.name}`);
     const decl: AttributeDecl = { local, required: use === 'required', type };
     def.attributes.push(decl);
     if (decl.required) def.required.push(decl);
@@ -310,7 +319,8 @@ class Compiler {
   /** An element declaration (global or local): its name and its named or anonymous type. */
   private elementDecl(schema: SchemaDoc, el: XmlElement, namespace: string): ElementDecl {
     allowAttributes(el, ['name', 'type', 'minOccurs', 'maxOccurs', 'form', 'nillable', 'id'], schema.file);
-    if ((attrOf(el, 'nillable') ?? 'false') !== 'false') throw new XsdCompileError(`${schema.file}: nillable element ${attrOf(el, 'name')}`);
+    if ((attrOf(el, 'nillable') ?? 'false') !== 'false')
+      throw new XsdCompileError(`${schema.file}: nillable element ${attrOf(el, 'name')}`);
     const local = attrOf(el, 'name');
     if (!local) throw new XsdCompileError(`${schema.file}: xs:element without a name (ref= is not implemented)`);
     const typeName = attrOf(el, 'type');
@@ -390,7 +400,7 @@ function buildAutomaton(particle: Particle, typeName: string): ContentState {
   const closure = (seeds: number[]): number[] => {
     const seen = new Set(seeds);
     const stack = [...seeds];
-    while (stack.length) for (const n of nodes[stack.pop()!].eps) if (!seen.has(n)) (seen.add(n), stack.push(n));
+    while (stack.length) for (const n of nodes[stack.pop()!].eps) if (!seen.has(n)) seen.add(n), stack.push(n);
     return [...seen].sort((a, b) => a - b);
   };
   const states = new Map<string, ContentState>();
@@ -448,7 +458,8 @@ function attrOf(el: XmlElement, local: string): string | undefined {
 function allowAttributes(el: XmlElement, allowed: string[], file: string): void {
   for (const a of el.attrs) {
     // Attributes in other namespaces are annotations by the XSD spec; they change nothing.
-    if (a.ns === '' && !allowed.includes(a.local)) throw new XsdCompileError(`${file}: attribute ${a.local} on xs:${el.local} (line ${el.line})`);
+    if (a.ns === '' && !allowed.includes(a.local))
+      throw new XsdCompileError(`${file}: attribute ${a.local} on xs:${el.local} (line ${el.line})`);
   }
 }
 

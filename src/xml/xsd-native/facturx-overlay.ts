@@ -37,7 +37,15 @@ interface FacturxDelta {
 }
 
 const O = (type: string, element: string, min: string, max: string): Op => ({ op: 'occurs', type, element, min, max });
-const I = (type: string, after: string | null, element: string, elementType: string, min = '0', max = '1'): Op => ({ op: 'insert', type, after, element, elementType, min, max });
+const I = (type: string, after: string | null, element: string, elementType: string, min = '0', max = '1'): Op => ({
+  op: 'insert',
+  type,
+  after,
+  element,
+  elementType,
+  min,
+  max,
+});
 
 /** Each release's differences from the one before, oldest first. */
 const RELEASE_CHAIN: FacturxDelta[] = [
@@ -90,18 +98,34 @@ const RELEASE_CHAIN: FacturxDelta[] = [
               ['ActualAmount', 'udt:AmountType', '1', '1'],
             ],
           },
-          I('HeaderTradeSettlementType', 'SpecifiedTradeSettlementHeaderMonetarySummation', 'SpecifiedFinancialAdjustment', 'ram:FinancialAdjustmentType', '0', 'unbounded'),
+          I(
+            'HeaderTradeSettlementType',
+            'SpecifiedTradeSettlementHeaderMonetarySummation',
+            'SpecifiedFinancialAdjustment',
+            'ram:FinancialAdjustmentType',
+            '0',
+            'unbounded',
+          ),
           O('LineTradeSettlementType', 'SpecifiedTradeSettlementLineMonetarySummation', '0', '1'),
           O('ProductCharacteristicType', 'Description', '0', '1'),
           O('ProductCharacteristicType', 'Value', '0', '1'),
           I('TradeProductType', 'OriginTradeCountry', 'ManufacturerTradeParty', 'ram:TradePartyType'),
           O('TradeSettlementLineMonetarySummationType', 'LineTotalAmount', '0', '1'),
-          I('TradeSettlementPaymentMeansType', 'PayeePartyCreditorFinancialAccount', 'PayerSpecifiedDebtorFinancialInstitution', 'ram:DebtorFinancialInstitutionType'),
+          I(
+            'TradeSettlementPaymentMeansType',
+            'PayeePartyCreditorFinancialAccount',
+            'PayerSpecifiedDebtorFinancialInstitution',
+            'ram:DebtorFinancialInstitutionType',
+          ),
           O('TradeTaxType', 'TypeCode', '0', '1'),
           O('TradeTaxType', 'CategoryCode', '0', '1'),
         ],
       },
-      { set: 'EXTENDED', module: 'QDT', ops: [{ op: 'attribute', type: 'AllowanceChargeReasonCodeType', name: 'listID', attrType: 'xs:token' }] },
+      {
+        set: 'EXTENDED',
+        module: 'QDT',
+        ops: [{ op: 'attribute', type: 'AllowanceChargeReasonCodeType', name: 'listID', attrType: 'xs:token' }],
+      },
     ],
   },
 ];
@@ -115,7 +139,11 @@ function deltasFor(release: FacturxAnyRelease): FacturxDelta[] {
 }
 
 const moduleOf = (file: string): 'RAM' | 'QDT' | 'other' =>
-  file.includes('ReusableAggregateBusinessInformationEntity') ? 'RAM' : file.includes('QualifiedDataType') && !file.includes('Unqualified') ? 'QDT' : 'other';
+  file.includes('ReusableAggregateBusinessInformationEntity')
+    ? 'RAM'
+    : file.includes('QualifiedDataType') && !file.includes('Unqualified')
+      ? 'QDT'
+      : 'other';
 
 function occursAttrs(min: string, max: string): string {
   return (min === '1' ? '' : ` minOccurs="${min}"`) + (max === '1' ? '' : ` maxOccurs="${max}"`);

@@ -37,7 +37,8 @@ function isBase64(value: string): boolean {
 // date / time (XML Schema 1.0 §3.2.9, §3.2.8): the lexical forms with an optional time zone; month, day,
 // hour, minute and second in range (the day is checked against the month, 29 February against the year).
 const DATE = /^[ \t\n\r]*(-?(?:[1-9][0-9]{4,}|[0-9]{4}))-([0-9]{2})-([0-9]{2})(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))?[ \t\n\r]*$/;
-const TIME = /^[ \t\n\r]*(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?|24:00:00(?:\.0+)?)(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))?[ \t\n\r]*$/;
+const TIME =
+  /^[ \t\n\r]*(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?|24:00:00(?:\.0+)?)(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))?[ \t\n\r]*$/;
 const LANGUAGE = /^[ \t\n\r]*[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*[ \t\n\r]*$/;
 
 function isDate(value: string): boolean {
@@ -58,12 +59,28 @@ export const BUILTIN_SIMPLE_TYPES: ReadonlyMap<string, SimpleTypeDef> = new Map<
   ['string', { kind: 'simple', name: 'xs:string', expects: 'a string', check: null }],
   ['normalizedString', { kind: 'simple', name: 'xs:normalizedString', expects: 'a string', check: null }],
   ['token', { kind: 'simple', name: 'xs:token', expects: 'a string', check: null }],
-  ['decimal', { kind: 'simple', name: 'xs:decimal', expects: 'a decimal number (digits with an optional sign and decimal point)', check: (v) => DECIMAL.test(v) }],
+  [
+    'decimal',
+    {
+      kind: 'simple',
+      name: 'xs:decimal',
+      expects: 'a decimal number (digits with an optional sign and decimal point)',
+      check: (v) => DECIMAL.test(v),
+    },
+  ],
   ['boolean', { kind: 'simple', name: 'xs:boolean', expects: 'a boolean (true, false, 1 or 0)', check: (v) => BOOLEAN.test(v) }],
   ['base64Binary', { kind: 'simple', name: 'xs:base64Binary', expects: 'base64 data', check: isBase64 }],
   // The UBL 2.1 types (src/xml/ubl/schema.ts) also use these.
   ['date', { kind: 'simple', name: 'xs:date', expects: 'a date (YYYY-MM-DD, optionally with a time zone)', check: isDate }],
-  ['time', { kind: 'simple', name: 'xs:time', expects: 'a time (hh:mm:ss, optionally with fractions and a time zone)', check: (v) => TIME.test(v) }],
+  [
+    'time',
+    {
+      kind: 'simple',
+      name: 'xs:time',
+      expects: 'a time (hh:mm:ss, optionally with fractions and a time zone)',
+      check: (v) => TIME.test(v),
+    },
+  ],
   // anyURI: XML Schema 1.0 processors accept nearly any string (libxml2 does); no check, as for string.
   ['anyURI', { kind: 'simple', name: 'xs:anyURI', expects: 'a URI', check: null }],
   ['language', { kind: 'simple', name: 'xs:language', expects: 'a language tag (e.g. en or de-DE)', check: (v) => LANGUAGE.test(v) }],

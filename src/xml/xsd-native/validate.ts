@@ -77,7 +77,8 @@ function validateElement(el: XmlElement, type: TypeDef, out: XsdFinding[]): void
   if (type.anyContent) return; // a lax wildcard: the extension's own content is not this schema's business
   if (type.empty) {
     if (el.text.length > 0) out.push({ message: `${nameOf(el)} must be empty, but has the text ${quoteValue(el.text)}`, line: el.line });
-    if (el.children.length > 0) out.push({ message: `${nameOf(el)} must be empty, but has the child element ${nameOf(el.children[0])}`, line: el.line });
+    if (el.children.length > 0)
+      out.push({ message: `${nameOf(el)} must be empty, but has the child element ${nameOf(el.children[0])}`, line: el.line });
     return;
   }
   if (el.text.length > 0 && (el.children.length === 0 || mixedText === undefined || isMixed(el)) && NOT_XML_SPACE.test(el.text)) {
@@ -128,7 +129,10 @@ function checkAttributes(el: XmlElement, type: ComplexTypeDef | null, out: XsdFi
         const decl = type.attributes.find((d) => d.local === a.local);
         if (decl) {
           if (decl.type.check && !decl.type.check(a.value)) {
-            out.push({ message: `Attribute ${a.local} of ${nameOf(el)}: ${quoteValue(a.value)} is not ${decl.type.expects} (${decl.type.name})`, line: el.line });
+            out.push({
+              message: `Attribute ${a.local} of ${nameOf(el)}: ${quoteValue(a.value)} is not ${decl.type.expects} (${decl.type.name})`,
+              line: el.line,
+            });
           }
           continue;
         }
@@ -144,11 +148,17 @@ function checkAttributes(el: XmlElement, type: ComplexTypeDef | null, out: XsdFi
         // Deliberately stricter than XML Schema: xsi:type naming exactly the declared type would be valid, but
         // the element tree keeps no namespace declarations to resolve the QName, and no Factur-X type has
         // derived types to switch to. libxml2 accepts the no-op case; no invoice in the corpus uses xsi:type.
-        out.push({ message: `${nameOf(el)} carries xsi:type, which is not accepted: the schema has no derived types to switch to`, line: el.line });
+        out.push({
+          message: `${nameOf(el)} carries xsi:type, which is not accepted: the schema has no derived types to switch to`,
+          line: el.line,
+        });
         continue;
       }
     }
-    out.push({ message: `${nameOf(el)} has an attribute ${a.prefix ? `${a.prefix}:` : ''}${a.local} that the schema does not declare for it`, line: el.line });
+    out.push({
+      message: `${nameOf(el)} has an attribute ${a.prefix ? `${a.prefix}:` : ''}${a.local} that the schema does not declare for it`,
+      line: el.line,
+    });
   }
   if (type) {
     for (const required of type.required) {
@@ -185,7 +195,7 @@ function nameFor(ns: string, local: string, near: XmlElement): string {
   let prefix: string | undefined;
   for (let el: XmlElement | null = near; el && prefix === undefined; el = el.parent) {
     if (el.ns === ns) prefix = el.prefix;
-    else for (const c of el.children) if (c.ns === ns) (prefix ??= c.prefix);
+    else for (const c of el.children) if (c.ns === ns) prefix ??= c.prefix;
   }
   prefix ??= PREFIX_OF_NAMESPACE.get(ns);
   if (prefix === undefined) return `{${ns}}${local}`;
