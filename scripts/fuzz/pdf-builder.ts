@@ -130,7 +130,8 @@ export function basicObjects(catalogExtra = ''): PdfObject[] {
     { num: 1, body: `<< /Type /Catalog /Pages 2 0 R ${catalogExtra} >>` },
     { num: 2, body: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>' },
     { num: 3, body: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>' },
-    streamObj(4, '', Buffer.from('BT /F1 12 Tf 50 780 Td (Invoice) Tj ET')),
+    // A rectangle, not text: text needs an embedded font, and merge refuses to write a PDF/A-3b that fails PDF/A.
+    streamObj(4, '', Buffer.from('50 780 120 14 re S')),
   ];
 }
 
