@@ -181,7 +181,9 @@ export async function validate(input: Bytes, options: ValidateCallOptions = {}):
   const engineOptions = parseValidateOptions(options);
   const { validateBytes } = await loadPipeline();
   try {
-    return withPdfaRequest(await validateBytes(bytes, options.filename, engineOptions), bytes, options.pdfa);
+    // `syntax` is for callers inside the service (merge); the API's ValidationResult has no such field.
+    const { syntax: _syntax, ...result } = await validateBytes(bytes, options.filename, engineOptions);
+    return withPdfaRequest(result, bytes, options.pdfa);
   } catch (err) {
     throw fromIngest(err);
   }
