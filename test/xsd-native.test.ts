@@ -558,3 +558,22 @@ describe('the compiler fails loudly on what it does not implement', () => {
     for (const set of SETS) assert.equal(validateXsd('<x/>', set).errors.length, 1, set);
   });
 });
+
+test('xs:base64Binary: the one-pass check accepts exactly the grammar (regex over the text without XML whitespace)', async () => {
+  const { BUILTIN_SIMPLE_TYPES } = await import('../src/xml/xsd-native/simple-types.js');
+  const check = BUILTIN_SIMPLE_TYPES.get('base64Binary')!.check!;
+  const grammar = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/][AQgw]==)?$/;
+  const alphabet = 'AB=+/ \nQgw4a\u00e9-';
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let n = 0; n < 20000; n++) {
+    let s = '';
+    const len = Math.floor(rnd() * 12);
+    for (let i = 0; i < len; i++) s += alphabet[Math.floor(rnd() * alphabet.length)];
+    assert.equal(check(s), grammar.test(s.replace(/[ \t\n\r]/g, '')), JSON.stringify(s));
+  }
+  assert.equal(check('QUJD\nREVG\r\n'), true);
+  assert.equal(check('QUJDRA=='), true);
+  assert.equal(check('QUJDRB=='), false);
+  assert.equal(check('QUJD=A=='), false);
+});

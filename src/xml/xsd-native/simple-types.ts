@@ -18,7 +18,6 @@ export interface SimpleTypeDef {
 }
 
 /** XML whitespace (S): only these four characters are collapsed; a no-break space is data. */
-const XML_SPACE_GLOBAL = /[ \t\n\r]+/g;
 
 // decimal: optional sign, digits with an optional fraction, or a fraction alone ("+.5" and "1." are valid,
 // "." and "1e3" are not). Internal whitespace can never be part of it, so tolerating the edges equals collapsing.
@@ -27,11 +26,37 @@ const BOOLEAN = /^[ \t\n\r]*(?:true|false|1|0)[ \t\n\r]*$/;
 // base64Binary (XML Schema 1.0 §3.2.16 grammar): groups of four alphabet characters; the last group may
 // end in "x=" with x from the 16 characters whose low two bits are zero, or "x==" with x from the four whose
 // low four bits are zero. After the collapse facet, the grammar allows one space between any two characters,
-// so the check may drop all whitespace first.
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/][AQgw]==)?$/;
+// so the check may drop all whitespace first. As a regex over the whitespace-free text:
+//   ^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/][AQgw]==)?$
 
+const B64 = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') B64[c.charCodeAt(0)] = 1;
+const B64_BEFORE_ONE_PAD = new Set('AEIMQUYcgkosw048');
+const B64_BEFORE_TWO_PADS = new Set('AQgw');
+
+/**
+ * That language in one pass over the characters, XML whitespace skipped: embedded attachments run to megabytes,
+ * and the whitespace-stripping copy plus the regex took ~0.8 s for a 3 MB one (the regex stays as the definition).
+ */
 function isBase64(value: string): boolean {
-  return BASE64.test(value.replace(XML_SPACE_GLOBAL, ''));
+  let count = 0;
+  let pads = 0;
+  let last = '';
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
+    count++;
+    if (c === 0x3d) {
+      if (++pads > 2) return false;
+      continue;
+    }
+    if (pads > 0 || c >= 128 || B64[c] === 0) return false;
+    last = value[i];
+  }
+  if (count % 4 !== 0) return false;
+  if (pads === 1) return B64_BEFORE_ONE_PAD.has(last);
+  if (pads === 2) return B64_BEFORE_TWO_PADS.has(last) && count >= 4;
+  return true;
 }
 
 // date / time (XML Schema 1.0 §3.2.9, §3.2.8): the lexical forms with an optional time zone; month, day,
