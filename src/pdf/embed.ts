@@ -177,7 +177,10 @@ function boundInfoStrings(doc: PDFDocument): void {
 }
 
 /** A text cut to at most MAX_INFO_TEXT_BYTES / 2 characters (with an ellipsis), never splitting a surrogate pair. */
-export function boundText(text: string): string {
+export function boundText(input: string): string {
+  // Characters XML 1.0 cannot carry (C0 controls other than tab/LF/CR, U+FFFE/U+FFFF) are dropped: the title also
+  // goes into the XMP packet, which a NUL in an invoice number made not well-formed (EMBED_CHECK_FAILED, a 500).
+  const text = input.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '');
   const max = MAX_INFO_TEXT_BYTES / 2 - 1;
   if (text.length <= max + 1) return text;
   let cut = text.slice(0, max);
