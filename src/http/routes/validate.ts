@@ -7,16 +7,16 @@ import type { FastifyInstance } from 'fastify';
 import { IngestError } from '../../input/ingest.js';
 import { toDiagnostic } from '../../validation/diagnostics.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
-import type { SkippedLayer, ValidationErrorDetail, ValidationResult } from '../../validation/validate.js';
+import type { ValidationResult } from '../../validation/validate.js';
 import { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION } from '../../validation/br-fr.js';
-import { parseValidateOptions } from '../../lib/operations.js';
+import { parseValidateOptions, withPdfaRequest } from '../../lib/operations.js';
 import { DEFAULT_XR_RELEASE, XR_RELEASES } from '../../rules/xrechnung/common.js';
 import { DEFAULT_FACTURX_RELEASE, FACTURX_SCHEMA_RELEASES } from '../../xml/xsd-native/facturx-overlay.js';
 import { ProblemError } from '../errors.js';
 import { libErrorToHttp } from '../lib-errors.js';
 import { formBoolean, readForm } from '../multipart.js';
 import { errorResponses } from '../schemas.js';
-import { PDFA_LAYER, runPdfaLayer } from '../../pdfa/layer.js';
+import { PDFA_LAYER } from '../../pdfa/layer.js';
 
 const strOrNull = { type: ['string', 'null'] } as const;
 const skippedLayers = { type: 'array', items: { $ref: 'SkippedLayer#' } } as const;
@@ -156,33 +156,23 @@ const proResult = {
 
 const isPdf = (b: Uint8Array) => b.length >= 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d;
 
-function proReport(result: ValidationResult, pdf: Uint8Array | undefined, checkPdfa: boolean) {
-  const layersSkipped: SkippedLayer[] = [...result.layers_skipped];
-  const layersExecuted = [...result.layers_executed];
-  const errors = [...result.errors];
-  let pdfaValid: boolean | null = null;
-  // The native PDF/A layer: every PDF upload, also one without invoice XML (NO_XML and the PDF/A verdict).
-  if (pdf && checkPdfa) {
-    const layer = runPdfaLayer(pdf);
-    pdfaValid = layer.pdfa_valid;
-    if (layer.executed) layersExecuted.push(PDFA_LAYER);
-    if (layer.skipped) layersSkipped.push(layer.skipped);
-    errors.push(...layer.errors);
-  }
+function proReport(validation: ValidationResult, pdf: Uint8Array | undefined, checkPdfa: boolean) {
+  // The native PDF/A layer on every PDF upload, also one without invoice XML (NO_XML and the PDF/A verdict): the
+  // library's, as the CLI runs it. A PDF that fails PDF/A is not a valid Factur-X/ZUGFeRD document.
+  const result = pdf && checkPdfa ? withPdfaRequest(validation, pdf, true) : validation;
   return {
-    // A PDF that fails PDF/A is not a valid Factur-X/ZUGFeRD document.
-    valid: result.valid && pdfaValid !== false,
+    valid: result.valid,
     format: result.format,
     flavor: result.flavor,
     // Every finding counts, also those a summary entry stands for (report size bounds).
-    error_count: countOf(result, 'error') + errors.length - result.errors.length - pdfaWarnings(errors, result),
-    warning_count: countOf(result, 'warning') + pdfaWarnings(errors, result),
-    diagnostics: errors.map(toDiagnostic),
+    error_count: countOf(result, 'error'),
+    warning_count: countOf(result, 'warning'),
+    diagnostics: result.errors.map(toDiagnostic),
     validation_mode: 'pro_diagnostics',
-    pdfa_valid: pdfaValid,
-    validation_completeness: layersSkipped.length === 0 ? 'full' : 'partial',
-    layers_executed: layersExecuted,
-    layers_skipped: layersSkipped,
+    pdfa_valid: result.pdfa_valid,
+    validation_completeness: result.validation_completeness,
+    layers_executed: result.layers_executed,
+    layers_skipped: result.layers_skipped,
     ...(result.br_fr_edition ? { br_fr_edition: result.br_fr_edition } : {}),
     ...(result.xrechnung_version ? { xrechnung_version: result.xrechnung_version } : {}),
     ...(result.facturx_version ? { facturx_version: result.facturx_version } : {}),
@@ -204,13 +194,6 @@ function communityReport(result: ValidationResult, pdf: boolean, wantPdfa: boole
 function countOf(result: ValidationResult, severity: 'error' | 'warning'): number {
   let n = 0;
   for (const e of result.errors) if (e.severity === severity) n += e.omitted ?? 1;
-  return n;
-}
-
-/** Warnings among the PDF/A findings appended after the validation's own. */
-function pdfaWarnings(errors: ValidationErrorDetail[], result: ValidationResult): number {
-  let n = 0;
-  for (let i = result.errors.length; i < errors.length; i++) if (errors[i].severity === 'warning') n++;
   return n;
 }
 
