@@ -12,7 +12,8 @@ import { readCii } from '../syntax/cii/reader.js';
 import { detectFormat, detectSyntax, profileFromConformanceLevel, profileFromGuideline, readGuideline } from '../syntax/detect.js';
 import { readUbl } from '../syntax/ubl/reader.js';
 import { looksLikeXml, parseXml, XmlParseError, type XmlDoc } from '../xml/dom.js';
-import { IngestError, type IngestResult, type InvoiceSyntax } from './types.js';
+import { IngestError, type IngestProblem, type IngestResult, type InvoiceSyntax } from './types.js';
+import type { EncryptionInfo } from '../pdf/crypt.js';
 
 export { IngestError } from './types.js';
 export type { IngestProblem, IngestResult, InvoiceFormat, InvoiceSyntax } from './types.js';
@@ -90,6 +91,10 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
     attachmentNames: attachments.map((a) => a.name),
     problems: [],
   };
+  if (contents.encryption) {
+    result.encryption = contents.encryption;
+    result.problems.push(encryptedProblem(contents.encryption));
+  }
   // Lazy: parsing the XMP packet cost ~10 % of a request, and only some answers need it.
   withLazyXmp(result, contents);
   const invoiceAttachment = await findInvoiceAttachmentAsync(attachments);
@@ -130,6 +135,16 @@ async function ingestPdf(bytes: Uint8Array, options: IngestOptions): Promise<Ing
     return result;
   }
   return describe(result, doc);
+}
+
+/** Code of the finding that says a PDF was encrypted (with an empty user password) and read decrypted. */
+export const PDF_ENCRYPTED_READ = 'PDF_ENCRYPTED_READ';
+
+function encryptedProblem(e: EncryptionInfo): IngestProblem {
+  return {
+    code: PDF_ENCRYPTED_READ,
+    message: `The PDF is encrypted (${e.algorithm}, security handler revision ${e.revision}) with an empty user password; it was read without a password. A Factur-X / ZUGFeRD PDF (PDF/A-3) must not be encrypted`,
+  };
 }
 
 function ingestXml(bytes: Uint8Array): IngestResult {

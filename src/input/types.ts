@@ -6,6 +6,7 @@ import type { Invoice } from '../model/invoice.js';
 import type { ProfileId } from '../model/profiles.js';
 import type { XmlDoc } from '../xml/dom.js';
 import type { XmpInfo } from '../pdf/xmp.js';
+import type { EncryptionInfo } from '../pdf/crypt.js';
 
 /** Invoice syntax. `zugferd1` is the pre-EN 16931 CrossIndustryDocument (ZUGFeRD 1.0): read best-effort only. */
 export type InvoiceSyntax = 'cii' | 'ubl' | 'zugferd1';
@@ -15,7 +16,7 @@ export type InvoiceFormat = 'factur-x' | 'zugferd' | 'xrechnung' | 'ubl';
 
 /** A non-fatal finding of ingestion (reported in 200 answers, e.g. ExtractionResult.errors). */
 export interface IngestProblem {
-  /** Stable code: NO_XML, XML_MALFORMED, XML_DTD_FORBIDDEN, ..., UNKNOWN_XML, ZUGFERD_1_LEGACY, MULTIPLE_XML_ATTACHMENTS. */
+  /** Stable code: NO_XML, XML_MALFORMED, XML_DTD_FORBIDDEN, ..., UNKNOWN_XML, ZUGFERD_1_LEGACY, MULTIPLE_XML_ATTACHMENTS, PDF_ENCRYPTED_READ. */
   code: string;
   message: string;
 }
@@ -43,6 +44,8 @@ export interface IngestResult {
   attachmentNames?: string[];
   /** PDF only: the document's XMP metadata (pdfaid:*, fx:*), when present and readable; parsed on first access. */
   xmp?: XmpInfo;
+  /** PDF only: the PDF was encrypted with an empty user password and read decrypted (also a PDF_ENCRYPTED_READ problem). */
+  encryption?: EncryptionInfo;
   /** Non-fatal findings, in the order found. Empty when all went well. */
   problems: IngestProblem[];
 }

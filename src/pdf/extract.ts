@@ -23,6 +23,7 @@
  * (with /Kids) and the catalog's /AF array (PDF/A-3 associated files).
  */
 import { readXmp, type XmpInfo } from './xmp.js';
+import { type EncryptionInfo, PdfCryptError } from './crypt.js';
 import {
   decodeStreamData,
   decodeStreamDataAsync,
@@ -82,6 +83,8 @@ export interface PdfContents {
   readonly xmp?: XmpInfo;
   /** True when the PDF could only be read by scanning raw objects (the structured parse failed). */
   recovered: boolean;
+  /** The PDF was encrypted (with an empty user password) and has been read decrypted. */
+  readonly encryption?: EncryptionInfo;
 }
 
 export function isPdf(bytes: Uint8Array): boolean {
@@ -95,7 +98,8 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfContents> {
   const budget = new DecodeBudget();
   // Fast path and gate: follow the xref chain to the attachments only. Whenever it is unsure, the full parse decides.
   const fast = readPdfLazily(bytes, budget);
-  if (fast && fast.attachments.length > 0) return fast;
+  // An encrypted file is read by this tier only (the full parser does not decrypt): its answer is final.
+  if (fast && (fast.attachments.length > 0 || fast.encryption)) return fast;
   // Nothing attached and no embedded-file stream anywhere in the bytes (stream dictionaries are never
   // inside object streams): the full parse would find nothing either, so skip it.
   if (fast && !hasEmbeddedFileStreams(bytes)) return fast;
@@ -123,6 +127,7 @@ class LazyContents implements PdfContents {
     readonly attachments: PdfContents['attachments'],
     private readonly meta: PdfValue | undefined,
     private readonly budget: DecodeBudget,
+    readonly encryption?: EncryptionInfo,
   ) {}
 
   get xmp(): XmpInfo | undefined {
@@ -196,7 +201,15 @@ export function attachmentContent(
 export function readPdfLazily(bytes: Uint8Array, budget = new DecodeBudget()): PdfContents | undefined {
   try {
     const pdf = new LazyPdf(bytes, budget);
-    if (pdf.encrypted) throw encryptedError();
+    let encryption: EncryptionInfo | undefined;
+    if (pdf.encrypted) {
+      try {
+        encryption = pdf.unlock();
+      } catch (err) {
+        if (err instanceof PdfCryptError) throw encryptedError(err.message);
+        throw err;
+      }
+    }
     const catalog = pdf.resolve(pdf.trailer.map.get('Root'));
     if (!isDict(catalog)) return undefined;
     const out: PdfAttachment[] = [];
@@ -241,7 +254,7 @@ export function readPdfLazily(bytes: Uint8Array, budget = new DecodeBudget()): P
     const af = pdf.resolve(catalog.map.get('AF'));
     if (Array.isArray(af)) for (const spec of af) add(spec, undefined, 'af');
 
-    return new LazyContents(out, pdf.resolve(catalog.map.get('Metadata')), budget);
+    return new LazyContents(out, pdf.resolve(catalog.map.get('Metadata')), budget, encryption);
   } catch (err) {
     if (err instanceof PdfReadError) throw err;
     if (err instanceof PdfLimitError) throw limitError(err);
@@ -281,8 +294,13 @@ export function walkNameTree(root: PdfValue, resolve: (v: PdfValue) => PdfValue,
 }
 
 /** @internal shared with extract-full.ts */
-export function encryptedError(): PdfReadError {
-  return new PdfReadError('PDF_ENCRYPTED', 'The PDF is encrypted; invoice PDFs (PDF/A-3) must not be encrypted');
+export function encryptedError(why?: string): PdfReadError {
+  return new PdfReadError(
+    'PDF_ENCRYPTED',
+    why
+      ? `The PDF is encrypted and cannot be read: ${why}. Remove the encryption and send it again`
+      : 'The PDF is encrypted and cannot be read (only PDFs with an empty user password are read); invoice PDFs (PDF/A-3) must not be encrypted',
+  );
 }
 
 export const INVOICE_FILE_NAMES = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'ZUGFeRD-invoice.xml'] as const;

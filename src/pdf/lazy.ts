@@ -15,6 +15,7 @@
 import { promisify } from 'node:util';
 import { inflate, constants as zlibConstants } from 'node:zlib';
 import { applyFilters, FilterError, type FilterStep } from './filters.js';
+import { type EncryptionInfo, StandardSecurityHandler } from './crypt.js';
 import {
   DecodeBudget,
   streamTooLarge,
@@ -306,6 +307,30 @@ export class LazyPdf {
     return this.trailer.map.has('Encrypt');
   }
 
+  /** Decrypts strings and streams of objects loaded after unlock(); undefined for a file in clear. */
+  private security: StandardSecurityHandler | undefined;
+  /** The /Encrypt dictionary's object: its own strings are never encrypted. */
+  private encryptNum = -1;
+
+  /**
+   * Open an encrypted file with the empty user password (see ./crypt.ts): every object loaded from now on is
+   * decrypted. Throws PdfCryptError when that is not possible (a password is needed, another handler).
+   */
+  unlock(): EncryptionInfo {
+    const ref = this.trailer.map.get('Encrypt');
+    if (isRef(ref)) this.encryptNum = ref.num;
+    const encrypt = this.resolve(ref);
+    const id = this.trailer.map.get('ID');
+    const id0 =
+      Array.isArray(id) && typeof id[0] === 'object' && id[0] !== null && !Array.isArray(id[0]) && id[0].kind === 'string'
+        ? id[0].bytes
+        : undefined;
+    this.security = StandardSecurityHandler.open(encrypt, id0);
+    // Anything resolved so far (the /Encrypt dictionary, /Length objects) was read in clear; only the former may stay.
+    for (const num of [...this.cache.keys()]) if (num !== this.encryptNum) this.cache.delete(num);
+    return this.security.info;
+  }
+
   /** Count `n` more cross-reference entries against the caps, before any of them is read. */
   private addEntries(n: number): void {
     if (!Number.isSafeInteger(n) || n < 0) throw new LazyPdfError('bad xref count');
@@ -466,7 +491,7 @@ export class LazyPdf {
       if (entry.offset >= this.b.length) throw new LazyPdfError(`object ${num} is outside the file`);
       const p = new Parser(this.b, entry.offset);
       if (Number(p.word()) !== num) throw new LazyPdfError(`object ${num} is not at its xref offset`);
-      p.word();
+      const gen = Number(p.word());
       p.expectWord('obj');
       const save = p.pos;
       const v = p.value();
@@ -474,9 +499,16 @@ export class LazyPdf {
         const kw = new Parser(this.b, p.pos).word();
         if (kw === 'stream') {
           p.pos = save;
-          return this.streamAt(p);
+          const s = this.streamAt(p);
+          if (this.security && num !== this.encryptNum) {
+            this.security.decryptStrings(s.dict, num, gen);
+            s.raw = this.security.decryptStream(s.dict, s.raw, num, gen);
+          }
+          return s;
         }
       }
+      // Objects inside object streams are not encrypted on their own (their stream was).
+      if (this.security && num !== this.encryptNum) this.security.decryptStrings(v, num, gen);
       return v;
     }
     const os = this.objectStream(entry.stream);

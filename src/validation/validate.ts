@@ -6,7 +6,7 @@
  * choose (see ../shared/corpus/README.md); only the EN 16931 sets are registered today, the others
  * (XRechnung, Factur-X profiles, BR-FR) are reported as a skipped layer until they are.
  */
-import { ingest, parseUpload, readModel, type IngestOptions, type IngestResult } from '../input/ingest.js';
+import { ingest, parseUpload, PDF_ENCRYPTED_READ, readModel, type IngestOptions, type IngestResult } from '../input/ingest.js';
 import { finishStages, type AsyncStages, type Stages } from '../util/stages.js';
 import type { Invoice } from '../model/invoice.js';
 import { getRuleSet, newCheckMemo, registerRuleSet, runRulesStages } from '../rules/engine.js';
@@ -214,8 +214,9 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   if (syntax) result.syntax = syntax;
   if (!doc || !invoice || (syntax !== 'cii' && syntax !== 'ubl')) {
     // Nothing EN 16931 can be checked: say why, as findings of the document itself.
-    for (const p of ing.problems) result.errors.push({ rule_id: p.code, message: p.message, severity: 'error' });
-    if (result.errors.length === 0)
+    for (const p of ing.problems)
+      result.errors.push({ rule_id: p.code, message: p.message, severity: p.code === PDF_ENCRYPTED_READ ? 'warning' : 'error' });
+    if (!result.errors.some((e) => e.severity === 'error'))
       result.errors.push({ rule_id: 'NO_INVOICE', message: 'No EN 16931 invoice could be read from the upload.', severity: 'error' });
     result.validation_completeness = 'partial';
     result.layers_skipped.push({ layer: 'xsd', reason: 'no_invoice_xml' }, { layer: 'schematron', reason: 'no_invoice_xml' });
@@ -223,6 +224,9 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   }
 
   const findings: Finding[] = [];
+  // An encrypted PDF read with the empty user password: said as a warning (PDF/A-3 forbids encryption).
+  for (const p of ing.problems)
+    if (p.code === PDF_ENCRYPTED_READ) findings.push({ ruleId: p.code, severity: 'warning', message: p.message, ruleSet: 'pdf' });
   let xsdSchema: string | undefined;
   if (ing.xmlBytes) {
     const facturxRelease = options.facturxVersion ?? DEFAULT_FACTURX_RELEASE;

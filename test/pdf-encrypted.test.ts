@@ -1,0 +1,186 @@
+/**
+ * PDFs encrypted with an empty user password (permissions only) are read like any other: a Factur-X PDF made
+ * by the service, encrypted by qpdf with each method of the standard security handler, gives up the same XML
+ * through the library, /v1/extract and /v1/validate, and the answers say that it was encrypted. A PDF that
+ * needs a password stays a clear 400 PDF_ENCRYPTED; /v1/convert and /v1/merge refuse encrypted input.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { AFRelationship, PDFDocument } from '@cantoo/pdf-lib';
+import { rc4 } from '../src/pdf/crypt.js';
+import { findInvoiceAttachment, PdfReadError, readPdf } from '../src/pdf/extract.js';
+import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
+import { communityApp, multipart, type Part } from './helpers.js';
+import { facturxPdf } from './fixtures.js';
+import { xmlFor } from './hybrid-fixtures.js';
+
+let app: FastifyInstance;
+let dir: string;
+before(async () => {
+  app = await communityApp();
+  dir = mkdtempSync(path.join(tmpdir(), 'pdf-encrypted-'));
+});
+after(async () => {
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The PDF encrypted by qpdf (`qpdf --encrypt <user> owner <bits> [options] --`). */
+function encrypt(pdf: Uint8Array, user: string, bits: '40' | '128' | '256', ...options: string[]): Uint8Array {
+  const input = path.join(dir, 'in.pdf');
+  const output = path.join(dir, 'out.pdf');
+  writeFileSync(input, pdf);
+  const r = spawnSync('qpdf', ['--allow-weak-crypto', '--encrypt', user, 'owner', bits, ...options, '--', input, output], {
+    encoding: 'utf8',
+  });
+  assert.ok(r.status === 0 || r.status === 3, `qpdf: ${r.stderr}`); // 3: warnings only
+  const out = new Uint8Array(readFileSync(output));
+  assert.ok(Buffer.from(out).toString('latin1').includes('/Encrypt'), 'qpdf wrote an /Encrypt dictionary');
+  return out;
+}
+
+const METHODS: { label: string; bits: '40' | '128' | '256'; options: string[]; algorithm: string; revision: number }[] = [
+  { label: 'RC4 40-bit (R2)', bits: '40', options: [], algorithm: 'RC4-40', revision: 2 },
+  { label: 'RC4 128-bit (R3)', bits: '128', options: [], algorithm: 'RC4-128', revision: 3 },
+  { label: 'AES-128 (V4 R4, AESV2 crypt filter)', bits: '128', options: ['--use-aes=y'], algorithm: 'AES-128', revision: 4 },
+  {
+    label: 'AES-128 with /EncryptMetadata false',
+    bits: '128',
+    options: ['--use-aes=y', '--cleartext-metadata'],
+    algorithm: 'AES-128',
+    revision: 4,
+  },
+  { label: 'AES-256 (V5 R6)', bits: '256', options: [], algorithm: 'AES-256', revision: 6 },
+  { label: 'AES-256 (V5 R5, deprecated)', bits: '256', options: ['--force-R5'], algorithm: 'AES-256', revision: 5 },
+];
+
+async function post(url: string, parts: Part[]) {
+  const { payload, headers } = multipart(parts);
+  return app.inject({ method: 'POST', url, payload, headers });
+}
+const pdfPart = (name: string, data: Uint8Array): Part => ({
+  name,
+  filename: 'in.pdf',
+  contentType: 'application/pdf',
+  value: Buffer.from(data),
+});
+
+test('RC4 matches the published test vectors', () => {
+  const hex = (key: string, text: string) => Buffer.from(rc4(Buffer.from(key), Buffer.from(text))).toString('hex');
+  assert.equal(hex('Key', 'Plaintext'), 'bbf316e8d940af0ad3');
+  assert.equal(hex('Wiki', 'pedia'), '1021bf0420');
+  assert.equal(hex('Secret', 'Attack at dawn'), '45a01f645fc35b383552544b9bf5');
+});
+
+for (const m of METHODS) {
+  test(`empty user password, ${m.label}: the library reads the same XML and XMP, and says it was encrypted`, async () => {
+    const plain = await facturxPdf();
+    const clear = await readPdf(plain);
+    const want = Buffer.from(findInvoiceAttachment(clear.attachments)!.content());
+    const encrypted = encrypt(plain, '', m.bits, ...m.options);
+    const contents = await readPdf(encrypted);
+    assert.deepEqual(contents.encryption, { algorithm: m.algorithm, revision: m.revision });
+    const a = findInvoiceAttachment(contents.attachments);
+    assert.equal(a?.name, 'factur-x.xml');
+    assert.equal(a.filename, 'factur-x.xml'); // a decrypted string of the file specification
+    assert.equal(a.description, 'Factur-X invoice data');
+    assert.ok(Buffer.from(a.content()).equals(want), 'the embedded XML is byte for byte the unencrypted one');
+    assert.equal(contents.xmp?.conformanceLevel, 'EN 16931');
+    assert.equal(contents.xmp?.documentFileName, 'factur-x.xml');
+  });
+}
+
+test('/v1/extract and /v1/validate answer an encrypted PDF as the unencrypted one, plus PDF_ENCRYPTED_READ', async () => {
+  const plain = await facturxPdf();
+  const clearExtract = (await post('/v1/extract', [pdfPart('file', plain)])).json();
+  const clearValidate = (await post('/v1/validate', [pdfPart('file', plain)])).json();
+  assert.equal(clearValidate.valid, true, JSON.stringify(clearValidate.errors));
+  for (const m of METHODS.filter((x) => x.options.length === 0 || x.options[0] === '--use-aes=y')) {
+    const encrypted = encrypt(plain, '', m.bits, ...m.options);
+    const ex = await post('/v1/extract', [pdfPart('file', encrypted)]);
+    assert.equal(ex.statusCode, 200, ex.body.slice(0, 300));
+    const body = ex.json();
+    assert.equal(body.xml_extracted, true);
+    assert.equal(body.format_detected, clearExtract.format_detected);
+    assert.equal(body.profile_detected, clearExtract.profile_detected);
+    assert.deepEqual(body.invoice_json, clearExtract.invoice_json, m.label);
+    assert.equal(body.errors.length, 1, JSON.stringify(body.errors));
+    assert.equal(body.errors[0].code, 'PDF_ENCRYPTED_READ');
+    assert.match(body.errors[0].message, new RegExp(`${m.algorithm}.*revision ${m.revision}.*empty user password`));
+
+    const va = await post('/v1/validate', [pdfPart('file', encrypted)]);
+    assert.equal(va.statusCode, 200, va.body.slice(0, 300));
+    const v = va.json();
+    assert.equal(v.valid, true, JSON.stringify(v.errors));
+    assert.equal(v.format, clearValidate.format);
+    assert.equal(v.flavor, clearValidate.flavor);
+    const said = v.errors.filter((e: { rule_id: string }) => e.rule_id === 'PDF_ENCRYPTED_READ');
+    assert.equal(said.length, 1, JSON.stringify(v.errors));
+    assert.equal(said[0].severity, 'warning');
+    assert.deepEqual(
+      v.errors.filter((e: { rule_id: string }) => e.rule_id !== 'PDF_ENCRYPTED_READ'),
+      clearValidate.errors,
+    );
+  }
+});
+
+test('a PDF that needs a user password stays a clear 400 PDF_ENCRYPTED, on every method', async () => {
+  const plain = await facturxPdf();
+  for (const m of METHODS) {
+    const locked = encrypt(plain, 'secret', m.bits, ...m.options);
+    await assert.rejects(
+      readPdf(locked),
+      (e: unknown) => e instanceof PdfReadError && e.code === 'PDF_ENCRYPTED' && /needs a password/.test(e.message),
+    );
+    const res = await post('/v1/extract', [pdfPart('file', locked)]);
+    assert.equal(res.statusCode, 400, m.label);
+    assert.equal(res.json().code, 'PDF_ENCRYPTED');
+    assert.match(res.json().detail, /password/);
+  }
+});
+
+test('pdf-lib-encrypted PDFs: an empty user password is read, a set one refused', async () => {
+  const make = async (userPassword: string) => {
+    // pdf-lib refuses to encrypt a PDF/A document: a plain one with the XML attached.
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    doc.addPage([200, 200]);
+    await doc.attach(xmlFor('en16931'), 'factur-x.xml', { mimeType: 'text/xml', afRelationship: AFRelationship.Alternative });
+    doc.encrypt({ userPassword, ownerPassword: 'owner' });
+    return doc.save({ useObjectStreams: false });
+  };
+  const open = await readPdf(await make(''));
+  assert.ok(open.encryption, 'encrypted');
+  // (pdf-lib garbles the strings it encrypts, the file name included: qpdf reads the same garbage. Streams are fine.)
+  assert.equal(open.attachments.length, 1);
+  assert.ok(Buffer.from(open.attachments[0].content()).equals(Buffer.from(xmlFor('en16931'))));
+  await assert.rejects(readPdf(await make('u')), (e: unknown) => e instanceof PdfReadError && e.code === 'PDF_ENCRYPTED');
+});
+
+test('/v1/convert and /v1/merge refuse an encrypted PDF (400 PDF_ENCRYPTED): the output could not be PDF/A-3', async () => {
+  const encrypted = encrypt(await facturxPdf(), '', '256');
+  const conv = await post('/v1/convert', [pdfPart('pdf', encrypted), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]);
+  assert.equal(conv.statusCode, 400);
+  assert.equal(conv.json().code, 'PDF_ENCRYPTED');
+  // A PDF/A-3b input without invoice, encrypted: refused as encrypted, before any other check.
+  const merged = await post('/v1/merge', [
+    pdfPart('pdf', encrypt(await plainPdfa(), '', '128', '--use-aes=y')),
+    { name: 'xml', filename: 'invoice.xml', contentType: 'application/xml', value: Buffer.from(xmlFor('en16931')) },
+  ]);
+  assert.equal(merged.statusCode, 400, merged.body.slice(0, 300));
+  assert.equal(merged.json().code, 'PDF_ENCRYPTED');
+});
+
+/** A PDF/A-3b PDF without an invoice: a converted PDF with its factur-x.xml taken out again by qpdf. */
+async function plainPdfa(): Promise<Uint8Array> {
+  const input = path.join(dir, 'fx.pdf');
+  const output = path.join(dir, 'plain.pdf');
+  writeFileSync(input, await facturxPdf());
+  const r = spawnSync('qpdf', ['--remove-attachment=factur-x.xml', '--', input, output], { encoding: 'utf8' });
+  assert.ok(r.status === 0 || r.status === 3, r.stderr);
+  return new Uint8Array(readFileSync(output));
+}
