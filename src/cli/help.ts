@@ -67,19 +67,21 @@ Options:
 
 Exit codes: 0 written; 1 refused (METADATA_NOT_JSON, METADATA_INVALID, METADATA_INCONSISTENT); 2 usage or I/O error.
 `,
-  convert: `Usage: einvoice convert PDF METADATA.json -o OUT.pdf [--profile P]
+  convert: `Usage: einvoice convert PDF METADATA.json -o OUT.pdf [--profile P] [--allow-signature-invalidation]
 
 Generates the invoice XML from the metadata and embeds it in the PDF (factur-x.xml, or xrechnung.xml for the
-xrechnung profile), as POST /v1/convert does.
+xrechnung profile), as POST /v1/convert does. A digitally signed PDF is refused (PDF_SIGNED): embedding would
+invalidate its signature; --allow-signature-invalidation embeds anyway (and says so on stderr).
 
-Exit codes: 0 written; 1 refused (NOT_PDF, PDF_ENCRYPTED, METADATA_*); 2 usage or I/O error.
+Exit codes: 0 written; 1 refused (NOT_PDF, PDF_ENCRYPTED, PDF_SIGNED, METADATA_*); 2 usage or I/O error.
 `,
-  merge: `Usage: einvoice merge PDF XML -o OUT.pdf [--format factur-x|zugferd|xrechnung]
+  merge: `Usage: einvoice merge PDF XML -o OUT.pdf [--format factur-x|zugferd|xrechnung] [--allow-signature-invalidation]
 
 Embeds an existing invoice XML into an existing PDF/A-3 PDF, as POST /v1/merge does (the PDF must declare
-PDF/A-3 and carry no invoice yet; the XML must pass EN 16931).
+PDF/A-3 and carry no invoice yet; the XML must pass EN 16931). A digitally signed PDF is refused (PDF_SIGNED)
+unless --allow-signature-invalidation is given.
 
-Exit codes: 0 written; 1 refused (NOT_PDF, NOT_XML, XML_ALREADY_EMBEDDED, NOT_PDFA3, EN16931_INVALID, ...; the
+Exit codes: 0 written; 1 refused (NOT_PDF, NOT_XML, XML_ALREADY_EMBEDDED, NOT_PDFA3, EN16931_INVALID, PDF_SIGNED, ...; the
 failed rules are listed); 2 usage or I/O error.
 `,
   serialize: `Usage: einvoice serialize FILE [-o OUT.json]

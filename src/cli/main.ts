@@ -48,6 +48,8 @@ function args(argv: string[], command: string, count: number, options: ParseArgs
 
 const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 
+const SIGNATURE_INVALIDATED_NOTE = 'the input PDF was digitally signed: its signatures no longer verify in the output\n';
+
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h') {
@@ -102,26 +104,36 @@ async function run(argv: string[]): Promise<number> {
       return EXIT.OK;
     }
     case 'convert': {
-      const { values, positionals } = args(rest, 'convert', 2, { profile: { type: 'string' } });
+      const { values, positionals } = args(rest, 'convert', 2, {
+        profile: { type: 'string' },
+        'allow-signature-invalidation': { type: 'boolean' },
+      });
       if (!values.output) throw new UsageError('convert needs -o OUT.pdf', 'convert');
       const [pdf, meta] = positionals;
       const result = await convert(readInput(pdf), Buffer.from(readInput(meta)).toString('utf8'), {
         filename: pdf,
         profile: values.profile as string | undefined,
+        allowSignatureInvalidation: values['allow-signature-invalidation'] === true,
       });
       if (result.droppedFields.length) process.stderr.write(`dropped fields: ${result.droppedFields.join(', ')}\n`);
+      if (result.signatureInvalidated) process.stderr.write(SIGNATURE_INVALIDATED_NOTE);
       writeOutput(values.output as string, result.pdf);
       return EXIT.OK;
     }
     case 'merge': {
-      const { values, positionals } = args(rest, 'merge', 2, { format: { type: 'string' } });
+      const { values, positionals } = args(rest, 'merge', 2, {
+        format: { type: 'string' },
+        'allow-signature-invalidation': { type: 'boolean' },
+      });
       if (!values.output) throw new UsageError('merge needs -o OUT.pdf', 'merge');
       const [pdf, xml] = positionals;
       const result = await merge(readInput(pdf), readInput(xml), {
         format: values.format as string | undefined,
         pdfFilename: pdf,
         xmlFilename: xml,
+        allowSignatureInvalidation: values['allow-signature-invalidation'] === true,
       });
+      if (result.signatureInvalidated) process.stderr.write(SIGNATURE_INVALIDATED_NOTE);
       writeOutput(values.output as string, result.pdf);
       return EXIT.OK;
     }

@@ -287,6 +287,8 @@ export async function toXml(metadata: InvoiceMetadata | string | object, options
 export function fromEmbedError(err: unknown): unknown {
   if (!(err instanceof EmbedError)) return err;
   if (err.code === 'EMBED_CHECK_FAILED') return new InternalError(err.code, err.message);
+  // A signed PDF is well-formed input the operation would damage: 422, like the other input-PDF states (NOT_PDFA3, PDFA_NONCONFORMANT).
+  if (err.code === 'PDF_SIGNED') return new UnprocessableError(err.code, err.message, { opt_in: 'allow_signature_invalidation' });
   return new InvalidInputError(err.code, err.message);
 }
 
@@ -299,6 +301,17 @@ export interface PdfResult {
   droppedFields: string[];
   /** The PDF/A-3b check of the written PDF: passed, or unverified when its time budget ran out (HTTP X-PDFA-Check). */
   pdfaCheck: 'passed' | 'unverified';
+  /** The input PDF was digitally signed and allowSignatureInvalidation let it through: its signatures no longer verify (HTTP X-Signature-Invalidated). */
+  signatureInvalidated: boolean;
+}
+
+/** Shared by convert and merge. */
+interface SignatureOption {
+  /**
+   * Embed into a digitally signed PDF anyway (the signatures stop verifying). Default false: a signed PDF is
+   * refused with UnprocessableError PDF_SIGNED (HTTP 422).
+   */
+  allowSignatureInvalidation?: boolean;
 }
 
 /**
@@ -312,7 +325,7 @@ function gatePdfa(pdf: Uint8Array): 'passed' | 'unverified' {
   return gate.header as 'passed' | 'unverified';
 }
 
-export interface ConvertOptions extends ToXmlOptions {
+export interface ConvertOptions extends ToXmlOptions, SignatureOption {
   /** Name of the PDF, for messages. */
   filename?: string;
   /**
@@ -354,11 +367,18 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
       title: number ? `Invoice ${number}` : undefined,
       producer: PRODUCER,
       replaceInvoiceAttachments: true,
+      allowSignatureInvalidation: options.allowSignatureInvalidation === true,
     });
   } catch (err) {
     throw fromEmbedError(err);
   }
-  return { pdf: result.pdf, filename: invoicePdfName(number), droppedFields: built.droppedFields, pdfaCheck: gatePdfa(result.pdf) };
+  return {
+    pdf: result.pdf,
+    filename: invoicePdfName(number),
+    droppedFields: built.droppedFields,
+    pdfaCheck: gatePdfa(result.pdf),
+    signatureInvalidated: result.signatureInvalidated === true,
+  };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -366,7 +386,7 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
 
 export { HYBRID_FORMATS };
 
-export interface MergeOptions {
+export interface MergeOptions extends SignatureOption {
   /** Container override: factur-x, zugferd or xrechnung. Default: from the XML's profile. */
   format?: HybridFormat | string | null;
   /** File names, for messages. */
@@ -525,11 +545,18 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
       flavour: hybridFlavour(xmlIng.profile, container),
       title: number ? `Invoice ${number}` : undefined,
       producer: PRODUCER,
+      allowSignatureInvalidation: options.allowSignatureInvalidation === true,
     });
   } catch (err) {
     throw fromEmbedError(err);
   }
-  return { pdf: result.pdf, filename: invoicePdfName(number), droppedFields: [], pdfaCheck: gatePdfa(result.pdf) };
+  return {
+    pdf: result.pdf,
+    filename: invoicePdfName(number),
+    droppedFields: [],
+    pdfaCheck: gatePdfa(result.pdf),
+    signatureInvalidated: result.signatureInvalidated === true,
+  };
 }
 
 // ------------------------------------------------------------------------------------------------

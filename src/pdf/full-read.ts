@@ -22,6 +22,7 @@ import { decodeStreamData, isDict, isRef, LazyPdf, LazyPdfError, nameOf, parseVa
 import { DecodeBudget, MAX_OBJSTM_OBJECTS, MAX_XREF_ENTRIES, PdfLimitError } from './limits.js';
 import { PdfWorkerOverrunError, runPdfTask } from './pool.js';
 import { positions, scanObjects, type ScannedObject } from './scan.js';
+import { signatureIn } from './signature.js';
 
 /**
  * Check every object stream and xref stream of the file the way the full parser will meet them (it parses
@@ -181,15 +182,17 @@ function toStream(d: RawStreamData): PdfStreamValue {
 /**
  * The gate before /v1/convert and /v1/merge hand a PDF to the library: the lazy reader opens it (limits
  * final, encryption answered; a damaged xref is left to the library), and every object and xref stream
- * is vetted as for the full parse. Throws EmbedError.
+ * is vetted as for the full parse, and a digital signature is looked for (./signature.ts). Throws EmbedError.
  */
-export function gateForEmbed(bytes: Uint8Array): { inline: boolean } {
+export function gateForEmbed(bytes: Uint8Array): { inline: boolean; signature?: string } {
   const budget = new DecodeBudget();
   try {
     let encrypted = false;
     let xrefSound = true;
+    let lazy: LazyPdf | undefined;
     try {
-      encrypted = new LazyPdf(bytes, budget).encrypted;
+      lazy = new LazyPdf(bytes, budget);
+      encrypted = lazy.encrypted;
     } catch (err) {
       if (!(err instanceof LazyPdfError)) throw err;
       encrypted = looksEncrypted(bytes);
@@ -208,8 +211,10 @@ export function gateForEmbed(bytes: Uint8Array): { inline: boolean } {
       throw new EmbedError('PDF_UNREADABLE', `The PDF could not be read: ${unterminated} of its objects are not closed (no "endobj")`);
     }
     vetForFullParse(bytes, scanned, budget);
+    const signature = signatureIn(bytes, lazy);
     return {
       inline: xrefSound && unterminated === 0 && bytes.length <= INLINE_EMBED_MAX_BYTES && scanned.length <= INLINE_EMBED_MAX_OBJECTS,
+      ...(signature ? { signature } : {}),
     };
   } catch (err) {
     if (err instanceof PdfLimitError) throw new EmbedError('PDF_LIMIT', `The PDF exceeds a processing limit: ${err.message}`);

@@ -60,7 +60,7 @@ export function hybridFlavour(profile: ProfileId | null, format?: HybridFormat):
 
 export class EmbedError extends Error {
   constructor(
-    readonly code: 'NOT_PDF' | 'PDF_ENCRYPTED' | 'PDF_UNREADABLE' | 'PDF_LIMIT' | 'EMBED_CHECK_FAILED',
+    readonly code: 'NOT_PDF' | 'PDF_ENCRYPTED' | 'PDF_SIGNED' | 'PDF_UNREADABLE' | 'PDF_LIMIT' | 'EMBED_CHECK_FAILED',
     message: string,
   ) {
     super(message);
@@ -79,6 +79,11 @@ export interface EmbedOptions {
   replaceInvoiceAttachments?: boolean;
   /** Clock, for tests. */
   now?: Date;
+  /**
+   * Embed into a digitally signed PDF anyway. Embedding rewrites the file, which invalidates every signature in
+   * it; without this a signed PDF is refused (EmbedError PDF_SIGNED).
+   */
+  allowSignatureInvalidation?: boolean;
 }
 
 export interface EmbedResult {
@@ -86,6 +91,8 @@ export interface EmbedResult {
   /** PDF/A declaration written to the XMP, e.g. { part: 3, conformance: 'B' }. */
   pdfa: { part: number; conformance: string };
   pageCount: number;
+  /** The input was digitally signed (and allowSignatureInvalidation let it through): its signatures no longer verify. */
+  signatureInvalidated?: boolean;
 }
 
 export const DEFAULT_PRODUCER = 'einvoice-service';
@@ -98,7 +105,13 @@ export const DEFAULT_PRODUCER = 'einvoice-service';
  */
 export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions): Promise<EmbedResult> {
   const { gateForEmbed } = await import('./full-read.js');
-  const { inline } = gateForEmbed(pdfBytes);
+  const { inline, signature } = gateForEmbed(pdfBytes);
+  if (signature && !opts.allowSignatureInvalidation) {
+    throw new EmbedError(
+      'PDF_SIGNED',
+      `The PDF is digitally signed (${signature}); embedding the invoice XML rewrites the file and would invalidate the signature. Embed into the unsigned PDF and sign afterwards, or allow the signature to be invalidated (allow_signature_invalidation=true)`,
+    );
+  }
   let answer;
   if (inline) {
     // Small and sound: on this thread (see INLINE_EMBED_MAX_BYTES in full-read.ts for the measurement).
@@ -112,7 +125,7 @@ export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions):
       throw err;
     }
   }
-  if ('embedded' in answer) return answer.embedded;
+  if ('embedded' in answer) return signature ? { ...answer.embedded, signatureInvalidated: true } : answer.embedded;
   if ('embedError' in answer) throw new EmbedError(answer.embedError.code as EmbedError['code'], answer.embedError.message);
   throw new EmbedError('PDF_UNREADABLE', 'The PDF could not be read');
 }

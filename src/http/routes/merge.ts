@@ -10,7 +10,13 @@ import { UnprocessableError } from '../../lib/errors.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import { attachmentDisposition } from '../download.js';
 import { viaLib } from '../lib-errors.js';
-import { readForm } from '../multipart.js';
+import { formBoolean, readForm } from '../multipart.js';
+import {
+  ALLOW_SIGNATURE_FIELD,
+  ALLOW_SIGNATURE_SCHEMA,
+  SIGNATURE_INVALIDATED_HEADER,
+  SIGNATURE_INVALIDATED_HEADER_SCHEMA,
+} from '../signature.js';
 import { errorResponses } from '../schemas.js';
 import { PDFA_CHECK_HEADER } from '../../pdfa/layer.js';
 
@@ -29,7 +35,9 @@ No license is required. The checks run in this order; the first that fails answe
    \`report_truncated\` / \`findings_omitted\` say so).
 4. **422** ProblemDetails \`PDFA_NONCONFORMANT\`: the written PDF, checked with the native PDF/A checker, fails PDF/A-3b because
    of the input's content (fonts not embedded, device colour without output intent, ...); \`errors\` lists each failed ISO 19005-3 clause.
-5. **200** \`application/pdf\`, \`Content-Disposition: attachment; filename="<invoice number>.pdf"\`, \`X-PDFA-Check: passed\` (or
+5. **422** ProblemDetails \`PDF_SIGNED\`: the PDF is digitally signed; embedding rewrites it and would invalidate the signature.
+   Send \`allow_signature_invalidation=true\` to embed anyway: the answer then carries \`X-Signature-Invalidated: true\`.
+6. **200** \`application/pdf\`, \`Content-Disposition: attachment; filename="<invoice number>.pdf"\`, \`X-PDFA-Check: passed\` (or
    \`unverified\` when the check's time budget ran out).
 
 The attachment name and XMP follow the XML's profile (BT-24): XRechnung (and any UBL) → \`xrechnung.xml\`, level XRECHNUNG;
@@ -51,14 +59,17 @@ export default async function merge(app: FastifyInstance): Promise<void> {
         response: {
           200: {
             description: 'The PDF with the invoice XML embedded.',
-            headers: { 'Content-Disposition': { type: 'string', description: 'attachment; filename="<invoice number>.pdf"' } },
+            headers: {
+              'Content-Disposition': { type: 'string', description: 'attachment; filename="<invoice number>.pdf"' },
+              [SIGNATURE_INVALIDATED_HEADER]: SIGNATURE_INVALIDATED_HEADER_SCHEMA,
+            },
             content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
           },
           ...errorResponses(400, 409, 413, 500),
           // Merge's own 422 is ProblemDetails (PDF/A-3 declaration, EN 16931); a malformed request is HTTPValidationError.
           422: {
             description:
-              'NOT_PDFA3 / EN16931_INVALID (ProblemDetails, failed rules under `errors`), or a request shape failure (HTTPValidationError)',
+              'NOT_PDFA3 / EN16931_INVALID (ProblemDetails, failed rules under `errors`), PDFA_NONCONFORMANT, PDF_SIGNED, or a request shape failure (HTTPValidationError)',
             content: {
               'application/problem+json': { schema: { $ref: 'ProblemDetails#' } },
               'application/json': { schema: { $ref: 'HTTPValidationError#' } },
@@ -75,6 +86,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
             enum: [...HYBRID_FORMATS, null],
             description: 'Container override: factur-x, zugferd or xrechnung. Default: from the XML profile.',
           },
+          [ALLOW_SIGNATURE_FIELD]: ALLOW_SIGNATURE_SCHEMA,
         },
         formRequired: ['pdf', 'xml'],
       },
@@ -82,8 +94,9 @@ export default async function merge(app: FastifyInstance): Promise<void> {
     async (req, reply) => {
       const form = await readForm(req, {
         files: { pdf: { required: true }, xml: { required: true } },
-        fields: { format: { required: false } },
+        fields: { format: { required: false }, [ALLOW_SIGNATURE_FIELD]: { required: false } },
       });
+      const allowSignatureInvalidation = formBoolean(form, ALLOW_SIGNATURE_FIELD, false);
       // One implementation with the library and the CLI (src/lib/operations.ts); the XML is validated by the
       // shared validation runner: off the event loop and time-bounded, like /v1/validate.
       const result = await viaLib(async () =>
@@ -91,6 +104,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
           format: parseMergeFormat(form.fields.format, ['body']),
           pdfFilename: form.files.pdf.filename,
           xmlFilename: form.files.xml.filename,
+          allowSignatureInvalidation,
           validateFirst: app.validation.mode === 'pool' && form.files.xml.data.length > app.config.validationInlineMaxKb * 1024,
           validateXml: async (xml, filename) => {
             try {
@@ -105,6 +119,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
         }),
       );
       reply.header(PDFA_CHECK_HEADER, result.pdfaCheck);
+      if (result.signatureInvalidated) reply.header(SIGNATURE_INVALIDATED_HEADER, 'true');
       reply.header('content-disposition', attachmentDisposition(result.filename));
       return reply.type('application/pdf').send(Buffer.from(result.pdf.buffer, result.pdf.byteOffset, result.pdf.length));
     },
