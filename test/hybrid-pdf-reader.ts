@@ -266,3 +266,23 @@ export async function pdfjsRead(pdf: Uint8Array): Promise<PdfJsView> {
     await task.destroy();
   }
 }
+
+/**
+ * qpdf's own name-tree lookup (`--show-attachment=KEY`: a binary search by key, as pikepdf does), and its
+ * attachment list (`--list-attachments`, the keys as qpdf decodes them).
+ */
+export function qpdfAttachments(pdf: Uint8Array, show: string[] = []): { keys: string[]; shown: Map<string, Buffer | undefined> } {
+  return withTempPdf(pdf, (path) => {
+    const list = spawnSync('qpdf', ['--list-attachments', path], { encoding: 'utf8' });
+    const keys = list.stdout
+      .split('\n')
+      .map((l) => /^(.*) -> \d+,\d+$/.exec(l)?.[1])
+      .filter((k): k is string => k !== undefined);
+    const shown = new Map<string, Buffer | undefined>();
+    for (const key of show) {
+      const r = spawnSync('qpdf', [`--show-attachment=${key}`, path]);
+      shown.set(key, r.status === 0 ? r.stdout : undefined);
+    }
+    return { keys, shown };
+  });
+}

@@ -35,7 +35,7 @@ import { DEFAULT_PRODUCER, EmbedError, type EmbedOptions, type EmbedResult, type
 import { INVOICE_FILE_NAMES, isPdf, readPdf } from './extract.js';
 import { readXmp } from './xmp.js';
 import { textOfString } from './lazy.js';
-import { MAX_PAGE_TREE_DEPTH, MAX_PAGE_TREE_NODES, PdfLimitError } from './limits.js';
+import { MAX_NAME_TREE_DEPTH, MAX_NAME_TREE_NODES, MAX_PAGE_TREE_DEPTH, MAX_PAGE_TREE_NODES, PdfLimitError } from './limits.js';
 import { carryOverPacket, carryOverXmp, extensionSchemaBlock, fxDescription } from './xmp-write.js';
 
 // The container vocabulary lives in hybrid.ts (no PDF library), so routes can load this module lazily.
@@ -324,7 +324,7 @@ function attachXml(doc: PDFDocument, xml: Uint8Array, flavour: HybridFlavour, no
 
   const names = dictAt(doc, doc.catalog, 'Names');
   const tree = dictAt(doc, names, 'EmbeddedFiles');
-  insertNameTreeEntry(doc, tree, PDFString.of(flavour.fileName), fileSpec);
+  addNameTreeEntry(doc, tree, flavour.fileName, fileSpec);
 
   const af = doc.catalog.lookup(PDFName.of('AF'));
   if (af instanceof PDFArray) af.push(fileSpec);
@@ -377,73 +377,108 @@ function dictAt(doc: PDFDocument, parent: PDFDict, key: string): PDFDict {
   return created;
 }
 
-type NameKey = PDFString | PDFHexString;
+/** Entries per name-tree leaf (and kids per intermediate node) when the tree is rebuilt. */
+const NAME_TREE_FANOUT = 64;
 
-function keyBytes(key: PDFObject | undefined): Uint8Array {
-  if (key instanceof PDFString || key instanceof PDFHexString) return key.asBytes();
-  return new Uint8Array();
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
-}
-
-/** Insert into a name tree in key order (ISO 32000-1 §7.9.6), descending into /Kids; /Limits kept right. */
-function insertNameTreeEntry(doc: PDFDocument, node: PDFDict, key: NameKey, value: PDFRef): void {
-  const kb = key.asBytes();
-  const kids = node.lookup(PDFName.of('Kids'));
-  if (kids instanceof PDFArray && kids.size() > 0) {
-    let target: PDFDict | undefined;
-    let insertAt = kids.size();
-    for (let i = 0; i < kids.size(); i++) {
-      const kid = kids.lookup(i);
-      if (!(kid instanceof PDFDict)) continue;
-      const limits = kid.lookup(PDFName.of('Limits'));
-      if (!(limits instanceof PDFArray) || limits.size() < 2) continue;
-      if (compareBytes(kb, keyBytes(limits.lookup(0))) < 0) {
-        insertAt = i;
-        break;
+/**
+ * Add (key, value) to the EmbeddedFiles name tree by rebuilding it: every entry collected (bounded walk), keys
+ * decoded to text, written again in one encoding (all byte strings when every key is printable ASCII, else all
+ * UTF-16BE with BOM), sorted by the decoded text (code point order, which is what qpdf and pikepdf search by),
+ * one leaf for a small tree, else leaves under intermediate nodes with /Limits. Inserting by raw bytes next to an
+ * existing UTF-16 key put "factur-x.xml" where qpdf's binary search does not look.
+ */
+function addNameTreeEntry(doc: PDFDocument, root: PDFDict, key: string, value: PDFRef): void {
+  const entries: { text: string; value: PDFObject }[] = [{ text: key, value }];
+  const oldNodes: PDFRef[] = [];
+  const visited = new Set<PDFDict>();
+  const stack: { node: PDFDict; depth: number }[] = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (visited.has(node) || depth > MAX_NAME_TREE_DEPTH) continue;
+    visited.add(node);
+    if (visited.size > MAX_NAME_TREE_NODES)
+      throw new PdfLimitError(`The PDF's attachment name tree has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} nodes`);
+    const names = node.lookup(PDFName.of('Names'));
+    if (names instanceof PDFArray)
+      for (let i = 0; i + 1 < names.size(); i += 2) {
+        const k = names.lookup(i);
+        if (!(k instanceof PDFString || k instanceof PDFHexString)) continue;
+        entries.push({ text: textOfString({ kind: 'string', bytes: k.asBytes() }) ?? '', value: names.get(i + 1) });
       }
-      if (compareBytes(kb, keyBytes(limits.lookup(1))) <= 0) {
-        target = kid;
-        break;
+    const kidArray = node.lookup(PDFName.of('Kids'));
+    if (kidArray instanceof PDFArray) {
+      for (let i = kidArray.size() - 1; i >= 0; i--) {
+        const ref = kidArray.get(i);
+        const kid = kidArray.lookup(i);
+        if (ref instanceof PDFRef) oldNodes.push(ref);
+        if (kid instanceof PDFDict) stack.push({ node: kid, depth: depth + 1 });
       }
     }
-    if (target) {
-      insertNameTreeEntry(doc, target, key, value);
-    } else {
-      const leaf = doc.context.obj({ Names: [key, value], Limits: [key, key] });
-      kids.insert(insertAt, doc.context.register(leaf));
+  }
+  if (entries.length > MAX_NAME_TREE_NODES)
+    throw new PdfLimitError(`The PDF has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} attachments`);
+  entries.sort((a, b) => compareCodePoints(a.text, b.text));
+  const ascii = entries.every((e) => /^[\x20-\x7e]*$/.test(e.text));
+  const encode = (text: string): PDFString | PDFHexString =>
+    !ascii
+      ? PDFHexString.fromText(text)
+      : /^[^()\\]*$/.test(text)
+        ? PDFString.of(text)
+        : PDFHexString.of(Buffer.from(text, 'latin1').toString('hex'));
+
+  // The old intermediate nodes go (the new ones replace them); the root keeps its identity.
+  for (const ref of oldNodes) doc.context.delete(ref);
+  root.delete(PDFName.of('Kids'));
+  root.delete(PDFName.of('Names'));
+  root.delete(PDFName.of('Limits')); // a root has none
+  type Node = { dict: PDFDict; first: string; last: string };
+  let level: Node[] = [];
+  for (let i = 0; i < entries.length; i += NAME_TREE_FANOUT) {
+    const chunk = entries.slice(i, i + NAME_TREE_FANOUT);
+    const names = doc.context.obj([]);
+    for (const e of chunk) {
+      names.push(encode(e.text));
+      names.push(e.value);
     }
-    widenLimits(node, key);
+    level.push({ dict: doc.context.obj({ Names: names }), first: chunk[0].text, last: chunk[chunk.length - 1].text });
+  }
+  if (level.length === 1) {
+    root.set(PDFName.of('Names'), level[0].dict.get(PDFName.of('Names'))!);
     return;
   }
-  let names = node.lookup(PDFName.of('Names'));
-  if (!(names instanceof PDFArray)) {
-    names = doc.context.obj([]);
-    node.set(PDFName.of('Names'), names);
-  }
-  const arr = names as PDFArray;
-  let at = arr.size();
-  for (let i = 0; i + 1 < arr.size(); i += 2) {
-    if (compareBytes(kb, keyBytes(arr.lookup(i))) < 0) {
-      at = i;
-      break;
+  while (level.length > NAME_TREE_FANOUT) {
+    const up: Node[] = [];
+    for (let i = 0; i < level.length; i += NAME_TREE_FANOUT) {
+      const chunk = level.slice(i, i + NAME_TREE_FANOUT);
+      const dict = doc.context.obj({});
+      dict.set(PDFName.of('Kids'), doc.context.obj(chunk.map((n) => limited(doc, n, encode))));
+      up.push({ dict, first: chunk[0].first, last: chunk[chunk.length - 1].last });
     }
+    level = up;
   }
-  arr.insert(at, value);
-  arr.insert(at, key);
-  widenLimits(node, key);
+  root.set(PDFName.of('Kids'), doc.context.obj(level.map((n) => limited(doc, n, encode))));
 }
 
-function widenLimits(node: PDFDict, key: NameKey): void {
-  const limits = node.lookup(PDFName.of('Limits'));
-  if (!(limits instanceof PDFArray) || limits.size() < 2) return;
-  const kb = key.asBytes();
-  if (compareBytes(kb, keyBytes(limits.lookup(0))) < 0) limits.set(0, key);
-  if (compareBytes(kb, keyBytes(limits.lookup(1))) > 0) limits.set(1, key);
+/** A non-root node with its /Limits, registered as an indirect object (kids are references). */
+function limited(
+  doc: PDFDocument,
+  n: { dict: PDFDict; first: string; last: string },
+  encode: (t: string) => PDFString | PDFHexString,
+): PDFRef {
+  n.dict.set(PDFName.of('Limits'), doc.context.obj([encode(n.first), encode(n.last)]));
+  return doc.context.register(n.dict);
+}
+
+/** Order of strings by Unicode code point (JavaScript's < orders UTF-16 code units, which differs past U+FFFF). */
+export function compareCodePoints(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
 }
 
 /** Remove attachments with these names from the name tree (flat or /Kids) and the catalog /AF array. */
