@@ -73,8 +73,10 @@ the uploaded XML, and returns best-effort invoice JSON. Amounts are strings exac
 - \`UNKNOWN_XML\`: the XML is well-formed but neither CII nor UBL (e.g. FatturaPA); \`invoice_json\` null.
 - \`ZUGFERD_1_LEGACY\`: ZUGFeRD 1.0, read best-effort (\`_meta.limitations\` has \`heuristic_mapping\`).
 - \`MULTIPLE_XML_ATTACHMENTS\`: more than one XML attachment; the message names the one read.
+- \`PDF_ENCRYPTED_READ\`: the PDF was encrypted with an empty user password (permissions only; RC4 or AES, named in the
+  message) and was read decrypted. Everything else is answered as for the unencrypted file.
 
-**400 ProblemDetails, \`code\`**: \`EMPTY_FILE\`, \`NOT_PDF_OR_XML\` (neither a PDF nor XML), \`PDF_ENCRYPTED\`,
+**400 ProblemDetails, \`code\`**: \`EMPTY_FILE\`, \`NOT_PDF_OR_XML\` (neither a PDF nor XML), \`PDF_ENCRYPTED\` (a PDF that needs a password to open, or another security handler),
 \`PDF_UNREADABLE\`, \`PDF_LIMIT\` (the PDF is over a processing limit, docs/reliability.md "PDF limits"), and for an uploaded XML \`XML_MALFORMED\`, \`XML_DTD_FORBIDDEN\` (any DOCTYPE, so no external entity is
 ever resolved), \`XML_TOO_DEEP\` (over 200 levels), \`XML_TOO_LARGE\`, \`XML_ENCODING\` (bytes not valid in the encoding, or a
 byte-order mark contradicting the declaration), \`XML_ENCODING_UNSUPPORTED\` (a declared encoding other than UTF-8, UTF-16,
