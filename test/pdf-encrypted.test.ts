@@ -7,11 +7,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { AFRelationship, PDFDocument } from '@cantoo/pdf-lib';
+import { AFRelationship, PDFDocument, PDFHexString, PDFName } from '@cantoo/pdf-lib';
 import { rc4 } from '../src/pdf/crypt.js';
 import { findInvoiceAttachment, PdfReadError, readPdf } from '../src/pdf/extract.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
@@ -159,6 +160,81 @@ test('pdf-lib-encrypted PDFs: an empty user password is read, a set one refused'
   assert.equal(open.attachments.length, 1);
   assert.ok(Buffer.from(open.attachments[0].content()).equals(Buffer.from(xmlFor('en16931'))));
   await assert.rejects(readPdf(await make('u')), (e: unknown) => e instanceof PdfReadError && e.code === 'PDF_ENCRYPTED');
+});
+
+/**
+ * A /V 4 /R 4 file whose crypt filters are Identity (everything stored in clear, as ISO 32000 allows), with /O and /U
+ * computed here from the standard's algorithms 2 and 5 for the empty user password; also variants that must be refused.
+ */
+async function identityEncrypted(plain: Uint8Array, dictExtra: string, breakU = false): Promise<Uint8Array> {
+  const PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
+  const md5 = (...p: Uint8Array[]) => p.reduce((h, x) => h.update(x), createHash('md5')).digest();
+  const id0 = Buffer.from('0123456789abcdef0123456789abcdef', 'hex');
+  const o = md5(Buffer.from('any owner entry'), Buffer.alloc(16)); // 32 bytes of /O: only hashed for the user key
+  const oEntry = Buffer.concat([o, o]).subarray(0, 32);
+  const p = -4;
+  const pBytes = Buffer.alloc(4);
+  pBytes.writeInt32LE(p);
+  let key = md5(PAD, oEntry, pBytes, id0);
+  for (let i = 0; i < 50; i++) key = md5(key.subarray(0, 16));
+  key = key.subarray(0, 16);
+  let u = Buffer.from(rc4(key, md5(PAD, id0)));
+  for (let i = 1; i <= 19; i++)
+    u = Buffer.from(
+      rc4(
+        key.map((b) => b ^ i),
+        u,
+      ),
+    );
+  if (breakU) u[0] ^= 0xff;
+  const uEntry = Buffer.concat([u, Buffer.alloc(16)]);
+  const doc = await PDFDocument.load(plain, { updateMetadata: false });
+  const ctx = doc.context;
+  const dict = ctx.obj({ Filter: 'Standard', V: 4, R: 4, Length: 128, P: p });
+  dict.set(PDFName.of('O'), PDFHexString.of(oEntry.toString('hex')));
+  dict.set(PDFName.of('U'), PDFHexString.of(uEntry.toString('hex')));
+  for (const [k, v] of Object.entries(JSON.parse(dictExtra) as Record<string, unknown>)) dict.set(PDFName.of(k), ctx.obj(v as never));
+  ctx.trailerInfo.Encrypt = ctx.register(dict);
+  ctx.trailerInfo.ID = ctx.obj([PDFHexString.of(id0.toString('hex')), PDFHexString.of(id0.toString('hex'))]);
+  return doc.save({ useObjectStreams: false, addDefaultPage: false });
+}
+
+test('/V 4 with Identity crypt filters (explicit, and by default) reads the file in clear; a wrong /U or an undefined filter is refused', async () => {
+  const plain = await facturxPdf();
+  const want = Buffer.from(findInvoiceAttachment((await readPdf(plain)).attachments)!.content());
+  for (const extra of ['{"StmF":"Identity","StrF":"Identity"}', '{}', '{"CF":{"StdCF":{"CFM":"None"}},"StmF":"StdCF","StrF":"StdCF"}']) {
+    const contents = await readPdf(await identityEncrypted(plain, extra));
+    assert.deepEqual(contents.encryption, { algorithm: 'RC4-128', revision: 4 }, extra);
+    assert.ok(Buffer.from(findInvoiceAttachment(contents.attachments)!.content()).equals(want), extra);
+    assert.equal(contents.xmp?.documentFileName, 'factur-x.xml');
+  }
+  await assert.rejects(
+    readPdf(await identityEncrypted(plain, '{"StmF":"Identity","StrF":"Identity"}', true)),
+    (e: unknown) => e instanceof PdfReadError && e.code === 'PDF_ENCRYPTED' && /needs a password/.test(e.message),
+  );
+  await assert.rejects(
+    readPdf(await identityEncrypted(plain, '{"StmF":"NoSuchFilter"}')),
+    (e: unknown) => e instanceof PdfReadError && e.code === 'PDF_ENCRYPTED' && /NoSuchFilter/.test(e.message),
+  );
+});
+
+test('hostile /Encrypt dictionaries are refused at once (bounded work): R6 with a short /U, a public-key handler, /V 9', async () => {
+  const plain = await facturxPdf();
+  const cases: [string, RegExp][] = [
+    ['{"V":5,"R":6,"CF":{"StdCF":{"CFM":"AESV3"}},"StmF":"StdCF","StrF":"StdCF"}', /valid \/U/],
+    ['{"Filter":"Adobe.PubSec"}', /certificates/],
+    ['{"V":9}', /version/],
+  ];
+  for (const [extra, why] of cases) {
+    const started = process.cpuUsage();
+    await assert.rejects(
+      readPdf(await identityEncrypted(plain, extra)),
+      (e: unknown) => e instanceof PdfReadError && e.code === 'PDF_ENCRYPTED' && why.test(e.message),
+      extra,
+    );
+    const used = process.cpuUsage(started);
+    assert.ok(used.user + used.system < 2_000_000, `${extra}: ${used.user} µs`);
+  }
 });
 
 test('/v1/convert and /v1/merge refuse an encrypted PDF (400 PDF_ENCRYPTED): the output could not be PDF/A-3', async () => {
