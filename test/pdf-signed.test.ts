@@ -7,6 +7,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { PDFDocument, PDFHexString, PDFName, PDFString } from '@cantoo/pdf-lib';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
@@ -14,6 +17,7 @@ import { convert, merge } from '../src/lib/index.js';
 import { EInvoiceError } from '../src/lib/errors.js';
 import { gateForEmbed } from '../src/pdf/full-read.js';
 import { communityApp, multipart, type Part } from './helpers.js';
+import { runCli } from './cli-fixtures.js';
 import { readFixture } from './fixtures.js';
 import { makeBasePdf, xmlFor } from './hybrid-fixtures.js';
 
@@ -145,4 +149,25 @@ test('the library: convert and merge reject PDF_SIGNED (status 422) and report s
   const signedA = await signedLike(PDFA3B(), 'field');
   await assert.rejects(merge(signedA, xmlFor('en16931')), (e: unknown) => e instanceof EInvoiceError && e.code === 'PDF_SIGNED');
   assert.equal((await merge(signedA, xmlFor('en16931'), { allowSignatureInvalidation: true })).signatureInvalidated, true);
+});
+
+test('the CLI: convert refuses a signed PDF (exit 1, PDF_SIGNED); --allow-signature-invalidation writes it and says so', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-signed-'));
+  try {
+    const pdf = join(dir, 'signed.pdf');
+    const meta = join(dir, 'meta.json');
+    const out = join(dir, 'out.pdf');
+    writeFileSync(pdf, await signedLike(await makeBasePdf(), 'field'));
+    writeFileSync(meta, JSON.stringify(DOMESTIC_EXAMPLE));
+    const refused = await runCli(['convert', pdf, meta, '-o', out]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /PDF_SIGNED/);
+    assert.equal(existsSync(out), false);
+    const ok = await runCli(['convert', pdf, meta, '-o', out, '--allow-signature-invalidation']);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stderr, /digitally signed: its signatures no longer verify/);
+    assert.ok(readFileSync(out).subarray(0, 5).equals(Buffer.from('%PDF-')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
