@@ -16,7 +16,7 @@ import { AFRelationship, PDFDocument, PDFHexString, PDFName } from '@cantoo/pdf-
 import { rc4 } from '../src/pdf/crypt.js';
 import { findInvoiceAttachment, PdfReadError, readPdf } from '../src/pdf/extract.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
-import { communityApp, multipart, type Part } from './helpers.js';
+import { communityApp, multipart, proApp, type Part } from './helpers.js';
 import { facturxPdf } from './fixtures.js';
 import { xmlFor } from './hybrid-fixtures.js';
 
@@ -127,6 +127,27 @@ test('/v1/extract and /v1/validate answer an encrypted PDF as the unencrypted on
       v.errors.filter((e: { rule_id: string }) => e.rule_id !== 'PDF_ENCRYPTED_READ'),
       clearValidate.errors,
     );
+  }
+});
+
+test('pro /v1/validate: the encrypted PDF is one warning diagnostic with its own title, the rest as for the clear file', async () => {
+  const pro = await proApp();
+  try {
+    const res = await pro.inject({
+      method: 'POST',
+      url: '/v1/validate',
+      ...multipart([pdfPart('file', encrypt(await facturxPdf(), '', '128', '--use-aes=y')), { name: 'validate_pdfa', value: 'false' }]),
+    });
+    assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+    const body = res.json();
+    assert.equal(body.valid, true);
+    const d = body.diagnostics.filter((x: { rule_id: string }) => x.rule_id === 'PDF_ENCRYPTED_READ');
+    assert.equal(d.length, 1);
+    assert.equal(d[0].severity, 'warning');
+    assert.equal(d[0].title, 'The PDF is encrypted');
+    assert.ok(body.warning_count >= 1);
+  } finally {
+    await pro.close();
   }
 });
 

@@ -111,6 +111,13 @@ const SPECIFIC: Record<string, Advice> = {
       'The XML does not follow the XML schema of its syntax/profile (wrong element order, unknown element, invalid value format).',
     suggestion: 'Fix the structure at the reported line; generating the XML with a schema-aware writer avoids these errors.',
   },
+  PDF_ENCRYPTED_READ: {
+    title: 'The PDF is encrypted',
+    explanation:
+      'The PDF is encrypted with an empty user password (permissions only), so it opens without a password and was read; the invoice data was checked as usual. A Factur-X / ZUGFeRD PDF must be PDF/A-3, and PDF/A forbids encryption.',
+    suggestion:
+      'Send the invoice PDF without encryption: save it again without "document protection", or remove it (e.g. qpdf --decrypt in.pdf out.pdf).',
+  },
 };
 
 function family(ruleId: string): Advice {
