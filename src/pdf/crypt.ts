@@ -18,7 +18,8 @@ export type CryptMethod = 'none' | 'rc4' | 'aes128' | 'aes256';
 
 /** The file's encryption, described for answers: e.g. "AES-256 (R6)". */
 export interface EncryptionInfo {
-  algorithm: 'RC4-40' | 'RC4-128' | 'AES-128' | 'AES-256';
+  /** The cipher of streams and strings; Identity when the crypt filters store both in clear. */
+  algorithm: 'RC4-40' | 'RC4-128' | 'AES-128' | 'AES-256' | 'Identity';
   /** /R of the /Encrypt dictionary. */
   revision: number;
 }
@@ -160,13 +161,16 @@ export class StandardSecurityHandler {
       throw new PdfCryptError(`its encryption version (/V ${v}) is not supported`);
     }
     const uses = (x: CryptMethod) => stm === x || str === x;
-    const algorithm: EncryptionInfo['algorithm'] = uses('aes256')
-      ? 'AES-256'
-      : uses('aes128')
-        ? 'AES-128'
-        : keyBytes <= 5
-          ? 'RC4-40'
-          : 'RC4-128';
+    const algorithm: EncryptionInfo['algorithm'] =
+      !uses('rc4') && !uses('aes128') && !uses('aes256')
+        ? 'Identity'
+        : uses('aes256')
+          ? 'AES-256'
+          : uses('aes128')
+            ? 'AES-128'
+            : keyBytes <= 5
+              ? 'RC4-40'
+              : 'RC4-128';
 
     let fileKey: Uint8Array;
     if (r === 5 || r === 6) {
