@@ -234,6 +234,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           'the time budget the layer is skipped (`time_budget_exceeded`, result partial). In community mode a PDF lists `pdfa3b` skipped ' +
           '(`license_required`); for XML `pdfa_valid` is null. A file that is neither PDF nor XML is 400 (code NOT_PDF_OR_XML); XML ' +
           'that is not well-formed is 400 (code XML_MALFORMED), as on every endpoint; a PDF whose embedded XML is broken is a 200 with valid=false. ' +
+          'A PDF encrypted with an empty user password (RC4 or AES) is read and validated like any other, with a warning finding ' +
+          'PDF_ENCRYPTED_READ (rule_set "pdf") naming the method; a PDF that needs a password is 400 (code PDF_ENCRYPTED). ' +
           'A validation exceeding the time bound is 422 (code VALIDATION_TIMEOUT). ' +
           'Report size bounds: the first 100 findings of each rule (rule set + rule id) are listed; the rest of that rule are counted in ' +
           'one summary entry of the same rule_id, severity and rule_set placed after them, whose `omitted` gives the count; a report lists ' +
