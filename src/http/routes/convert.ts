@@ -11,7 +11,7 @@ import { viaLib } from '../lib-errors.js';
 import { UnprocessableError } from '../../lib/errors.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import { readForm } from '../multipart.js';
-import { errorResponses } from '../schemas.js';
+import { uploadErrorResponses } from '../schemas.js';
 import { DROPPED_FIELDS_HEADER } from './xml.js';
 import { PDFA_CHECK_HEADER } from '../../pdfa/layer.js';
 
@@ -53,6 +53,7 @@ export default async function convert(app: FastifyInstance): Promise<void> {
     '/v1/convert',
     {
       schema: {
+        operationId: 'convertInvoice',
         summary: 'Make a hybrid invoice PDF (Factur-X / ZUGFeRD / XRechnung) from a PDF and metadata',
         description: DESCRIPTION,
         tags: ['invoices'],
@@ -66,7 +67,7 @@ export default async function convert(app: FastifyInstance): Promise<void> {
             },
             content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
           },
-          ...errorResponses(400, 413, 422, 500),
+          ...uploadErrorResponses(),
         },
       },
       config: {
