@@ -46,8 +46,14 @@ class ResponseChecker {
     const responses = this.doc.paths[url]?.[method.toLowerCase()]?.responses;
     const status = String(res.statusCode);
     const type = String(res.headers['content-type'] ?? '').split(';')[0];
-    if (!responses?.[status]) return this.fail(`${op} ${status}: status not documented`, example);
-    if (!responses[status].content?.[type]) return this.fail(`${op} ${status}: content type ${type} not documented`, example);
+    if (!responses?.[status]) {
+      this.fail(`${op} ${status}: status not documented`, example);
+      return;
+    }
+    if (!responses[status].content?.[type]) {
+      this.fail(`${op} ${status}: content type ${type} not documented`, example);
+      return;
+    }
     if (!/json$/.test(type)) return;
     const key = `https://einvoice-service.invalid/openapi.json#/paths/${pointer(url)}/${method.toLowerCase()}/responses/${status}/content/${pointer(type)}/schema`;
     let validate = this.validators.get(key);
