@@ -131,7 +131,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           validate_pdfa: {
             type: 'boolean',
             default: true,
-            description: 'Pro only: run PDF/A-3b validation on a PDF (ignored in community mode)',
+            description: 'Pro only: check a PDF upload against PDF/A (2b or 3b, the part its XMP declares); no effect in community mode',
           },
           rules: {
             type: 'string',
