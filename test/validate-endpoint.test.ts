@@ -128,7 +128,11 @@ describe('POST /v1/validate (community, worker pool)', () => {
     const doc = (await app.inject({ url: '/openapi.json' })).json();
     const op = doc.paths['/v1/validate'].post;
     const schema = op.responses['200'].content['application/json'].schema;
-    const community = schema.anyOf[0];
+    assert.deepEqual(schema.oneOf, [
+      { $ref: '#/components/schemas/ValidationResult' },
+      { $ref: '#/components/schemas/ProValidationResult' },
+    ]);
+    const community = doc.components.schemas.ValidationResult;
     for (const f of [
       'valid',
       'format',

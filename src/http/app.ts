@@ -104,6 +104,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   installTransportGuards(app);
 
   for (const [name, schema] of Object.entries(componentSchemas)) app.addSchema({ $id: name, ...schema });
+  // Response schemas document the answers (OpenAPI) but do not shape them: fastify's schema serialiser drops
+  // fields a schema does not list, fills in defaults and can fail a whole answer on a mismatch. What a route
+  // returns is what the client gets; test/conformance/openapi-responses.test.ts checks it against the schemas.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   installMultipartParser(app, config.maxUploadSizeMb);
   await app.register(formbody, { bodyLimit: config.maxUploadSizeMb * 1024 * 1024 });
@@ -114,7 +118,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
         title: 'einvoice-service',
         version: SERVICE_VERSION,
         description:
-          'Builds, validates and reads electronic invoices (Factur-X 1.08 / ZUGFeRD 2.4, XRechnung 3.0) against EN 16931. Offline and stateless.',
+          'Builds, validates and reads electronic invoices against EN 16931: Factur-X / ZUGFeRD CII (Factur-X 1.09.2 and 1.08 ' +
+          'schemas, i.e. ZUGFeRD 2.5.2 and 2.4) in PDF/A-3, XRechnung 3.0 CII and UBL (KoSIT schematron 2.5.0 and 2.4.0), with ' +
+          'native XSD, rule and PDF/A checks. Offline and stateless. Pro mode (license) adds serialize, smart diagnostics and PDF/A validation.',
       },
       tags: [
         { name: 'invoices', description: 'Business endpoints (/v1)' },

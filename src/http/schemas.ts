@@ -2,8 +2,68 @@
  * Shared OpenAPI component schemas, under the spec's names. Registered with app.addSchema() and
  * referenced from routes as `{ $ref: 'Name#' }`; they appear in /openapi.json under components.schemas.
  */
+import { BR_FR_EDITIONS } from '../validation/br-fr.js';
+import { XR_RELEASES } from '../rules/xrechnung/common.js';
+import { FACTURX_SCHEMA_RELEASES } from '../xml/xsd-native/facturx-overlay.js';
+
 const str = { type: 'string' } as const;
 const strOrNull = { type: ['string', 'null'] } as const;
+const ref = (name: string) => ({ $ref: `${name}#` });
+const refOrNull = (name: string) => ({ anyOf: [ref(name), { type: 'null' }] });
+/** An object whose fields are all optional strings or null (the contract's InvoiceJson parts). */
+const stringOrNullFields = (description: string, fields: string[]) => ({
+  type: 'object',
+  description,
+  properties: Object.fromEntries(fields.map((f) => [f, strOrNull])),
+  additionalProperties: true,
+});
+const PARTY_JSON_FIELDS = ['name', 'registration_id', 'email', 'line1', 'city', 'postcode', 'country', 'vat_number'];
+
+/** What the validation results share beyond the contract's fields (release echoes, report bounds). */
+const resultExtras = {
+  br_fr_edition: {
+    type: 'string',
+    enum: [...BR_FR_EDITIONS],
+    description: 'The BR-FR edition that ran (only when the br_fr_ctc layer ran)',
+  },
+  xrechnung_version: {
+    type: 'string',
+    enum: [...XR_RELEASES],
+    description: 'The XRechnung schematron release that ran (only when an XRechnung rule set ran)',
+  },
+  facturx_version: {
+    type: 'string',
+    enum: [...FACTURX_SCHEMA_RELEASES],
+    description: 'The Factur-X release whose schema checked the CII invoice (only when the XSD layer checked a CII invoice)',
+  },
+  rule_set_versions: ref('RuleSetVersions'),
+  report_truncated: {
+    type: 'boolean',
+    description:
+      'Present (true) when the report size bounds left findings out of the list: the first 100 per rule and 1,000 entries in all are listed, the rest counted in summary entries (`omitted`)',
+  },
+  findings_omitted: {
+    type: 'integer',
+    description: 'With report_truncated: how many findings are counted in summary entries instead of listed',
+  },
+} as const;
+const layersExecuted = {
+  type: 'array',
+  items: { type: 'string', enum: ['xsd', 'schematron', 'br_fr_ctc', 'pdfa3b'] },
+  description: 'Layers that ran: xsd, schematron (the native rule sets), br_fr_ctc (French CTC rules), pdfa3b (pro, PDF uploads)',
+} as const;
+/** ValidationResult.format: the detected syntax family; the XRechnung CIUS is a flavor, not a format. */
+const DETECTED_FORMATS = ['factur-x', 'zugferd', 'ubl'] as const;
+const formatDetected = {
+  type: ['string', 'null'],
+  enum: [...DETECTED_FORMATS, null],
+  description: 'Detected format: factur-x, zugferd (CII) or ubl; null when no invoice XML was read. XRechnung is reported in `flavor`.',
+} as const;
+const flavorDetected = {
+  ...strOrNull,
+  description:
+    'Detected flavor or level, from the guideline (BT-24) or CustomizationID: minimum, basic_wl, basic, en16931, extended, xrechnung, xrechnung_extension, ...',
+} as const;
 
 export const componentSchemas: Record<string, Record<string, unknown>> = {
   ProblemDetails: {
@@ -40,11 +100,187 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
   },
   SkippedLayer: {
     type: 'object',
+    description: 'A validation layer that did not run, and why.',
     properties: {
-      layer: { type: 'string', description: 'xsd, schematron, pdfa3b or br_fr_ctc' },
-      reason: { type: 'string', description: 'e.g. tool_missing:<tool_name>, license_required, not_applicable' },
+      layer: { type: 'string', enum: ['xsd', 'schematron', 'pdfa3b', 'br_fr_ctc'] },
+      reason: {
+        type: 'string',
+        description:
+          'Why it did not run: license_required, no_invoice_xml, time_budget_exceeded, not_applicable:<why>, ' +
+          'ruleset_unavailable:<rule set>, tool_missing:<tool_name>, check_failed:<message>',
+      },
     },
     required: ['layer', 'reason'],
+  },
+  ErrorDetail: {
+    type: 'object',
+    description: 'A finding about the document in an ExtractionResult (e.g. NO_XML).',
+    properties: { code: str, message: str },
+    required: ['code', 'message'],
+  },
+  Seller: stringOrNullFields('The seller as read from the invoice.', PARTY_JSON_FIELDS),
+  Buyer: stringOrNullFields('The buyer as read from the invoice.', PARTY_JSON_FIELDS),
+  Totals: stringOrNullFields('Document totals, amounts as written in the XML.', [
+    'net_amount',
+    'tax_amount',
+    'gross_amount',
+    'payable_amount',
+  ]),
+  TaxBreakdownItem: stringOrNullFields('One VAT breakdown group.', ['category', 'vat_rate', 'basis_amount', 'tax_amount']),
+  LineItem: stringOrNullFields('One invoice line.', ['description', 'quantity', 'unit_code', 'unit_price', 'vat_rate', 'line_total']),
+  InvoiceJson: {
+    type: 'object',
+    description: 'Best-effort invoice JSON; amounts are strings exactly as written in the XML. Extra properties are allowed (`_meta`).',
+    properties: {
+      invoice_number: strOrNull,
+      invoice_date: strOrNull,
+      due_date: strOrNull,
+      document_type_code: strOrNull,
+      currency: strOrNull,
+      buyer_reference: strOrNull,
+      contract_reference: strOrNull,
+      seller: refOrNull('Seller'),
+      buyer: refOrNull('Buyer'),
+      totals: refOrNull('Totals'),
+      tax_breakdown: { type: 'array', items: ref('TaxBreakdownItem'), default: [] },
+      line_items: { type: 'array', items: ref('LineItem'), default: [] },
+      _meta: {
+        type: 'object',
+        description: 'How the JSON was obtained: heuristic mapping or fallback values, and the fields concerned.',
+        properties: {
+          limitations: { type: 'array', items: { type: 'string', enum: ['heuristic_mapping', 'fallback_values_used'] } },
+          fallbacks: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { field: str, source: str, kind: { type: 'string', enum: ['heuristic_mapping', 'fallback_values_used'] } },
+              required: ['field', 'source', 'kind'],
+            },
+          },
+        },
+      },
+    },
+    additionalProperties: true,
+  },
+  ExtractionResult: {
+    type: 'object',
+    description: 'What /v1/extract read: the detected format and profile, whether invoice XML was found, best-effort invoice JSON.',
+    properties: {
+      format_detected: { ...strOrNull, description: 'factur-x, zugferd, xrechnung or ubl; null when no invoice XML was found' },
+      profile_detected: {
+        ...strOrNull,
+        description: 'minimum, basic_wl, basic, en16931, extended or xrechnung (from BT-24, else the PDF XMP)',
+      },
+      xml_extracted: { type: 'boolean' },
+      invoice_json: refOrNull('InvoiceJson'),
+      errors: { type: 'array', items: ref('ErrorDetail'), default: [] },
+    },
+    required: ['xml_extracted'],
+  },
+  ValidationErrorDetail: {
+    type: 'object',
+    description: 'One finding of a community validation report.',
+    properties: {
+      rule_id: {
+        ...strOrNull,
+        description:
+          'Official rule id (BR-CO-10, CII-SR-001, UBL-CR-001, ...); XSD for schema errors; an ingest code (NO_XML, XML_MALFORMED, ...) when no invoice could be read',
+      },
+      message: str,
+      severity: {
+        type: 'string',
+        enum: ['error', 'warning'],
+        default: 'error',
+        description: '`error` makes the invoice invalid; `warning` does not',
+      },
+      location: { type: 'string', description: 'XPath-like location of the offending element (line number for schema errors)' },
+      rule_set: { type: 'string', description: 'Rule set of the finding: en16931-cii, en16931-ubl, xsd, ...' },
+      omitted: {
+        type: 'integer',
+        description:
+          'Only on a summary entry (report size bounds): how many further findings of this rule (or, with rule_id REPORT_TRUNCATED, of the report) it stands for, not listed',
+      },
+    },
+    required: ['message'],
+  },
+  RuleSetVersions: {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description:
+      'Which release of each rule set and schema judged the invoice, for the families that ran: en16931 (CEN validation artefacts), ' +
+      'xrechnung (KoSIT schematron), facturx (Factur-X/ZUGFeRD profile rules), br_fr (FNFE-MPE BR-FR), xsd (the schema the XSD layer used)',
+    examples: [{ xsd: 'Factur-X 1.09.2 EN16931', en16931: '1.3.16', facturx: '1.09.2' }],
+  },
+  ValidationResult: {
+    type: 'object',
+    description: 'Community validation report: the raw findings with their official rule ids.',
+    properties: {
+      valid: { type: 'boolean', description: 'true when no finding has severity error' },
+      format: formatDetected,
+      flavor: flavorDetected,
+      errors: { type: 'array', items: ref('ValidationErrorDetail'), description: 'Every finding, errors and warnings' },
+      validation_mode: { ...strOrNull, description: '"community"' },
+      pdfa_valid: { type: ['boolean', 'null'], description: 'Always null in community mode (the pdfa3b layer is pro)' },
+      validation_completeness: { type: 'string', enum: ['full', 'partial'], default: 'full' },
+      layers_executed: layersExecuted,
+      layers_skipped: { type: 'array', items: ref('SkippedLayer') },
+      rule_sets: {
+        type: 'array',
+        items: str,
+        description: 'Rule sets that ran (en16931-cii, en16931-ubl, xrechnung-cii, fx-en16931, ...)',
+      },
+      ...resultExtras,
+    },
+    required: [
+      'valid',
+      'format',
+      'flavor',
+      'errors',
+      'validation_mode',
+      'pdfa_valid',
+      'validation_completeness',
+      'layers_executed',
+      'layers_skipped',
+    ],
+  },
+  DiagnosticDetail: {
+    type: 'object',
+    description: 'One finding of a pro validation report, explained.',
+    properties: {
+      rule_id: { type: 'string', description: 'EN 16931 (or CIUS, profile, PDF/A clause) rule id' },
+      severity: { type: 'string', enum: ['error', 'warning', 'info'] },
+      title: { type: 'string', description: 'Short actionable title' },
+      explanation: str,
+      suggestion: { type: 'string', description: 'How to fix it' },
+      context: {
+        type: ['object', 'null'],
+        additionalProperties: true,
+        description: 'Values extracted for debugging (location, rule set, ...)',
+      },
+    },
+    required: ['rule_id', 'severity', 'title', 'explanation', 'suggestion'],
+  },
+  ProValidationResult: {
+    type: 'object',
+    description: 'Pro validation report with smart diagnostics (and PDF/A-3b validation of PDF uploads).',
+    properties: {
+      valid: { type: 'boolean' },
+      format: formatDetected,
+      flavor: flavorDetected,
+      error_count: { type: 'integer', description: 'Every finding of severity error, also those a summary entry stands for' },
+      warning_count: { type: 'integer', default: 0 },
+      diagnostics: { type: 'array', items: ref('DiagnosticDetail') },
+      validation_mode: { type: 'string', enum: ['pro_diagnostics'], default: 'pro_diagnostics' },
+      pdfa_valid: {
+        type: ['boolean', 'null'],
+        description: 'PDF/A verdict of a PDF upload; null if the input was raw XML or the PDF/A layer did not run',
+      },
+      validation_completeness: { type: 'string', enum: ['full', 'partial'], default: 'full' },
+      layers_executed: layersExecuted,
+      layers_skipped: { type: 'array', items: ref('SkippedLayer') },
+      ...resultExtras,
+    },
+    required: ['valid', 'error_count'],
   },
   AddressSchema: {
     type: 'object',
@@ -260,17 +496,46 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
   },
 };
 
-/** Standard error responses for a route's OpenAPI entry. */
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Unusable input (ProblemDetails with a `code`)',
+  401: 'Missing or wrong bearer token',
+  403: 'Forbidden: disabled, or a pro feature without a license (`code` LICENSE_REQUIRED, `license_url`)',
+  409: 'Conflict',
+  413: 'The upload exceeds MAX_UPLOAD_SIZE_MB (`code` UPLOAD_TOO_LARGE, `max_upload_size_mb`)',
+  415: 'The request Content-Type is not one this endpoint reads',
+  500: 'Server error (never the internal message)',
+  503: 'All validation workers are busy (`code` SERVICE_BUSY, header Retry-After); retry shortly',
+};
+
+/** Standard error responses for a route's OpenAPI entry: ProblemDetails, and for 422 also HTTPValidationError. */
 export function errorResponses(...statuses: number[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const s of statuses) {
     out[String(s)] =
       s === 422
         ? {
-            description: 'Request shape failure (FastAPI HTTPValidationError)',
-            content: { 'application/json': { schema: { $ref: 'HTTPValidationError#' } } },
+            description:
+              'Request shape failure (HTTPValidationError, `application/json`), or a document the service cannot process in its bounds (ProblemDetails, e.g. `code` PROCESSING_TIMEOUT)',
+            content: {
+              'application/json': { schema: ref('HTTPValidationError') },
+              'application/problem+json': { schema: ref('ProblemDetails') },
+            },
           }
-        : { description: 'Problem details', content: { 'application/problem+json': { schema: { $ref: 'ProblemDetails#' } } } };
+        : {
+            description: ERROR_DESCRIPTIONS[s] ?? 'Problem details',
+            content: { 'application/problem+json': { schema: ref('ProblemDetails') } },
+          };
   }
   return out;
+}
+
+/** The error answers every upload endpoint can give (400, 413, 415, 422, 500, 503); add the endpoint's own. */
+export function uploadErrorResponses(...more: number[]): Record<string, unknown> {
+  return errorResponses(...[400, 413, 415, 422, 500, 503, ...more].sort((a, b) => a - b));
+}
+
+/** A JSON 200 answer whose body is the named component (or a choice of them). */
+export function jsonResponse(description: string, ...names: string[]): Record<string, unknown> {
+  const schema = names.length === 1 ? ref(names[0]) : { oneOf: names.map(ref) };
+  return { description, content: { 'application/json': { schema } } };
 }

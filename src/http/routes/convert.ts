@@ -17,7 +17,7 @@ import {
   SIGNATURE_INVALIDATED_HEADER,
   SIGNATURE_INVALIDATED_HEADER_SCHEMA,
 } from '../signature.js';
-import { errorResponses } from '../schemas.js';
+import { uploadErrorResponses } from '../schemas.js';
 import { DROPPED_FIELDS_HEADER } from './xml.js';
 import { PDFA_CHECK_HEADER } from '../../pdfa/layer.js';
 
@@ -61,6 +61,7 @@ export default async function convert(app: FastifyInstance): Promise<void> {
     '/v1/convert',
     {
       schema: {
+        operationId: 'convertInvoice',
         summary: 'Make a hybrid invoice PDF (Factur-X / ZUGFeRD / XRechnung) from a PDF and metadata',
         description: DESCRIPTION,
         tags: ['invoices'],
@@ -75,7 +76,7 @@ export default async function convert(app: FastifyInstance): Promise<void> {
             },
             content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
           },
-          ...errorResponses(400, 413, 422, 500),
+          ...uploadErrorResponses(),
         },
       },
       config: {

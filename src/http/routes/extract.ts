@@ -7,60 +7,7 @@ import { readForm } from '../multipart.js';
 import { IngestError } from '../../input/ingest.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import { ProblemError } from '../errors.js';
-import { errorResponses } from '../schemas.js';
-
-const strOrNull = { type: ['string', 'null'] } as const;
-const obj = (props: string[]) => ({
-  type: ['object', 'null'],
-  properties: Object.fromEntries(props.map((p) => [p, strOrNull])),
-  additionalProperties: true,
-});
-
-/** ExtractionResult, inline: InvoiceJson's fields are all string-or-null; `_meta` is an extra property. */
-const extractionResultSchema = {
-  type: 'object',
-  properties: {
-    format_detected: { ...strOrNull, description: 'factur-x, zugferd, xrechnung or ubl; null when no invoice XML was found' },
-    profile_detected: {
-      ...strOrNull,
-      description: 'minimum, basic_wl, basic, en16931, extended or xrechnung (from BT-24, else the PDF XMP)',
-    },
-    xml_extracted: { type: 'boolean' },
-    invoice_json: {
-      type: ['object', 'null'],
-      properties: {
-        invoice_number: strOrNull,
-        invoice_date: strOrNull,
-        due_date: strOrNull,
-        document_type_code: strOrNull,
-        currency: strOrNull,
-        buyer_reference: strOrNull,
-        contract_reference: strOrNull,
-        seller: obj(['name', 'registration_id', 'email', 'line1', 'city', 'postcode', 'country', 'vat_number']),
-        buyer: obj(['name', 'registration_id', 'email', 'line1', 'city', 'postcode', 'country', 'vat_number']),
-        totals: obj(['net_amount', 'tax_amount', 'gross_amount', 'payable_amount']),
-        tax_breakdown: { type: 'array', items: obj(['category', 'vat_rate', 'basis_amount', 'tax_amount']) },
-        line_items: { type: 'array', items: obj(['description', 'quantity', 'unit_code', 'unit_price', 'vat_rate', 'line_total']) },
-        _meta: {
-          type: 'object',
-          properties: {
-            limitations: { type: 'array', items: { type: 'string', enum: ['heuristic_mapping', 'fallback_values_used'] } },
-            fallbacks: {
-              type: 'array',
-              items: { type: 'object', properties: { field: { type: 'string' }, source: { type: 'string' }, kind: { type: 'string' } } },
-            },
-          },
-        },
-      },
-      additionalProperties: true,
-    },
-    errors: {
-      type: 'array',
-      items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] },
-    },
-  },
-  required: ['xml_extracted'],
-} as const;
+import { jsonResponse, uploadErrorResponses } from '../schemas.js';
 
 const DESCRIPTION = `Extracts the embedded invoice XML from a PDF (the /EmbeddedFiles name tree and the catalog /AF;
 factur-x.xml, zugferd-invoice.xml, xrechnung.xml, ZUGFeRD-invoice.xml preferred, else any CII/UBL attachment), or reads
@@ -89,11 +36,18 @@ export default async function extract(app: FastifyInstance): Promise<void> {
     '/v1/extract',
     {
       schema: {
+        operationId: 'extractInvoice',
         summary: 'Extract invoice data from a PDF or XML',
         description: DESCRIPTION,
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
-        response: { 200: extractionResultSchema, ...errorResponses(400, 413, 422, 500) },
+        response: {
+          200: jsonResponse(
+            'ExtractionResult: detected format and profile, the invoice JSON, findings about the document',
+            'ExtractionResult',
+          ),
+          ...uploadErrorResponses(),
+        },
       },
       config: {
         form: { file: { type: 'string', format: 'binary', description: 'Factur-X/ZUGFeRD/XRechnung PDF, or CII/UBL XML' } },

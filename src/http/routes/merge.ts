@@ -17,7 +17,7 @@ import {
   SIGNATURE_INVALIDATED_HEADER,
   SIGNATURE_INVALIDATED_HEADER_SCHEMA,
 } from '../signature.js';
-import { errorResponses } from '../schemas.js';
+import { uploadErrorResponses } from '../schemas.js';
 import { PDFA_CHECK_HEADER } from '../../pdfa/layer.js';
 
 const DESCRIPTION = `Embeds an existing invoice XML (Factur-X / ZUGFeRD CII, or XRechnung CII or UBL) into an existing PDF/A-3 PDF.
@@ -43,15 +43,16 @@ No license is required. The checks run in this order; the first that fails answe
 The attachment name and XMP follow the XML's profile (BT-24): XRechnung (and any UBL) → \`xrechnung.xml\`, level XRECHNUNG;
 otherwise \`factur-x.xml\` with the profile's level (/AFRelationship Data for MINIMUM and BASIC WL, else Alternative).
 \`format\` overrides the container: \`factur-x\` and \`zugferd\` (ZUGFeRD 2.4 uses the Factur-X container) → \`factur-x.xml\`,
-\`xrechnung\` → \`xrechnung.xml\`. The PDF's PDF/A-3 declaration (3B, or 3U) is kept and its OutputIntent is kept.
-PDF/A compliance of the result is **not asserted**; use \`POST /v1/validate\` on it. A \`format\` value outside the three is
-422 HTTPValidationError, as is a missing \`pdf\` or \`xml\` part.`;
+\`xrechnung\` → \`xrechnung.xml\`. The PDF's PDF/A-3 declaration (3B, or 3U) is kept and its OutputIntent is kept; the result is checked against PDF/A-3b
+(step 4) before it is answered. A \`format\` value outside the three is 422 HTTPValidationError, as is a missing \`pdf\` or
+\`xml\` part. **413** past MAX_UPLOAD_SIZE_MB.`;
 
 export default async function merge(app: FastifyInstance): Promise<void> {
   app.post(
     '/v1/merge',
     {
       schema: {
+        operationId: 'mergeInvoice',
         summary: 'Embed an invoice XML into a PDF/A-3 PDF',
         description: DESCRIPTION,
         tags: ['invoices'],
@@ -65,7 +66,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
             },
             content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
           },
-          ...errorResponses(400, 409, 413, 500),
+          ...uploadErrorResponses(409),
           // Merge's own 422 is ProblemDetails (PDF/A-3 declaration, EN 16931); a malformed request is HTTPValidationError.
           422: {
             description:

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { PROJECT_ROOT, SERVICE_VERSION } from '../../version.js';
 import { requireBearer } from '../auth.js';
 import { ProblemError, licenseRequired } from '../errors.js';
-import { errorResponses } from '../schemas.js';
+import { errorResponses, jsonResponse } from '../schemas.js';
 import { BUNDLED_RULE_SETS } from '../../rules/releases.js';
 
 interface BuildInfo {
@@ -51,10 +51,11 @@ export default async function operations(app: FastifyInstance): Promise<void> {
     '/health',
     {
       schema: {
+        operationId: 'getHealth',
         summary: 'Liveness probe',
         description: 'Answers 200 at once while the HTTP server responds; does no I/O.',
         tags: ['operations'],
-        response: { 200: { $ref: 'HealthResponse#' } },
+        response: { 200: jsonResponse('Alive', 'HealthResponse') },
       },
     },
     async () => ({ status: 'ok' }),
@@ -64,13 +65,18 @@ export default async function operations(app: FastifyInstance): Promise<void> {
     '/healthz',
     {
       schema: {
+        operationId: 'getReadiness',
         summary: 'Readiness probe',
         description:
-          'Checks every subsystem: http, xml_parser, xsd_engine, rule_engine, pdf_engine, pdfa_validator and the worker pool. ' +
-          'There is no Java runtime nor external Schematron process: rules run natively in-process. ' +
+          'Checks every subsystem with a real probe: http, xml_parser, xsd_engine, pdf_engine, validation_engine (the rule engine, ' +
+          'through a worker of the pool when it runs one) and pdfa_validator (the native PDF/A checker). ' +
+          'There is no Java runtime nor external Schematron or PDF/A process: rules and checks run natively in-process. ' +
           '200 when every critical subsystem works, 503 otherwise; non-critical ones (xsd_engine, pdfa_validator) only degrade.',
         tags: ['operations'],
-        response: { 200: { $ref: 'ReadinessResponse#' }, 503: { $ref: 'ReadinessResponse#' } },
+        response: {
+          200: jsonResponse('Ready: every critical subsystem works', 'ReadinessResponse'),
+          503: jsonResponse('Not ready: a critical subsystem failed', 'ReadinessResponse'),
+        },
       },
     },
     async (_req, reply) => {
@@ -83,13 +89,14 @@ export default async function operations(app: FastifyInstance): Promise<void> {
     '/diagnostics',
     {
       schema: {
+        operationId: 'getDiagnostics',
         summary: 'Support diagnostics',
         description:
           'Disabled (403) unless DIAGNOSTICS_TOKEN is set; then needs `Authorization: Bearer <DIAGNOSTICS_TOKEN>` (401 otherwise). ' +
           '`python_version` fields carry the Node.js version (names kept for client compatibility).',
         tags: ['operations'],
         security: [{ bearer: [] }],
-        response: { 200: { $ref: 'DiagnosticsResponse#' }, ...errorResponses(401, 403) },
+        response: { 200: jsonResponse('Diagnostics', 'DiagnosticsResponse'), ...errorResponses(401, 403) },
       },
     },
     async (req) => {
@@ -145,6 +152,7 @@ export default async function operations(app: FastifyInstance): Promise<void> {
     '/metrics',
     {
       schema: {
+        operationId: 'getMetrics',
         summary: 'Prometheus metrics',
         description:
           'Prometheus text format. 403 in community mode (LICENSE_REQUIRED); in pro mode 403 unless METRICS_ENABLED=true and ' +

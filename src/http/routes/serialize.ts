@@ -6,7 +6,7 @@ import { requirePro } from '../errors.js';
 import { UnprocessableError } from '../../lib/errors.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import { readForm } from '../multipart.js';
-import { errorResponses } from '../schemas.js';
+import { jsonResponse, uploadErrorResponses } from '../schemas.js';
 import { viaLib } from '../lib-errors.js';
 import { serializeUnlicensed } from '../../lib/operations.js';
 
@@ -15,6 +15,7 @@ export default async function serialize(app: FastifyInstance): Promise<void> {
     '/v1/serialize',
     {
       schema: {
+        operationId: 'serializeInvoice',
         summary: 'Serialize an invoice into normalized ERP JSON (pro)',
         description:
           'Pro license required: in community mode the answer is 403 with code LICENSE_REQUIRED and a `license_url`. ' +
@@ -27,7 +28,10 @@ export default async function serialize(app: FastifyInstance): Promise<void> {
           'default, a line with an amount but no price gets a derived price (`derived_value`). A large invoice is read off the ' +
           'event loop; one that takes longer than the 30 s time bound answers 422 (code PROCESSING_TIMEOUT).',
         tags: ['invoices'],
-        response: { 200: { $ref: 'SerializationResponse#' }, ...errorResponses(400, 403, 413, 422, 500) },
+        response: {
+          200: jsonResponse('SerializationResponse: the BusinessReadyInvoice and the fallbacks applied', 'SerializationResponse'),
+          ...uploadErrorResponses(403),
+        },
       },
       config: {
         form: { file: { type: 'string', format: 'binary', description: 'Factur-X/ZUGFeRD PDF, or CII/UBL XML' } },

@@ -15,144 +15,8 @@ import { DEFAULT_FACTURX_RELEASE, FACTURX_SCHEMA_RELEASES } from '../../xml/xsd-
 import { ProblemError } from '../errors.js';
 import { libErrorToHttp } from '../lib-errors.js';
 import { formBoolean, readForm } from '../multipart.js';
-import { errorResponses } from '../schemas.js';
+import { jsonResponse, uploadErrorResponses } from '../schemas.js';
 import { PDFA_LAYER } from '../../pdfa/layer.js';
-
-const strOrNull = { type: ['string', 'null'] } as const;
-const skippedLayers = { type: 'array', items: { $ref: 'SkippedLayer#' } } as const;
-const layersExecuted = {
-  type: 'array',
-  items: { type: 'string' },
-  description: 'Layers that ran: xsd, schematron (the native EN 16931 rule sets), pdfa3b (pro, PDF uploads)',
-} as const;
-
-const ruleSetVersionsSchema = {
-  type: 'object',
-  additionalProperties: { type: 'string' },
-  description:
-    'Which release of each rule set and schema judged the invoice, for the families that ran: en16931 (CEN validation artefacts), ' +
-    'xrechnung (KoSIT schematron), facturx (Factur-X/ZUGFeRD profile rules), br_fr (FNFE-MPE BR-FR), xsd (the schema the XSD layer used)',
-  examples: [{ xsd: 'Factur-X 1.07.3 EN16931', en16931: '1.3.16', facturx: '1.09.2' }],
-} as const;
-
-const validationErrorDetail = {
-  type: 'object',
-  properties: {
-    rule_id: {
-      ...strOrNull,
-      description:
-        'Official rule id (BR-CO-10, CII-SR-001, UBL-CR-001, ...); XSD for schema errors; an ingest code (NO_XML, XML_MALFORMED, ...) when no invoice could be read',
-    },
-    message: { type: 'string' },
-    severity: { type: 'string', enum: ['error', 'warning', 'information'], default: 'error' },
-    location: { type: 'string', description: 'XPath-like location of the offending element (line number for schema errors)' },
-    rule_set: { type: 'string', description: 'Rule set of the finding: en16931-cii, en16931-ubl, xsd, ...' },
-    omitted: {
-      type: 'integer',
-      description:
-        'Only on a summary entry (report size bounds): how many further findings of this rule (or, with rule_id REPORT_TRUNCATED, of the report) it stands for, not listed',
-    },
-  },
-  required: ['message'],
-} as const;
-
-const communityResult = {
-  type: 'object',
-  description: 'Community validation report (ValidationResult).',
-  properties: {
-    valid: { type: 'boolean', description: 'true when no finding has severity error' },
-    format: { ...strOrNull, description: 'factur-x, zugferd, xrechnung, ubl' },
-    flavor: { ...strOrNull, description: 'Declared profile/CIUS: minimum, basic_wl, basic, en16931, extended, xrechnung' },
-    errors: { type: 'array', items: validationErrorDetail, description: 'Every finding, errors and warnings' },
-    validation_mode: { ...strOrNull, description: '"community"' },
-    pdfa_valid: { type: ['boolean', 'null'], description: 'Always null in community mode (the pdfa3b layer is pro)' },
-    validation_completeness: { type: 'string', enum: ['full', 'partial'], default: 'full' },
-    layers_executed: layersExecuted,
-    layers_skipped: skippedLayers,
-    rule_sets: { type: 'array', items: { type: 'string' }, description: 'Rule sets that ran (en16931-cii, en16931-ubl, ...)' },
-    br_fr_edition: {
-      type: 'string',
-      enum: [...BR_FR_EDITIONS],
-      description: 'The BR-FR edition that ran (only when the br_fr_ctc layer ran)',
-    },
-    xrechnung_version: {
-      type: 'string',
-      enum: [...XR_RELEASES],
-      description: 'The XRechnung schematron release that ran (only when an XRechnung rule set ran)',
-    },
-    facturx_version: {
-      type: 'string',
-      enum: [...FACTURX_SCHEMA_RELEASES],
-      description: 'The Factur-X release whose schema checked the CII invoice (only when the XSD layer checked a CII invoice)',
-    },
-    rule_set_versions: ruleSetVersionsSchema,
-    report_truncated: {
-      type: 'boolean',
-      description:
-        'Present (true) when the report size bounds left findings out of the list: the first 100 per rule and 1,000 entries in all are listed, the rest counted in summary entries (`omitted`)',
-    },
-    findings_omitted: {
-      type: 'integer',
-      description: 'With report_truncated: how many findings are counted in summary entries instead of listed',
-    },
-  },
-  required: [
-    'valid',
-    'format',
-    'flavor',
-    'errors',
-    'validation_mode',
-    'pdfa_valid',
-    'validation_completeness',
-    'layers_executed',
-    'layers_skipped',
-  ],
-} as const;
-
-const diagnosticDetail = {
-  type: 'object',
-  properties: {
-    rule_id: { type: 'string' },
-    severity: { type: 'string', enum: ['error', 'warning', 'info'] },
-    title: { type: 'string' },
-    explanation: { type: 'string' },
-    suggestion: { type: 'string' },
-    context: { type: ['object', 'null'], additionalProperties: true },
-  },
-  required: ['rule_id', 'severity', 'title', 'explanation', 'suggestion'],
-} as const;
-
-const proResult = {
-  type: 'object',
-  description: 'Pro validation report (ProValidationResult) with smart diagnostics.',
-  properties: {
-    valid: { type: 'boolean' },
-    format: strOrNull,
-    flavor: strOrNull,
-    error_count: { type: 'integer' },
-    warning_count: { type: 'integer', default: 0 },
-    diagnostics: { type: 'array', items: diagnosticDetail },
-    validation_mode: { type: 'string', default: 'pro_diagnostics' },
-    pdfa_valid: { type: ['boolean', 'null'] },
-    validation_completeness: { type: 'string', enum: ['full', 'partial'], default: 'full' },
-    layers_executed: layersExecuted,
-    layers_skipped: skippedLayers,
-    br_fr_edition: { type: 'string', enum: [...BR_FR_EDITIONS] },
-    xrechnung_version: { type: 'string', enum: [...XR_RELEASES] },
-    facturx_version: { type: 'string', enum: [...FACTURX_SCHEMA_RELEASES] },
-    rule_set_versions: ruleSetVersionsSchema,
-    report_truncated: {
-      type: 'boolean',
-      description:
-        'Present (true) when the report size bounds left findings out of the list: the first 100 per rule and 1,000 entries in all are listed, the rest counted in summary entries (`omitted`)',
-    },
-    findings_omitted: {
-      type: 'integer',
-      description: 'With report_truncated: how many findings are counted in summary entries instead of listed',
-    },
-  },
-  required: ['valid', 'error_count'],
-} as const;
 
 const isPdf = (b: Uint8Array) => b.length >= 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d;
 
@@ -182,7 +46,9 @@ function proReport(validation: ValidationResult, pdf: Uint8Array | undefined, ch
 }
 
 /** Community: the PDF/A layer is a pro feature; a PDF upload lists it as skipped. */
-function communityReport(result: ValidationResult, pdf: boolean, wantPdfa: boolean): ValidationResult {
+function communityReport(validation: ValidationResult, pdf: boolean, wantPdfa: boolean): ValidationResult {
+  // `syntax` is for callers inside the service (merge), not part of the answer.
+  const { syntax: _syntax, ...result } = validation;
   if (!pdf || !wantPdfa) return result;
   return {
     ...result,
@@ -221,14 +87,19 @@ export default async function validate(app: FastifyInstance): Promise<void> {
     '/v1/validate',
     {
       schema: {
+        operationId: 'validateInvoice',
         summary: 'Validate a Factur-X/ZUGFeRD PDF or CII/UBL XML against EN 16931',
         description:
-          'Runs the XSD layer (CII: the Factur-X schema of the profile the guideline declares; UBL: the UBL 2.1 Invoice/CreditNote structure), the EN 16931 ' +
-          'syntax binding rules and the EN 16931 business rules, natively (no JVM). For a PDF the embedded invoice XML is validated. ' +
-          'A non-compliant invoice is a 200 with `valid: false`; each finding carries the official rule id. Rule sets the declared ' +
-          'guideline calls for but that are not bundled yet (XRechnung, Factur-X profile rules) are listed in `layers_skipped` and make ' +
-          'the result `partial`. Community mode answers a ValidationResult; `validate_pdfa` is ignored there (no error). Pro mode answers a ' +
-          'ProValidationResult with diagnostics; with `validate_pdfa` (default true) every PDF upload (also one without invoice XML) is checked ' +
+          'Runs the XSD layer (CII: the Factur-X schema of the profile the guideline declares, in the Factur-X release `facturx_version` ' +
+          'names; XRechnung CII: the EXTENDED schema, findings as warnings; UBL: the UBL 2.1 Invoice/CreditNote schema structure), the ' +
+          'EN 16931 syntax binding rules and business rules, and the rule sets the guideline (BT-24) or CustomizationID calls for: ' +
+          'XRechnung (KoSIT schematron), the Factur-X/ZUGFeRD profile rules (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED), and on ' +
+          'request the French CTC rules; all natively, in-process, no JVM. For a PDF the embedded invoice XML is validated. ' +
+          'A non-compliant invoice is a 200 with `valid: false`; each finding carries the official rule id. A rule set that cannot run is ' +
+          'listed in `layers_skipped` and makes the result `partial`. `format` is the detected syntax family (factur-x, zugferd, ubl); ' +
+          'XRechnung is a `flavor`. Community mode answers a ValidationResult (finding severities `error` and `warning`); `validate_pdfa` ' +
+          'does not apply there. Pro mode answers a ProValidationResult with diagnostics (severities `error`, `warning`, `info`); with ' +
+          '`validate_pdfa` (default true) every PDF upload (also one without invoice XML) is checked ' +
           'against PDF/A-2b/3b natively (the part its XMP declares): `pdfa_valid` true/false, `pdfa3b` in `layers_executed`, each failed clause a ' +
           'diagnostic with its ISO 19005 clause-test id (e.g. 6.1.3-1) and `context.rule_set` "pdfa"; a PDF failing PDF/A is `valid: false`. Beyond ' +
           'the time budget the layer is skipped (`time_budget_exceeded`, result partial). In community mode a PDF lists `pdfa3b` skipped ' +
@@ -252,8 +123,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
         response: {
-          200: { description: 'ValidationResult (community) or ProValidationResult (pro)', anyOf: [communityResult, proResult] },
-          ...errorResponses(400, 413, 422, 500),
+          200: jsonResponse('ValidationResult (community) or ProValidationResult (pro)', 'ValidationResult', 'ProValidationResult'),
+          ...uploadErrorResponses(),
         },
       },
       config: {
@@ -262,7 +133,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           validate_pdfa: {
             type: 'boolean',
             default: true,
-            description: 'Pro only: run PDF/A-3b validation on a PDF (ignored in community mode)',
+            description: 'Pro only: check a PDF upload against PDF/A (2b or 3b, the part its XMP declares); no effect in community mode',
           },
           rules: {
             type: 'string',

@@ -9,7 +9,7 @@ import { ProblemError, RequestShapeError } from '../errors.js';
 import { libErrorToHttp } from '../lib-errors.js';
 import { isMultipart, readForm } from '../multipart.js';
 import { ValidationTimeoutError, type BuiltXml } from '../../validation/runner.js';
-import { errorResponses } from '../schemas.js';
+import { uploadErrorResponses } from '../schemas.js';
 import { jsonTooDeep, jsonTooDeepMessage, MAX_JSON_DEPTH } from '../../util/json-limits.js';
 
 /** Response header listing the metadata fields the chosen profile cannot carry (comma-separated paths). */
@@ -126,6 +126,7 @@ export default async function xml(app: FastifyInstance): Promise<void> {
     '/v1/xml',
     {
       schema: {
+        operationId: 'generateInvoiceXml',
         summary: 'Generate invoice XML (CII D22B) from metadata',
         description: DESCRIPTION,
         tags: ['invoices'],
@@ -137,7 +138,7 @@ export default async function xml(app: FastifyInstance): Promise<void> {
             },
             content: { 'application/xml': { schema: { type: 'string' } } },
           },
-          ...errorResponses(400, 413, 422, 500),
+          ...uploadErrorResponses(),
         },
       },
       config: {
