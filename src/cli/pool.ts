@@ -96,7 +96,7 @@ export async function runPool(
   const feed = (slot: Slot) => {
     while (!slot.dead && (retry.length > 0 || next < total)) {
       const size = chunkSize();
-      if (slot.pending.length >= size) break; // a chunk ahead is enough
+      if (slot.pending.length >= 2 * size) break; // the chunk in work and one queued behind it
       const chunk: Chunk = { ids: [], files: [] };
       while (chunk.ids.length < size && (retry.length > 0 || next < total)) {
         const id = retry.length > 0 ? retry.shift()! : next++;
