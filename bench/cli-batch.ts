@@ -1,11 +1,14 @@
 /**
  * Batch throughput of `einvoice validate` (the CLI's worker pool, src/cli/pool.ts) over the corpus's XML and PDF
  * invoices, with 1 and 2 jobs: files/s end to end (thread start-up included), files/s in steady state (from the
- * first result to the last), and CPU per file (the whole process: main thread and workers). Each set is repeated
- * to at least MIN_FILES files, so the steady state dominates. Run: npm run bench:cli (EINVOICE_CORPUS overrides
- * the corpus folder; build first, `npm run build`, to measure the compiled workers the package ships).
+ * first result to the last), CPU per file (the whole process: main thread, workers and V8's helper threads), the
+ * same over the second half of the run (threads started and warm), percentiles of the time a file takes in its
+ * worker, and on Linux where the CPU went (per thread, from /proc). CPU per file is what to compare on a loaded
+ * machine: a quiet 2-core machine runs min(2, jobs) / (CPU per file) files per ms at best. Each set is repeated to
+ * at least MIN_FILES files. Run: npm run bench:cli (EINVOICE_CORPUS overrides the corpus folder; build first,
+ * `npm run build`, to measure the compiled workers the package ships).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FileOutcome } from '../src/cli/outcome.js';
@@ -27,30 +30,83 @@ interface Figures {
   seconds: number;
   steadyRate: number;
   cpuMsPerFile: number;
+  /** CPU per file over the second half of the files (threads warm). */
+  warmCpuMsPerFile: number;
   startupMs: number;
+  /** Per-file time in the worker (read + validate), ms: p50, p90, p99. */
+  fileMs: [number, number, number];
+  /** CPU per file by thread: main, validation workers, V8's helpers (JIT compiler, GC); Linux only. */
+  threads?: { main: number; workers: number; helpers: number };
   statuses: Record<string, number>;
 }
 
+/** CPU ms of each thread of this process (utime + stime from /proc, 10 ms ticks), or undefined off Linux. */
+function threadCpu(): Map<string, number> | undefined {
+  if (!existsSync('/proc/self/task')) return undefined;
+  const out = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, (Number(f[11]) + Number(f[12])) * 10);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
 async function measure(files: string[], jobs: number): Promise<Figures> {
+  const before = threadCpu();
+  const last = new Map(before);
+  const sample = () => {
+    for (const [tid, ms] of threadCpu() ?? []) last.set(tid, ms);
+  };
+  const sampler = before ? setInterval(sample, 250) : undefined; // worker threads' figures vanish when they end
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let first = 0;
-  let last = 0;
+  let lastAt = 0;
+  let done = 0;
+  let cpuHalf = cpu0;
+  const ms: number[] = [];
   const statuses: Record<string, number> = {};
   await runPool(files, { jobs, options: {}, maxBytes: 100 * 1024 * 1024, timeoutMs: 60_000 }, (_i, o: FileOutcome) => {
     const now = performance.now();
     if (first === 0) first = now;
-    last = now;
+    lastAt = now;
+    if (++done === files.length >> 1) cpuHalf = process.cpuUsage();
+    ms.push(o.ms);
     statuses[o.status] = (statuses[o.status] ?? 0) + 1;
   });
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const cpuSecondHalf = process.cpuUsage(cpuHalf);
+  clearInterval(sampler);
+  let threads: Figures['threads'];
+  if (before) {
+    sample();
+    const t = { main: 0, workers: 0, helpers: 0 };
+    for (const [tid, cpuMs] of last) {
+      const d = cpuMs - (before.get(tid) ?? 0);
+      if (tid === String(process.pid)) t.main += d;
+      else if (before.has(tid))
+        t.helpers += d; // V8's platform threads exist before the run
+      else t.workers += d;
+    }
+    threads = { main: t.main / files.length, workers: t.workers / files.length, helpers: t.helpers / files.length };
+  }
+  ms.sort((a, b) => a - b);
+  const pct = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
   return {
     files: files.length,
     seconds,
-    steadyRate: (files.length - 1) / ((last - first) / 1000),
+    steadyRate: (files.length - 1) / ((lastAt - first) / 1000),
     cpuMsPerFile: (cpu.user + cpu.system) / 1000 / files.length,
+    warmCpuMsPerFile: (cpuSecondHalf.user + cpuSecondHalf.system) / 1000 / (files.length - (files.length >> 1)),
     startupMs: first - t0,
+    fileMs: [pct(0.5), pct(0.9), pct(0.99)],
+    threads,
     statuses,
   };
 }
@@ -89,7 +145,11 @@ for (const [name, unique] of sets) {
     byJobs[jobs] = f;
     console.log(
       `  ${jobs} job${jobs > 1 ? 's' : ' '}: ${(f.files / f.seconds).toFixed(0)} files/s end to end (${f.seconds.toFixed(2)} s, thread start ${f.startupMs.toFixed(0)} ms), ` +
-        `${f.steadyRate.toFixed(0)} files/s steady, CPU ${f.cpuMsPerFile.toFixed(3)} ms/file; ${JSON.stringify(f.statuses)}`,
+        `${f.steadyRate.toFixed(0)} files/s steady; CPU ${f.cpuMsPerFile.toFixed(3)} ms/file (second half ${f.warmCpuMsPerFile.toFixed(3)})` +
+        (f.threads
+          ? ` = main ${f.threads.main.toFixed(2)} + workers ${f.threads.workers.toFixed(2)} + V8 helpers ${f.threads.helpers.toFixed(2)}`
+          : '') +
+        `; per file in its worker p50 ${f.fileMs[0].toFixed(2)} / p90 ${f.fileMs[1].toFixed(2)} / p99 ${f.fileMs[2].toFixed(2)} ms; ${JSON.stringify(f.statuses)}`,
     );
   }
   console.log(

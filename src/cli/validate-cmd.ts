@@ -115,15 +115,29 @@ export async function validateCommand(argv: string[]): Promise<number> {
     if (sharesTerminal) progress?.clear();
     out.write(s);
   };
+  // The lines of one batch of results go out in one write (a write per line was a system call per file).
+  let pendingText = '';
+  let writeScheduled = false;
+  const writeBatch = () => {
+    writeScheduled = false;
+    const s = pendingText;
+    pendingText = '';
+    write(s);
+  };
   await runPool(files, { jobs, options, maxBytes: Math.floor(maxMb * 1024 * 1024), timeoutMs: timeoutS * 1000 }, (index, outcome) => {
     outcomes[index] = outcome;
     progress?.tick();
     while (flushed < files.length && outcomes[flushed] !== undefined) {
       const o = outcomes[flushed++];
-      if (format === 'json') write(jsonLine(o));
-      else if (format === 'text' && !values.quiet) write(textLine(o, st) + '\n');
+      if (format === 'json') pendingText += jsonLine(o);
+      else if (format === 'text' && !values.quiet) pendingText += textLine(o, st) + '\n';
+    }
+    if (pendingText !== '' && !writeScheduled) {
+      writeScheduled = true;
+      queueMicrotask(writeBatch);
     }
   });
+  if (pendingText !== '') writeBatch();
   progress?.end();
   const seconds = (performance.now() - start) / 1000;
   const summary = summarize(outcomes, seconds);

@@ -1,16 +1,20 @@
 /** Validate one file from disk into a FileOutcome; never throws (a bad file is one failed entry). */
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { EInvoiceError } from '../lib/errors.js';
 import { validate, type ValidateCallOptions } from '../lib/operations.js';
 import { countFindings, unreadable, type FileOutcome } from './outcome.js';
 
+// Non-blocking open: a FIFO would otherwise block open() until a writer comes (O_NONBLOCK is POSIX; 0 elsewhere).
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
 function readBounded(file: string, maxBytes: number): Uint8Array {
-  // Not a regular file (a FIFO would block open() until a writer comes; a device never ends): not read at all.
-  if (!statSync(file).isFile()) throw new EInvoiceError('NOT_A_FILE', 'not a regular file', 400);
-  const fd = openSync(file, 'r');
+  const fd = openSync(file, OPEN_FLAGS);
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    // Not a regular file (a FIFO, a device that never ends, a folder): not read at all.
+    if (!st.isFile()) throw new EInvoiceError('NOT_A_FILE', 'not a regular file', 400);
+    const size = st.size;
     if (size > maxBytes)
       throw new EInvoiceError('FILE_TOO_LARGE', `the file has ${size} bytes, more than --max-size allows (${maxBytes})`, 413);
     const buf = Buffer.allocUnsafe(size);

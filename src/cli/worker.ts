@@ -1,14 +1,55 @@
 /**
- * A validation thread of `einvoice validate --jobs N`: it reads and validates the files it is sent, one result
- * message per file, in the order received.
+ * A validation thread of `einvoice validate --jobs N`: it is sent chunks of files, validates them in the order
+ * received and answers with the outcomes in batches (one message per chunk, or sooner when a chunk runs long), so
+ * a batch costs two messages per chunk instead of two per file. Before and after each file it notes in the
+ * shared `progress` array how far it got, so the main thread can tell, without a message, which file a stuck or
+ * crashed thread was on (see pool.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ValidateCallOptions } from '../lib/operations.js';
+import type { FileOutcome } from './outcome.js';
+import { FLUSH_MS, P_BUSY, P_FINISHED, P_STARTED, type Chunk, type Results } from './pool-protocol.js';
 import { validateFile } from './validate-file.js';
 
-const { options, maxBytes } = workerData as { options: ValidateCallOptions; maxBytes: number };
+const { options, maxBytes, progress, epoch } = workerData as {
+  options: ValidateCallOptions;
+  maxBytes: number;
+  progress: SharedArrayBuffer;
+  epoch: number;
+};
+const state = new Int32Array(progress);
+const queue: Chunk[] = [];
+let running = false;
+let finished = 0;
 
-parentPort!.on('message', async (msg: { id: number; file: string }) => {
-  const outcome = await validateFile(msg.file, options, maxBytes);
-  parentPort!.postMessage({ id: msg.id, outcome });
+async function drain(): Promise<void> {
+  running = true;
+  while (queue.length > 0) {
+    const chunk = queue.shift()!;
+    let ids: number[] = [];
+    let outcomes: FileOutcome[] = [];
+    let lastFlush = performance.now();
+    for (let i = 0; i < chunk.ids.length; i++) {
+      Atomics.store(state, P_STARTED, Date.now() - epoch);
+      Atomics.store(state, P_BUSY, 1);
+      const outcome = await validateFile(chunk.files[i], options, maxBytes);
+      Atomics.store(state, P_BUSY, 0);
+      Atomics.store(state, P_FINISHED, ++finished);
+      ids.push(chunk.ids[i]);
+      outcomes.push(outcome);
+      const now = performance.now();
+      if (i === chunk.ids.length - 1 || now - lastFlush >= FLUSH_MS) {
+        parentPort!.postMessage({ ids, outcomes } satisfies Results);
+        ids = [];
+        outcomes = [];
+        lastFlush = now;
+      }
+    }
+  }
+  running = false;
+}
+
+parentPort!.on('message', (chunk: Chunk) => {
+  queue.push(chunk);
+  if (!running) void drain();
 });
