@@ -33,6 +33,9 @@ export const DEFAULT_EXEMPTIONS: Record<string, { reason: string; code: string }
   O: { reason: 'Not subject to VAT', code: 'VATEX-EU-O' },
 };
 
+/** BT-8: EN 16931 names UNTDID 2005 codes; CII writes them as UNTDID 2475 (3 → 5, 35 → 29, 432 → 72). */
+const CII_TAX_POINT_CODE: Record<string, string> = { '3': '5', '35': '29', '432': '72' };
+
 /** Credit-note type codes (UBL writes them as CreditNote; CII keeps one root). */
 const CREDIT_NOTE_CODES = new Set(['81', '83', '261', '262', '296', '308', '381', '396', '420', '458', '532']);
 
@@ -89,6 +92,7 @@ function line(l: LineItemMetadata, index: number): InvoiceLine {
   out.quantity = l.quantity;
   out.unitCode = l.unit_code;
   out.netAmount = l.line_total;
+  out.objectIdentifier = identifier(l.object_identifier);
   out.orderLineReference = l.order_line_reference;
   out.buyerAccountingReference = l.accounting_reference;
   if (l.period) out.period = { start: l.period.start, end: l.period.end };
@@ -155,6 +159,7 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
   inv.currency = meta.currency ?? 'EUR';
   inv.vatAccountingCurrency = meta.tax_currency;
   inv.taxPointDate = meta.tax_point_date;
+  inv.taxPointDateCode = meta.tax_point_date_code && (CII_TAX_POINT_CODE[meta.tax_point_date_code] ?? meta.tax_point_date_code);
   inv.dueDate = meta.due_date;
   inv.buyerReference = meta.buyer_reference;
   inv.projectReference = meta.project_reference;
@@ -198,6 +203,12 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
     };
   }
   if (meta.invoice_period) inv.invoicingPeriod = { start: meta.invoice_period.start, end: meta.invoice_period.end };
+  inv.supportingDocuments = (meta.supporting_documents ?? []).map((d) => ({
+    reference: d.reference,
+    description: d.description,
+    externalLocation: d.external_location,
+    attachment: d.attachment && { mimeCode: d.attachment.mime_code, filename: d.attachment.filename, contentBase64: d.attachment.content },
+  }));
   if (meta.payment) {
     const p = meta.payment;
     inv.payment = {

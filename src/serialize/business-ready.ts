@@ -8,13 +8,18 @@
  * placeholder, a value derived from other values, a coerced value) is reported in `fallbacks` with
  * the stable dot-path of the field, what was wrong with the source, and the value applied.
  */
-import type { Address, Invoice, InvoiceLine, Party } from '../model/invoice.js';
+import type { Address, DocumentAllowanceCharge, Invoice, InvoiceLine, LineAllowanceCharge, Party } from '../model/invoice.js';
 import { parseDec, sumDec, toFixedHalfUp, type BigValue } from '../model/decimal.js';
 import type { ProfileId } from '../model/profiles.js';
 import type { InvoiceFormat } from '../input/types.js';
 import { unitLabel } from './unit-labels.js';
 
-export const SCHEMA_VERSION = '1.0.0';
+/**
+ * 1.1.0 added optional members, present only when the invoice has them, so that a serialized invoice sent back to
+ * /v1/xml re-issues with the same totals and lines: line `price_base_quantity`, `allowances`, `charges`; document
+ * `allowances`, `charges`, `paid_amount`, `rounding_amount`, `payment_terms`; breakdown exemption reasons.
+ */
+export const SCHEMA_VERSION = '1.1.0';
 
 export type FallbackType =
   | 'default_value'
@@ -59,6 +64,22 @@ export interface BusinessLineItem {
   line_total: string;
   vat_rate: string;
   vat_category: string;
+  /** BT-149, when not 1 (since 1.1.0). */
+  price_base_quantity?: string;
+  /** BG-27 / BG-28 (since 1.1.0, when present). */
+  allowances?: BusinessAllowanceCharge[];
+  charges?: BusinessAllowanceCharge[];
+}
+
+/** A line or document allowance/charge (since 1.1.0). VAT members on document level only. */
+export interface BusinessAllowanceCharge {
+  amount: string;
+  base_amount?: string;
+  percentage?: string;
+  vat_category?: string;
+  vat_rate?: string;
+  reason?: string;
+  reason_code?: string;
 }
 
 export interface BusinessTaxBreakdown {
@@ -66,6 +87,9 @@ export interface BusinessTaxBreakdown {
   rate: string;
   basis_amount: string;
   tax_amount: string;
+  /** BT-120 / BT-121 (since 1.1.0, when present). */
+  exemption_reason?: string;
+  exemption_reason_code?: string;
 }
 
 export interface BusinessReadyInvoice {
@@ -85,6 +109,12 @@ export interface BusinessReadyInvoice {
   amount_due: string;
   format: InvoiceFormat;
   profile: 'minimum' | 'basic' | 'en16931' | 'extended' | 'xrechnung_3.0';
+  /** Since 1.1.0, each only when the invoice has it: BG-20, BG-21, BT-113, BT-114, BT-20. */
+  allowances?: BusinessAllowanceCharge[];
+  charges?: BusinessAllowanceCharge[];
+  paid_amount?: string;
+  rounding_amount?: string;
+  payment_terms?: string;
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -161,11 +191,24 @@ function address(r: Recorder, path: string, a: Address | undefined): BusinessAdd
   };
 }
 
+/**
+ * The trade registration number is the legal registration identifier (BT-30 / BT-47). Without one, the first party
+ * identifier (BT-29 / BT-46, e.g. a GLN) stands in, recorded as a derived value: it identifies the party, but it
+ * is not a registration number.
+ */
+function registrationId(r: Recorder, path: string, p: Party): string | null {
+  const legal = optional(p.legalRegistrationId?.value);
+  if (legal !== null) return legal;
+  const other = p.identifiers.map((i) => optional(i.value)).find((v) => v !== null) ?? null;
+  if (other !== null) r.record(`${path}.registration_id`, 'derived_value', 'missing', other);
+  return other;
+}
+
 function party(r: Recorder, path: string, p: Party): BusinessParty {
   return {
     name: r.use(`${path}.name`, p.name, 'UNKNOWN', 'placeholder_value'),
     vat_number: optional(p.vatId),
-    registration_id: optional(p.legalRegistrationId?.value) ?? optional(p.identifiers[0]?.value),
+    registration_id: registrationId(r, path, p),
     address: address(r, `${path}.address`, p.address),
     email: optional(p.contacts[0]?.email) ?? null,
   };
@@ -210,7 +253,7 @@ function lineItem(r: Recorder, line: InvoiceLine, index: number): BusinessLineIt
       ? (r.record(`${path}.vat_rate`, 'derived_value', line.vatRate ? 'unparseable' : 'missing', '0'), '0')
       : r.use(`${path}.vat_rate`, undefined, '0', 'default_value', line.vatRate ? 'unparseable' : 'missing');
   const unitCode = r.use(`${path}.unit_code`, line.unitCode, 'C62', 'default_value');
-  return {
+  const item: BusinessLineItem = {
     name: r.use(`${path}.name`, line.itemName, 'UNKNOWN', 'placeholder_value'),
     description: optional(line.itemDescription),
     quantity: canonical(quantity),
@@ -221,6 +264,52 @@ function lineItem(r: Recorder, line: InvoiceLine, index: number): BusinessLineIt
     vat_rate: canonical(rate),
     vat_category: category,
   };
+  if (baseQty && !baseQty.eq(ONE) && !baseQty.eq(ZERO)) item.price_base_quantity = baseQty.toFixed();
+  const allowances = allowanceCharges(r, `${path}.allowances`, line.allowances, false);
+  const charges = allowanceCharges(r, `${path}.charges`, line.charges, false);
+  if (allowances.length) item.allowances = allowances;
+  if (charges.length) item.charges = charges;
+  return item;
+}
+
+/** Allowances/charges with an amount (given, else base × percentage); VAT members for document level only. */
+function allowanceCharges(
+  r: Recorder,
+  path: string,
+  list: (LineAllowanceCharge & Partial<DocumentAllowanceCharge>)[],
+  withVat: boolean,
+): BusinessAllowanceCharge[] {
+  return list.map((ac, i) => {
+    const out: BusinessAllowanceCharge = {
+      amount: amount(r, `${path}[${i}].amount`, ac.amount, () => {
+        const base = parseDec(ac.baseAmount?.trim());
+        const pct = parseDec(ac.percentage?.trim());
+        return base && pct ? base.times(pct).div(HUNDRED) : undefined;
+      }),
+    };
+    if (parseDec(ac.baseAmount?.trim()) && parseDec(ac.percentage?.trim())) {
+      out.base_amount = normalMoney(ac.baseAmount!.trim());
+      out.percentage = canonical(ac.percentage!.trim());
+    }
+    if (withVat) {
+      out.vat_category = r.use(`${path}[${i}].vat_category`, ac.vatCategoryCode, 'S', 'default_value');
+      if (parseDec(ac.vatRate?.trim())) out.vat_rate = canonical(ac.vatRate!.trim());
+    }
+    const reason = optional(ac.reason);
+    const code = optional(ac.reasonCode);
+    if (reason !== null) out.reason = reason;
+    if (code !== null) out.reason_code = code;
+    return out;
+  });
+}
+
+/** BT-120 / BT-121 onto a breakdown entry, when the invoice states them. */
+function withExemption(b: { exemptionReason?: string; exemptionReasonCode?: string }, entry: BusinessTaxBreakdown): BusinessTaxBreakdown {
+  const reason = optional(b.exemptionReason);
+  const code = optional(b.exemptionReasonCode);
+  if (reason !== null) entry.exemption_reason = reason;
+  if (code !== null) entry.exemption_reason_code = code;
+  return entry;
 }
 
 function serializedProfile(r: Recorder, profile: ProfileId | null): BusinessReadyInvoice['profile'] {
@@ -252,24 +341,26 @@ export function toBusinessReady(
   const dateOk = (d: string | undefined) => (d && isCalendarDate(d.trim()) ? d.trim() : undefined);
   const lines = invoice.lines.map((l, i) => lineItem(r, l, i));
 
-  const breakdown: BusinessTaxBreakdown[] = invoice.vatBreakdown.map((b, i) => ({
-    category: r.use(`invoice.tax_breakdown[${i}].category`, b.categoryCode, 'S', 'default_value'),
-    rate: canonical(
-      r.use(
-        `invoice.tax_breakdown[${i}].rate`,
-        parseDec(b.rate?.trim()) ? b.rate : undefined,
-        '0',
-        'default_value',
-        b.rate ? 'unparseable' : 'missing',
+  const breakdown: BusinessTaxBreakdown[] = invoice.vatBreakdown.map((b, i) =>
+    withExemption(b, {
+      category: r.use(`invoice.tax_breakdown[${i}].category`, b.categoryCode, 'S', 'default_value'),
+      rate: canonical(
+        r.use(
+          `invoice.tax_breakdown[${i}].rate`,
+          parseDec(b.rate?.trim()) ? b.rate : undefined,
+          '0',
+          'default_value',
+          b.rate ? 'unparseable' : 'missing',
+        ),
       ),
-    ),
-    basis_amount: amount(r, `invoice.tax_breakdown[${i}].basis_amount`, b.taxableAmount, () => undefined),
-    tax_amount: amount(r, `invoice.tax_breakdown[${i}].tax_amount`, b.taxAmount, () => {
-      const base = parseDec(b.taxableAmount?.trim());
-      const rate = parseDec(b.rate?.trim());
-      return base && rate ? base.times(rate).div(HUNDRED) : undefined;
+      basis_amount: amount(r, `invoice.tax_breakdown[${i}].basis_amount`, b.taxableAmount, () => undefined),
+      tax_amount: amount(r, `invoice.tax_breakdown[${i}].tax_amount`, b.taxAmount, () => {
+        const base = parseDec(b.taxableAmount?.trim());
+        const rate = parseDec(b.rate?.trim());
+        return base && rate ? base.times(rate).div(HUNDRED) : undefined;
+      }),
     }),
-  }));
+  );
   if (breakdown.length === 0 && lines.length > 0) {
     // Derive the breakdown from the lines, grouped by category and rate.
     const groups = new Map<string, { category: string; rate: string; base: BigValue }>();
@@ -330,5 +421,13 @@ export function toBusinessReady(
     profile: serializedProfile(r, profile),
   };
   if (invoice.dueDate && !result.due_date) r.record('invoice.due_date', 'coercion', 'invalid', null);
+  const docAllowances = allowanceCharges(r, 'invoice.allowances', invoice.allowances, true);
+  const docCharges = allowanceCharges(r, 'invoice.charges', invoice.charges, true);
+  if (docAllowances.length) result.allowances = docAllowances;
+  if (docCharges.length) result.charges = docCharges;
+  if (parseDec(t.paidAmount?.trim())) result.paid_amount = normalMoney(t.paidAmount!.trim());
+  if (parseDec(t.roundingAmount?.trim())) result.rounding_amount = normalMoney(t.roundingAmount!.trim());
+  const terms = optional(invoice.paymentTerms);
+  if (terms !== null) result.payment_terms = terms;
   return { invoice: result, fallbacks: r.fallbacks };
 }
