@@ -59,6 +59,17 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
       registration_id: strOrNull,
       address: { anyOf: [{ $ref: 'AddressSchema#' }, { type: 'null' }] },
       email: strOrNull,
+      electronic_address: {
+        type: 'object',
+        properties: { id: str, scheme: str },
+        required: ['id'],
+        description: 'BT-34/BT-49 (schema 1.1.0)',
+      },
+      contact: {
+        type: 'object',
+        properties: { name: str, department: str, phone: str, email: str },
+        description: 'BG-6/BG-9 (schema 1.1.0)',
+      },
     },
     required: ['name'],
   },
@@ -130,6 +141,46 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
       paid_amount: { type: 'string', description: 'BT-113 (schema 1.1.0)' },
       rounding_amount: { type: 'string', description: 'BT-114 (schema 1.1.0)' },
       payment_terms: { type: 'string', description: 'BT-20 (schema 1.1.0)' },
+      payment: {
+        type: 'object',
+        description: 'BG-16 payment instructions, shaped as in InvoiceMetadata (schema 1.1.0)',
+        properties: {
+          means_code: str,
+          means_text: str,
+          remittance_information: str,
+          credit_transfers: {
+            type: 'array',
+            items: { type: 'object', properties: { iban: str, account_id: str, account_name: str, bic: str } },
+          },
+          card: { type: 'object', properties: { account_number: str, holder_name: str }, required: ['account_number'] },
+          direct_debit: {
+            type: 'object',
+            properties: { mandate_reference: str, creditor_id: str, debited_account: str },
+            required: ['mandate_reference', 'creditor_id', 'debited_account'],
+          },
+        },
+        required: ['means_code'],
+      },
+      delivery: {
+        type: 'object',
+        description: 'BG-13 delivery: BT-70, BT-72, BG-15 (schema 1.1.0)',
+        properties: {
+          party_name: str,
+          date: { type: 'string', format: 'date' },
+          address: {
+            type: 'object',
+            properties: { line1: str, line2: str, city: str, postcode: str, country_code: str },
+            required: ['country_code'],
+          },
+        },
+      },
+      invoice_period: {
+        type: 'object',
+        description: 'BG-14 invoicing period (schema 1.1.0)',
+        properties: { start: { type: 'string', format: 'date' }, end: { type: 'string', format: 'date' } },
+      },
+      tax_currency: { type: 'string', description: 'BT-6 (schema 1.1.0)' },
+      tax_total_in_tax_currency: { type: 'string', description: 'BT-111 (schema 1.1.0)' },
     },
     required: [
       'invoice_number',

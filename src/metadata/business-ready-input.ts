@@ -9,7 +9,8 @@
  * - `format` (how the invoice arrived) is dropped: the output is CII in the metadata's `profile`;
  * - `unit_label` is derived from `unit_code`, so it is dropped rather than reported as a field CII cannot carry;
  * - serialize writes rate "0" for category O (not subject to VAT), which takes no rate in EN 16931 (BR-O-05);
- * - empty strings in an address are serialize's placeholders for missing values: missing again here.
+ * - empty strings in an address are serialize's placeholders for missing values: missing again here;
+ * - BASIC WL is serialized as `basic` (a recorded coercion): without lines it is re-issued as basic_wl.
  * Everything else passes as it is, so a corrected invoice may add any metadata field (payment, contacts, ...).
  */
 import { MetadataShapeError } from './errors.js';
@@ -96,6 +97,8 @@ export function fromBusinessReady(value: unknown): { value: unknown; source: Met
       return withoutZeroRate(line, 'vat_rate', 'vat_category');
     });
   }
+  // Serialize reports BASIC WL as basic (coerced, recorded); an invoice without lines can only be BASIC WL again.
+  if (out.profile === 'basic' && Array.isArray(out.line_items) && out.line_items.length === 0) out.profile = 'basic_wl';
   if (has(out, 'tax_breakdown')) out.tax_breakdown = mapList(out.tax_breakdown, (t) => withoutZeroRate(t, 'rate', 'category'));
   for (const k of ['allowances', 'charges'])
     if (has(out, k)) out[k] = mapList(out[k], (a) => withoutZeroRate(a, 'vat_rate', 'vat_category'));

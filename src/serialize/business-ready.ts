@@ -17,7 +17,9 @@ import { unitLabel } from './unit-labels.js';
 /**
  * 1.1.0 added optional members, present only when the invoice has them, so that a serialized invoice sent back to
  * /v1/xml re-issues with the same totals and lines: line `price_base_quantity`, `allowances`, `charges`; document
- * `allowances`, `charges`, `paid_amount`, `rounding_amount`, `payment_terms`; breakdown exemption reasons.
+ * `allowances`, `charges`, `paid_amount`, `rounding_amount`, `payment_terms`, `payment`, `tax_currency`,
+ * `tax_total_in_tax_currency`, `delivery`, `invoice_period`; party `electronic_address`, `contact`; breakdown exemption reasons. Their names and
+ * shapes are the InvoiceMetadata ones.
  */
 export const SCHEMA_VERSION = '1.1.0';
 
@@ -52,6 +54,20 @@ export interface BusinessParty {
   registration_id: string | null;
   address: BusinessAddress | null;
   email: string | null;
+  /** BT-34 / BT-49 (since 1.1.0, when present). */
+  electronic_address?: { id: string; scheme?: string };
+  /** BG-6 / BG-9 (since 1.1.0, when present). */
+  contact?: { name?: string; department?: string; phone?: string; email?: string };
+}
+
+/** BG-16 in the metadata's shape (since 1.1.0). */
+export interface BusinessPayment {
+  means_code: string;
+  means_text?: string;
+  remittance_information?: string;
+  credit_transfers?: { iban?: string; account_id?: string; account_name?: string; bic?: string }[];
+  card?: { account_number: string; holder_name?: string };
+  direct_debit?: { mandate_reference: string; creditor_id: string; debited_account: string };
 }
 
 export interface BusinessLineItem {
@@ -115,6 +131,12 @@ export interface BusinessReadyInvoice {
   paid_amount?: string;
   rounding_amount?: string;
   payment_terms?: string;
+  /** Since 1.1.0, when present: BG-13 (BT-70, BT-72, BG-15), BG-14, BG-16, BT-6, BT-111. */
+  delivery?: { party_name?: string; date?: string; address?: Partial<BusinessAddress> & { country_code: string } };
+  invoice_period?: { start?: string; end?: string };
+  payment?: BusinessPayment;
+  tax_currency?: string;
+  tax_total_in_tax_currency?: string;
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -205,13 +227,70 @@ function registrationId(r: Recorder, path: string, p: Party): string | null {
 }
 
 function party(r: Recorder, path: string, p: Party): BusinessParty {
-  return {
+  const out: BusinessParty = {
     name: r.use(`${path}.name`, p.name, 'UNKNOWN', 'placeholder_value'),
     vat_number: optional(p.vatId),
     registration_id: registrationId(r, path, p),
     address: address(r, `${path}.address`, p.address),
     email: optional(p.contacts[0]?.email) ?? null,
   };
+  // Since 1.1.0: what XRechnung needs to re-issue (BT-34/49, BG-6/9), when the invoice has it.
+  const eaddr = optional(p.electronicAddress?.value);
+  if (eaddr !== null) {
+    out.electronic_address = { id: eaddr };
+    const scheme = optional(p.electronicAddress?.schemeId);
+    if (scheme !== null) out.electronic_address.scheme = scheme;
+  }
+  const c = p.contacts[0];
+  if (c) {
+    const contact = compact({
+      name: optional(c.name),
+      department: optional(c.department),
+      phone: optional(c.phone),
+      email: optional(c.email),
+    });
+    if (Object.keys(contact).length) out.contact = contact;
+  }
+  return out;
+}
+
+/** The members with a value. */
+function compact<T extends Record<string, string | null | undefined>>(o: T): { [K in keyof T]?: string } {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined) out[k] = v;
+  return out as { [K in keyof T]?: string };
+}
+
+/** BG-16 payment instructions in the metadata's shape (since 1.1.0), when the invoice has a payment means code. */
+function payment(invoice: Invoice): BusinessPayment | undefined {
+  const p = invoice.payment;
+  const code = optional(p?.meansCode);
+  if (!p || code === null) return undefined;
+  const out: BusinessPayment = {
+    means_code: code,
+    ...compact({ means_text: optional(p.meansText), remittance_information: optional(p.remittanceInformation) }),
+  };
+  const transfers = p.creditTransfers
+    .filter((ct) => optional(ct.accountId) !== null)
+    .map((ct) =>
+      compact({
+        [ct.proprietaryId ? 'account_id' : 'iban']: optional(ct.accountId),
+        account_name: optional(ct.accountName),
+        bic: optional(ct.serviceProviderId),
+      }),
+    );
+  if (transfers.length) out.credit_transfers = transfers;
+  const pan = optional(p.card?.primaryAccountNumber);
+  if (pan !== null) out.card = { account_number: pan, ...compact({ holder_name: optional(p.card?.holderName) }) };
+  const dd = p.directDebit;
+  if (dd && optional(dd.mandateReference) !== null && optional(dd.creditorId) !== null && optional(dd.debitedAccountId) !== null) {
+    out.direct_debit = {
+      mandate_reference: dd.mandateReference!.trim(),
+      creditor_id: dd.creditorId!.trim(),
+      debited_account: dd.debitedAccountId!.trim(),
+    };
+  }
+  return out;
 }
 
 /** A decimal field: as given when it parses, else derived (when a derivation exists) or a default. */
@@ -429,5 +508,31 @@ export function toBusinessReady(
   if (parseDec(t.roundingAmount?.trim())) result.rounding_amount = normalMoney(t.roundingAmount!.trim());
   const terms = optional(invoice.paymentTerms);
   if (terms !== null) result.payment_terms = terms;
+  const d = invoice.delivery;
+  if (d) {
+    const delivery: NonNullable<BusinessReadyInvoice['delivery']> = compact({
+      party_name: optional(d.partyName),
+      date: dateOk(d.actualDeliveryDate),
+    });
+    const country = optional(d.address?.countryCode);
+    if (country !== null) {
+      const a = d.address!;
+      delivery.address = {
+        ...compact({ line1: optional(a.line1), line2: optional(a.line2), city: optional(a.city), postcode: optional(a.postcode) }),
+        country_code: country,
+      };
+    }
+    if (Object.keys(delivery).length) result.delivery = delivery;
+  }
+  const period = compact({ start: dateOk(invoice.invoicingPeriod?.start), end: dateOk(invoice.invoicingPeriod?.end) });
+  if (Object.keys(period).length) result.invoice_period = period;
+  const pay = payment(invoice);
+  if (pay) result.payment = pay;
+  const taxCurrency = optional(invoice.vatAccountingCurrency);
+  if (taxCurrency !== null) {
+    result.tax_currency = taxCurrency;
+    if (parseDec(t.taxTotalAccountingCurrency?.trim()))
+      result.tax_total_in_tax_currency = normalMoney(t.taxTotalAccountingCurrency!.trim());
+  }
   return { invoice: result, fallbacks: r.fallbacks };
 }
