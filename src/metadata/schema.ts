@@ -556,7 +556,11 @@ export const InvoiceMetadataSchema = Type.Object(
         {
           party_name: Type.Optional(text('BT-70 deliver-to party name.')),
           location_id: Type.Optional(Identifier),
-          date: Type.Optional(date('BT-72 actual delivery date.')),
+          date: Type.Optional(
+            date(
+              'BT-72 actual delivery date. When absent and the invoice states no invoicing period, the invoice date is written (and with only an invoicing period and no other delivery information, its end): see docs/api.md.',
+            ),
+          ),
           address: Type.Optional(AddressSchema),
         },
         { additionalProperties: false, description: 'BG-13 delivery information.' },

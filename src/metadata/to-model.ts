@@ -142,6 +142,30 @@ function documentAllowanceCharge(
   };
 }
 
+/**
+ * BT-72 when the metadata gives no delivery date, and only where the invoice would otherwise lack one of:
+ * - the time of supply: no delivery date, no invoicing period, not every line with a period. An invoice states when
+ *   it supplied (EU VAT directive art. 226 (7), German UStG §14 (4) 6; XRechnung's BR-DE-TMP-32 asks for it);
+ *   without another statement the supply is dated on the invoice: BT-72 = BT-2.
+ * - content in CII's mandatory delivery element (BASIC and up): an empty ApplicableHeaderTradeDelivery draws
+ *   PEPPOL-EN16931-R008 in the Factur-X sets. With an invoicing period the supply ended with it: BT-72 = its end.
+ * Documented in docs/api.md; a delivery.date given always wins.
+ */
+function defaultDeliveryDate(meta: InvoiceMetadata, profile: ProfileId): string | undefined {
+  const d = meta.delivery;
+  if (d?.date || profile === 'minimum') return undefined;
+  const lines = meta.line_items ?? [];
+  const period = meta.invoice_period;
+  const timeOfSupply = !!(period?.start || period?.end) || (lines.length > 0 && lines.every((l) => l.period?.start || l.period?.end));
+  const deliveryContent =
+    !!(d?.party_name || d?.location_id || d?.address || meta.despatch_advice_reference) ||
+    (!!meta.receiving_advice_reference && profile !== 'basic_wl' && profile !== 'basic');
+  if (!timeOfSupply) return meta.invoice_date;
+  // XRechnung exempts the delivery element from R008; BASIC WL's set does not carry R008.
+  if (deliveryContent || !(profile === 'basic' || profile === 'en16931' || profile === 'extended')) return undefined;
+  return period?.end ?? period?.start ?? meta.invoice_date;
+}
+
 export interface ModelWithGiven {
   invoice: Invoice;
   profile: ProfileId;
@@ -203,6 +227,8 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
     };
   }
   if (meta.invoice_period) inv.invoicingPeriod = { start: meta.invoice_period.start, end: meta.invoice_period.end };
+  const defaultDate = defaultDeliveryDate(meta, profile);
+  if (defaultDate) inv.delivery = { ...(inv.delivery ?? {}), actualDeliveryDate: defaultDate };
   inv.supportingDocuments = (meta.supporting_documents ?? []).map((d) => ({
     reference: d.reference,
     description: d.description,
