@@ -171,7 +171,7 @@ describe('control characters (#17)', () => {
   });
 });
 
-describe('metadata completeness: BT-8, BT-128, BG-24', () => {
+describe('metadata completeness: BT-8, BT-128, BT-150, BG-24', () => {
   const PDF_BASE64 = Buffer.from('%PDF-1.7\n% timesheet\n').toString('base64');
   const complete = {
     ...SCENARIOS.full_en16931,
@@ -185,7 +185,14 @@ describe('metadata completeness: BT-8, BT-128, BG-24', () => {
       },
       { reference: 'DN-778', description: 'Delivery note', external_location: 'https://example.com/dn/778' },
     ],
-    line_items: [{ ...(SCENARIOS.full_en16931.line_items ?? [])[0], object_identifier: { id: 'METER-4711', scheme: 'AFL' } }],
+    line_items: [
+      {
+        ...(SCENARIOS.full_en16931.line_items ?? [])[0],
+        object_identifier: { id: 'METER-4711', scheme: 'AFL' },
+        price_base_quantity: '1',
+        price_base_quantity_unit_code: 'H87',
+      },
+    ],
   };
 
   for (const profile of ['en16931', 'extended'] as const) {
@@ -196,6 +203,7 @@ describe('metadata completeness: BT-8, BT-128, BG-24', () => {
       const inv = await readBack(res.body);
       assert.equal(inv.taxPointDateCode, '29', 'UNTDID 2005 35 is written as the CII code 29');
       assert.deepEqual(inv.lines[0].objectIdentifier, { value: 'METER-4711', schemeId: 'AFL' });
+      assert.deepEqual([inv.lines[0].priceBaseQuantity, inv.lines[0].priceBaseQuantityUnitCode], ['1', 'H87'], 'BT-149 / BT-150');
       assert.deepEqual(
         inv.supportingDocuments.map((d) => [d.reference, d.description, d.externalLocation, d.attachment]),
         [

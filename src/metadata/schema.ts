@@ -346,6 +346,9 @@ export const LineItemSchema = Type.Object(
     gross_price: Type.Optional(price('BT-148 gross unit price (before price discount).')),
     price_discount: Type.Optional(price('BT-147 discount per unit; default gross_price − net_price.')),
     price_base_quantity: Type.Optional(quantity('BT-149 quantity the price applies to; default 1.')),
+    price_base_quantity_unit_code: Type.Optional(
+      unitCode('BT-150 unit of the price base quantity; default unit_code (XRechnung requires them equal, PEPPOL-EN16931-R130).'),
+    ),
     line_total: Type.Optional(amount('BT-131 line net amount; checked against quantity × price ± line allowances/charges.')),
     unit_label: Type.Optional(
       text('Human-readable unit (as BusinessReadyInvoice has it); CII has no place for it, so it is reported in X-Dropped-Fields.'),

@@ -109,7 +109,7 @@ function line(l: LineItemMetadata, index: number): InvoiceLine {
     out.priceDiscount = l.price_discount ?? gross.minus(net).toFixed();
   }
   out.priceBaseQuantity = l.price_base_quantity;
-  if (l.price_base_quantity) out.priceBaseQuantityUnitCode = l.unit_code;
+  if (l.price_base_quantity) out.priceBaseQuantityUnitCode = l.price_base_quantity_unit_code ?? l.unit_code;
   out.vatCategoryCode = l.vat_category ?? 'S';
   out.vatRate = rateFor(out.vatCategoryCode, l.vat_rate);
   out.itemName = l.name;

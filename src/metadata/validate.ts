@@ -550,6 +550,7 @@ function codeListErrors(meta: InvoiceMetadata, add: (loc: Loc, msg: string, type
   reasons(['charges'], meta.charges, true);
   for (const [i, l] of (meta.line_items ?? []).entries()) {
     check(['line_items', i, 'unit_code'], l.unit_code, 'BR-CL-23', 'Unit code (UN/ECE Rec 20/21)');
+    check(['line_items', i, 'price_base_quantity_unit_code'], l.price_base_quantity_unit_code, 'BR-CL-23', 'Unit code (UN/ECE Rec 20/21)');
     check(['line_items', i, 'origin_country'], l.origin_country, 'BR-CL-14', 'Country code');
     check(['line_items', i, 'standard_item_id', 'scheme'], l.standard_item_id?.scheme, 'BR-CL-21', 'Item identifier scheme (ISO 6523 ICD)');
     for (const [j, c] of (l.classifications ?? []).entries())
@@ -600,6 +601,16 @@ function otherRuleErrors(
   period(['invoice_period'], meta.invoice_period);
   for (const [i, l] of (meta.line_items ?? []).entries()) {
     period(['line_items', i, 'period'], l.period);
+    // BT-150 belongs to BT-149; XRechnung (PEPPOL-EN16931-R130) wants it equal to the invoiced quantity's unit.
+    if (l.price_base_quantity_unit_code && !l.price_base_quantity)
+      missing(['line_items', i, 'price_base_quantity'], 'price_base_quantity_unit_code is the unit of price_base_quantity: give both');
+    else if (l.price_base_quantity_unit_code && profileOf(meta) === 'xrechnung' && l.price_base_quantity_unit_code !== l.unit_code)
+      add(
+        ['line_items', i, 'price_base_quantity_unit_code'],
+        'XRechnung requires the unit of the price base quantity to be the unit_code (PEPPOL-EN16931-R130)',
+        'value_error',
+        l.price_base_quantity_unit_code,
+      );
     // BR-64: a standard item identifier carries its scheme.
     if (l.standard_item_id && !l.standard_item_id.scheme)
       missing(['line_items', i, 'standard_item_id', 'scheme'], 'the scheme of the standard item identifier, e.g. 0160 for GTIN (BR-64)');
