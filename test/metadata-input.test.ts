@@ -16,6 +16,7 @@ import type { Invoice } from '../src/model/invoice.js';
 import { communityApp, multipart, proApp } from './helpers.js';
 import { validateXsdBoth as validateXsd, disposeLibxml2Validators } from './libxml2-xsd.js';
 import { SCENARIOS } from './invoice-scenarios.js';
+import { makeBasePdf } from './hybrid-fixtures.js';
 
 let app: FastifyInstance;
 let pro: FastifyInstance;
@@ -297,6 +298,27 @@ describe('a serialized invoice sent back as metadata', () => {
       refused.json().detail.map((d: { loc: unknown[] }) => d.loc.join('.')),
       ['body.metadata.seller.electronic_address'],
     );
+  });
+
+  test('/v1/convert takes it too (multipart metadata field, JSON numbers included)', async () => {
+    const bri = (await serialized(SCENARIOS.domestic)).invoice;
+    const text = JSON.stringify({
+      ...bri,
+      invoice_number: 'RE-CONVERT',
+      line_items: [{ ...bri.line_items[0], quantity: '@2' }, bri.line_items[1]],
+    });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/convert',
+      ...multipart([
+        { name: 'pdf', value: Buffer.from(await makeBasePdf(1)), filename: 'in.pdf', contentType: 'application/pdf' },
+        { name: 'metadata', value: text.replace('"@2"', '2') },
+      ]),
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const ing = await ingest(res.rawPayload, 'out.pdf');
+    assert.equal(ing.invoice?.number, 'RE-CONVERT');
+    assert.equal(ing.invoice?.totals.amountDue, '1999.20');
   });
 
   test('detection is unambiguous: a bad format or a response without invoice is a 422 naming it', async () => {
