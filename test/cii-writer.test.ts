@@ -213,7 +213,10 @@ describe('XML escaping', () => {
 
   test('hostile strings still give well-formed, valid XML', () => {
     const meta = structuredClone(SCENARIOS.domestic);
+    // A control character is refused by the metadata validation (#17) before the writer sees it.
     meta.seller.name = 'Müller & Söhne <GmbH> "quoted" \u0001';
+    assert.throws(() => buildInvoiceXml(meta), /seller\.name: String must not contain control characters/);
+    meta.seller.name = 'Müller & Söhne <GmbH> "quoted" ';
     meta.line_items![0].name = ']]> <![CDATA[ x ]]> \u{1F4A9}';
     const { xml } = buildInvoiceXml(meta);
     assert.equal(validateXsd(xml, 'en16931').valid, true);

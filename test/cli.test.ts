@@ -357,6 +357,21 @@ test('xml: metadata to CII (--profile, stdin); bad metadata exits 1 with the API
   assert.match(inconsistent.stderr, /^einvoice: METADATA_(INCONSISTENT|INVALID)/);
 });
 
+test('xml: a serialized invoice (BusinessReadyInvoice) with JSON numbers is re-issued as it came', async () => {
+  const { serializeUnlicensed } = await import('../src/lib/operations.js');
+  const serialized = await serializeUnlicensed(Buffer.from(xmlOf('domestic')), 'in.xml');
+  assert.ok(serialized.invoice);
+  // The quantity as a JSON number with more digits than a float holds; the line total follows from it.
+  const bri = { ...serialized.invoice, line_items: serialized.invoice.line_items.map((l) => ({ ...l, quantity: '@Q', line_total: null })) };
+  const file = join(tmp, 'serialized.json');
+  writeFileSync(file, JSON.stringify(bri).replace('"@Q"', '2.00000000000000000001').replace('"@Q"', '6.5'));
+  const run = await runCli(['xml', file, '--profile', 'extended']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /<ram:BilledQuantity unitCode="C62">2\.00000000000000000001<\/ram:BilledQuantity>/);
+  assert.match(run.stdout, /urn:factur-x\.eu:1p0:extended/);
+  assert.equal((await validate(Buffer.from(run.stdout))).valid, true);
+});
+
 test('convert and merge: hybrid PDFs that validate; refused inputs exit 1 with the API code', async () => {
   const plain = join(tmp, 'plain.pdf');
   writeFileSync(plain, await makePdf());

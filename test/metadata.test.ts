@@ -68,7 +68,7 @@ describe('metadata shape validation', () => {
 
   test('wrong types, formats and enums are reported with array indexes', () => {
     const meta = clone(DOMESTIC_EXAMPLE) as Record<string, any>;
-    meta.line_items[1].quantity = 6.5; // a JSON number is not a decimal string
+    meta.line_items[1].quantity = [6.5]; // a JSON number is accepted (read losslessly); a list is no decimal
     meta.line_items[0].net_price = '450,00';
     meta.line_items[0].vat_category = 'X';
     meta.currency = 'euro';

@@ -22,10 +22,13 @@ test('serialize a Factur-X PDF: normalized BusinessReadyInvoice, no fallbacks', 
   assert.equal(res.statusCode, 200);
   const body = res.json();
   assert.equal(body.success, true);
-  assert.equal(body.schema_version, '1.0.0');
+  assert.equal(body.schema_version, '1.1.0');
   assert.equal(body.engine_version, '1.7.0');
   assert.equal(body.xml_recovery_applied, false);
-  assert.deepEqual(body.fallbacks_applied, []);
+  // The buyer has a GLN (BT-46) but no legal registration id (BT-47): the GLN stands in, and says so.
+  assert.deepEqual(body.fallbacks_applied, [
+    { field: 'invoice.buyer.registration_id', fallback_type: 'derived_value', original_state: 'missing', applied_value: '5790000436057' },
+  ]);
   const inv = body.invoice;
   assert.equal(inv.invoice_number, 'TOSL110');
   assert.equal(inv.invoice_date, '2013-04-10');
@@ -78,7 +81,16 @@ test('serialize a UBL invoice: the same business content gives the same normaliz
     units(cii.invoice.line_items),
     cii.invoice.line_items.map(() => ['C62', 'unit']),
   );
-  const withoutUnits = (lines: object[]) => lines.map((l) => ({ ...l, unit_code: undefined, unit_label: undefined }));
+  // The two files also differ in the allowance reason codes they give; amounts and reasons agree.
+  const codeless = (list?: { reason_code?: string }[]) => list?.map((a) => ({ ...a, reason_code: undefined }));
+  const withoutUnits = (lines: { allowances?: []; charges?: [] }[]) =>
+    lines.map((l) => ({
+      ...l,
+      unit_code: undefined,
+      unit_label: undefined,
+      allowances: codeless(l.allowances),
+      charges: codeless(l.charges),
+    }));
   assert.deepEqual(withoutUnits(ubl.invoice.line_items), withoutUnits(cii.invoice.line_items), 'line_items');
   for (const key of [
     'invoice_number',
@@ -190,4 +202,28 @@ test('community mode: 403 before the upload is read', async () => {
   const res = await app.inject({ method: 'POST', url: '/v1/serialize', ...upload(Buffer.from('<a/>'), 'a.xml') });
   assert.equal(res.statusCode, 403);
   await app.close();
+});
+
+test('registration_id is the legal registration id (BT-30/BT-47); another party identifier only as a recorded fallback', () => {
+  const inv = emptyInvoice();
+  inv.number = 'R-1';
+  inv.issueDate = '2026-11-20';
+  inv.currency = 'EUR';
+  inv.seller = {
+    ...inv.seller,
+    name: 'Seller',
+    identifiers: [{ value: '4000001123452', schemeId: '0088' }],
+    legalRegistrationId: { value: 'HRB 12345', schemeId: '0002' },
+  };
+  inv.buyer = { ...inv.buyer, name: 'Buyer', identifiers: [{ value: '' }, { value: '5790000436057', schemeId: '0088' }] };
+  const { invoice, fallbacks } = toBusinessReady(inv, 'factur-x', 'en16931');
+  assert.equal(invoice.seller.registration_id, 'HRB 12345', 'BT-30 first, even when a GLN comes before it');
+  assert.equal(invoice.buyer.registration_id, '5790000436057');
+  assert.deepEqual(
+    fallbacks.filter((f) => f.field.endsWith('registration_id')),
+    [{ field: 'invoice.buyer.registration_id', fallback_type: 'derived_value', original_state: 'missing', applied_value: '5790000436057' }],
+  );
+  const none = toBusinessReady({ ...inv, buyer: { ...inv.buyer, identifiers: [] } }, 'factur-x', 'en16931');
+  assert.equal(none.invoice.buyer.registration_id, null);
+  assert.equal(none.fallbacks.filter((f) => f.field.endsWith('registration_id')).length, 0);
 });

@@ -83,7 +83,7 @@ describe('POST /v1/xml', () => {
   test('shape errors → 422 HTTPValidationError with loc into the metadata', async () => {
     const meta = structuredClone(DOMESTIC_EXAMPLE) as Record<string, any>;
     delete meta.seller.name;
-    meta.line_items[0].quantity = 2;
+    meta.line_items[0].quantity = true; // a JSON number would do (read losslessly); a boolean is no decimal
     const res = await postForm(JSON.stringify(meta));
     assert.equal(res.statusCode, 422);
     const detail = res.json().detail as { loc: (string | number)[]; type: string }[];

@@ -244,20 +244,20 @@ export interface XmlResult {
 }
 
 /** The metadata with `profile` put in (JSON text is parsed first). */
-function withProfile(metadata: string | object, profile: string | undefined): unknown {
+async function withProfile(metadata: string | object, profile: string | undefined): Promise<unknown> {
   if (profile === undefined) return metadata;
   if (!(PROFILE_IDS as readonly string[]).includes(profile) && profile !== 'xrechnung_3.0') {
     throw new ShapeError('OPTION_INVALID', [
       { loc: ['profile'], msg: `Input should be ${PROFILE_IDS.map((p) => `'${p}'`).join(', ')}`, type: 'enum', input: profile },
     ]);
   }
-  let value: unknown = metadata;
-  if (typeof metadata === 'string') {
-    try {
-      value = JSON.parse(metadata);
-    } catch (err) {
-      throw new InvalidInputError('METADATA_NOT_JSON', `The metadata is not JSON: ${(err as Error).message}`);
-    }
+  // Numbers kept as written, a serialized invoice mapped: the profile then goes onto the metadata itself.
+  const { parseMetadataText, plainMetadataValue } = await import('../metadata/validate.js');
+  let value: unknown;
+  try {
+    value = plainMetadataValue(typeof metadata === 'string' ? parseMetadataText(metadata) : metadata);
+  } catch (err) {
+    throw fromMetadataError(err);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
   return { ...(value as object), profile };
@@ -267,7 +267,7 @@ function withProfile(metadata: string | object, profile: string | undefined): un
 async function buildXml(metadata: string | object | InvoiceMetadata, options: ToXmlOptions) {
   const { buildInvoiceXml } = await import('../metadata/build.js');
   try {
-    return buildInvoiceXml(withProfile(metadata as string | object, options.profile));
+    return buildInvoiceXml(await withProfile(metadata as string | object, options.profile));
   } catch (err) {
     throw fromMetadataError(err);
   }
@@ -350,7 +350,7 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
   let built: { xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string };
   if (options.buildXml) {
     try {
-      built = await options.buildXml(withProfile(metadata as string | object, options.profile) as string | object);
+      built = await options.buildXml((await withProfile(metadata as string | object, options.profile)) as string | object);
     } catch (err) {
       throw fromMetadataError(err);
     }

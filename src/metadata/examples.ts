@@ -57,4 +57,45 @@ export const INTRA_COMMUNITY_EXAMPLE: InvoiceMetadata = {
   line_items: [{ name: 'Server rack', quantity: '1', unit_code: 'C62', net_price: '2400.00', vat_category: 'K' }],
 };
 
-export const METADATA_EXAMPLES = { domestic: DOMESTIC_EXAMPLE, xrechnung: XRECHNUNG_EXAMPLE, intra_community: INTRA_COMMUNITY_EXAMPLE };
+/**
+ * The terms added for completeness (#19), one each: VAT point date code (BT-8), supporting documents (BG-24) with an
+ * embedded file (BT-125 with mime code and file name) and an external one (BT-124), a line object identifier
+ * (BT-128 with its scheme), a price base quantity in its own unit (BT-149 / BT-150), and JSON-number-free amounts
+ * (numbers would do as well: `"quantity": 12`).
+ */
+export const SUPPORTING_DOCUMENTS_EXAMPLE: InvoiceMetadata = {
+  ...DOMESTIC_EXAMPLE,
+  profile: 'extended',
+  invoice_number: 'RE-2026-0044',
+  tax_point_date_code: '3',
+  invoice_period: { start: '2026-11-01', end: '2026-11-30' },
+  supporting_documents: [
+    {
+      reference: 'TS-2026-11',
+      description: 'Timesheet November 2026',
+      // A real (tiny) PDF would go here; any base64 content is carried as given.
+      attachment: { content: 'JVBERi0xLjcKJSBUaW1lc2hlZXQK', mime_code: 'application/pdf', filename: 'timesheet-2026-11.pdf' },
+    },
+    // CII-SR-475/476 (warnings): at most one description and one attachment over all supporting documents.
+    { reference: 'CONTRACT-7', external_location: 'https://example.com/contracts/7' },
+  ],
+  line_items: [
+    {
+      name: 'Electricity',
+      quantity: '1250',
+      unit_code: 'KWH',
+      net_price: '28.50',
+      price_base_quantity: '100',
+      price_base_quantity_unit_code: 'KWH',
+      vat_rate: '19',
+      object_identifier: { id: 'METER-DE-4711', scheme: 'AFL' },
+    },
+  ],
+};
+
+export const METADATA_EXAMPLES = {
+  domestic: DOMESTIC_EXAMPLE,
+  xrechnung: XRECHNUNG_EXAMPLE,
+  intra_community: INTRA_COMMUNITY_EXAMPLE,
+  supporting_documents: SUPPORTING_DOCUMENTS_EXAMPLE,
+};

@@ -47,6 +47,7 @@ const EN16931_TOP = [
   'invoiced_object_identifier',
   'tax_point_date',
   'rounding_amount',
+  'supporting_documents',
 ];
 const EN16931_LINE = [
   'description',
@@ -57,6 +58,7 @@ const EN16931_LINE = [
   'attributes',
   'order_line_reference',
   'accounting_reference',
+  'object_identifier',
 ];
 
 function present(value: unknown): boolean {

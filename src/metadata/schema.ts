@@ -3,15 +3,20 @@
  *
  * Field names follow the API's BusinessReadyInvoice (invoice_number, seller.vat_number, line_items[].net_price, ...)
  * and extend it with what real invoices need; each field names the EN 16931 business term it fills.
- * Amounts, quantities, prices and rates are decimal strings (never JSON numbers), kept exactly as given.
+ * Amounts, quantities, prices and rates are decimal strings, or JSON numbers read losslessly from the JSON text
+ * (./json-numbers.ts: `0.1` is "0.1", `1e2` is "100"); either way kept exactly as given.
  * A member whose value is null counts as absent (BusinessReadyInvoice sends nulls for absent values).
  * Published in OpenAPI as `InvoiceMetadata`.
  */
 import type { Static } from 'typebox';
 import { Type } from './json-schema.js';
 import { MAX_DECIMAL_LENGTH } from '../model/decimal.js';
+import { DECIMAL_MARK } from './json-numbers.js';
 
 // ---- scalar building blocks -------------------------------------------------------------------------------
+
+/** Decimal fields take a string or a JSON number (resolved to its decimal string before validation). */
+const DECIMAL = { type: ['string', 'number'], [DECIMAL_MARK]: true };
 
 const text = (description: string, extra: Record<string, unknown> = {}) => Type.String({ minLength: 1, description, ...extra });
 
@@ -21,6 +26,7 @@ const text = (description: string, extra: Record<string, unknown> = {}) => Type.
 /** Signed decimal with at most two fraction digits (EN 16931 BR-DEC-*: amounts). */
 const amount = (description: string) =>
   Type.String({
+    ...DECIMAL,
     maxLength: MAX_DECIMAL_LENGTH,
     pattern: '^[+-]?[0-9]+(\\.[0-9]{1,2})?$',
     description: `${description} Decimal string, at most 2 decimals.`,
@@ -29,6 +35,7 @@ const amount = (description: string) =>
 /** Non-negative decimal of any precision (unit prices: BR-27/BR-28). */
 const price = (description: string) =>
   Type.String({
+    ...DECIMAL,
     maxLength: MAX_DECIMAL_LENGTH,
     pattern: '^[0-9]+(\\.[0-9]+)?$',
     description: `${description} Non-negative decimal string.`,
@@ -37,6 +44,7 @@ const price = (description: string) =>
 /** Signed decimal of any precision. */
 const quantity = (description: string) =>
   Type.String({
+    ...DECIMAL,
     maxLength: MAX_DECIMAL_LENGTH,
     pattern: '^[+-]?[0-9]+(\\.[0-9]+)?$',
     description: `${description} Decimal string.`,
@@ -45,6 +53,7 @@ const quantity = (description: string) =>
 /** Percentage, non-negative, e.g. "19", "7.7". */
 const percent = (description: string) =>
   Type.String({
+    ...DECIMAL,
     maxLength: MAX_DECIMAL_LENGTH,
     pattern: '^[0-9]+(\\.[0-9]+)?$',
     description: `${description} Percentage as decimal string.`,
@@ -337,6 +346,9 @@ export const LineItemSchema = Type.Object(
     gross_price: Type.Optional(price('BT-148 gross unit price (before price discount).')),
     price_discount: Type.Optional(price('BT-147 discount per unit; default gross_price − net_price.')),
     price_base_quantity: Type.Optional(quantity('BT-149 quantity the price applies to; default 1.')),
+    price_base_quantity_unit_code: Type.Optional(
+      unitCode('BT-150 unit of the price base quantity; default unit_code (XRechnung requires them equal, PEPPOL-EN16931-R130).'),
+    ),
     line_total: Type.Optional(amount('BT-131 line net amount; checked against quantity × price ± line allowances/charges.')),
     unit_label: Type.Optional(
       text('Human-readable unit (as BusinessReadyInvoice has it); CII has no place for it, so it is reported in X-Dropped-Fields.'),
@@ -355,6 +367,15 @@ export const LineItemSchema = Type.Object(
       Type.Array(
         Type.Object({ name: text('BT-160 attribute name.'), value: text('BT-161 attribute value.') }, { additionalProperties: false }),
         { description: 'BG-32 item attributes.' },
+      ),
+    ),
+    object_identifier: Type.Optional(
+      Type.Object(
+        {
+          id: text('BT-128 invoice line object identifier, e.g. a meter or subscription number.'),
+          scheme: Type.Optional(text('BT-128-1 scheme: UNTDID 1153 reference code, e.g. AAA (order reference), ABZ.')),
+        },
+        { additionalProperties: false, description: 'BT-128 object identifier of the line (written from en16931 up).' },
       ),
     ),
     order_line_reference: Type.Optional(text('BT-132 referenced purchase order line.')),
@@ -420,6 +441,42 @@ const Payment = Type.Object(
   { additionalProperties: false, description: 'BG-16 payment instructions.' },
 );
 
+/** BT-8: UNTDID 2005 codes of EN 16931 and the UNTDID 2475 codes CII writes for them. */
+export const TAX_POINT_DATE_CODES = ['3', '35', '432', '5', '29', '72'] as const;
+
+/** Mime codes EN 16931 allows for an attached document (BT-125-1, BR-CL-24). */
+export const ATTACHMENT_MIME_CODES = [
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'text/csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.oasis.opendocument.spreadsheet',
+] as const;
+
+const SupportingDocument = Type.Object(
+  {
+    reference: text('BT-122 supporting document reference.'),
+    description: Type.Optional(text('BT-123 supporting document description.')),
+    external_location: Type.Optional(text('BT-124 external document location (URL).')),
+    attachment: Type.Optional(
+      Type.Object(
+        {
+          content: Type.String({
+            minLength: 1,
+            pattern: '^[A-Za-z0-9+/]+={0,2}$',
+            description: 'BT-125 attached document, base64 (RFC 4648, no line breaks).',
+          }),
+          mime_code: Type.Enum([...ATTACHMENT_MIME_CODES], { description: 'BT-125-1 mime code.' }),
+          filename: text('BT-125-2 file name.'),
+        },
+        { additionalProperties: false, description: 'BT-125 embedded binary object with its mime code and file name.' },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'BG-24 additional supporting document.' },
+);
+
 // ---- the whole metadata -------------------------------------------------------------------------------------
 
 export const InvoiceMetadataSchema = Type.Object(
@@ -443,6 +500,12 @@ export const InvoiceMetadataSchema = Type.Object(
     tax_currency: Type.Optional(currencyCode('BT-6 VAT accounting currency, when it differs from `currency`.')),
     tax_total_in_tax_currency: Type.Optional(amount('BT-111 total VAT in the VAT accounting currency (required with tax_currency).')),
     tax_point_date: Type.Optional(date('BT-7 VAT point date.')),
+    tax_point_date_code: Type.Optional(
+      Type.Enum([...TAX_POINT_DATE_CODES], {
+        description:
+          'BT-8 VAT point date code, when the VAT point is not a date (BT-7): UNTDID 2005 3 (invoice date), 35 (delivery date), 432 (paid to date), or the CII codes 5, 29, 72 they are written as.',
+      }),
+    ),
     buyer_reference: Type.Optional(text('BT-10 buyer reference (Leitweg-ID in XRechnung).')),
     contract_reference: Type.Optional(text('BT-12 contract reference.')),
     purchase_order_reference: Type.Optional(text('BT-13 purchase order reference.')),
@@ -496,13 +559,20 @@ export const InvoiceMetadataSchema = Type.Object(
         {
           party_name: Type.Optional(text('BT-70 deliver-to party name.')),
           location_id: Type.Optional(Identifier),
-          date: Type.Optional(date('BT-72 actual delivery date.')),
+          date: Type.Optional(
+            date(
+              'BT-72 actual delivery date. When absent and the invoice states no invoicing period, the invoice date is written (and with only an invoicing period and no other delivery information, its end): see docs/api.md.',
+            ),
+          ),
           address: Type.Optional(AddressSchema),
         },
         { additionalProperties: false, description: 'BG-13 delivery information.' },
       ),
     ),
     invoice_period: Type.Optional(Period),
+    supporting_documents: Type.Optional(
+      Type.Array(SupportingDocument, { description: 'BG-24 additional supporting documents (written from en16931 up).' }),
+    ),
     payment: Type.Optional(Payment),
     payment_terms: Type.Optional(text('BT-20 payment terms text.')),
     allowances: Type.Optional(Type.Array(DocumentAllowanceCharge, { description: 'BG-20 document level allowances.' })),

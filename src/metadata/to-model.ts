@@ -33,6 +33,9 @@ export const DEFAULT_EXEMPTIONS: Record<string, { reason: string; code: string }
   O: { reason: 'Not subject to VAT', code: 'VATEX-EU-O' },
 };
 
+/** BT-8: EN 16931 names UNTDID 2005 codes; CII writes them as UNTDID 2475 (3 → 5, 35 → 29, 432 → 72). */
+const CII_TAX_POINT_CODE: Record<string, string> = { '3': '5', '35': '29', '432': '72' };
+
 /** Credit-note type codes (UBL writes them as CreditNote; CII keeps one root). */
 const CREDIT_NOTE_CODES = new Set(['81', '83', '261', '262', '296', '308', '381', '396', '420', '458', '532']);
 
@@ -89,6 +92,7 @@ function line(l: LineItemMetadata, index: number): InvoiceLine {
   out.quantity = l.quantity;
   out.unitCode = l.unit_code;
   out.netAmount = l.line_total;
+  out.objectIdentifier = identifier(l.object_identifier);
   out.orderLineReference = l.order_line_reference;
   out.buyerAccountingReference = l.accounting_reference;
   if (l.period) out.period = { start: l.period.start, end: l.period.end };
@@ -105,7 +109,7 @@ function line(l: LineItemMetadata, index: number): InvoiceLine {
     out.priceDiscount = l.price_discount ?? gross.minus(net).toFixed();
   }
   out.priceBaseQuantity = l.price_base_quantity;
-  if (l.price_base_quantity) out.priceBaseQuantityUnitCode = l.unit_code;
+  if (l.price_base_quantity) out.priceBaseQuantityUnitCode = l.price_base_quantity_unit_code ?? l.unit_code;
   out.vatCategoryCode = l.vat_category ?? 'S';
   out.vatRate = rateFor(out.vatCategoryCode, l.vat_rate);
   out.itemName = l.name;
@@ -138,6 +142,30 @@ function documentAllowanceCharge(
   };
 }
 
+/**
+ * BT-72 when the metadata gives no delivery date, and only where the invoice would otherwise lack one of:
+ * - the time of supply: no delivery date, no invoicing period, not every line with a period. An invoice states when
+ *   it supplied (EU VAT directive art. 226 (7), German UStG §14 (4) 6; XRechnung's BR-DE-TMP-32 asks for it);
+ *   without another statement the supply is dated on the invoice: BT-72 = BT-2.
+ * - content in CII's mandatory delivery element (BASIC and up): an empty ApplicableHeaderTradeDelivery draws
+ *   PEPPOL-EN16931-R008 in the Factur-X sets. With an invoicing period the supply ended with it: BT-72 = its end.
+ * Documented in docs/api.md; a delivery.date given always wins.
+ */
+function defaultDeliveryDate(meta: InvoiceMetadata, profile: ProfileId): string | undefined {
+  const d = meta.delivery;
+  if (d?.date || profile === 'minimum') return undefined;
+  const lines = meta.line_items ?? [];
+  const period = meta.invoice_period;
+  const timeOfSupply = !!(period?.start || period?.end) || (lines.length > 0 && lines.every((l) => l.period?.start || l.period?.end));
+  const deliveryContent =
+    !!(d?.party_name || d?.location_id || d?.address || meta.despatch_advice_reference) ||
+    (!!meta.receiving_advice_reference && profile !== 'basic_wl' && profile !== 'basic');
+  if (!timeOfSupply) return meta.invoice_date;
+  // XRechnung exempts the delivery element from R008; BASIC WL's set does not carry R008.
+  if (deliveryContent || !(profile === 'basic' || profile === 'en16931' || profile === 'extended')) return undefined;
+  return period?.end ?? period?.start ?? meta.invoice_date;
+}
+
 export interface ModelWithGiven {
   invoice: Invoice;
   profile: ProfileId;
@@ -155,6 +183,7 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
   inv.currency = meta.currency ?? 'EUR';
   inv.vatAccountingCurrency = meta.tax_currency;
   inv.taxPointDate = meta.tax_point_date;
+  inv.taxPointDateCode = meta.tax_point_date_code && (CII_TAX_POINT_CODE[meta.tax_point_date_code] ?? meta.tax_point_date_code);
   inv.dueDate = meta.due_date;
   inv.buyerReference = meta.buyer_reference;
   inv.projectReference = meta.project_reference;
@@ -198,6 +227,14 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
     };
   }
   if (meta.invoice_period) inv.invoicingPeriod = { start: meta.invoice_period.start, end: meta.invoice_period.end };
+  const defaultDate = defaultDeliveryDate(meta, profile);
+  if (defaultDate) inv.delivery = { ...(inv.delivery ?? {}), actualDeliveryDate: defaultDate };
+  inv.supportingDocuments = (meta.supporting_documents ?? []).map((d) => ({
+    reference: d.reference,
+    description: d.description,
+    externalLocation: d.external_location,
+    attachment: d.attachment && { mimeCode: d.attachment.mime_code, filename: d.attachment.filename, contentBase64: d.attachment.content },
+  }));
   if (meta.payment) {
     const p = meta.payment;
     inv.payment = {

@@ -12,6 +12,8 @@ import { jsonTooDeep, jsonTooDeepMessage, valueTooDeep } from '../util/json-limi
 const ZERO = new Big('0');
 import { MetadataNotJsonError, MetadataShapeError, type ShapeErrorItem } from './errors.js';
 import { InvoiceMetadataSchema, type InvoiceMetadata, type MetadataProfile } from './schema.js';
+import { parseJsonKeepingNumbers, resolveNumbers } from './json-numbers.js';
+import { fromBusinessReady } from './business-ready-input.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -37,15 +39,28 @@ export function parseMetadata(textOrValue: string | unknown): InvoiceMetadata {
     if (valueTooDeep(textOrValue)) throw new MetadataNotJsonError(jsonTooDeepMessage('The metadata'), 'JSON_TOO_DEEP');
     return validateMetadata(textOrValue);
   }
-  if (jsonTooDeep(textOrValue)) throw new MetadataNotJsonError(jsonTooDeepMessage('The metadata JSON'), 'JSON_TOO_DEEP');
-  let value: unknown;
+  // Numbers keep their digits as written (./json-numbers.ts); resolved against the schema in validateMetadata.
+  const value = parseMetadataText(textOrValue);
+  // Freshly parsed, so ours to clean in place.
+  return validateMetadata(value, true);
+}
+
+/**
+ * A parsed metadata value made plain: a serialized invoice mapped onto metadata (./business-ready-input.ts) and
+ * JSON numbers resolved to decimal strings. Idempotent; the result is safe to hand to a worker thread.
+ */
+export function plainMetadataValue(value: unknown): unknown {
+  return resolveNumbers(fromBusinessReady(value).value, InvoiceMetadataSchema as unknown as Record<string, unknown>);
+}
+
+/** JSON text → plain metadata value (numbers kept as written), depth bounded first. Not validated. */
+export function parseMetadataText(text: string): unknown {
+  if (jsonTooDeep(text)) throw new MetadataNotJsonError(jsonTooDeepMessage('The metadata JSON'), 'JSON_TOO_DEEP');
   try {
-    value = JSON.parse(textOrValue);
+    return parseJsonKeepingNumbers(text);
   } catch (err) {
     throw new MetadataNotJsonError(`metadata is not valid JSON: ${(err as Error).message}`);
   }
-  // Freshly parsed, so ours to clean in place.
-  return validateMetadata(value, true);
 }
 
 /** Validate an already parsed value; throws MetadataShapeError listing every problem. The value is not changed unless `owned`. */
@@ -55,16 +70,50 @@ export function validateMetadata(value: unknown, owned = false): InvoiceMetadata
       { loc: [...ROOT], msg: 'Input should be a JSON object with the invoice metadata', type: 'model_type', input: value },
     ]);
   }
-  const cleaned = (owned ? dropNullsInPlace(value) : dropNulls(value)) as Record<string, unknown>;
+  // A serialized invoice sent back (BusinessReadyInvoice, or the whole SerializationResponse) becomes metadata.
+  const resolved = plainMetadataValue(value);
+  // Parsed here (owned): every object reachable is ours, copies made on the way included.
+  const cleaned = (owned ? dropNullsInPlace(resolved) : dropNulls(resolved)) as Record<string, unknown>;
   // BusinessReadyInvoice names the XRechnung profile `xrechnung_3.0`: accept it as an alias.
   if (cleaned.profile === 'xrechnung_3.0') cleaned.profile = 'xrechnung';
+  const controls = controlCharacterErrors(cleaned);
   if (!checker()(cleaned)) {
-    throw new MetadataShapeError(schemaErrors(cleaned));
+    throw new MetadataShapeError([...controls, ...schemaErrors(cleaned)]);
   }
+  if (controls.length) throw new MetadataShapeError(controls);
   const meta = cleaned as InvoiceMetadata;
   const items = semanticErrors(meta);
   if (items.length) throw new MetadataShapeError(items);
   return meta;
+}
+
+/** C0 control characters other than tab, LF and CR: XML 1.0 cannot carry them (#17). */
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+
+/** Every string value holding a control character, as a 422 item naming its field. */
+function controlCharacterErrors(value: unknown): ShapeErrorItem[] {
+  const items: ShapeErrorItem[] = [];
+  const visit = (v: unknown, loc: (string | number)[]): void => {
+    if (typeof v === 'string') {
+      const m = CONTROL_CHARS.exec(v);
+      if (m) {
+        const code = `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+        items.push({
+          loc: [...ROOT, ...loc],
+          msg: `String must not contain control characters (found ${code} at position ${m.index}); only tab, line feed and carriage return are allowed`,
+          type: 'string_control_character',
+          input: v.length > MAX_ECHOED_INPUT ? `${v.slice(0, 32)}... (${v.length} characters)` : v,
+          ctx: { character: code, position: m.index },
+        });
+      }
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) visit(v[i], [...loc, i]);
+    } else if (v !== null && typeof v === 'object') {
+      for (const k of Object.keys(v)) visit((v as Record<string, unknown>)[k], [...loc, k]);
+    }
+  };
+  visit(value, []);
+  return items;
 }
 
 /** Null members count as absent (the API's BusinessReadyInvoice writes null for absent values). */
@@ -110,6 +159,7 @@ const PATTERN_MESSAGES: Record<string, string> = {
   '^[A-Z]{2}$': 'Input should be an ISO 3166-1 alpha-2 country code, e.g. "DE"',
   '^[A-Z]{3}$': 'Input should be an ISO 4217 currency code, e.g. "EUR"',
   '^[A-Z0-9]{1,3}$': 'Input should be a UN/ECE Rec 20 unit code, e.g. "C62" or "HUR"',
+  '^[A-Za-z0-9+/]+={0,2}$': 'Input should be base64 (RFC 4648 alphabet, no line breaks)',
 };
 
 /** ajv names one missing/extra property per error; the mapping below reads lists (as TypeBox reports them). */
@@ -175,13 +225,15 @@ function schemaErrors(value: unknown): ShapeErrorItem[] {
       case 'type': {
         const t = String(raw.params.type);
         const [type, msg] =
-          t === 'string'
-            ? ['string_type', 'Input should be a valid string']
-            : t === 'object'
-              ? ['model_type', 'Input should be an object']
-              : t === 'array'
-                ? ['list_type', 'Input should be a valid list']
-                : [`${t}_type`, `Input should be of type ${t}`];
+          t === 'string,number'
+            ? ['string_type', 'Input should be a decimal string or a JSON number']
+            : t === 'string'
+              ? ['string_type', 'Input should be a valid string']
+              : t === 'object'
+                ? ['model_type', 'Input should be an object']
+                : t === 'array'
+                  ? ['list_type', 'Input should be a valid list']
+                  : [`${t}_type`, `Input should be of type ${t}`];
         push({ loc: [...ROOT, ...base], msg, type, input });
         break;
       }
@@ -498,6 +550,7 @@ function codeListErrors(meta: InvoiceMetadata, add: (loc: Loc, msg: string, type
   reasons(['charges'], meta.charges, true);
   for (const [i, l] of (meta.line_items ?? []).entries()) {
     check(['line_items', i, 'unit_code'], l.unit_code, 'BR-CL-23', 'Unit code (UN/ECE Rec 20/21)');
+    check(['line_items', i, 'price_base_quantity_unit_code'], l.price_base_quantity_unit_code, 'BR-CL-23', 'Unit code (UN/ECE Rec 20/21)');
     check(['line_items', i, 'origin_country'], l.origin_country, 'BR-CL-14', 'Country code');
     check(['line_items', i, 'standard_item_id', 'scheme'], l.standard_item_id?.scheme, 'BR-CL-21', 'Item identifier scheme (ISO 6523 ICD)');
     for (const [j, c] of (l.classifications ?? []).entries())
@@ -527,6 +580,20 @@ function otherRuleErrors(
   if (!meta.seller.vat_number && !meta.seller.registration_id && !(meta.seller.identifiers ?? []).length) {
     missing(['seller', 'registration_id'], 'the seller needs a VAT id, a legal registration id or an identifier (BR-CO-26)');
   }
+  // BR-CO-03: the VAT point date (BT-7) and its code (BT-8) exclude each other.
+  if (meta.tax_point_date && meta.tax_point_date_code)
+    add(
+      ['tax_point_date_code'],
+      'give the VAT point date (tax_point_date) or its code, not both (BR-CO-03)',
+      'value_error',
+      meta.tax_point_date_code,
+    );
+  // BT-125: base64 in groups of four characters (the pattern checked the alphabet).
+  for (const [i, d] of (meta.supporting_documents ?? []).entries()) {
+    const content = d.attachment?.content;
+    if (content !== undefined && content.length % 4 !== 0)
+      add(['supporting_documents', i, 'attachment', 'content'], 'Input should be base64 (its length a multiple of 4)', 'value_error');
+  }
   // BR-29 / BR-30: periods end on or after their start.
   const period = (loc: Loc, p: { start?: string; end?: string } | undefined) => {
     if (p?.start && p.end && p.end < p.start) add([...loc, 'end'], 'end must not be before start (BR-29/BR-30)', 'value_error', p.end);
@@ -534,6 +601,16 @@ function otherRuleErrors(
   period(['invoice_period'], meta.invoice_period);
   for (const [i, l] of (meta.line_items ?? []).entries()) {
     period(['line_items', i, 'period'], l.period);
+    // BT-150 belongs to BT-149; XRechnung (PEPPOL-EN16931-R130) wants it equal to the invoiced quantity's unit.
+    if (l.price_base_quantity_unit_code && !l.price_base_quantity)
+      missing(['line_items', i, 'price_base_quantity'], 'price_base_quantity_unit_code is the unit of price_base_quantity: give both');
+    else if (l.price_base_quantity_unit_code && profileOf(meta) === 'xrechnung' && l.price_base_quantity_unit_code !== l.unit_code)
+      add(
+        ['line_items', i, 'price_base_quantity_unit_code'],
+        'XRechnung requires the unit of the price base quantity to be the unit_code (PEPPOL-EN16931-R130)',
+        'value_error',
+        l.price_base_quantity_unit_code,
+      );
     // BR-64: a standard item identifier carries its scheme.
     if (l.standard_item_id && !l.standard_item_id.scheme)
       missing(['line_items', i, 'standard_item_id', 'scheme'], 'the scheme of the standard item identifier, e.g. 0160 for GTIN (BR-64)');

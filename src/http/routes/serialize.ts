@@ -19,7 +19,7 @@ export default async function serialize(app: FastifyInstance): Promise<void> {
         summary: 'Serialize an invoice into normalized ERP JSON (pro)',
         description:
           'Pro license required: in community mode the answer is 403 with code LICENSE_REQUIRED and a `license_url`. ' +
-          'Reads a Factur-X/ZUGFeRD PDF or CII/UBL XML into BusinessReadyInvoice (schema_version 1.0.0). Every value not taken ' +
+          'Reads a Factur-X/ZUGFeRD PDF or CII/UBL XML into BusinessReadyInvoice (schema_version 1.1.0: 1.0.0 plus optional allowances, charges, paid/rounding amounts, payment terms, exemption reasons). Every value not taken ' +
           'as-is from the invoice (default, placeholder, derived, coerced) is listed in `fallbacks_applied`. A PDF without ' +
           'invoice XML, or XML that is not an invoice, answers 200 with `success: false` and `errors` (codes as in /v1/extract). ' +
           'The parser never repairs malformed XML (`xml_recovery_applied` is always false): such input is 400. ' +

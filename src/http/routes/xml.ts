@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { INVOICE_METADATA_COMPONENT } from '../../metadata/index.js';
 import { fromMetadataError } from '../../lib/operations.js';
 import { MetadataNotJsonError } from '../../metadata/errors.js';
+import { hasNumberToken, parseJsonKeepingNumbers } from '../../metadata/json-numbers.js';
+import { plainMetadataValue } from '../../metadata/validate.js';
 import { ProblemError, RequestShapeError } from '../errors.js';
 import { libErrorToHttp } from '../lib-errors.js';
 import { isMultipart, readForm } from '../multipart.js';
@@ -23,7 +25,10 @@ export function toHttpError(err: unknown): unknown {
 const DESCRIPTION = `Generates Cross Industry Invoice (D22B) XML from invoice metadata JSON, for the Factur-X/ZUGFeRD profiles
 \`minimum\`, \`basic_wl\`, \`basic\`, \`en16931\` (default) and \`extended\`, and for \`xrechnung\` (XRechnung 3.0 CII).
 The metadata is the JSON schema \`InvoiceMetadata\`, sent as the form field \`metadata\`
-(\`application/x-www-form-urlencoded\`; \`multipart/form-data\` is accepted too).
+(\`application/x-www-form-urlencoded\`; \`multipart/form-data\` is accepted too), or as an \`application/json\` body
+that is the metadata object itself (or \`{"metadata": ...}\`). A BusinessReadyInvoice from /v1/serialize (or the whole
+SerializationResponse) is accepted as metadata: receive, serialize, correct, re-issue. Amounts, quantities, prices
+and rates may be JSON numbers, read exactly as written (\`0.1\` is 0.1, \`1e2\` is 100).
 
 - Line totals, the VAT breakdown and the document totals are computed with EN 16931 rounding (half-up, 2 decimals)
   when absent; given values that disagree with the lines answer **400** (\`code\` \`METADATA_INCONSISTENT\`, \`errors\`
@@ -70,7 +75,13 @@ async function readMetadataField(req: FastifyRequest): Promise<unknown> {
     return form.fields.metadata;
   }
   const body = req.body;
+  // A JSON body is the metadata itself, or {"metadata": ...} (metadata has no member of that name, so the two
+  // cannot be confused). Its numbers were kept as written by the parser below.
+  if (req.headers['content-type']?.includes('json') && !(body && typeof body === 'object' && Object.hasOwn(body, 'metadata'))) {
+    return plainMetadataValue(body);
+  }
   const value = body && typeof body === 'object' ? (body as Record<string, unknown>).metadata : undefined;
+  if (value !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value)) return plainMetadataValue(value);
   if (value === undefined || value === null) {
     throw new RequestShapeError([{ loc: ['body', 'metadata'], msg: 'Field required', type: 'missing' }]);
   }
@@ -98,8 +109,9 @@ export default async function xml(app: FastifyInstance): Promise<void> {
     },
   );
 
-  // JSON bodies ({"metadata": ...}): nesting depth bounded before parsing (src/util/json-limits.ts).
-  // fastify's own parser (prototype-poisoning protection) does the parsing.
+  // JSON bodies (the metadata, or {"metadata": ...}): nesting depth bounded before parsing (src/util/json-limits.ts).
+  // fastify's own parser (prototype-poisoning protection) parses a body without numbers; one with numbers is read
+  // by the number-keeping parser (./metadata/json-numbers.ts), which refuses the same keys.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
@@ -116,7 +128,16 @@ export default async function xml(app: FastifyInstance): Promise<void> {
         );
         return;
       }
-      parseJson(req, body as string, done);
+      if (!hasNumberToken(body as string)) {
+        parseJson(req, body as string, done);
+        return;
+      }
+      try {
+        done(null, parseJsonKeepingNumbers(body as string, { forbidPrototypeKeys: true }));
+      } catch (err) {
+        const e = new ProblemError(400, 'Bad Request', `The JSON body is not valid JSON: ${(err as Error).message}`);
+        done(e, undefined);
+      }
     },
   );
 
@@ -155,7 +176,12 @@ export default async function xml(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const metadata = await readMetadataField(req);
+      let metadata: unknown;
+      try {
+        metadata = await readMetadataField(req);
+      } catch (err) {
+        throw toHttpError(err);
+      }
       // The depth bound here, on the main thread (one linear scan), rather than after a hand-over to a worker.
       if (typeof metadata === 'string' && jsonTooDeep(metadata))
         throw toHttpError(new MetadataNotJsonError(jsonTooDeepMessage('The metadata JSON'), 'JSON_TOO_DEEP'));

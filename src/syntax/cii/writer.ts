@@ -283,6 +283,21 @@ function writeAgreement(c: Ctx): void {
   x.wrapped('ram:BuyerOrderReferencedDocument', 'ram:IssuerAssignedID', inv.purchaseOrderReference);
   if (level >= LEVEL.BASIC_WL) x.wrapped('ram:ContractReferencedDocument', 'ram:IssuerAssignedID', inv.contractReference);
   if (level >= LEVEL.EN16931) {
+    // BG-24: schema order in ReferencedDocumentType is IssuerAssignedID, URIID, TypeCode, Name, AttachmentBinaryObject.
+    for (const d of inv.supportingDocuments) {
+      x.open('ram:AdditionalReferencedDocument');
+      x.leaf('ram:IssuerAssignedID', d.reference);
+      x.leaf('ram:URIID', d.externalLocation);
+      x.leaf('ram:TypeCode', '916');
+      x.leaf('ram:Name', d.description);
+      if (d.attachment?.contentBase64) {
+        x.leaf('ram:AttachmentBinaryObject', d.attachment.contentBase64, {
+          mimeCode: d.attachment.mimeCode,
+          filename: d.attachment.filename,
+        });
+      }
+      x.close('ram:AdditionalReferencedDocument');
+    }
     if (inv.tenderOrLotReference) {
       x.open('ram:AdditionalReferencedDocument')
         .leaf('ram:IssuerAssignedID', inv.tenderOrLotReference)
