@@ -335,6 +335,13 @@ export class ServerProcess {
     const xml = Buffer.from(buildInvoiceXml(DOMESTIC_EXAMPLE).xml, 'utf8');
     const meta = Buffer.from(JSON.stringify(DOMESTIC_EXAMPLE));
     const pdf = pdfa3Base();
+    // Big honest inputs start the worker threads and load each kind of job there (seconds under tsx), so the
+    // first big fuzz input is not blamed for it: over VALIDATION_INLINE_MAX_KB (XML, metadata) and over the
+    // PDF inline bound (a PDF with a long comment after its header).
+    const bigMeta = { ...DOMESTIC_EXAMPLE, line_items: Array.from({ length: 1200 }, () => DOMESTIC_EXAMPLE.line_items![0]) };
+    const bigXml = Buffer.from(buildInvoiceXml(bigMeta).xml, 'utf8');
+    const bigMetaJson = Buffer.from(JSON.stringify(bigMeta));
+    const bigPdf = Buffer.concat([pdf.subarray(0, 9), Buffer.from(`%${'x'.repeat(600 * 1024)}\n`), pdf.subarray(9)]);
     const file = (data: Buffer, filename: string): CasePart => ({ name: 'file', data, filename });
     const cases: FuzzCase[] = [
       { endpoint: '/v1/validate', encoding: 'multipart', mutated: 'file', parts: [file(xml, 'i.xml')] },
@@ -360,6 +367,11 @@ export class ServerProcess {
           { name: 'xml', data: xml, filename: 'i.xml' },
         ],
       },
+      { endpoint: '/v1/validate', encoding: 'multipart', mutated: 'file', parts: [file(bigXml, 'i.xml')] },
+      { endpoint: '/v1/validate', encoding: 'multipart', mutated: 'file', parts: [file(bigPdf, 'i.pdf')] },
+      { endpoint: '/v1/extract', encoding: 'multipart', mutated: 'file', parts: [file(bigXml, 'i.xml')] },
+      { endpoint: '/v1/serialize', encoding: 'multipart', mutated: 'file', parts: [file(bigXml, 'i.xml')] },
+      { endpoint: '/v1/xml', encoding: 'urlencoded', mutated: 'metadata', parts: [{ name: 'metadata', data: bigMetaJson }] },
     ];
     for (const c of cases) {
       const { headers, body } = encodeCase(c);

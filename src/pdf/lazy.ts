@@ -12,6 +12,7 @@
  * checked against the file's real length and the caps of ./limits.ts before anything is allocated or
  * looped over. A file over a limit throws PdfLimitError, which is final (no fallback gets to try it).
  */
+import { readLiteralString } from './literal.js';
 import { promisify } from 'node:util';
 import { inflate, constants as zlibConstants } from 'node:zlib';
 import { applyFilters, FilterError, type FilterStep } from './filters.js';
@@ -210,30 +211,10 @@ class Parser {
   }
 
   private literalString(): PdfString {
-    this.pos++;
-    const out: number[] = [];
-    let depth = 1;
-    const b = this.b;
-    while (this.pos < this.end) {
-      const c = b[this.pos++];
-      if (c === 0x5c /* \ */) {
-        const n = b[this.pos++];
-        const esc: Record<number, number> = { 0x6e: 10, 0x72: 13, 0x74: 9, 0x62: 8, 0x66: 12, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
-        if (n in esc) out.push(esc[n]);
-        else if (n >= 0x30 && n <= 0x37) {
-          let v = n - 0x30;
-          for (let k = 0; k < 2 && b[this.pos] >= 0x30 && b[this.pos] <= 0x37; k++) v = v * 8 + (b[this.pos++] - 0x30);
-          out.push(v & 0xff);
-        } else if (n === 0x0d) {
-          if (b[this.pos] === 0x0a) this.pos++;
-        } else if (n !== 0x0a) out.push(n);
-        continue;
-      }
-      if (c === 0x28) depth++;
-      else if (c === 0x29 && --depth === 0) return { kind: 'string', bytes: Uint8Array.from(out) };
-      out.push(c);
-    }
-    throw new LazyPdfError('unterminated string');
+    const r = readLiteralString(this.b, this.pos, this.end);
+    if (!r) throw new LazyPdfError('unterminated string');
+    this.pos = r.next;
+    return { kind: 'string', bytes: r.bytes };
   }
 }
 
