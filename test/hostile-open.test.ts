@@ -13,6 +13,18 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildInvoiceXml } from '../src/metadata/build.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
+import { applyFilters, applyFiltersAsync } from '../src/pdf/filters.js';
+import { PdfLimitError } from '../src/pdf/limits.js';
+import {
+  ascii85Encode,
+  attachment,
+  basicObjects,
+  buildPdf,
+  lzwEncode,
+  lzwRunBomb,
+  pdfa3Xmp,
+  streamObj,
+} from '../scripts/fuzz/pdf-builder.js';
 import { multipart, proApp, type Part } from './helpers.js';
 
 const HEALTH_BOUND_MS = 1000;
@@ -188,4 +200,55 @@ test('a finding that quotes a 2-million-character value is cut: the report stays
   assert.ok(quoted, 'the currency code finding is listed');
   assert.match(quoted.explanation, /more characters not shown/);
   healthy(a);
+});
+
+/** A PDF/A-3-declared PDF whose factur-x.xml attachment is `data` under `filter` (built in code). */
+function pdfWithAttachment(data: Buffer, filter: string): Buffer {
+  const objs = basicObjects('/Metadata 5 0 R /Names << /EmbeddedFiles << /Names [(factur-x.xml) 7 0 R] >> >> /AF [7 0 R]');
+  objs.push(streamObj(5, '/Type /Metadata /Subtype /XML', pdfa3Xmp()));
+  objs.push(...attachment(6, 'factur-x.xml', data, { filter }));
+  return buildPdf(objs, { trailer: '/Root 1 0 R' });
+}
+
+test('LZW, ASCII85 and RunLength decode in slices: the event loop turns during a 64 MiB decode, and the output is the same', async () => {
+  const bomb = lzwRunBomb(0x20, 1 << 27); // 128 MiB of spaces in ~100 KB: stops at the 64 MiB cap
+  let turns = 0;
+  let stop = false;
+  const ticker = (async () => {
+    while (!stop) {
+      await new Promise((r) => setImmediate(r));
+      turns++;
+    }
+  })();
+  await assert.rejects(applyFiltersAsync(bomb, [{ name: 'LZWDecode' }], 64 << 20), (e: Error) => e instanceof PdfLimitError);
+  const a85 = ascii85Encode(Buffer.alloc(8 << 20, 0x41));
+  const rl = Buffer.alloc(1 << 20);
+  for (let i = 0; i < rl.length; i += 2) (rl[i] = 129), (rl[i + 1] = 0x42); // runs of 128 bytes: 64 MiB
+  const turnsBefore = turns;
+  const [outA85, outRl] = [
+    await applyFiltersAsync(a85, [{ name: 'ASCII85Decode' }], 64 << 20),
+    await applyFiltersAsync(rl, [{ name: 'RunLengthDecode' }], 64 << 20),
+  ];
+  stop = true;
+  await ticker;
+  // Sync (sliceless) decoding gives the event loop no turn at all; the sliced one many.
+  assert.ok(turnsBefore > 5, `the event loop turned ${turnsBefore} times during the LZW bomb`);
+  assert.ok(turns - turnsBefore > 5, `the event loop turned ${turns - turnsBefore} times during ASCII85 and RunLength`);
+  assert.deepEqual(outA85, applyFilters(a85, [{ name: 'ASCII85Decode' }], 64 << 20));
+  assert.equal(outA85.length, 8 << 20);
+  assert.equal(outRl.length, 64 << 20);
+  assert.ok(outRl.every((b) => b === 0x42));
+  const honest = Buffer.from(buildInvoiceXml(DOMESTIC_EXAMPLE).xml);
+  assert.deepEqual(Buffer.from(await applyFiltersAsync(lzwEncode(honest), [{ name: 'LZWDecode' }], 64 << 20)), honest);
+});
+
+test('a PDF whose attachment is an LZW bomb: validate and extract answer, /health within 1 s (the decode held the event loop ~1 s)', async () => {
+  const pdf = pdfWithAttachment(lzwRunBomb(0x20, 1 << 27), '/LZWDecode');
+  assert.ok(pdf.length < 512 * 1024, 'small enough to be read on the main thread (PDF_INLINE_MAX_BYTES)');
+  for (const path of ['/v1/validate', '/v1/extract']) {
+    const a = await postWithHealth(pro, path, [{ name: 'file', value: pdf, filename: 'invoice.pdf', contentType: 'application/pdf' }]);
+    assert.ok([200, 400].includes(a.status), `${path}: ${a.status} ${a.text.slice(0, 200)}`);
+    assert.match(a.text, /64 MiB/, `${path} names the decode limit: ${a.text.slice(0, 300)}`);
+    healthy(a);
+  }
 });

@@ -13,9 +13,7 @@
  * looped over. A file over a limit throws PdfLimitError, which is final (no fallback gets to try it).
  */
 import { readLiteralString } from './literal.js';
-import { promisify } from 'node:util';
-import { inflate, constants as zlibConstants } from 'node:zlib';
-import { applyFilters, FilterError, type FilterStep } from './filters.js';
+import { applyFilters, applyFiltersAsync, FilterError, type FilterStep } from './filters.js';
 import {
   DecodeBudget,
   streamTooLarge,
@@ -29,8 +27,6 @@ import {
 } from './limits.js';
 
 export { MAX_DECODED_BYTES } from './limits.js';
-
-const inflateAsync = promisify(inflate) as (buf: Uint8Array, opts: object) => Promise<Buffer>;
 
 export class LazyPdfError extends Error {
   constructor(message: string) {
@@ -573,10 +569,10 @@ export function decodeStreamData(
 }
 
 /**
- * decodeStreamData off the event loop where it matters: a Flate stream (what attachments use) is inflated
- * in libuv's thread pool (zlib's asynchronous inflate, capped the same way), so that decoding an attachment
- * up to its 64 MiB cap (over a second on a loaded machine) never stalls other requests. Other filters decode
- * synchronously (they are rare, and capped).
+ * decodeStreamData off the event loop: Flate (what attachments use) inflates in libuv's thread pool, and the
+ * other filters (LZW, ASCII85, ASCIIHex, RunLength) decode in slices with turns of the event loop between
+ * them (applyFiltersAsync), so that decoding an attachment up to its 64 MiB cap (over a second on a loaded
+ * machine) never stalls other requests. The same caps and budget as decodeStreamData.
  */
 export async function decodeStreamDataAsync(
   s: PdfStreamValue,
@@ -584,25 +580,13 @@ export async function decodeStreamDataAsync(
   opts: { lenientFlate?: boolean } = {},
 ): Promise<Uint8Array> {
   const steps = filterSteps(s.dict);
-  const first = steps[0];
-  if (steps.length !== 1 || (first.name !== 'FlateDecode' && first.name !== 'Fl')) return decodeStreamData(s, budget, opts);
-  const cap = budget.capFor('file');
+  if (steps.length === 0) return decodeStreamData(s, budget, opts);
   let out: Uint8Array;
   try {
-    out = await inflateAsync(s.raw, { maxOutputLength: cap, ...(opts.lenientFlate ? { finishFlush: zlibConstants.Z_SYNC_FLUSH } : {}) });
+    out = await applyFiltersAsync(s.raw, steps, budget.capFor('file'), opts);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || (err as Error).message?.includes('maxOutputLength'))
-      throw streamTooLarge(cap);
-    throw new LazyPdfError('the compressed data is damaged');
-  }
-  // The predictor (rare on attachments) runs on the inflated bytes, as in applyFilters.
-  if (first.parms?.predictor !== undefined && first.parms.predictor > 1) {
-    try {
-      out = applyFilters(out, [{ name: 'none', parms: first.parms }], cap);
-    } catch (err) {
-      if (err instanceof FilterError) throw new LazyPdfError(err.message);
-      throw err;
-    }
+    if (err instanceof FilterError) throw new LazyPdfError(err.message);
+    throw err;
   }
   budget.charge(out.length, 'file');
   return out;
