@@ -343,6 +343,17 @@ function watchdog(at: number): void {
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => process.exit(130)); // 'exit' reaps the servers
 
+// A socket of ours that the server closed while we wrote (EPIPE/ECONNRESET) is the server's business, judged through
+// the request's own outcome; it must not end the run (a 5-minute run died on one such unhandled error).
+process.on('uncaughtException', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE' || err.code === 'ECONNRESET') {
+    process.stderr.write(`fuzz: ignored a socket ${err.code} outside any request\n`);
+    return;
+  }
+  process.stderr.write(`fuzz: ${err.stack ?? String(err)}\n`);
+  process.exit(2);
+});
+
 // Exit explicitly: a keep-alive socket or a pending spare server must not keep the harness alive after its report.
 main().then(
   (code) => process.exit(code),
