@@ -34,7 +34,10 @@ async function startServer(env: Record<string, string> = {}, listeners = 1): Pro
     child.once('exit', (code) => resolve({ code, at: Date.now() })),
   );
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // a supervisor left behind kept the test process (and its cluster workers) alive
+      reject(new Error(`server did not start: ${out}`));
+    }, 30_000);
     child.stdout!.on('data', (chunk) => {
       out += chunk;
       const all = [...out.matchAll(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/g)];

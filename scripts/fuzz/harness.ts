@@ -190,6 +190,31 @@ function rssMb(pid: number | undefined): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Pauses that end early when the case is over: the /health prober naps between probes, and a nap must not
+ * hold the next input back (the fixed 150 + 200 ms sleeps cost more than the average input took).
+ */
+class Naps {
+  private wakers = new Set<() => void>();
+  over = false;
+  nap(ms: number): Promise<void> {
+    if (this.over) return Promise.resolve();
+    return new Promise((res) => {
+      const done = () => {
+        clearTimeout(t);
+        this.wakers.delete(done);
+        res();
+      };
+      const t = setTimeout(done, ms);
+      this.wakers.add(done);
+    });
+  }
+  end(): void {
+    this.over = true;
+    for (const w of [...this.wakers]) w();
+  }
+}
+
 interface Instance {
   child: ChildProcess;
   port: number;
@@ -208,10 +233,14 @@ export class ServerProcess {
   /** Keep a started spare after a replacement (off in the regression test, which replaces rarely). */
   keepSpare = true;
   private cur?: Instance;
+  private stopped = false;
   private spare?: Promise<Instance | undefined>;
   private readonly env: Record<string, string>;
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   private readonly healthAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+  /** Extra node flags for the server (e.g. --cpu-prof when profiling a replay). */
+  execArgv: string[] = (process.env.FUZZ_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
   constructor(env: Record<string, string> = {}) {
     const keys = generateLicenseKeyPair();
@@ -251,13 +280,20 @@ export class ServerProcess {
   }
 
   private async launch(): Promise<Instance> {
+    if (this.stopped) throw new Error('the fuzz server was stopped');
     const port = await freePort();
     const root = resolve(import.meta.dirname, '../..');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
-      cwd: root,
-      env: { ...process.env, ...this.env, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...this.execArgv, '--import', join(root, 'scripts/fuzz/orphan-guard.mjs'), '--import', 'tsx', join(root, 'src/main.ts')],
+      {
+        cwd: root,
+        env: { ...process.env, ...this.env, PORT: String(port) },
+        // stdin: a pipe the server watches (orphan-guard.mjs), so it ends with the harness even after a SIGKILL.
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    child.stdin!.on('error', () => {});
     const inst: Instance = { child, port, exited: false, log: '' };
     this.starts++;
     // Never leave a server behind: a busy one may ignore SIGTERM (the very bug class this finds).
@@ -276,6 +312,10 @@ export class ServerProcess {
     });
     const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
+      if (this.stopped) {
+        await ServerProcess.kill(inst);
+        throw new Error('the fuzz server was stopped');
+      }
       if (inst.exited) throw new Error(`server exited at start: ${inst.log}`);
       if ((await this.healthOf(port, 1000)) < 1000) {
         await this.warmUp(port);
@@ -295,6 +335,13 @@ export class ServerProcess {
     const xml = Buffer.from(buildInvoiceXml(DOMESTIC_EXAMPLE).xml, 'utf8');
     const meta = Buffer.from(JSON.stringify(DOMESTIC_EXAMPLE));
     const pdf = pdfa3Base();
+    // Big honest inputs start the worker threads and load each kind of job there (seconds under tsx), so the
+    // first big fuzz input is not blamed for it: over VALIDATION_INLINE_MAX_KB (XML, metadata) and over the
+    // PDF inline bound (a PDF with a long comment after its header).
+    const bigMeta = { ...DOMESTIC_EXAMPLE, line_items: Array.from({ length: 1200 }, () => DOMESTIC_EXAMPLE.line_items![0]) };
+    const bigXml = Buffer.from(buildInvoiceXml(bigMeta).xml, 'utf8');
+    const bigMetaJson = Buffer.from(JSON.stringify(bigMeta));
+    const bigPdf = Buffer.concat([pdf.subarray(0, 9), Buffer.from(`%${'x'.repeat(600 * 1024)}\n`), pdf.subarray(9)]);
     const file = (data: Buffer, filename: string): CasePart => ({ name: 'file', data, filename });
     const cases: FuzzCase[] = [
       { endpoint: '/v1/validate', encoding: 'multipart', mutated: 'file', parts: [file(xml, 'i.xml')] },
@@ -320,6 +367,11 @@ export class ServerProcess {
           { name: 'xml', data: xml, filename: 'i.xml' },
         ],
       },
+      { endpoint: '/v1/validate', encoding: 'multipart', mutated: 'file', parts: [file(bigXml, 'i.xml')] },
+      { endpoint: '/v1/validate', encoding: 'multipart', mutated: 'file', parts: [file(bigPdf, 'i.pdf')] },
+      { endpoint: '/v1/extract', encoding: 'multipart', mutated: 'file', parts: [file(bigXml, 'i.xml')] },
+      { endpoint: '/v1/serialize', encoding: 'multipart', mutated: 'file', parts: [file(bigXml, 'i.xml')] },
+      { endpoint: '/v1/xml', encoding: 'urlencoded', mutated: 'metadata', parts: [{ name: 'metadata', data: bigMetaJson }] },
     ];
     for (const c of cases) {
       const { headers, body } = encodeCase(c);
@@ -334,10 +386,14 @@ export class ServerProcess {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await ServerProcess.kill(this.cur);
     const spare = this.spare;
     this.spare = undefined;
     if (spare) await ServerProcess.kill(await spare);
+    // Keep-alive sockets would keep the harness's event loop alive.
+    this.agent.destroy();
+    this.healthAgent.destroy();
   }
 
   /** Replace the server: by the spare when one is ready, else by a new process. */
@@ -519,22 +575,24 @@ export class HttpTarget implements Target {
     const rssStart = s.rss();
     let rssPeak = rssStart;
     let healthMax = 0;
-    let running = true;
+    const naps = new Naps();
     const rssTimer = setInterval(() => {
       rssPeak = Math.max(rssPeak, s.rss());
     }, 100);
+    // A probe that is under way when the answer arrives is awaited (its latency counts); the naps between
+    // probes end with the case.
     const prober = (async () => {
-      await sleep(150);
-      while (running) {
+      await naps.nap(150);
+      while (!naps.over) {
         const h = await s.health(this.opts.healthBoundMs + 50);
         healthMax = Math.max(healthMax, h);
-        await sleep(200);
+        await naps.nap(200);
       }
     })();
     const t0 = performance.now();
     const r = await s.request(c.endpoint, headers, body, timeBoundMs);
     const ms = performance.now() - t0;
-    running = false;
+    naps.end();
     clearInterval(rssTimer);
     await prober;
     rssPeak = Math.max(rssPeak, s.rss());

@@ -1,7 +1,7 @@
 /**
  * npm run fuzz -- [--seed N] [--count N] [--minutes M] [--sample] [--corpus-sample K] [--no-minimise]
  *                 [--no-fixtures] [--endpoints /v1/validate,/v1/merge] [--write-docs] [--json FILE]
- * npm run fuzz -- --replay [--update-known]
+ * npm run fuzz -- --replay [--update-known] [--dir test/fixtures/fuzz-open]
  *
  * Structure-aware fuzzing of every endpoint that reads uploads, against one real server process.
  * Deterministic: the same seed and count send the same inputs. --sample is the CI run (≤ 2 minutes on two
@@ -100,16 +100,18 @@ function table(headers: string[], rows: (string | number)[][]): string {
  * --replay: send every regression fixture once (as test/fuzz-regressions.test.ts does) and list what fails;
  * with --update-known, write that list to known-failing.txt (after merging fixes, this clears it).
  */
-async function replay(update: boolean): Promise<void> {
+async function replay(update: boolean, dir = FIXTURE_DIR): Promise<number> {
+  if (update && dir !== FIXTURE_DIR) throw new Error('--update-known applies to test/fixtures/fuzz only');
   const server = new ServerProcess();
   await server.start();
   const target = new HttpTarget(server, DEFAULT_ORACLE);
   target.recoveryMs = 3000;
   const failing: string[] = [];
-  for (const fx of readFixtures()) {
-    const fs = judge(fx.case, await target.send(fx.case));
+  for (const fx of readFixtures(dir)) {
+    const o = await target.send(fx.case);
+    const fs = judge(fx.case, o);
     process.stdout.write(
-      `${fs.length ? 'FAIL' : 'pass'} ${fx.base}${fs.length ? `: ${fs.map((f) => `${f.class}: ${f.detail.slice(0, 120)}`).join('; ')}` : ''}\n`,
+      `${fs.length ? 'FAIL' : 'pass'} ${fx.base} (${o.status ?? '-'}, ${Math.round(o.ms)} ms, /health max ${Math.round(o.healthMaxMs)} ms, ${(o.body.length / 1024).toFixed(0)} KB)${fs.length ? `: ${fs.map((f) => `${f.class}: ${f.detail.slice(0, 120)}`).join('; ')}` : ''}\n`,
     );
     if (fs.length) failing.push(fx.base);
   }
@@ -121,13 +123,18 @@ async function replay(update: boolean): Promise<void> {
     writeFileSync(KNOWN_FAILING, `${[...header, ...failing].join('\n')}\n`);
     process.stdout.write(`wrote ${failing.length} names to ${KNOWN_FAILING}\n`);
   }
+  return failing.length ? 1 : 0;
 }
 
-async function main(): Promise<void> {
-  if (process.argv.includes('--replay')) return replay(process.argv.includes('--update-known'));
+async function main(): Promise<number> {
+  if (process.argv.includes('--replay')) {
+    const i = process.argv.indexOf('--dir');
+    return replay(process.argv.includes('--update-known'), i >= 0 ? resolve(process.argv[i + 1]) : FIXTURE_DIR);
+  }
   const args = parseArgs(process.argv.slice(2));
   const started = Math.round(performance.timeOrigin);
   const deadline = started + args.minutes * 60_000;
+  watchdog(deadline + WATCHDOG_GRACE_MS);
   const base = new Rng(args.seed);
   // The server starts (and warms up) while the seeds are built: start-up counts against the sample's 2 minutes.
   const server = new ServerProcess();
@@ -298,7 +305,7 @@ async function main(): Promise<void> {
     writeDocs(
       `Command: \`npm run fuzz -- --seed ${args.seed} --count ${args.count}\` (${new Date().toISOString().slice(0, 16)}Z).\n\n${summary}`,
     );
-  process.exitCode = failed ? 1 : 0;
+  return failed ? 1 : 0;
 }
 
 /** Replace (or add) the "## Fuzzing" section of docs/reliability.md; other sections are left alone. */
@@ -317,9 +324,41 @@ function writeDocs(body: string): void {
   writeFileSync(path, out);
 }
 
+/**
+ * A time-bounded run ends by itself: the loop stops taking inputs at the deadline, and if anything after it
+ * hangs (a server that will not start, a request past every bound), this timer ends the run anyway, with exit
+ * code 2. Servers are killed on every way out: the 'exit' handlers SIGKILL them, and a harness killed with
+ * SIGKILL leaves none either (their stdin closes, see orphan-guard.mjs).
+ */
+const WATCHDOG_GRACE_MS = 4 * 60_000;
+function watchdog(at: number): void {
+  setTimeout(
+    () => {
+      process.stderr.write('fuzz: still running long after the deadline; ending the run (exit 2)\n');
+      process.exit(2);
+    },
+    Math.max(0, at - Date.now()),
+  ).unref();
+}
+
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => process.exit(130)); // 'exit' reaps the servers
 
-main().catch((err) => {
-  process.stderr.write(`fuzz: ${err instanceof Error ? err.stack : String(err)}\n`);
+// A socket of ours that the server closed while we wrote (EPIPE/ECONNRESET) is the server's business, judged through
+// the request's own outcome; it must not end the run (a 5-minute run died on one such unhandled error).
+process.on('uncaughtException', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE' || err.code === 'ECONNRESET') {
+    process.stderr.write(`fuzz: ignored a socket ${err.code} outside any request\n`);
+    return;
+  }
+  process.stderr.write(`fuzz: ${err.stack ?? String(err)}\n`);
   process.exit(2);
 });
+
+// Exit explicitly: a keep-alive socket or a pending spare server must not keep the harness alive after its report.
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`fuzz: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(2);
+  },
+);

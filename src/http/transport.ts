@@ -103,6 +103,30 @@ function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, s
   }
 }
 
+/** A refused body is read and dropped (see the onSend hook) up to 2 × the upload limit, at least this much… */
+const DRAIN_MIN_BYTES = 32 * 1024 * 1024;
+/** …and for at most this long; then the connection is closed. */
+export const DRAIN_MAX_MS = 10_000;
+
+/** Read and drop what is left of a refused request's body; close the connection past the bounds. */
+function drainBody(raw: FastifyRequest['raw'], maxBytes: number): void {
+  if (raw.complete) return;
+  const socket = raw.socket;
+  let dropped = 0;
+  const timer = setTimeout(() => socket.destroy(), DRAIN_MAX_MS);
+  timer.unref();
+  raw.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > maxBytes) {
+      clearTimeout(timer);
+      socket.destroy();
+    }
+  });
+  raw.once('end', () => clearTimeout(timer));
+  raw.once('close', () => clearTimeout(timer));
+  raw.resume();
+}
+
 const DRAINING = 'shutting down: finishing the requests in flight, taking no new work';
 
 function shuttingDown(): ProblemError {
@@ -199,6 +223,25 @@ export function installTransportGuards(app: FastifyInstance): void {
       const socket = raw.socket as TrackedSocket | null;
       if (socket && socket[CURRENT] === entry) socket[CURRENT] = undefined;
     });
+  });
+
+  // Refused before its body was read (413 on a declared length over the limit, 415): fastify answers with
+  // Connection: close, but closing a socket with unread bytes in it makes the kernel reset the connection, and
+  // the reset can destroy the answer before the client reads it (clients saw EPIPE and no answer at all). So
+  // the rest of the body is read and thrown away after the answer (a lingering close, as nginx does), bounded
+  // by DRAIN_MAX_BYTES and DRAIN_MAX_MS; the connection then stays usable.
+  const drainMaxBytes = Math.max(DRAIN_MIN_BYTES, 2 * maxBody);
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (
+      (reply.statusCode === 413 || reply.statusCode === 415) &&
+      !req.raw.complete &&
+      !lifecycle.closing &&
+      String(reply.getHeader('connection') ?? '').toLowerCase() === 'close'
+    ) {
+      reply.removeHeader('connection');
+      reply.raw.once('finish', () => drainBody(req.raw, drainMaxBytes));
+    }
+    return payload;
   });
 
   // A connection without traffic for BODY_TIMEOUT_S: with a body still arriving, the request is answered 408;

@@ -5,7 +5,8 @@
  * These are the filters @cantoo/pdf-lib decodes as well, so no attachment it could read is lost by
  * reading every stream through here; image-only filters (DCT, JBIG2, CCITT, JPX) are refused.
  */
-import { inflateSync, constants as zlibConstants } from 'node:zlib';
+import { promisify } from 'node:util';
+import { inflate as zlibInflate, inflateSync, constants as zlibConstants } from 'node:zlib';
 import { streamTooLarge } from './limits.js';
 
 export class FilterError extends Error {
@@ -24,37 +25,99 @@ export interface FilterStep {
 export function applyFilters(raw: Uint8Array, steps: FilterStep[], cap: number, opts: { lenientFlate?: boolean } = {}): Uint8Array {
   let data = raw;
   for (const step of steps) {
-    data = applyOne(data, step, cap, opts.lenientFlate === true);
-    const p = step.parms;
-    if (p?.predictor !== undefined && p.predictor > 1 && ['FlateDecode', 'Fl', 'LZWDecode', 'LZW', 'none'].includes(step.name)) {
-      if (p.predictor < 10) throw new FilterError('TIFF predictor not supported');
-      data = unpredictPng(data, p.columns ?? 1, (p.colors ?? 1) * (p.bitsPerComponent ?? 8));
-    }
+    data = isFlate(step) ? inflate(data, cap, opts.lenientFlate === true) : runToEnd(decodeSteps(data, step, cap));
+    data = withPredictor(data, step);
   }
   return data;
 }
 
-function applyOne(data: Uint8Array, step: FilterStep, cap: number, lenient: boolean): Uint8Array {
+/**
+ * applyFilters without holding the event loop: Flate inflates in libuv's thread pool (zlib's asynchronous
+ * inflate, capped the same way), and LZW, ASCII85, ASCIIHex and RunLength decode in slices of at most
+ * SLICE_MS with a turn of the event loop between two (a 64 MiB LZW output took over a second in one piece).
+ */
+export async function applyFiltersAsync(
+  raw: Uint8Array,
+  steps: FilterStep[],
+  cap: number,
+  opts: { lenientFlate?: boolean } = {},
+): Promise<Uint8Array> {
+  let data = raw;
+  for (const step of steps) {
+    data = isFlate(step) ? await inflateAsync(data, cap, opts.lenientFlate === true) : await runSliced(decodeSteps(data, step, cap));
+    data = withPredictor(data, step);
+  }
+  return data;
+}
+
+const isFlate = (step: FilterStep) => step.name === 'FlateDecode' || step.name === 'Fl';
+
+function withPredictor(data: Uint8Array, step: FilterStep): Uint8Array {
+  const p = step.parms;
+  if (p?.predictor !== undefined && p.predictor > 1 && ['FlateDecode', 'Fl', 'LZWDecode', 'LZW', 'none'].includes(step.name)) {
+    if (p.predictor < 10) throw new FilterError('TIFF predictor not supported');
+    return unpredictPng(data, p.columns ?? 1, (p.colors ?? 1) * (p.bitsPerComponent ?? 8));
+  }
+  return data;
+}
+
+/** A decoder that stops (yields) every so often so that a caller may give the event loop a turn. */
+type Decoding = Generator<void, Uint8Array, void>;
+
+/** Longest slice of decoding between two turns of the event loop (applyFiltersAsync). */
+export const SLICE_MS = 10;
+/** Input bytes between two checks of the clock. */
+const CHECK_EVERY = 16 * 1024;
+
+function runToEnd(g: Decoding): Uint8Array {
+  for (;;) {
+    const r = g.next();
+    if (r.done) return r.value;
+  }
+}
+
+async function runSliced(g: Decoding): Promise<Uint8Array> {
+  let start = performance.now();
+  for (;;) {
+    const r = g.next();
+    if (r.done) return r.value;
+    if (performance.now() - start > SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      start = performance.now();
+    }
+  }
+}
+
+function* decodeSteps(data: Uint8Array, step: FilterStep, cap: number): Decoding {
   switch (step.name) {
-    case 'FlateDecode':
-    case 'Fl':
-      return inflate(data, cap, lenient);
     case 'ASCIIHexDecode':
     case 'AHx':
-      return asciiHex(data, cap);
+      return yield* asciiHex(data, cap);
     case 'ASCII85Decode':
     case 'A85':
-      return ascii85(data, cap);
+      return yield* ascii85(data, cap);
     case 'LZWDecode':
     case 'LZW':
-      return lzw(data, cap, step.parms?.earlyChange ?? 1);
+      return yield* lzw(data, cap, step.parms?.earlyChange ?? 1);
     case 'RunLengthDecode':
     case 'RL':
-      return runLength(data, cap);
+      return yield* runLength(data, cap);
     case 'none': // only a predictor (decodeStreamDataAsync inflates first)
       return data;
     default:
       throw new FilterError(`unsupported filter ${step.name}`);
+  }
+}
+
+const inflateZlib = promisify(zlibInflate);
+
+async function inflateAsync(data: Uint8Array, cap: number, lenient: boolean): Promise<Uint8Array> {
+  try {
+    return await inflateZlib(data, { maxOutputLength: cap, ...(lenient ? { finishFlush: zlibConstants.Z_SYNC_FLUSH } : {}) });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || (err as Error).message?.includes('maxOutputLength'))
+      throw streamTooLarge(cap);
+    throw new FilterError('the compressed data is damaged');
   }
 }
 
@@ -68,33 +131,56 @@ function inflate(data: Uint8Array, cap: number, lenient: boolean): Uint8Array {
   }
 }
 
-/** A growable output that refuses to pass `cap`. */
+/** Output chunk size: one big buffer grown by doubling cost a copy of up to 64 MiB in one piece. */
+const CHUNK = 1 << 20;
+
+/**
+ * A growable output that refuses to pass `cap`: written in chunks of CHUNK bytes (a write of n bytes, at most
+ * 4,096, is always contiguous in `buf`), joined once at the end by finish(), which yields between chunks.
+ */
 class Out {
   buf: Uint8Array;
   len = 0;
+  private readonly full: Uint8Array[] = [];
+  private fullBytes = 0;
   constructor(
     private readonly cap: number,
     hint: number,
   ) {
-    this.buf = new Uint8Array(Math.max(16, Math.min(cap, hint)));
+    this.buf = new Uint8Array(Math.max(16, Math.min(cap, hint, CHUNK)));
   }
   push(b: number): void {
     if (this.len === this.buf.length) this.grow(1);
     this.buf[this.len++] = b;
   }
-  /** Room for n more bytes. A no-op when they fit: callers ask before every write, so a copy here each time was quadratic. */
+  /** Room for n more contiguous bytes in `buf`. */
   grow(n: number): void {
-    const need = this.len + n;
-    if (need <= this.buf.length) return;
-    if (need > this.cap) throw streamTooLarge(this.cap);
-    let size = this.buf.length;
-    while (size < need) size *= 2;
-    const next = new Uint8Array(Math.min(size, this.cap));
-    next.set(this.buf.subarray(0, this.len));
-    this.buf = next;
+    if (this.len + n <= this.buf.length) return;
+    if (this.fullBytes + this.len + n > this.cap) throw streamTooLarge(this.cap);
+    if (this.len === 0) {
+      this.buf = new Uint8Array(Math.max(n, CHUNK));
+      return;
+    }
+    this.full.push(this.buf.subarray(0, this.len));
+    this.fullBytes += this.len;
+    this.buf = new Uint8Array(Math.max(n, CHUNK));
+    this.len = 0;
   }
-  result(): Uint8Array {
-    return this.buf.subarray(0, this.len);
+  /** Bytes written so far. */
+  get size(): number {
+    return this.fullBytes + this.len;
+  }
+  /** The output as one array; yields after each chunk copied. */
+  *finish(): Decoding {
+    if (this.full.length === 0) return this.buf.subarray(0, this.len);
+    const all = new Uint8Array(this.fullBytes + this.len);
+    let at = 0;
+    for (const c of [...this.full, this.buf.subarray(0, this.len)]) {
+      all.set(c, at);
+      at += c.length;
+      yield;
+    }
+    return all;
   }
 }
 
@@ -102,10 +188,12 @@ function hexVal(c: number): number {
   return c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 55 : c >= 0x61 && c <= 0x66 ? c - 87 : -1;
 }
 
-function asciiHex(data: Uint8Array, cap: number): Uint8Array {
+function* asciiHex(data: Uint8Array, cap: number): Decoding {
   const out = new Out(cap, data.length >> 1);
   let hi = -1;
-  for (const c of data) {
+  for (let i = 0; i < data.length; i++) {
+    if (i % CHECK_EVERY === 0 && i > 0) yield;
+    const c = data[i];
     if (c === 0x3e) break; // '>' ends the data
     const v = hexVal(c);
     if (v < 0) continue;
@@ -116,14 +204,15 @@ function asciiHex(data: Uint8Array, cap: number): Uint8Array {
     }
   }
   if (hi >= 0) out.push(hi * 16);
-  return out.result();
+  return yield* out.finish();
 }
 
-function ascii85(data: Uint8Array, cap: number): Uint8Array {
+function* ascii85(data: Uint8Array, cap: number): Decoding {
   const out = new Out(cap, data.length);
   let group = 0;
   let n = 0;
   for (let i = 0; i < data.length; i++) {
+    if (i % CHECK_EVERY === 0 && i > 0) yield;
     const c = data[i];
     if (c === 0x7e) break; // '~>' ends the data
     if (c <= 0x20) continue;
@@ -145,13 +234,18 @@ function ascii85(data: Uint8Array, cap: number): Uint8Array {
     for (let k = n; k < 5; k++) group = group * 85 + 84;
     for (let k = 0; k < n - 1; k++) out.push((group >>> (8 * (3 - k))) & 0xff);
   }
-  return out.result();
+  return yield* out.finish();
 }
 
-function runLength(data: Uint8Array, cap: number): Uint8Array {
+function* runLength(data: Uint8Array, cap: number): Decoding {
   const out = new Out(cap, data.length * 2);
   let i = 0;
+  let check = CHECK_EVERY;
   while (i < data.length) {
+    if (i >= check) {
+      check = i + CHECK_EVERY;
+      yield;
+    }
     const len = data[i++];
     if (len === 128) break;
     if (len < 128) {
@@ -165,10 +259,10 @@ function runLength(data: Uint8Array, cap: number): Uint8Array {
       out.len += count;
     }
   }
-  return out.result();
+  return yield* out.finish();
 }
 
-function lzw(data: Uint8Array, cap: number, earlyChange: number): Uint8Array {
+function* lzw(data: Uint8Array, cap: number, earlyChange: number): Decoding {
   const out = new Out(cap, data.length * 3);
   // The dictionary as (prefix code, last byte, length) triples; entries are written out by walking prefixes.
   const prefix = new Int32Array(4096);
@@ -195,7 +289,13 @@ function lzw(data: Uint8Array, cap: number, earlyChange: number): Uint8Array {
     out.len += len;
     return out.buf[out.len - len]; // first byte
   };
+  // One input byte can write up to 4,096 output bytes: check the clock by input and by output.
+  let outCheck = 1 << 18;
   for (let i = 0; i < data.length; i++) {
+    if ((i % CHECK_EVERY === 0 && i > 0) || out.size >= outCheck) {
+      outCheck = out.size + (1 << 18);
+      yield;
+    }
     acc = ((acc << 8) | data[i]) >>> 0;
     bits += 8;
     while (bits >= width) {
@@ -208,7 +308,7 @@ function lzw(data: Uint8Array, cap: number, earlyChange: number): Uint8Array {
         prev = -1;
         continue;
       }
-      if (code === 257) return out.result();
+      if (code === 257) return yield* out.finish();
       let first: number;
       if (code < next && (code < 256 || length[code] > 0)) {
         first = emit(code);
@@ -235,7 +335,7 @@ function lzw(data: Uint8Array, cap: number, earlyChange: number): Uint8Array {
       if (next + earlyChange >= 1 << width && width < 12) width++;
     }
   }
-  return out.result();
+  return yield* out.finish();
 }
 
 function firstByte(code: number, prefix: Int32Array, suffix: Uint8Array): number {

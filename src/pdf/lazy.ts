@@ -12,10 +12,9 @@
  * checked against the file's real length and the caps of ./limits.ts before anything is allocated or
  * looped over. A file over a limit throws PdfLimitError, which is final (no fallback gets to try it).
  */
-import { promisify } from 'node:util';
-import { inflate, constants as zlibConstants } from 'node:zlib';
-import { applyFilters, FilterError, type FilterStep } from './filters.js';
 import { type EncryptionInfo, StandardSecurityHandler } from './crypt.js';
+import { readLiteralString } from './literal.js';
+import { applyFilters, applyFiltersAsync, FilterError, type FilterStep } from './filters.js';
 import {
   DecodeBudget,
   streamTooLarge,
@@ -29,8 +28,6 @@ import {
 } from './limits.js';
 
 export { MAX_DECODED_BYTES } from './limits.js';
-
-const inflateAsync = promisify(inflate) as (buf: Uint8Array, opts: object) => Promise<Buffer>;
 
 export class LazyPdfError extends Error {
   constructor(message: string) {
@@ -211,30 +208,10 @@ class Parser {
   }
 
   private literalString(): PdfString {
-    this.pos++;
-    const out: number[] = [];
-    let depth = 1;
-    const b = this.b;
-    while (this.pos < this.end) {
-      const c = b[this.pos++];
-      if (c === 0x5c /* \ */) {
-        const n = b[this.pos++];
-        const esc: Record<number, number> = { 0x6e: 10, 0x72: 13, 0x74: 9, 0x62: 8, 0x66: 12, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
-        if (n in esc) out.push(esc[n]);
-        else if (n >= 0x30 && n <= 0x37) {
-          let v = n - 0x30;
-          for (let k = 0; k < 2 && b[this.pos] >= 0x30 && b[this.pos] <= 0x37; k++) v = v * 8 + (b[this.pos++] - 0x30);
-          out.push(v & 0xff);
-        } else if (n === 0x0d) {
-          if (b[this.pos] === 0x0a) this.pos++;
-        } else if (n !== 0x0a) out.push(n);
-        continue;
-      }
-      if (c === 0x28) depth++;
-      else if (c === 0x29 && --depth === 0) return { kind: 'string', bytes: Uint8Array.from(out) };
-      out.push(c);
-    }
-    throw new LazyPdfError('unterminated string');
+    const r = readLiteralString(this.b, this.pos, this.end);
+    if (!r) throw new LazyPdfError('unterminated string');
+    this.pos = r.next;
+    return { kind: 'string', bytes: r.bytes };
   }
 }
 
@@ -624,10 +601,10 @@ export function decodeStreamData(
 }
 
 /**
- * decodeStreamData off the event loop where it matters: a Flate stream (what attachments use) is inflated
- * in libuv's thread pool (zlib's asynchronous inflate, capped the same way), so that decoding an attachment
- * up to its 64 MiB cap (over a second on a loaded machine) never stalls other requests. Other filters decode
- * synchronously (they are rare, and capped).
+ * decodeStreamData off the event loop: Flate (what attachments use) inflates in libuv's thread pool, and the
+ * other filters (LZW, ASCII85, ASCIIHex, RunLength) decode in slices with turns of the event loop between
+ * them (applyFiltersAsync), so that decoding an attachment up to its 64 MiB cap (over a second on a loaded
+ * machine) never stalls other requests. The same caps and budget as decodeStreamData.
  */
 export async function decodeStreamDataAsync(
   s: PdfStreamValue,
@@ -635,25 +612,13 @@ export async function decodeStreamDataAsync(
   opts: { lenientFlate?: boolean } = {},
 ): Promise<Uint8Array> {
   const steps = filterSteps(s.dict);
-  const first = steps[0];
-  if (steps.length !== 1 || (first.name !== 'FlateDecode' && first.name !== 'Fl')) return decodeStreamData(s, budget, opts);
-  const cap = budget.capFor('file');
+  if (steps.length === 0) return decodeStreamData(s, budget, opts);
   let out: Uint8Array;
   try {
-    out = await inflateAsync(s.raw, { maxOutputLength: cap, ...(opts.lenientFlate ? { finishFlush: zlibConstants.Z_SYNC_FLUSH } : {}) });
+    out = await applyFiltersAsync(s.raw, steps, budget.capFor('file'), opts);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || (err as Error).message?.includes('maxOutputLength'))
-      throw streamTooLarge(cap);
-    throw new LazyPdfError('the compressed data is damaged');
-  }
-  // The predictor (rare on attachments) runs on the inflated bytes, as in applyFilters.
-  if (first.parms?.predictor !== undefined && first.parms.predictor > 1) {
-    try {
-      out = applyFilters(out, [{ name: 'none', parms: first.parms }], cap);
-    } catch (err) {
-      if (err instanceof FilterError) throw new LazyPdfError(err.message);
-      throw err;
-    }
+    if (err instanceof FilterError) throw new LazyPdfError(err.message);
+    throw err;
   }
   budget.charge(out.length, 'file');
   return out;

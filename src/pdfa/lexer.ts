@@ -6,6 +6,7 @@
  * around keywords. This lexer produces the same value types (PdfValue from lazy.ts) and reports such
  * lexical facts to a sink as it goes, so the clause checks can stay small pure functions.
  */
+import { readLiteralString } from '../pdf/literal.js';
 import type { PdfDictValue, PdfNameValue, PdfString, PdfValue } from '../pdf/lazy.js';
 
 export const WS = new Uint8Array(256);
@@ -255,36 +256,14 @@ export class Lexer {
 
   private literalString(): PdfString {
     const at = this.pos;
-    this.pos++;
-    const out: number[] = [];
-    let depth = 1;
-    const b = this.b;
-    while (this.pos < this.end) {
-      const c = b[this.pos++];
-      if (c === 0x5c) {
-        const n = b[this.pos++];
-        if (n === 0x6e) out.push(10);
-        else if (n === 0x72) out.push(13);
-        else if (n === 0x74) out.push(9);
-        else if (n === 0x62) out.push(8);
-        else if (n === 0x66) out.push(12);
-        else if (n >= 0x30 && n <= 0x37) {
-          let v = n - 0x30;
-          for (let k = 0; k < 2 && b[this.pos] >= 0x30 && b[this.pos] <= 0x37; k++) v = v * 8 + (b[this.pos++] - 0x30);
-          out.push(v & 0xff);
-        } else if (n === 0x0d) {
-          if (b[this.pos] === 0x0a) this.pos++;
-        } else if (n !== 0x0a) out.push(n);
-        continue;
-      }
-      if (c === 0x28) depth++;
-      else if (c === 0x29 && --depth === 0) {
-        if (out.length > 32767) this.fact('string-too-long', at, `${out.length} bytes`);
-        return { kind: 'string', bytes: Uint8Array.from(out) };
-      }
-      out.push(c);
+    const r = readLiteralString(this.b, this.pos, this.end);
+    if (!r) {
+      this.pos = this.end;
+      throw new LexError('unterminated string');
     }
-    throw new LexError('unterminated string');
+    this.pos = r.next;
+    if (r.bytes.length > 32767) this.fact('string-too-long', at, `${r.bytes.length} bytes`);
+    return { kind: 'string', bytes: r.bytes };
   }
 }
 

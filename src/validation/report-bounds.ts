@@ -9,6 +9,10 @@
  * - In total: at most MAX_REPORT_FINDINGS entries (summaries included); the rest are counted into one
  *   final entry with rule id REPORT_TRUNCATED.
  *
+ * - Per finding: a message or location longer than MAX_TEXT_CHARS (a rule quoting a 4 MB value, an element name
+ *   of a megabyte in a path) is cut there, with the number of characters left out; 1,000 entries of at most
+ *   2 × 1,000 characters keep a report within a few MB whatever the upload.
+ *
  * The verdict (`valid`) and the error/warning counts are computed from every finding, listed or not.
  * The rule engine applies the per-rule bound already while it runs (see engine.ts), so that a hostile
  * invoice never has its ~100,000 findings in memory at once; this module applies both bounds to the
@@ -20,6 +24,23 @@ import type { Finding, Severity, Violation } from '../rules/types.js';
 export const MAX_FINDINGS_PER_RULE = 100;
 /** Listed entries in one report, summaries included. */
 export const MAX_REPORT_FINDINGS = 1000;
+/** Characters of a finding's message, and of its location, listed before the rest is cut. */
+export const MAX_TEXT_CHARS = 1000;
+
+/** `text` cut at MAX_TEXT_CHARS, saying how much was left out (never splitting a surrogate pair). */
+export function boundText(text: string): string {
+  if (text.length <= MAX_TEXT_CHARS) return text;
+  let end = MAX_TEXT_CHARS - 60;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}… (${(text.length - end).toLocaleString('en')} more characters not shown)`;
+}
+
+function boundedFinding(f: Finding): Finding {
+  if (f.message.length <= MAX_TEXT_CHARS && (f.location === undefined || f.location.length <= MAX_TEXT_CHARS)) return f;
+  return { ...f, message: boundText(f.message), ...(f.location === undefined ? {} : { location: boundText(f.location) }) };
+}
+
 /** Rule id of the final entry of a report cut at MAX_REPORT_FINDINGS. */
 export const REPORT_TRUNCATED = 'REPORT_TRUNCATED';
 
@@ -67,7 +88,7 @@ export function boundFindings(all: readonly Finding[]): BoundedFindings {
     if (!isSummary(f) && already < MAX_FINDINGS_PER_RULE) {
       listed.set(key, already + 1);
       lastKept.set(key, kept.length);
-      kept.push(f);
+      kept.push(boundedFinding(f));
       continue;
     }
     const o = omittedByRule.get(key);

@@ -39,6 +39,7 @@ import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '
 import type { ValidateOptions, ValidationResult } from './validate.js';
 import type { MetadataErrorData, WorkerAnswer, WorkerTask } from './worker.js';
 import { InlineBatch } from './inline-batch.js';
+import { withPdfa } from './with-pdfa.js';
 
 export class ValidationTimeoutError extends Error {
   constructor(
@@ -74,10 +75,13 @@ export interface ValidationRunner {
   readonly counts: { inline: number; pool: number };
   /** Worker threads alive right now (0 when idle: they start on first need). */
   activeThreads(): number;
-  /** `timeoutMs` overrides the runner's bound for this call (pool mode). Throws IngestError for unusable uploads. */
-  validate(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
+  /**
+   * `timeoutMs` overrides the runner's bound for this call (pool mode). Throws IngestError for unusable uploads.
+   * `options.pdfa`: also run the PDF/A layer on a PDF upload, where the validation runs (the library's withPdfaRequest).
+   */
+  validate(bytes: Uint8Array, filename?: string, options?: RunnerValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
   /** Always through a worker (pool mode only): the readiness check uses it to prove the pool works. */
-  validateInWorker?(bytes: Uint8Array, filename?: string, options?: ValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
+  validateInWorker?(bytes: Uint8Array, filename?: string, options?: RunnerValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
   /** Metadata (JSON text or parsed) → CII XML; throws the metadata errors of src/metadata/errors.ts. */
   buildXml(metadata: unknown): Promise<BuiltXml>;
   /** Upload → ExtractionResult; throws IngestError for unusable uploads. */
@@ -85,6 +89,28 @@ export interface ValidationRunner {
   /** Upload → the /v1/serialize payload (src/serialize/upload.ts); throws IngestError for unusable uploads. */
   serialize(bytes: Uint8Array, filename?: string): Promise<SerializedUpload>;
   close(): Promise<void>;
+}
+
+/** The engine's options, plus the PDF/A layer (run with the validation, so a big PDF is checked off the event loop too). */
+export type RunnerValidateOptions = ValidateOptions & { pdfa?: boolean };
+
+/**
+ * A PDF upload larger than this goes to the pool whole, whatever its embedded XML: reading it (lazy reader,
+ * recovery scan) and its PDF/A check cost time in proportion to its size, and a hostile one of a few MB held
+ * the event loop for seconds. Honest Factur-X PDFs are mostly far smaller (the shared corpus: median 4 KB,
+ * p90 260 KB, p99 1 MB), so nearly all stay inline.
+ */
+export const PDF_INLINE_MAX_BYTES = 512 * 1024;
+
+const isPdfUpload = (b: Uint8Array) => b.length >= 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d;
+/** Inline work may start on this upload (a big PDF goes to the pool at once). */
+const inlineSized = (b: Uint8Array) => !(b.length > PDF_INLINE_MAX_BYTES && isPdfUpload(b));
+
+/** Split the runner's options into the engine's and the PDF/A flag. */
+function engineOptions(options: RunnerValidateOptions | undefined): { options?: ValidateOptions; pdfa: boolean } {
+  if (!options || !('pdfa' in options)) return { options, pdfa: false };
+  const { pdfa, ...rest } = options;
+  return { options: rest, pdfa: pdfa === true };
 }
 
 /** A metadata error sent back by a worker, as the class the HTTP layer maps. */
@@ -254,10 +280,11 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
       mode: 'inline',
       counts,
       activeThreads: () => 0,
-      async validate(bytes, filename, options) {
+      async validate(bytes, filename, runnerOptions) {
         counts.inline++;
+        const { options, pdfa } = engineOptions(runnerOptions);
         const pipelineModule = await loadPipeline();
-        return batch.runStages(() => pipelineModule.validationStages(bytes, filename, options));
+        return withPdfa(await batch.runStages(() => pipelineModule.validationStages(bytes, filename, options)), bytes, pdfa);
       },
       buildXml(metadata) {
         counts.inline++;
@@ -339,25 +366,27 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
   async function validateInWorker(
     bytes: Uint8Array,
     filename?: string,
-    options?: ValidateOptions,
+    runnerOptions?: RunnerValidateOptions,
     timeoutMs = opts.timeoutMs,
   ): Promise<ValidationResult> {
-    const task: WorkerTask = { bytes, ...(filename ? { filename } : {}), ...(options ? { options } : {}) };
+    const { options, pdfa } = engineOptions(runnerOptions);
+    const task: WorkerTask = { bytes, ...(filename ? { filename } : {}), ...(options ? { options } : {}), ...(pdfa ? { pdfa } : {}) };
     return ((await inPool(task, timeoutMs, 'Validation')) as { result: ValidationResult }).result;
   }
   return {
     mode: 'pool',
     counts,
     activeThreads: () => pool.threads.length,
-    async validate(bytes, filename, options, timeoutMs) {
-      if (preferInline()) {
+    async validate(bytes, filename, runnerOptions, timeoutMs) {
+      if (preferInline() && inlineSized(bytes)) {
+        const { options, pdfa } = engineOptions(runnerOptions);
         const pipelineModule = await loadPipeline();
         const result = await boundedInline(() =>
           batch.runStages(() => pipelineModule.validationStages(bytes, filename, options, { maxXmlBytes: inlineMaxBytes })),
         );
-        if (result) return result;
+        if (result) return withPdfa(result, bytes, pdfa);
       }
-      return validateInWorker(bytes, filename, options, timeoutMs);
+      return validateInWorker(bytes, filename, runnerOptions, timeoutMs);
     },
     validateInWorker,
     async buildXml(metadata) {
@@ -368,7 +397,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
       return ((await inPool({ kind: 'xml', metadata }, opts.timeoutMs, 'XML generation')) as { xml: BuiltXml }).xml;
     },
     async extract(bytes, filename) {
-      if (preferInline()) {
+      if (preferInline() && inlineSized(bytes)) {
         const result = await boundedInline(() => batch.run(() => extractInline(bytes, filename, inlineMaxBytes)));
         if (result) return result;
       }
@@ -377,7 +406,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     },
     async serialize(bytes, filename) {
       // Like extract: the size of the invoice XML decides (a PDF's embedded XML is taken out inline first).
-      if (preferInline()) {
+      if (preferInline() && inlineSized(bytes)) {
         const result = await boundedInline(() => batch.run(() => serializeInline(bytes, filename, inlineMaxBytes)));
         if (result) return result;
       }

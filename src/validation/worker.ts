@@ -10,7 +10,7 @@ import type { ValidateOptions, ValidationResult } from './validate.js';
 import type { SerializedUpload } from '../serialize/upload.js';
 
 export type WorkerTask =
-  | { kind?: 'validate'; bytes: Uint8Array; filename?: string; options?: ValidateOptions }
+  | { kind?: 'validate'; bytes: Uint8Array; filename?: string; options?: ValidateOptions; pdfa?: boolean }
   | { kind: 'xml'; metadata: unknown }
   | { kind: 'extract'; bytes: Uint8Array; filename?: string }
   | { kind: 'serialize'; bytes: Uint8Array; filename?: string };
@@ -76,7 +76,8 @@ export default async function runInWorker(task: WorkerTask): Promise<WorkerAnswe
     if (task.kind === 'extract') return await extract(task.bytes, task.filename);
     if (task.kind === 'serialize') return await serialize(task.bytes, task.filename);
     const { validateBytes } = await (validateModule ??= import('./validate.js'));
-    return { result: await validateBytes(task.bytes, task.filename, task.options) };
+    const result = await validateBytes(task.bytes, task.filename, task.options);
+    return { result: task.pdfa ? await (await import('./with-pdfa.js')).withPdfa(result, task.bytes, true) : result };
   } catch (err) {
     if (err instanceof IngestError) return { ingestError: { code: err.code, message: err.message } };
     throw err;

@@ -9,7 +9,7 @@ import { toDiagnostic } from '../../validation/diagnostics.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import type { ValidationResult } from '../../validation/validate.js';
 import { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION } from '../../validation/br-fr.js';
-import { parseValidateOptions, withPdfaRequest } from '../../lib/operations.js';
+import { parseValidateOptions } from '../../lib/operations.js';
 import { DEFAULT_XR_RELEASE, XR_RELEASES } from '../../rules/xrechnung/common.js';
 import { DEFAULT_FACTURX_RELEASE, FACTURX_SCHEMA_RELEASES } from '../../xml/xsd-native/facturx-overlay.js';
 import { ProblemError } from '../errors.js';
@@ -20,10 +20,12 @@ import { PDFA_LAYER } from '../../pdfa/layer.js';
 
 const isPdf = (b: Uint8Array) => b.length >= 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d;
 
-function proReport(validation: ValidationResult, pdf: Uint8Array | undefined, checkPdfa: boolean) {
-  // The native PDF/A layer on every PDF upload, also one without invoice XML (NO_XML and the PDF/A verdict): the
-  // library's, as the CLI runs it. A PDF that fails PDF/A is not a valid Factur-X/ZUGFeRD document.
-  const result = pdf && checkPdfa ? withPdfaRequest(validation, pdf, true) : validation;
+/**
+ * `result` carries the native PDF/A layer already when it was asked for (the runner runs the library's
+ * withPdfaRequest with the validation, on every PDF upload, also one without invoice XML): a PDF that fails
+ * PDF/A is not a valid Factur-X/ZUGFeRD document.
+ */
+function proReport(result: ValidationResult) {
   return {
     valid: result.valid,
     format: result.format,
@@ -180,7 +182,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
       const file = form.files.file;
       let result: ValidationResult;
       try {
-        result = await runner.validate(file.data, file.filename, options);
+        // Pro: the PDF/A layer runs with the validation (in the worker for a big PDF), on every PDF upload.
+        result = await runner.validate(file.data, file.filename, pro && checkPdfa ? { ...options, pdfa: true } : options);
       } catch (err) {
         if (err instanceof IngestError) {
           app.metrics.countValidation('unreadable');
@@ -196,7 +199,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
       }
       app.metrics.countValidation(result.valid ? 'valid' : 'invalid');
       const pdf = isPdf(file.data);
-      return pro ? proReport(result, pdf ? file.data : undefined, checkPdfa) : communityReport(result, pdf, checkPdfa);
+      return pro ? proReport(result) : communityReport(result, pdf, checkPdfa);
     },
   );
 }
