@@ -169,7 +169,7 @@ function pushFindings(
   for (let k = 0; k < listed; k++) {
     const v = violations[k];
     findings.push({
-      ruleId: rule.id,
+      ruleId: rule.reportId ?? rule.id,
       severity: rule.severity,
       message: v.message ?? rule.message,
       ...(v.location ? { location: v.location } : {}),
@@ -178,7 +178,7 @@ function pushFindings(
     at.push(index);
   }
   if (violations.length > listed) {
-    findings.push(summaryFinding(rule.id, rule.severity, ruleSet, violations.length - listed));
+    findings.push(summaryFinding(rule.reportId ?? rule.id, rule.severity, ruleSet, violations.length - listed));
     at.push(index);
   }
 }
