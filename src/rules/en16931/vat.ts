@@ -11,6 +11,7 @@ import {
   type RuleDef,
   NO_VIOLATIONS,
   elementOf,
+  descendants,
   nonVatScope,
   present,
   loc,
@@ -198,8 +199,18 @@ function categoryBasis(inv: Invoice, cat: string, rate: BigValue | undefined, ro
   return rounded ? round2(lines).plus(round2(charges)).minus(round2(allowances)) : lines.plus(charges).minus(allowances);
 }
 
-function taxableOk(inv: Invoice, c: Category, b: VatBreakdown, syntax: Syntax): boolean {
+/**
+ * The UBL -08 tests other than BR-S-08 are `exists(//cac:InvoiceLine) and …` or
+ * `exists(//cac:CreditNoteLine) and …`: a document without lines fails them whatever its amounts.
+ */
+function ublHasLines(ctx: RuleContext): boolean {
+  return descendants(ctx, 'InvoiceLine').length > 0 || descendants(ctx, 'CreditNoteLine').length > 0;
+}
+
+function taxableOk(ctx: RuleContext, c: Category, b: VatBreakdown): boolean {
+  const { invoice: inv, syntax } = ctx;
   const basis = dec(b.taxableAmount);
+  if (c.kind === 'rated' && syntax === 'cii' && c.code !== 'S') return ciiLmTaxableOk(ctx, c, b);
   if (c.kind === 'rated') {
     const rate = dec(b.rate);
     if (rate === undefined) return true; // the artefacts quantify over the rate: no rate, nothing to test
@@ -210,12 +221,33 @@ function taxableOk(inv: Invoice, c: Category, b: VatBreakdown, syntax: Syntax): 
       inv.lines.some((l) => is(l.vatCategoryCode, c.code) && sameRate(l.vatRate, b.rate)) ||
       [...inv.allowances, ...inv.charges].some((a) => is(a.vatCategoryCode, c.code) && sameRate(a.vatRate, b.rate));
     const withinOne = within1(basis, categoryBasis(inv, c.code, rate, false));
-    return c.code === 'S' ? used && withinOne : withinOne;
+    return c.code === 'S' ? used && withinOne : withinOne && ublHasLines(ctx);
   }
   if (basis === undefined) return false;
-  if (syntax === 'ubl') return basis.eq(categoryBasis(inv, c.code, undefined, false));
+  if (syntax === 'ubl') return ublHasLines(ctx) && basis.eq(categoryBasis(inv, c.code, undefined, false));
   const expected = categoryBasis(inv, c.code, undefined, true);
   return c.kind === 'outside' ? basis.eq(expected) : within1(basis, expected);
+}
+
+/**
+ * CII BR-AF-08 / BR-AG-08 (IGIC, IPSI), in the CEN artefact and the Factur-X profiles alike: the context
+ * is the breakdown (ApplicableTradeTax), but the rates the test quantifies over are
+ * `../ram:RateApplicablePercent` and the amount it compares `../ram:BasisAmount`, children of the header
+ * settlement. A settlement has neither, so the rule holds; only a settlement that carries rates of its
+ * own is compared, its BasisAmount (none: a violation) against the category's sums at each such rate.
+ */
+function ciiLmTaxableOk(ctx: RuleContext, c: Category, b: VatBreakdown): boolean {
+  const settlement = elementOf(ctx, b)?.parent;
+  if (!settlement) return true;
+  const rates = settlement.children.filter((e) => e.local === 'RateApplicablePercent');
+  if (rates.length === 0) return true;
+  const bases = settlement.children.filter((e) => e.local === 'BasisAmount').map((e) => dec(e.text));
+  return rates.every((r) => {
+    const rate = dec(r.text);
+    if (rate === undefined) return false;
+    const expected = categoryBasis(ctx.invoice, c.code, rate, true);
+    return bases.some((x) => x !== undefined && x.eq(expected));
+  });
 }
 
 function taxOk(c: Category, b: VatBreakdown, syntax: Syntax): boolean {
@@ -328,10 +360,10 @@ function familyRules(c: Category): RuleDef[] {
     {
       id: `${p}-08`,
       message: `The taxable amount (BT-116) of the VAT breakdown for category ${n} must equal the line net amounts plus charges minus allowances of that category${c.kind === 'rated' ? ' and rate' : ''}.`,
-      check: ({ invoice: inv, syntax }) =>
+      check: (ctx) =>
         each(
-          breakdownOf(inv, c.code),
-          (b) => taxableOk(inv, c, b, syntax),
+          breakdownOf(ctx.invoice, c.code),
+          (b) => taxableOk(ctx, c, b),
           (b) => loc(b, 'taxableAmount'),
         ),
     },

@@ -17,7 +17,8 @@
 import { joinFamily, registerRuleSet } from '../engine.js';
 import { EN16931_RULE_DEFS } from '../en16931/index.js';
 import { forSyntax } from '../en16931/helpers.js';
-import type { Rule, Severity } from '../types.js';
+import type { Rule, RuleContext, Severity } from '../types.js';
+import { brCo17 } from '../en16931/conditions.js';
 import { ciiSyntaxRules } from '../../syntax/cii/rules.js';
 import { emptyElementsOf } from '../xrechnung/peppol.js';
 import { where } from '../xrechnung/dom.js';
@@ -33,7 +34,11 @@ export const FX_PROFILES = ['fx-minimum', 'fx-basicwl', 'fx-basic', 'fx-en16931'
 export type FxProfileSet = (typeof FX_PROFILES)[number];
 export const FX_RULES_VERSION = 'Factur-X / ZUGFeRD profile schematrons, ZUGFeRD 2.5 release line (code DB 1.09.2)';
 
-const en16931Business = forSyntax(EN16931_RULE_DEFS, 'cii');
+// BR-CO-17 has a pattern of its own in the profile schematrons: no L/M/O breakdown is left to the category
+// rules there, unlike in the CEN CII artefact (see brCo17).
+const en16931Business = forSyntax(EN16931_RULE_DEFS, 'cii').map((r) =>
+  r.id === 'BR-CO-17' ? { ...r, check: (ctx: RuleContext) => brCo17(ctx, false) } : r,
+);
 
 function withSeverity(rule: Rule, severity: Severity): Rule {
   return rule.severity === severity ? rule : { ...rule, severity };
