@@ -187,6 +187,46 @@ describe('CII BR-AF-08 / BR-AG-08 quantify over rates the header settlement does
   });
 });
 
+describe('CII -08 rules select and sum as their contexts and tests are written', () => {
+  // EN16931-CII 1.3.16: BR-S-08 / BR-Z-08 take CategoryCode[. = 'S'|'Z'] (exact, any TypeCode), the other
+  // categories also [upper-case(TypeCode) = 'VAT'] (untrimmed); the sums compare CategoryCode = 'S' exactly.
+  // The Factur-X profiles drop the TypeCode filter and accept BasisAmount - 1 <= sum (CEN: <).
+  const base = readFileSync(fixturePath('cen/examples/cii/CII_business_example_02.xml'), 'utf8');
+  const header = (type: string, basis: string, cat: string) =>
+    sub(
+      base,
+      /<ram:TypeCode>VAT<\/ram:TypeCode>(\s*)<ram:BasisAmount>10\.00<\/ram:BasisAmount>(\s*)<ram:CategoryCode>S<\/ram:CategoryCode>/,
+      `<ram:TypeCode>${type}</ram:TypeCode>$1<ram:BasisAmount>${basis}</ram:BasisAmount>$2<ram:CategoryCode>${cat}</ram:CategoryCode>`,
+    );
+
+  test('BR-S-08 checks a standard-rated breakdown whatever its type code', async () => {
+    assert.equal(fired(await run(header('GST', '11.00', 'S')), 'BR-S-08').length, 1);
+    assert.deepEqual(fired(await run(header('GST', '10.00', 'S')), 'BR-S-08'), []);
+  });
+
+  test('a line whose category code is " S" is not in the S sum (exact comparison)', async () => {
+    const padded = sub(base, /<ram:CategoryCode>S<\/ram:CategoryCode>/, '<ram:CategoryCode> S</ram:CategoryCode>');
+    assert.equal(fired(await run(padded), 'BR-S-08').length, 1);
+  });
+
+  test('BR-E-08 leaves a breakdown typed " VAT" alone (upper-case without trim), not one typed "vat"', async () => {
+    assert.deepEqual(fired(await run(header(' VAT', '10.00', 'E')), 'BR-E-08'), []);
+    assert.equal(fired(await run(header('vat', '10.00', 'E')), 'BR-E-08').length, 1);
+  });
+
+  test('an exempt breakdown exactly 1.00 above its lines: BR-E-08 in en16931-cii, not in fx-en16931', async () => {
+    const xml = sub(
+      buildInvoiceXml(SCENARIOS.exempt_with_reason).xml,
+      '<ram:BasisAmount>250.00</ram:BasisAmount>',
+      '<ram:BasisAmount>251.00</ram:BasisAmount>',
+    );
+    assert.deepEqual(
+      fired(await run(xml), 'BR-E-08').map((e) => e.rule_set),
+      ['en16931-cii'],
+    );
+  });
+});
+
 describe('UBL -08 rules other than BR-S-08 need a line in the document', () => {
   // exists(//cac:InvoiceLine) and … or exists(//cac:CreditNoteLine) and …: without lines they fail, whatever the amounts.
   test('an exempt breakdown of 0.00 on an invoice without lines fires BR-E-08', async () => {

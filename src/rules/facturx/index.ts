@@ -19,6 +19,7 @@ import { EN16931_RULE_DEFS } from '../en16931/index.js';
 import { forSyntax } from '../en16931/helpers.js';
 import type { Rule, RuleContext, Severity } from '../types.js';
 import { brCo17 } from '../en16931/conditions.js';
+import { fxTaxableCheck } from '../en16931/vat.js';
 import { ciiSyntaxRules } from '../../syntax/cii/rules.js';
 import { emptyElementsOf } from '../xrechnung/peppol.js';
 import { where } from '../xrechnung/dom.js';
@@ -36,9 +37,12 @@ export const FX_RULES_VERSION = 'Factur-X / ZUGFeRD profile schematrons, ZUGFeRD
 
 // BR-CO-17 has a pattern of its own in the profile schematrons: no L/M/O breakdown is left to the category
 // rules there, unlike in the CEN CII artefact (see brCo17).
-const en16931Business = forSyntax(EN16931_RULE_DEFS, 'cii').map((r) =>
-  r.id === 'BR-CO-17' ? { ...r, check: (ctx: RuleContext) => brCo17(ctx, false) } : r,
-);
+// The -08 rules select the breakdowns without the VAT type filter there and accept BasisAmount = sum + 1.
+const en16931Business = forSyntax(EN16931_RULE_DEFS, 'cii').map((r) => {
+  if (r.id === 'BR-CO-17') return { ...r, check: (ctx: RuleContext) => brCo17(ctx, false) };
+  const taxable = fxTaxableCheck(r.id);
+  return taxable ? { ...r, check: taxable } : r;
+});
 
 function withSeverity(rule: Rule, severity: Severity): Rule {
   return rule.severity === severity ? rule : { ...rule, severity };
