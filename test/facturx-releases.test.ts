@@ -171,6 +171,18 @@ describe('Factur-X profile rule releases', () => {
     assert.deepEqual(fxErrors(older), ['FX-SCH-A-000058']);
   });
 
+  test('reworded test: an exempt breakdown 1.00 above its lines passes 1.09.2 (BasisAmount - 1 <= sum), fails 1.08 (<)', async () => {
+    const xml = sub(
+      buildInvoiceXml(structuredClone(SCENARIOS.exempt_with_reason)).xml,
+      '<ram:BasisAmount>250.00</ram:BasisAmount>',
+      '<ram:BasisAmount>251.00</ram:BasisAmount>',
+    );
+    const { current, older } = await both(xml);
+    const fx = (r: Result) => r.errors.filter((e) => e.rule_set === 'fx-en16931' && e.severity === 'error').map((e) => e.rule_id);
+    assert.ok(!fx(current).includes('BR-E-08'), JSON.stringify(fx(current)));
+    assert.ok(fx(older).includes('FX-SCH-A-000228'), JSON.stringify(fx(older)));
+  });
+
   test('POST /v1/validate: facturx_version=1.08 selects the 1.08 profile rules and says so', async () => {
     const app = await communityApp();
     try {

@@ -204,8 +204,11 @@ function categoryBasis(inv: Invoice, cat: string, rate: BigValue | undefined, ro
   return rounded ? round2(lines).plus(round2(charges)).minus(round2(allowances)) : lines.plus(charges).minus(allowances);
 }
 
-/** Which artefact a CII -08 rule follows: the CEN CII validation or a Factur-X profile schematron. */
-export type Artefact = 'cen' | 'fx';
+/**
+ * Which artefact a CII -08 rule follows: the CEN CII validation, the Factur-X 1.09.2 profile schematrons, or
+ * Factur-X 1.08's (selected like 1.09.2, with CEN's tolerance).
+ */
+export type Artefact = 'cen' | 'fx' | 'fx-1.08';
 
 /**
  * The CII breakdowns a -08 rule looks at, as its context selects them: the category code compared exactly;
@@ -214,7 +217,7 @@ export type Artefact = 'cen' | 'fx';
 function ciiBreakdowns08(ctx: RuleContext, c: Category, artefact: Artefact): VatBreakdown[] {
   return ctx.invoice.vatBreakdown.filter((b) => {
     if (b.categoryCode !== c.code) return false;
-    if (artefact === 'fx' || c.code === 'S' || c.code === 'Z') return true;
+    if (artefact !== 'cen' || c.code === 'S' || c.code === 'Z') return true;
     const holder = elementOf(ctx, b);
     return holder !== undefined && holder.children.some((e) => e.local === 'TypeCode' && e.text.toUpperCase() === 'VAT');
   });
@@ -248,7 +251,7 @@ function taxableOk(ctx: RuleContext, c: Category, b: VatBreakdown, artefact: Art
   if (syntax === 'ubl') return ublHasLines(ctx) && basis.eq(categoryBasis(inv, c.code, undefined, false));
   const expected = categoryBasis(inv, c.code, undefined, true, true);
   if (c.kind === 'outside') return basis.eq(expected);
-  // CEN: BasisAmount - 1 < sum and BasisAmount + 1 > sum; Factur-X: BasisAmount - 1 <= sum and BasisAmount + 1 > sum.
+  // CEN and Factur-X 1.08: BasisAmount - 1 < sum and BasisAmount + 1 > sum; Factur-X 1.09.2: BasisAmount - 1 <= sum.
   return artefact === 'fx' ? basis.minus(ONE).lte(expected) && basis.plus(ONE).gt(expected) : within1(basis, expected);
 }
 
@@ -283,12 +286,12 @@ function taxableRule(c: Category, ctx: RuleContext, artefact: Artefact): readonl
 }
 
 /** The Factur-X profile schematrons' version of a CII -08 rule (see ciiBreakdowns08 and taxableOk). */
-export function fxTaxableCheck(id: string): ((ctx: RuleContext) => readonly Violation[]) | undefined {
+export function fxTaxableCheck(id: string, artefact: Artefact = 'fx'): ((ctx: RuleContext) => readonly Violation[]) | undefined {
   const c = CATEGORIES.find((k) => `${k.prefix}-08` === id);
   return c
     ? (ctx) => {
         notVat = nonVatScope(ctx);
-        return taxableRule(c, ctx, 'fx');
+        return taxableRule(c, ctx, artefact);
       }
     : undefined;
 }

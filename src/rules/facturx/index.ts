@@ -37,12 +37,15 @@ export const FX_RULES_VERSION = 'Factur-X / ZUGFeRD profile schematrons, ZUGFeRD
 
 // BR-CO-17 has a pattern of its own in the profile schematrons: no L/M/O breakdown is left to the category
 // rules there, unlike in the CEN CII artefact (see brCo17).
-// The -08 rules select the breakdowns without the VAT type filter there and accept BasisAmount = sum + 1.
-const en16931Business = forSyntax(EN16931_RULE_DEFS, 'cii').map((r) => {
-  if (r.id === 'BR-CO-17') return { ...r, check: (ctx: RuleContext) => brCo17(ctx, false) };
-  const taxable = fxTaxableCheck(r.id);
-  return taxable ? { ...r, check: taxable } : r;
-});
+// The -08 rules select the breakdowns without the VAT type filter there and (1.09.2) accept BasisAmount = sum + 1.
+const businessFor = (release: FxRuleRelease) =>
+  forSyntax(EN16931_RULE_DEFS, 'cii').map((r) => {
+    if (r.id === 'BR-CO-17') return { ...r, check: (ctx: RuleContext) => brCo17(ctx, false) };
+    const taxable = fxTaxableCheck(r.id, release === '1.08' ? 'fx-1.08' : 'fx');
+    return taxable ? { ...r, check: taxable } : r;
+  });
+const en16931Business = businessFor(DEFAULT_FX_RULE_RELEASE);
+const en16931Business108 = businessFor('1.08');
 
 function withSeverity(rule: Rule, severity: Severity): Rule {
   return rule.severity === severity ? rule : { ...rule, severity };
@@ -94,13 +97,13 @@ export function buildProfileRules(set: FxProfileSet, release: FxRuleRelease = DE
       family.push(r);
     } else add(r, true);
   }
-  for (const r of en16931Business) add(r);
+  for (const r of release === '1.08' ? en16931Business108 : en16931Business) add(r);
   for (const r of ciiSyntaxRules) add(r);
   if (severityOf('PEPPOL-EN16931-R008')) add(emptyElementRule(severityOf('PEPPOL-EN16931-R008')));
   // An older release's asserts that the bundled one dropped, where one of our rules is the same check
   // (named by the assert's label): run under the older release's id.
   if (delta) {
-    const pool = [...adaptedRules, ...en16931Business, ...ciiSyntaxRules];
+    const pool = [...adaptedRules, ...(release === '1.08' ? en16931Business108 : en16931Business), ...ciiSyntaxRules];
     delta.extra.forEach(([oldId, ours, flag], n) => {
       const r = pool.find((p) => p.id === ours);
       if (!r) throw new Error(`Factur-X ${release} ${set}: no rule ${ours} for ${oldId}`);
