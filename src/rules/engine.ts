@@ -25,7 +25,10 @@ let sharedCheckCount = 0;
 
 function assignMemoSlots(): void {
   const users = new Map<Rule['check'], number>();
-  for (const rules of registry.values()) {
+  // Older releases (`<id>@<release>`) replace their set, they never run beside it: counting them would make
+  // checks "shared" that no document runs twice, and give the default sets memo work for nothing.
+  for (const [id, rules] of registry) {
+    if (id.includes('@')) continue;
     const inThisSet = new Set<Rule['check']>();
     for (const r of rules) inThisSet.add(r.check);
     for (const check of inThisSet) users.set(check, (users.get(check) ?? 0) + 1);
