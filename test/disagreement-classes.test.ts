@@ -15,6 +15,8 @@ import { buildInvoiceXml } from '../src/metadata/build.js';
 import { validateBytes, type ValidationResult } from '../src/validation/validate.js';
 import { SCENARIOS } from './invoice-scenarios.js';
 import { ublInvoice } from './ubl-fixture.js';
+import { readFileSync } from 'node:fs';
+import { fixturePath } from './fixtures.js';
 
 const run = (xml: string) => validateBytes(Buffer.from(xml), 'x.xml');
 const fired = (r: ValidationResult, id: string) => r.errors.filter((e) => e.rule_id === id && e.severity === 'error');
@@ -126,6 +128,118 @@ describe('VAT arithmetic where a rate is absent', () => {
       '<cbc:TaxAmount currencyID="EUR">5.00</cbc:TaxAmount><cac:TaxCategory>',
     );
     assert.equal(fired(await run(taxed), 'BR-CO-17').length, 1);
+  });
+});
+
+describe('CII: BR-CO-17 is not evaluated on the breakdowns the L, M and O rules take (one rule per node and pattern)', () => {
+  // In EN16931-CII-validation 1.3.16 BR-CO-17 (every header ApplicableTradeTax) shares its pattern with the
+  // rules on ApplicableTradeTax[CategoryCode = 'L'|'M'|'O'][upper-case(TypeCode) = 'VAT'], which come first:
+  // the XSLT applies one rule per node, so BR-CO-17 never sees those breakdowns. The Factur-X profile
+  // schematrons give BR-CO-17 a pattern of its own.
+  const notSubjectCii = buildInvoiceXml(SCENARIOS.not_subject_to_vat).xml;
+  const taxed = (type: string) =>
+    sub(
+      notSubjectCii,
+      /<ram:CalculatedAmount>0\.00<\/ram:CalculatedAmount>(\s*)<ram:TypeCode>VAT<\/ram:TypeCode>/,
+      `<ram:CalculatedAmount>5.00</ram:CalculatedAmount>$1<ram:TypeCode>${type}</ram:TypeCode>`,
+    );
+  const co17 = (r: ValidationResult) => fired(r, 'BR-CO-17').map((e) => e.rule_set);
+
+  test('an O breakdown carrying tax: BR-O-09 in en16931-cii (not BR-CO-17), BR-CO-17 in fx-en16931', async () => {
+    const r = await run(taxed('VAT'));
+    assert.deepEqual(co17(r), ['fx-en16931']);
+    assert.deepEqual(
+      fired(r, 'BR-O-09').map((e) => e.rule_set),
+      ['en16931-cii', 'fx-en16931'],
+    );
+  });
+
+  test('the O rule compares the type code without trimming: " VAT" leaves the breakdown to BR-CO-17', async () => {
+    const r = await run(taxed(' VAT'));
+    assert.deepEqual(co17(r).sort(), ['en16931-cii', 'fx-en16931']);
+  });
+});
+
+describe('CII BR-AF-08 / BR-AG-08 quantify over rates the header settlement does not have', () => {
+  // Their context is the breakdown, their test reads ../ram:RateApplicablePercent (the settlement's): vacuous.
+  const base = readFileSync(fixturePath('cen/examples/cii/CII_business_example_02.xml'), 'utf8');
+  const as = (cat: string) =>
+    sub(
+      base,
+      /<ram:BasisAmount>10\.00<\/ram:BasisAmount>(\s*)<ram:CategoryCode>S<\/ram:CategoryCode>/,
+      `<ram:BasisAmount>10.00</ram:BasisAmount>$1<ram:CategoryCode>${cat}</ram:CategoryCode>`,
+    );
+
+  test('an IGIC / IPSI breakdown whose taxable amount no line of its category explains does not fire them', async () => {
+    assert.deepEqual(fired(await run(as('L')), 'BR-AF-08'), []);
+    assert.deepEqual(fired(await run(as('M')), 'BR-AG-08'), []);
+  });
+
+  test('the same breakdown in UBL does fire BR-AF-08 (its test reads the subtotal itself)', async () => {
+    const xml = ublInvoice({
+      lines: [{ qty: '1', price: '100.00', category: 'S', rate: '19' }],
+      subtotals: [
+        { category: 'S', rate: '19', taxable: '100.00', tax: '19.00' },
+        { category: 'L', rate: '7', taxable: '50.00', tax: '3.50' },
+      ],
+    });
+    assert.equal(fired(await run(xml), 'BR-AF-08').length, 1);
+  });
+});
+
+describe('CII -08 rules select and sum as their contexts and tests are written', () => {
+  // EN16931-CII 1.3.16: BR-S-08 / BR-Z-08 take CategoryCode[. = 'S'|'Z'] (exact, any TypeCode), the other
+  // categories also [upper-case(TypeCode) = 'VAT'] (untrimmed); the sums compare CategoryCode = 'S' exactly.
+  // The Factur-X profiles drop the TypeCode filter and accept BasisAmount - 1 <= sum (CEN: <).
+  const base = readFileSync(fixturePath('cen/examples/cii/CII_business_example_02.xml'), 'utf8');
+  const header = (type: string, basis: string, cat: string) =>
+    sub(
+      base,
+      /<ram:TypeCode>VAT<\/ram:TypeCode>(\s*)<ram:BasisAmount>10\.00<\/ram:BasisAmount>(\s*)<ram:CategoryCode>S<\/ram:CategoryCode>/,
+      `<ram:TypeCode>${type}</ram:TypeCode>$1<ram:BasisAmount>${basis}</ram:BasisAmount>$2<ram:CategoryCode>${cat}</ram:CategoryCode>`,
+    );
+
+  test('BR-S-08 checks a standard-rated breakdown whatever its type code', async () => {
+    assert.equal(fired(await run(header('GST', '11.00', 'S')), 'BR-S-08').length, 1);
+    assert.deepEqual(fired(await run(header('GST', '10.00', 'S')), 'BR-S-08'), []);
+  });
+
+  test('a line whose category code is " S" is not in the S sum (exact comparison)', async () => {
+    const padded = sub(base, /<ram:CategoryCode>S<\/ram:CategoryCode>/, '<ram:CategoryCode> S</ram:CategoryCode>');
+    assert.equal(fired(await run(padded), 'BR-S-08').length, 1);
+  });
+
+  test('BR-E-08 leaves a breakdown typed " VAT" alone (upper-case without trim), not one typed "vat"', async () => {
+    assert.deepEqual(fired(await run(header(' VAT', '10.00', 'E')), 'BR-E-08'), []);
+    assert.equal(fired(await run(header('vat', '10.00', 'E')), 'BR-E-08').length, 1);
+  });
+
+  test('an exempt breakdown exactly 1.00 above its lines: BR-E-08 in en16931-cii, not in fx-en16931', async () => {
+    const xml = sub(
+      buildInvoiceXml(SCENARIOS.exempt_with_reason).xml,
+      '<ram:BasisAmount>250.00</ram:BasisAmount>',
+      '<ram:BasisAmount>251.00</ram:BasisAmount>',
+    );
+    assert.deepEqual(
+      fired(await run(xml), 'BR-E-08').map((e) => e.rule_set),
+      ['en16931-cii'],
+    );
+  });
+});
+
+describe('UBL -08 rules other than BR-S-08 need a line in the document', () => {
+  // exists(//cac:InvoiceLine) and … or exists(//cac:CreditNoteLine) and …: without lines they fail, whatever the amounts.
+  test('an exempt breakdown of 0.00 on an invoice without lines fires BR-E-08', async () => {
+    const noLines = ublInvoice({
+      lines: [],
+      subtotals: [{ category: 'E', rate: '0', taxable: '0.00', tax: '0.00', exemptionCode: 'VATEX-EU-132' }],
+    });
+    assert.equal(fired(await run(noLines), 'BR-E-08').length, 1);
+    const withLine = ublInvoice({
+      lines: [{ qty: '1', price: '0.00', category: 'E', rate: '0' }],
+      subtotals: [{ category: 'E', rate: '0', taxable: '0.00', tax: '0.00', exemptionCode: 'VATEX-EU-132' }],
+    });
+    assert.deepEqual(fired(await run(withLine), 'BR-E-08'), []);
   });
 });
 

@@ -105,3 +105,107 @@ describe('POST /v1/validate facturx_version', () => {
     assert.deepEqual(bad.json().detail[0].loc, ['body', 'facturx_version']);
   });
 });
+
+/**
+ * The profile rules follow the release too: `facturx_version=1.08` runs the 1.09.2 rule functions with the
+ * 1.08 differences (src/rules/facturx/release-1.08.data.ts). Each case is an invoice the two releases judge
+ * differently, per the diff of the published 1.08 and 1.09.2 profile Schematron files.
+ */
+describe('Factur-X profile rule releases', () => {
+  const profileXml = (profile: 'minimum' | 'basic_wl' | 'extended') =>
+    buildInvoiceXml({ ...structuredClone(SCENARIOS.domestic), profile }).xml;
+  type Result = Awaited<ReturnType<typeof validateBytes>>;
+  const fxErrors = (r: Result) => r.errors.filter((e) => e.rule_set?.startsWith('fx-') && e.severity === 'error').map((e) => e.rule_id);
+  const both = async (xml: string) => ({
+    current: await validateBytes(Buffer.from(xml), 'x.xml'),
+    older: await validateBytes(Buffer.from(xml), 'x.xml', { facturxVersion: '1.08' }),
+  });
+
+  test('the writer invoices pass the profile rules of both releases, and rule_set_versions names the release that ran', async () => {
+    for (const profile of ['minimum', 'basic_wl', 'extended'] as const) {
+      const { current, older } = await both(profileXml(profile));
+      assert.deepEqual(fxErrors(current), [], profile);
+      assert.deepEqual(fxErrors(older), [], profile);
+      assert.equal(current.rule_set_versions.facturx, '1.09.2');
+      assert.equal(older.rule_set_versions.facturx, '1.08');
+    }
+  });
+
+  test('BASIC WL without payment terms: 1.08 still carries BR-CO-25 in the profile (FX-SCH-A-000155), 1.09.2 does not', async () => {
+    const xml = sub(profileXml('basic_wl'), /<ram:SpecifiedTradePaymentTerms>[\s\S]*?<\/ram:SpecifiedTradePaymentTerms>/, '');
+    const { current, older } = await both(xml);
+    assert.deepEqual(fxErrors(current), []);
+    assert.equal(current.valid, true);
+    assert.deepEqual(fxErrors(older), ['FX-SCH-A-000155']);
+    assert.equal(older.valid, false);
+  });
+
+  test('the same assert under its 1.08 id: a BASIC WL invoice without buyer name is BR-07 in 1.09.2, FX-SCH-A-000016 in 1.08', async () => {
+    const xml = sub(profileXml('basic_wl'), /(<ram:BuyerTradeParty>[\s\S]*?)<ram:Name>[^<]*<\/ram:Name>/, '$1');
+    const { current, older } = await both(xml);
+    assert.ok(fxErrors(current).includes('BR-07'), JSON.stringify(fxErrors(current)));
+    assert.ok(!fxErrors(current).includes('FX-SCH-A-000016'));
+    assert.ok(fxErrors(older).includes('FX-SCH-A-000016'), JSON.stringify(fxErrors(older)));
+    assert.ok(!fxErrors(older).includes('BR-07'));
+  });
+
+  test('code lists: MINIMUM in BGN passes 1.08 and fails 1.09.2; in XCG the other way round', async () => {
+    const inBgn = profileXml('minimum').replaceAll('EUR', 'BGN');
+    const bgn = await both(inBgn);
+    assert.ok(fxErrors(bgn.current).includes('FX-SCH-A-000040'), JSON.stringify(fxErrors(bgn.current)));
+    assert.equal(bgn.current.valid, false);
+    assert.deepEqual(fxErrors(bgn.older), []);
+    const xcg = await both(profileXml('minimum').replaceAll('EUR', 'XCG'));
+    assert.deepEqual(fxErrors(xcg.current), []);
+    assert.ok(fxErrors(xcg.older).includes('FX-SCH-A-000040'), JSON.stringify(fxErrors(xcg.older)));
+  });
+
+  test('EXTENDED standard-rated breakdown with an exemption reason (French multi-vendor marker): BR-S-10 only in 1.08 (FX-SCH-A-000058)', async () => {
+    const xml = sub(
+      profileXml('extended'),
+      /(<ram:ApplicableHeaderTradeSettlement>[\s\S]*?<ram:ApplicableTradeTax>[\s\S]*?<ram:BasisAmount>[^<]*<\/ram:BasisAmount>)/,
+      '$1<ram:ExemptionReason>#F202600004#</ram:ExemptionReason>',
+    );
+    const { current, older } = await both(xml);
+    assert.deepEqual(fxErrors(current), []);
+    assert.deepEqual(fxErrors(older), ['FX-SCH-A-000058']);
+  });
+
+  test('reworded test: an exempt breakdown 1.00 above its lines passes 1.09.2 (BasisAmount - 1 <= sum), fails 1.08 (<)', async () => {
+    const xml = sub(
+      buildInvoiceXml(structuredClone(SCENARIOS.exempt_with_reason)).xml,
+      '<ram:BasisAmount>250.00</ram:BasisAmount>',
+      '<ram:BasisAmount>251.00</ram:BasisAmount>',
+    );
+    const { current, older } = await both(xml);
+    const fx = (r: Result) => r.errors.filter((e) => e.rule_set === 'fx-en16931' && e.severity === 'error').map((e) => e.rule_id);
+    assert.ok(!fx(current).includes('BR-E-08'), JSON.stringify(fx(current)));
+    assert.ok(fx(older).includes('FX-SCH-A-000228'), JSON.stringify(fx(older)));
+  });
+
+  test('POST /v1/validate: facturx_version=1.08 selects the 1.08 profile rules and says so', async () => {
+    const app = await communityApp();
+    try {
+      const xml = sub(profileXml('basic_wl'), /<ram:SpecifiedTradePaymentTerms>[\s\S]*?<\/ram:SpecifiedTradePaymentTerms>/, '');
+      const send = (fields: Record<string, string>) => {
+        const { payload, headers } = multipart([
+          { name: 'file', value: Buffer.from(xml), filename: 'x.xml' },
+          ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+        ]);
+        return app.inject({ method: 'POST', url: '/v1/validate', payload, headers });
+      };
+      const current = (await send({})).json();
+      assert.equal(current.valid, true);
+      assert.equal(current.rule_set_versions.facturx, '1.09.2');
+      const older = (await send({ facturx_version: '1.08' })).json();
+      assert.equal(older.valid, false);
+      assert.equal(older.rule_set_versions.facturx, '1.08');
+      assert.deepEqual(
+        older.errors.filter((e: { rule_set: string }) => e.rule_set === 'fx-basicwl').map((e: { rule_id: string }) => e.rule_id),
+        ['FX-SCH-A-000155'],
+      );
+    } finally {
+      await app.close();
+    }
+  });
+});

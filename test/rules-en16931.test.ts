@@ -285,13 +285,18 @@ for (const f of families) {
   add('05', (i) => (i.lines[0].vatRate = f.badRate));
   add('06', (i) => (i.allowances[0].vatRate = f.badRate));
   add('07', (i) => (i.charges[0].vatRate = f.badRate));
-  add('08', (i) => (i.vatBreakdown[0].taxableAmount = d(i.vatBreakdown[0].taxableAmount).plus(new Big('1000')).toFixed(2)));
+  add(
+    '08',
+    (i) => (i.vatBreakdown[0].taxableAmount = d(i.vatBreakdown[0].taxableAmount).plus(new Big('1000')).toFixed(2)),
+    // CII BR-AF-08/BR-AG-08 quantify over ../ram:RateApplicablePercent of the breakdown: the settlement's, none.
+    f.cat === 'L' || f.cat === 'M' ? 'ubl' : undefined,
+  );
   add(
     '09',
     f.kind === 'rated'
       ? (i) => (i.vatBreakdown[0].taxAmount = d(i.vatBreakdown[0].taxAmount).plus(new Big('100')).toFixed(2))
       : (i) => (i.vatBreakdown[0].taxAmount = '5.00'),
-    // The CII artefact leaves the IGIC/IPSI tax amount to BR-CO-17 (its BR-AF-09/BR-AG-09 are always true).
+    // The CII artefact's BR-AF-09/BR-AG-09 are always true (and its BR-CO-17 does not see these breakdowns).
     f.cat === 'L' || f.cat === 'M' ? 'ubl' : undefined,
   );
   add(
@@ -574,10 +579,11 @@ const xmlCases: XmlCase[] = [
 
 /**
  * The artefacts define these with an always-true test, so they cannot fire and only the passing
- * case exists (CII BR-AF-09/BR-AG-09 defer to BR-CO-17).
+ * case exists (CII BR-AF-09/BR-AG-09 are `true()`; CII BR-AF-08/BR-AG-08 quantify over rates of the header
+ * settlement, which has none: test/disagreement-classes.test.ts).
  */
 const NEVER_FIRE_BY_SYNTAX: Record<Syntax, Set<string>> = {
-  cii: new Set(['BR-CO-05', 'BR-CO-06', 'BR-CO-07', 'BR-CO-08', 'BR-AF-09', 'BR-AG-09']),
+  cii: new Set(['BR-CO-05', 'BR-CO-06', 'BR-CO-07', 'BR-CO-08', 'BR-AF-08', 'BR-AF-09', 'BR-AG-08', 'BR-AG-09']),
   ubl: new Set(['BR-CO-05', 'BR-CO-06', 'BR-CO-07', 'BR-CO-08']),
 };
 

@@ -25,7 +25,10 @@ let sharedCheckCount = 0;
 
 function assignMemoSlots(): void {
   const users = new Map<Rule['check'], number>();
-  for (const rules of registry.values()) {
+  // Older releases (`<id>@<release>`) replace their set, they never run beside it: counting them would make
+  // checks "shared" that no document runs twice, and give the default sets memo work for nothing.
+  for (const [id, rules] of registry) {
+    if (id.includes('@')) continue;
     const inThisSet = new Set<Rule['check']>();
     for (const r of rules) inThisSet.add(r.check);
     for (const check of inThisSet) users.set(check, (users.get(check) ?? 0) + 1);
@@ -169,7 +172,7 @@ function pushFindings(
   for (let k = 0; k < listed; k++) {
     const v = violations[k];
     findings.push({
-      ruleId: rule.id,
+      ruleId: rule.reportId ?? rule.id,
       severity: rule.severity,
       message: v.message ?? rule.message,
       ...(v.location ? { location: v.location } : {}),
@@ -178,7 +181,7 @@ function pushFindings(
     at.push(index);
   }
   if (violations.length > listed) {
-    findings.push(summaryFinding(rule.id, rule.severity, ruleSet, violations.length - listed));
+    findings.push(summaryFinding(rule.reportId ?? rule.id, rule.severity, ruleSet, violations.length - listed));
     at.push(index);
   }
 }

@@ -60,7 +60,15 @@ export const BUNDLED_RULE_SETS: BundledRuleSet[] = [
         version: FACTURX_RULES_RELEASE,
         date: '2026-08-04',
         default: true,
+        select: { field: 'facturx_version', value: '1.09.2' },
         note: 'Factur-X 1.09.2 = ZUGFeRD 2.5.2, in force since 2026-09-01',
+      },
+      {
+        version: '1.08',
+        date: 'by 2025-12-05',
+        default: false,
+        select: { field: 'facturx_version', value: '1.08' },
+        note: 'Factur-X 1.08 = ZUGFeRD 2.4: the 1.09.2 rules with our overlay of the 1.08 differences (src/rules/facturx/release-1.08.data.ts)',
       },
     ],
   },
@@ -123,6 +131,8 @@ export const BUNDLED_RULE_SETS: BundledRuleSet[] = [
 export interface RanRuleSets {
   ruleSets: readonly string[];
   xrechnung?: XrRelease;
+  /** The Factur-X release the request chose (`facturx_version`): its profile rules ran. */
+  facturx?: string;
   /** The BR-FR edition, when that layer ran. */
   brFrEdition?: string;
   /** The schema the XSD layer checked against, when it ran (e.g. "Factur-X 1.07.3 EN16931"). */
@@ -135,7 +145,7 @@ export function ruleSetVersions(ran: RanRuleSets): Record<string, string> {
   if (ran.xsdSchema) out.xsd = ran.xsdSchema;
   if (ran.ruleSets.some((s) => s.startsWith('en16931-'))) out.en16931 = EN16931_RELEASE;
   if (ran.ruleSets.some((s) => s.startsWith('xrechnung-'))) out.xrechnung = ran.xrechnung ?? DEFAULT_XR_RELEASE;
-  if (ran.ruleSets.some((s) => s.startsWith('fx-'))) out.facturx = FACTURX_RULES_RELEASE;
+  if (ran.ruleSets.some((s) => s.startsWith('fx-'))) out.facturx = ran.facturx ?? FACTURX_RULES_RELEASE;
   if (ran.brFrEdition) out.br_fr = BR_FR_RELEASE_OF[ran.brFrEdition] ?? ran.brFrEdition;
   return out;
 }

@@ -39,7 +39,13 @@ export interface Violation {
 }
 
 export interface Rule {
+  /** Unique in a rule table; the id findings carry unless `reportId` says otherwise. */
   id: string;
+  /**
+   * The id findings carry when an older release names the same assert differently (Factur-X 1.08 reuses
+   * one id for many asserts, so reported ids need not be unique; table ids must be).
+   */
+  reportId?: string;
   severity: Severity;
   /** Default message, in our own words. */
   message: string;

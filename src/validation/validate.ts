@@ -83,7 +83,7 @@ export interface ValidateOptions {
   brFrEdition?: BrFrEdition;
   /** XRechnung schematron release (default: the newest bundled, DEFAULT_XR_RELEASE). */
   xrechnungVersion?: XrRelease;
-  /** Factur-X schema release of the XSD layer (default DEFAULT_FACTURX_RELEASE, 1.09.2). */
+  /** Factur-X release of the XSD layer and the profile rules (default DEFAULT_FACTURX_RELEASE, 1.09.2). */
   facturxVersion?: FacturxSchemaRelease;
 }
 
@@ -139,11 +139,15 @@ export function runBusinessValidation(
 
 /**
  * Where a rule set of the requested release is registered: an older XRechnung release under
- * `<id>@<release>` (src/rules/xrechnung/index.ts), everything else under its id.
+ * `<id>@<release>` (src/rules/xrechnung/index.ts), an older Factur-X release (`facturx_version`, which
+ * also picks the schemas) likewise (src/rules/facturx/index.ts), everything else under its id.
  */
 function registryId(id: RuleSetId, options: ValidateOptions): string {
   const xr = options.xrechnungVersion ?? DEFAULT_XR_RELEASE;
-  return id.startsWith('xrechnung-') && xr !== DEFAULT_XR_RELEASE ? `${id}@${xr}` : id;
+  if (id.startsWith('xrechnung-')) return xr !== DEFAULT_XR_RELEASE ? `${id}@${xr}` : id;
+  const fx = options.facturxVersion ?? DEFAULT_FACTURX_RELEASE;
+  if (id.startsWith('fx-')) return fx !== DEFAULT_FACTURX_RELEASE ? `${id}@${fx}` : id;
+  return id;
 }
 
 /** runBusinessValidation as stages: one per rule set that runs. */
@@ -275,6 +279,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   result.rule_set_versions = ruleSetVersions({
     ruleSets: result.rule_sets,
     xrechnung: result.xrechnung_version,
+    facturx: options.facturxVersion,
     brFrEdition: result.br_fr_edition,
     xsdSchema,
   });

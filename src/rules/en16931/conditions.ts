@@ -30,6 +30,7 @@ import {
   unless,
   each,
   code,
+  elementOf,
 } from './helpers.js';
 import { locatedAt } from '../../validation/report-bounds.js';
 
@@ -98,6 +99,51 @@ function allCountries(inv: Invoice): string[] {
   return [inv.seller.address, inv.buyer.address, inv.taxRepresentative?.address, inv.delivery?.address]
     .map((a) => a?.countryCode)
     .filter((c): c is string => c !== undefined);
+}
+
+/**
+ * BR-CO-17 on each VAT breakdown. In the CEN CII artefact the rule's context (every header
+ * ApplicableTradeTax) shares one Schematron pattern with the L, M and O category rules, whose contexts
+ * (ApplicableTradeTax[CategoryCode = 'L'|'M'|'O'][upper-case(TypeCode) = 'VAT'], compared without
+ * trimming) take precedence: the XSLT applies one rule per node and pattern, so BR-CO-17 is never
+ * evaluated on those breakdowns (`ciiShadow`). The Factur-X profile schematrons give BR-CO-17 a pattern
+ * of its own: there it sees every breakdown.
+ */
+export function brCo17(ctx: RuleContext, ciiShadow: boolean): readonly Violation[] {
+  return each(
+    ctx.invoice.vatBreakdown,
+    (b) => {
+      const syntax = ctx.syntax;
+      if (syntax === 'cii' && ciiShadow && takenByCategoryRule(ctx, b)) return true;
+      const tax = dec(b.taxAmount);
+      if (tax === undefined) return false;
+      // A rate not declared for VAT counts as no rate.
+      const rate = nonVatScope(ctx).has(b) ? undefined : dec(b.rate);
+      if (rate === undefined) return round0(tax).eq(ZERO);
+      if (round0(rate).eq(ZERO)) return round0(tax).eq(ZERO);
+      const basis = dec(b.taxableAmount);
+      if (basis === undefined) return false;
+      const expected = round2(basis.abs().times(rate).div(HUNDRED));
+      const a = tax.abs();
+      return syntax === 'cii'
+        ? a.minus(ONE).lte(expected) && a.plus(ONE).gte(expected)
+        : a.minus(ONE).lt(expected) && a.plus(ONE).gt(expected);
+    },
+    (b) => loc(b),
+  );
+}
+
+/** Whether a CII header breakdown is the context of the artefact's L, M or O category rule (exact texts, as there). */
+function takenByCategoryRule(ctx: RuleContext, b: Located): boolean {
+  const holder = elementOf(ctx, b);
+  if (!holder) return false;
+  let category = false;
+  let vat = false;
+  for (const c of holder.children) {
+    if (c.local === 'CategoryCode' && (c.text === 'L' || c.text === 'M' || c.text === 'O')) category = true;
+    else if (c.local === 'TypeCode' && c.text.toUpperCase() === 'VAT') vat = true;
+  }
+  return category && vat;
 }
 
 export const conditionRules: RuleDef[] = [
@@ -279,27 +325,7 @@ export const conditionRules: RuleDef[] = [
     id: 'BR-CO-17',
     message:
       'The VAT category tax amount (BT-117) must equal the taxable amount (BT-116) times the VAT rate (BT-119), rounded to two decimals.',
-    check: (ctx) =>
-      each(
-        ctx.invoice.vatBreakdown,
-        (b) => {
-          const syntax = ctx.syntax;
-          const tax = dec(b.taxAmount);
-          if (tax === undefined) return false;
-          // A rate not declared for VAT counts as no rate.
-          const rate = nonVatScope(ctx).has(b) ? undefined : dec(b.rate);
-          if (rate === undefined) return round0(tax).eq(ZERO);
-          if (round0(rate).eq(ZERO)) return round0(tax).eq(ZERO);
-          const basis = dec(b.taxableAmount);
-          if (basis === undefined) return false;
-          const expected = round2(basis.abs().times(rate).div(HUNDRED));
-          const a = tax.abs();
-          return syntax === 'cii'
-            ? a.minus(ONE).lte(expected) && a.plus(ONE).gte(expected)
-            : a.minus(ONE).lt(expected) && a.plus(ONE).gt(expected);
-        },
-        (b) => loc(b),
-      ),
+    check: (ctx) => brCo17(ctx, true),
   },
   {
     id: 'BR-CO-18',

@@ -11,6 +11,7 @@ import {
   type RuleDef,
   NO_VIOLATIONS,
   elementOf,
+  descendants,
   nonVatScope,
   present,
   loc,
@@ -189,33 +190,110 @@ function rateOk(rate: Dec | undefined, want: ReturnType<Category['rate']>): bool
   return r.eq(ZERO);
 }
 
-/** Sum of line net amounts, charges and allowances of one category (optionally one rate); the artefacts' sums do not look at the tax scheme. */
-function categoryBasis(inv: Invoice, cat: string, rate: BigValue | undefined, rounded: boolean): BigValue {
+/**
+ * Sum of line net amounts, charges and allowances of one category (optionally one rate); the artefacts' sums
+ * do not look at the tax scheme. CII compares the category codes exactly (`CategoryCode = 'S'`), UBL after
+ * normalize-space.
+ */
+function categoryBasis(inv: Invoice, cat: string, rate: BigValue | undefined, rounded: boolean, exact = false): BigValue {
   const rateMatches = (r: Dec | undefined) => rate === undefined || (dec(r)?.eq(rate) ?? false);
-  const lines = sum(inv.lines.filter((l) => is(l.vatCategoryCode, cat) && rateMatches(l.vatRate)).map((l) => l.netAmount));
-  const charges = sum(inv.charges.filter((a) => is(a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
-  const allowances = sum(inv.allowances.filter((a) => is(a.vatCategoryCode, cat) && rateMatches(a.vatRate)).map((a) => a.amount));
+  const isCat = exact ? (c: string | undefined) => c === cat : (c: string | undefined) => is(c, cat);
+  const lines = sum(inv.lines.filter((l) => isCat(l.vatCategoryCode) && rateMatches(l.vatRate)).map((l) => l.netAmount));
+  const charges = sum(inv.charges.filter((a) => isCat(a.vatCategoryCode) && rateMatches(a.vatRate)).map((a) => a.amount));
+  const allowances = sum(inv.allowances.filter((a) => isCat(a.vatCategoryCode) && rateMatches(a.vatRate)).map((a) => a.amount));
   return rounded ? round2(lines).plus(round2(charges)).minus(round2(allowances)) : lines.plus(charges).minus(allowances);
 }
 
-function taxableOk(inv: Invoice, c: Category, b: VatBreakdown, syntax: Syntax): boolean {
+/**
+ * Which artefact a CII -08 rule follows: the CEN CII validation, the Factur-X 1.09.2 profile schematrons, or
+ * Factur-X 1.08's (selected like 1.09.2, with CEN's tolerance).
+ */
+export type Artefact = 'cen' | 'fx' | 'fx-1.08';
+
+/**
+ * The CII breakdowns a -08 rule looks at, as its context selects them: the category code compared exactly;
+ * CEN also requires upper-case(TypeCode) = 'VAT' (untrimmed) except for S and Z, Factur-X never does.
+ */
+function ciiBreakdowns08(ctx: RuleContext, c: Category, artefact: Artefact): VatBreakdown[] {
+  return ctx.invoice.vatBreakdown.filter((b) => {
+    if (b.categoryCode !== c.code) return false;
+    if (artefact !== 'cen' || c.code === 'S' || c.code === 'Z') return true;
+    const holder = elementOf(ctx, b);
+    return holder !== undefined && holder.children.some((e) => e.local === 'TypeCode' && e.text.toUpperCase() === 'VAT');
+  });
+}
+
+/**
+ * The UBL -08 tests other than BR-S-08 are `exists(//cac:InvoiceLine) and …` or
+ * `exists(//cac:CreditNoteLine) and …`: a document without lines fails them whatever its amounts.
+ */
+function ublHasLines(ctx: RuleContext): boolean {
+  return descendants(ctx, 'InvoiceLine').length > 0 || descendants(ctx, 'CreditNoteLine').length > 0;
+}
+
+function taxableOk(ctx: RuleContext, c: Category, b: VatBreakdown, artefact: Artefact = 'cen'): boolean {
+  const { invoice: inv, syntax } = ctx;
   const basis = dec(b.taxableAmount);
+  if (c.kind === 'rated' && syntax === 'cii' && c.code !== 'S') return ciiLmTaxableOk(ctx, c, b);
   if (c.kind === 'rated') {
     const rate = dec(b.rate);
     if (rate === undefined) return true; // the artefacts quantify over the rate: no rate, nothing to test
     if (basis === undefined) return false;
-    if (syntax === 'cii') return basis.eq(categoryBasis(inv, c.code, rate, true));
+    if (syntax === 'cii') return basis.eq(categoryBasis(inv, c.code, rate, true, true));
     // UBL: something must carry this category and rate, and the amounts agree within 1.
     const used =
       inv.lines.some((l) => is(l.vatCategoryCode, c.code) && sameRate(l.vatRate, b.rate)) ||
       [...inv.allowances, ...inv.charges].some((a) => is(a.vatCategoryCode, c.code) && sameRate(a.vatRate, b.rate));
     const withinOne = within1(basis, categoryBasis(inv, c.code, rate, false));
-    return c.code === 'S' ? used && withinOne : withinOne;
+    return c.code === 'S' ? used && withinOne : withinOne && ublHasLines(ctx);
   }
   if (basis === undefined) return false;
-  if (syntax === 'ubl') return basis.eq(categoryBasis(inv, c.code, undefined, false));
-  const expected = categoryBasis(inv, c.code, undefined, true);
-  return c.kind === 'outside' ? basis.eq(expected) : within1(basis, expected);
+  if (syntax === 'ubl') return ublHasLines(ctx) && basis.eq(categoryBasis(inv, c.code, undefined, false));
+  const expected = categoryBasis(inv, c.code, undefined, true, true);
+  if (c.kind === 'outside') return basis.eq(expected);
+  // CEN and Factur-X 1.08: BasisAmount - 1 < sum and BasisAmount + 1 > sum; Factur-X 1.09.2: BasisAmount - 1 <= sum.
+  return artefact === 'fx' ? basis.minus(ONE).lte(expected) && basis.plus(ONE).gt(expected) : within1(basis, expected);
+}
+
+/**
+ * CII BR-AF-08 / BR-AG-08 (IGIC, IPSI), in the CEN artefact and the Factur-X profiles alike: the context
+ * is the breakdown (ApplicableTradeTax), but the rates the test quantifies over are
+ * `../ram:RateApplicablePercent` and the amount it compares `../ram:BasisAmount`, children of the header
+ * settlement. A settlement has neither, so the rule holds; only a settlement that carries rates of its
+ * own is compared, its BasisAmount (none: a violation) against the category's sums at each such rate.
+ */
+function ciiLmTaxableOk(ctx: RuleContext, c: Category, b: VatBreakdown): boolean {
+  const settlement = elementOf(ctx, b)?.parent;
+  if (!settlement) return true;
+  const rates = settlement.children.filter((e) => e.local === 'RateApplicablePercent');
+  if (rates.length === 0) return true;
+  const bases = settlement.children.filter((e) => e.local === 'BasisAmount').map((e) => dec(e.text));
+  return rates.every((r) => {
+    const rate = dec(r.text);
+    if (rate === undefined) return false;
+    const expected = categoryBasis(ctx.invoice, c.code, rate, true, true);
+    return bases.some((x) => x !== undefined && x.eq(expected));
+  });
+}
+
+function taxableRule(c: Category, ctx: RuleContext, artefact: Artefact): readonly Violation[] {
+  const breakdowns = ctx.syntax === 'cii' ? ciiBreakdowns08(ctx, c, artefact) : breakdownOf(ctx.invoice, c.code);
+  return each(
+    breakdowns,
+    (b) => taxableOk(ctx, c, b, artefact),
+    (b) => loc(b, 'taxableAmount'),
+  );
+}
+
+/** The Factur-X profile schematrons' version of a CII -08 rule (see ciiBreakdowns08 and taxableOk). */
+export function fxTaxableCheck(id: string, artefact: Artefact = 'fx'): ((ctx: RuleContext) => readonly Violation[]) | undefined {
+  const c = CATEGORIES.find((k) => `${k.prefix}-08` === id);
+  return c
+    ? (ctx) => {
+        notVat = nonVatScope(ctx);
+        return taxableRule(c, ctx, artefact);
+      }
+    : undefined;
 }
 
 function taxOk(c: Category, b: VatBreakdown, syntax: Syntax): boolean {
@@ -328,12 +406,7 @@ function familyRules(c: Category): RuleDef[] {
     {
       id: `${p}-08`,
       message: `The taxable amount (BT-116) of the VAT breakdown for category ${n} must equal the line net amounts plus charges minus allowances of that category${c.kind === 'rated' ? ' and rate' : ''}.`,
-      check: ({ invoice: inv, syntax }) =>
-        each(
-          breakdownOf(inv, c.code),
-          (b) => taxableOk(inv, c, b, syntax),
-          (b) => loc(b, 'taxableAmount'),
-        ),
+      check: (ctx) => taxableRule(c, ctx, 'cen'),
     },
     {
       id: `${p}-09`,

@@ -13,6 +13,7 @@ import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
 import { internalize } from '../../util/internalize.js';
 import { pushLocated } from '../../validation/report-bounds.js';
+import type { FxReleaseDelta } from './release-delta.js';
 
 /** Elements by local name: the document's shared index (src/xml/dom.ts). */
 export function elementsNamed(doc: XmlDoc, local: string): XmlElement[] {
@@ -342,27 +343,41 @@ function describeTarget(target: string): string {
   return target === '.' ? 'value' : target.startsWith('@') ? `attribute ${target}` : target;
 }
 
-export function codeListRules(set: string): Rule[] {
+export function codeListRules(set: string, delta?: FxReleaseDelta): Rule[] {
   const entries = CODELISTS[set] ?? {};
   const rules: Rule[] = [];
-  for (const [id, entry] of Object.entries(entries)) {
-    if (!id.startsWith('FX-SCH-A-') || !entry.context || !entry.target || !entry.guarded) continue;
-    const context = entry.context;
+  const make = (id: string, context: string, target: string, codes: Set<string>): Rule => {
     const handle = contextHandle(context);
-    const allowed = compileCodeTest(entry.target, new Set(entry.codes));
+    const allowed = compileCodeTest(target, codes);
     const contextName = lastLocalName(context)[0];
-    rules.push({
+    return {
       id,
       severity: 'error',
-      message: `The ${describeTarget(entry.target)} of ${contextName.replace(/\[.*$/, '')} is not a code this profile allows.`,
+      message: `The ${describeTarget(target)} of ${contextName.replace(/\[.*$/, '')} is not a code this profile allows.`,
       check(ctx) {
         let out: Violation[] | undefined;
         const nodes = contextNodes(ctx.doc, handle);
         for (let i = 0; i < nodes.length; i++) if (!allowed(nodes[i])) out = pushLocated(out, nodes[i], where);
         return out ?? NO_VIOLATIONS;
       },
-    });
+    };
+  };
+  for (const [id, entry] of Object.entries(entries)) {
+    if (!id.startsWith('FX-SCH-A-') || !entry.context || !entry.target || !entry.guarded) continue;
+    const codes = new Set(entry.codes);
+    // An older release's list: the bundled one with the codes that release adds and lacks.
+    const diff = delta?.codes[id];
+    if (diff) {
+      for (const c of diff.remove) codes.delete(c);
+      for (const c of diff.add) codes.add(c);
+    }
+    rules.push(make(id, entry.context, entry.target, codes));
   }
+  // An older release's code-list asserts at contexts the bundled release no longer checks. Their ids are
+  // shared with other asserts in that release: the table id is made unique, findings carry the release's id.
+  delta?.extraCodes.forEach((e, n) => {
+    rules.push({ ...make(`${e.id}#old${n}`, e.context, e.target, new Set(e.codes)), reportId: e.id });
+  });
   return rules;
 }
 

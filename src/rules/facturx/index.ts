@@ -17,7 +17,9 @@
 import { joinFamily, registerRuleSet } from '../engine.js';
 import { EN16931_RULE_DEFS } from '../en16931/index.js';
 import { forSyntax } from '../en16931/helpers.js';
-import type { Rule, Severity } from '../types.js';
+import type { Rule, RuleContext, Severity } from '../types.js';
+import { brCo17 } from '../en16931/conditions.js';
+import { fxTaxableCheck } from '../en16931/vat.js';
 import { ciiSyntaxRules } from '../../syntax/cii/rules.js';
 import { emptyElementsOf } from '../xrechnung/peppol.js';
 import { where } from '../xrechnung/dom.js';
@@ -27,12 +29,23 @@ import { notUsedRules } from './not-used.js';
 import { adaptedRules, extendedCategoryRules, extendedLineRules, extendedRules, extendedTotalsRules } from './adapted.js';
 import { structureRules } from './structure.js';
 import { locatedAt } from '../../validation/report-bounds.js';
+import { DEFAULT_FX_RULE_RELEASE, FX_RULE_RELEASES, fxReleaseDelta, type FxRuleRelease } from './release-delta.js';
 
 export const FX_PROFILES = ['fx-minimum', 'fx-basicwl', 'fx-basic', 'fx-en16931', 'fx-extended'] as const;
 export type FxProfileSet = (typeof FX_PROFILES)[number];
 export const FX_RULES_VERSION = 'Factur-X / ZUGFeRD profile schematrons, ZUGFeRD 2.5 release line (code DB 1.09.2)';
 
-const en16931Business = forSyntax(EN16931_RULE_DEFS, 'cii');
+// BR-CO-17 has a pattern of its own in the profile schematrons: no L/M/O breakdown is left to the category
+// rules there, unlike in the CEN CII artefact (see brCo17).
+// The -08 rules select the breakdowns without the VAT type filter there and (1.09.2) accept BasisAmount = sum + 1.
+const businessFor = (release: FxRuleRelease) =>
+  forSyntax(EN16931_RULE_DEFS, 'cii').map((r) => {
+    if (r.id === 'BR-CO-17') return { ...r, check: (ctx: RuleContext) => brCo17(ctx, false) };
+    const taxable = fxTaxableCheck(r.id, release === '1.08' ? 'fx-1.08' : 'fx');
+    return taxable ? { ...r, check: taxable } : r;
+  });
+const en16931Business = businessFor(DEFAULT_FX_RULE_RELEASE);
+const en16931Business108 = businessFor('1.08');
 
 function withSeverity(rule: Rule, severity: Severity): Rule {
   return rule.severity === severity ? rule : { ...rule, severity };
@@ -47,9 +60,15 @@ function emptyElementRule(severity: Severity): Rule {
   };
 }
 
-/** Build the rule table of one profile: every implemented id of its catalogue, once. */
-export function buildProfileRules(set: FxProfileSet): Rule[] {
+/**
+ * Build the rule table of one profile: every implemented id of its catalogue, once. For an older
+ * release (`release`, see release-delta.ts) the same rules run with that release's differences: its
+ * ids in the findings, without the asserts it lacks, with the ones it adds that our rules implement,
+ * and its code lists.
+ */
+export function buildProfileRules(set: FxProfileSet, release: FxRuleRelease = DEFAULT_FX_RULE_RELEASE): Rule[] {
   const catalogue = FX_CATALOGUE[set];
+  const delta = fxReleaseDelta(set, release);
   const severityOf = (id: string) => catalogue.asserts[id];
   const out: Rule[] = [];
   const taken = new Set<string>();
@@ -60,8 +79,10 @@ export function buildProfileRules(set: FxProfileSet): Rule[] {
     const sev = severityOf(r.id);
     if (sev === undefined || taken.has(r.id)) return;
     taken.add(r.id);
+    if (delta?.notIn.includes(r.id)) return;
+    const reportId = delta?.rename[r.id];
     // A family member is this table's own copy: the same rule object is shared by the profiles.
-    const rule = own ? { ...r, severity: sev } : withSeverity(r, sev);
+    const rule = own || reportId ? { ...r, severity: sev, ...(reportId ? { reportId } : {}) } : withSeverity(r, sev);
     out.push(rule);
     if (own) family.push(rule);
   };
@@ -69,12 +90,28 @@ export function buildProfileRules(set: FxProfileSet): Rule[] {
   for (const r of adaptedRules) add(r);
   if (set === 'fx-extended')
     for (const r of [...extendedRules, ...extendedLineRules, ...extendedTotalsRules, ...extendedCategoryRules]) add(r);
-  for (const r of codeListRules(set)) add(r, true);
-  for (const r of en16931Business) add(r);
+  for (const r of codeListRules(set, delta)) {
+    // An older release's extra code-list asserts are not in the catalogue: added as they come.
+    if (r.reportId && r.id.includes('#old')) {
+      out.push(r);
+      family.push(r);
+    } else add(r, true);
+  }
+  for (const r of release === '1.08' ? en16931Business108 : en16931Business) add(r);
   for (const r of ciiSyntaxRules) add(r);
   if (severityOf('PEPPOL-EN16931-R008')) add(emptyElementRule(severityOf('PEPPOL-EN16931-R008')));
+  // An older release's asserts that the bundled one dropped, where one of our rules is the same check
+  // (named by the assert's label): run under the older release's id.
+  if (delta) {
+    const pool = [...adaptedRules, ...(release === '1.08' ? en16931Business108 : en16931Business), ...ciiSyntaxRules];
+    delta.extra.forEach(([oldId, ours, flag], n) => {
+      const r = pool.find((p) => p.id === ours);
+      if (!r) throw new Error(`Factur-X ${release} ${set}: no rule ${ours} for ${oldId}`);
+      out.push({ ...r, id: `${ours}#old${n}`, reportId: oldId, severity: flag === 'warning' ? 'warning' : 'error', family: undefined });
+    });
+  }
   // Made for this profile (not shared), and always an error: no copy needed.
-  for (const r of notUsedRules(set)) {
+  for (const r of notUsedRules(set, delta)) {
     out.push(r);
     family.push(r);
   }
@@ -83,3 +120,7 @@ export function buildProfileRules(set: FxProfileSet): Rule[] {
 }
 
 for (const set of FX_PROFILES) registerRuleSet(set, buildProfileRules(set));
+// Older releases under `<set>@<release>` (like XRechnung's), chosen by `facturx_version`.
+for (const release of FX_RULE_RELEASES)
+  if (release !== DEFAULT_FX_RULE_RELEASE)
+    for (const set of FX_PROFILES) registerRuleSet(`${set}@${release}`, buildProfileRules(set, release));

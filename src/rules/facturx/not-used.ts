@@ -10,11 +10,14 @@ import { FX_CATALOGUE } from './catalogue.data.js';
 import { contextHandle, contextNodes } from './codelists.js';
 import { NO_VIOLATIONS } from '../engine.js';
 import { MAX_FINDINGS_PER_RULE, UNLISTED } from '../../validation/report-bounds.js';
+import type { FxReleaseDelta } from './release-delta.js';
 
-export function notUsedRules(set: string): Rule[] {
+export function notUsedRules(set: string, delta?: FxReleaseDelta): Rule[] {
   const reports = FX_CATALOGUE[set]?.notUsed ?? [];
+  // An older release lacks some of the bundled release's report contexts.
+  const dropped = new Set(delta?.notUsedNew ?? []);
   return reports.map((r) => {
-    const handles = r.contexts.map(contextHandle);
+    const handles = r.contexts.filter((c) => !dropped.has(c)).map(contextHandle);
     return {
       id: r.id,
       severity: 'error' as const,
