@@ -307,7 +307,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
       const file = form.files.file;
       let result: ValidationResult;
       try {
-        result = await runner.validate(file.data, file.filename, options);
+        // Pro diagnostics show the values calculation rules compared: computed in the validation, only when asked.
+        result = await runner.validate(file.data, file.filename, pro ? { ...options, explain: true } : options);
       } catch (err) {
         if (err instanceof IngestError) {
           app.metrics.countValidation('unreadable');
