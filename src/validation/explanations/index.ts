@@ -89,11 +89,25 @@ function elementOf(message: string, location: string | undefined): { element?: s
   return { element, parent, fromMessage };
 }
 
-type Shape = 'decimals' | 'codes' | 'cardinality' | 'arithmetic' | 'notUsed' | 'forbidden' | 'value' | 'presence' | 'format' | 'condition';
+type Shape =
+  | 'length'
+  | 'empty'
+  | 'decimals'
+  | 'codes'
+  | 'cardinality'
+  | 'arithmetic'
+  | 'notUsed'
+  | 'forbidden'
+  | 'value'
+  | 'presence'
+  | 'format'
+  | 'condition';
 
 function shapeOf(ruleId: string, message: string): Shape {
   const m = message;
   if (/at most (two|\w+) decimals|decimals?\b.*(at most|maximum)/i.test(m) || /^BR-(FR-)?DEC-/.test(ruleId)) return 'decimals';
+  if (/must not exceed \d+ characters|at most \d+ characters/i.test(m)) return 'length';
+  if (/must not be empty/i.test(m)) return 'empty';
   if (/^BR-CL-|^BR-DEX-0[4-8]$|^BR-TMP-CVD/.test(ruleId)) return 'codes';
   if (/is missing\b|must be given\.?$|is mandatory\.?$/i.test(m)) return 'presence';
   if (/is not used in this|not part of EN 16931|should not be used|must not be used|does not use it/i.test(m)) return 'notUsed';
@@ -174,9 +188,23 @@ function byShape(input: ExplainInput, allTerms: string[]): Advice {
   const element = found.fromMessage || terms.length === 0 ? found.element : undefined;
   const parent = found.parent;
   const subject = subjectOf(terms, element);
-  const subjectLower = subject.startsWith('The invoice') ? 'the invoice' : subject;
+  const subjectLower = subject.replace(/^(The invoice|Element|Attribute)\b/, (w) => w.toLowerCase());
   const el = element ? (element.startsWith('@') ? `attribute ${element}` : `element ${element}`) : undefined;
   switch (shape) {
+    case 'length': {
+      const n = /(\d+) characters/.exec(message)?.[1];
+      return {
+        title: `${subject} too long`,
+        explanation: `${subject} is longer than the ${n} characters the rule allows.`,
+        suggestion: `Shorten ${subjectLower} to at most ${n} characters.`,
+      };
+    }
+    case 'empty':
+      return {
+        title: `${subject} is empty`,
+        explanation: `${subject} is present but holds no value; an element must either carry its value or be left out.`,
+        suggestion: `Fill in ${subjectLower}, or remove the empty element.`,
+      };
     case 'decimals': {
       const n = /at most (\w+) decimals/.exec(message)?.[1] ?? 'two';
       return {
@@ -193,7 +221,7 @@ function byShape(input: ExplainInput, allTerms: string[]): Advice {
         explanation: `${t} must hold a code from ${cl ? cl.list : 'the code list the rule names'}; the value sent is not in it (codes are case-sensitive).`,
         suggestion: cl
           ? `Use a code from ${cl.list}, e.g. ${cl.example}.`
-          : `Replace the value of ${t} with a code from ${listNamed(message, input.ruleSet)}.`,
+          : `Replace the value of ${cl ? t : subjectLower} with a code from ${listNamed(message, input.ruleSet)}.`,
       };
     }
     case 'notUsed':
@@ -315,7 +343,13 @@ export function explainFinding(input: ExplainInput): Explained | null {
     if (terms.length === 0) {
       // "X must occur exactly once in Y" is reported on Y: the term is the one of Y/X.
       const child = elementOf(message, undefined).element;
-      const childTerms = child && input.location?.startsWith('/') ? termsAt(`${input.location}/x:${child}`) : [];
+      let childTerms: string[] = [];
+      if (child && input.location?.startsWith('/')) childTerms = termsAt(`${input.location}/x:${child}`);
+      else if (child) {
+        // No location (a rule described on its own): the element path of the message, under the syntax's root.
+        const ubl = (input.ruleSet ?? '').endsWith('-ubl') || ruleId.startsWith('UBL-');
+        childTerms = termsAt(`${ubl ? '/Invoice' : '/rsm:CrossIndustryInvoice'}/x:${child.replace(/\//g, '/x:')}`);
+      }
       terms = attributeTerms(childTerms.length > 0 ? childTerms : termsAt(input.location), message);
     }
     const base = vat ?? byShape(input, terms);
@@ -345,7 +379,7 @@ function isRuleId(ruleId: string): boolean {
 function attributeTerms(terms: string[], message: string): string[] {
   if (terms.length === 0) return terms;
   const t = terms[0];
-  if (/@schemeID/.test(message) && termName(`${t}-1`) !== `a component of ${termName(t)}`) return [`${t}-1`, ...terms];
+  if (/@schemeID/.test(message) && !termName(`${t}-1`).startsWith('Component of')) return [`${t}-1`, ...terms];
   if (/@unitCode/.test(message)) {
     const unit = t === 'BT-129' ? 'BT-130' : t === 'BT-149' ? 'BT-150' : undefined;
     if (unit) return [unit, ...terms];

@@ -237,7 +237,24 @@ const EXTENSION: Record<string, string> = {
   'BT-DEX-001': 'Third party payment type (XRechnung extension)',
   'BT-DEX-002': 'Third party payment amount (XRechnung extension)',
   'BT-DEX-003': 'Third party payment description (XRechnung extension)',
+  // French CTC terms, as the BR-FR rules' own messages describe them.
+  'EXT-FR-FE-136': 'Preceding invoice number on a line (French CTC)',
+  'EXT-FR-FE-163': 'Line sub-type (French CTC)',
+  'EXT-FR-FE-164': 'Seller name of a sub-invoice GROUP line (French CTC)',
+  'EXT-FR-FE-167': 'Seller legal identifier of a sub-invoice GROUP line (French CTC)',
+  'EXT-FR-FE-177': 'Seller country of a sub-invoice GROUP line (French CTC)',
+  'EXT-FR-FE-181': 'VAT total of a sub-invoice GROUP line (French CTC)',
+  'EXT-FR-FE-182': 'VAT total in accounting currency of a sub-invoice GROUP line (French CTC)',
 };
+
+/** What an extension term without a name in the tables above is called (the finding's message describes it). */
+const UNNAMED: [prefix: string, label: string][] = [
+  ['BT-X-', 'Factur-X EXTENDED term'],
+  ['BG-X-', 'Factur-X EXTENDED group'],
+  ['BT-DEX-', 'XRechnung extension term'],
+  ['BG-DEX-', 'XRechnung extension group'],
+  ['EXT-FR-FE-', 'French CTC extension term'],
+];
 
 /** The name of a term id (BT-n, BG-n, BT-n-n, BT-DEX-n, BT-X-n, EXT-FR-FE-n); a plain description for unknown ones. */
 export function termName(id: string): string {
@@ -252,20 +269,18 @@ export function termName(id: string): string {
   // The model writes group names in capitals; in a sentence they read better in sentence case.
   if (m && BG[+m[1]]) return sentenceCase(BG[+m[1]]);
   m = /^BT-(\d+)-\d+$/.exec(t);
-  if (m && BT[+m[1]]) return `a component of ${BT[+m[1]]}`;
-  if (t.startsWith('BT-X-') || t.startsWith('BG-X-')) return 'a Factur-X EXTENDED term';
-  if (t.startsWith('BT-DEX-') || t.startsWith('BG-DEX-')) return 'an XRechnung extension term';
-  if (t.startsWith('EXT-FR-FE-')) return 'a French e-invoicing (CTC) extension term';
-  return 'a business term';
+  if (m && BT[+m[1]]) return `Component of ${BT[+m[1]]}`;
+  for (const [prefix, label] of UNNAMED) if (t.startsWith(prefix)) return label;
+  return 'Business term';
 }
 
 function sentenceCase(s: string): string {
   return (s.charAt(0) + s.slice(1).toLowerCase()).replace(/\bvat\b/g, 'VAT');
 }
 
-/** "Invoice number (BT-1)". */
+/** "Invoice number (BT-1)"; an extension term without a name: "French CTC extension term EXT-FR-FE-46". */
 export function named(id: string): string {
-  return `${termName(id)} (${id})`;
+  return isKnownTerm(id) ? `${termName(id)} (${id})` : `${termName(id)} ${id}`;
 }
 
 /** Every term reference in a text, in order of first mention. */
@@ -278,5 +293,6 @@ export function termsIn(text: string): string[] {
 
 /** Is this a term of the EN 16931 model (named precisely in the table above)? */
 export function isKnownTerm(id: string): boolean {
-  return !termName(id).startsWith('a ');
+  const name = termName(id);
+  return name !== 'Business term' && !UNNAMED.some(([, label]) => label === name);
 }
