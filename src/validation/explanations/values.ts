@@ -4,8 +4,8 @@
  * model after the rules ran, only for findings of these rules and only when diagnostics are asked for
  * (ValidateOptions.explain), so an honest invoice never pays for it. Amounts are decimal strings (big.js).
  */
-import type { Dec, Invoice, VatBreakdown } from '../../model/invoice.js';
-import { dec, round2, sum, ZERO, HUNDRED } from '../../rules/en16931/helpers.js';
+import type { Dec, Invoice, InvoiceLine, VatBreakdown } from '../../model/invoice.js';
+import { dec, round2, sum, ZERO, HUNDRED, ONE } from '../../rules/en16931/helpers.js';
 import { locationOf } from '../../syntax/reader-helpers.js';
 import type { BigValue } from '../../model/decimal.js';
 
@@ -50,6 +50,14 @@ function totalOfItems(itemTerm: string, items: (Dec | undefined)[], totalTerm: s
 function breakdownAt(invoice: Invoice, location: string | undefined): VatBreakdown | undefined {
   if (!location) return undefined;
   return invoice.vatBreakdown.find((b) => locationOf(b) === location || location.startsWith(`${locationOf(b)}/`));
+}
+
+function lineAt(invoice: Invoice, location: string | undefined): InvoiceLine | undefined {
+  if (!location) return undefined;
+  return invoice.lines.find((l) => {
+    const at = locationOf(l);
+    return at !== undefined && (at === location || location.startsWith(`${at}/`));
+  });
 }
 
 const sameRate = (a: Dec | undefined, b: Dec | undefined): boolean => {
@@ -170,10 +178,29 @@ export function comparedValues(ruleId: string, invoice: Invoice, location: strin
       const b = breakdownAt(invoice, location);
       return b ? taxOfBreakdown(b) : undefined;
     }
+    case 'PEPPOL-EN16931-R120': {
+      const line = lineAt(invoice, location);
+      if (!line) return undefined;
+      const qty = line.quantity === undefined ? ONE : dec(line.quantity);
+      const price = orZero(line.netPrice);
+      const baseGiven = line.priceBaseQuantity === undefined ? ONE : dec(line.priceBaseQuantity);
+      const base = baseGiven === undefined || baseGiven.eq(ZERO) ? ONE : baseGiven;
+      const charges = line.charges.map((c) => c.amount);
+      const allowances = line.allowances.map((a) => a.amount);
+      const expected = qty && price ? round2(qty.times(price).div(base).plus(sum(charges)).minus(sum(allowances))) : undefined;
+      return {
+        'BT-129': stated(line.quantity),
+        'BT-146': stated(line.netPrice),
+        'BT-149': stated(line.priceBaseQuantity),
+        'BT-141': listed(charges),
+        'BT-136': listed(allowances),
+        expected: str(expected),
+        'BT-131': stated(line.netAmount),
+        difference: difference(line.netAmount, expected),
+      };
+    }
     case 'PEPPOL-EN16931-R046': {
-      const line = invoice.lines.find(
-        (l) => location !== undefined && (locationOf(l) === location || location.startsWith(`${locationOf(l)}/`)),
-      );
+      const line = lineAt(invoice, location);
       if (!line) return undefined;
       const gross = dec(line.grossPrice);
       const discount = orZero(line.priceDiscount);
