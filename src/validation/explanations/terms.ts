@@ -275,7 +275,7 @@ export function termName(id: string): string {
 }
 
 function sentenceCase(s: string): string {
-  return (s.charAt(0) + s.slice(1).toLowerCase()).replace(/\bvat\b/g, 'VAT');
+  return (s.charAt(0) + s.slice(1).toLowerCase()).replace(/\bvat\b/gi, 'VAT');
 }
 
 /** "Invoice number (BT-1)"; an extension term without a name: "French CTC extension term EXT-FR-FE-46". */
