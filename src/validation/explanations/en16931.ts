@@ -11,6 +11,18 @@ export interface Entry extends Partial<Advice> {
 }
 
 export const EN16931: Record<string, Entry> = {
+  'BR-27': { title: 'Item net price (BT-146) is negative' },
+  'BR-28': { title: 'Item gross price (BT-148) is negative' },
+  'BR-29': {
+    title: 'Invoicing period ends before it starts',
+    suggestion:
+      'Set the invoicing period end date (BT-74) on or after its start date (BT-73); swap them if they were entered the wrong way round.',
+  },
+  'BR-30': {
+    title: 'Invoice line period ends before it starts',
+    suggestion:
+      'Set the line period end date (BT-135) on or after its start date (BT-134); swap them if they were entered the wrong way round.',
+  },
   'BR-CO-03': {
     title: 'VAT point date and VAT point date code both given',
     suggestion: 'Give either the actual VAT point date (BT-7) or the code saying how it is determined (BT-8), not both.',

@@ -7,7 +7,7 @@
 import type { Advice } from './types.js';
 import { CIUS, CODE_LISTS, EN16931, type Entry } from './en16931.js';
 import { OWN, pdfaAdvice } from './own.js';
-import { named, termName, termsIn } from './terms.js';
+import { isKnownTerm, named, termName, termsIn } from './terms.js';
 import { termsAt } from './paths.js';
 import { vatCategoryAdvice } from './vat.js';
 
@@ -243,7 +243,7 @@ function byShape(input: ExplainInput, allTerms: string[]): Advice {
           el && /occur/.test(message)
             ? `${capital(el)} ${once ? 'repeated' : 'missing or repeated'}${parent ? ` in ${parent}` : ''}`
             : `${subject} ${once ? 'given more than once' : 'given the wrong number of times'}`,
-        explanation: `${el && /occur/.test(message) ? capital(el) : subject} ${once ? 'may appear at most once' : 'must appear the required number of times'}${parent ? ` in ${parent}` : ''} here${terms.length ? `; it carries ${list(terms)}` : ''}.`,
+        explanation: `${el && /occur/.test(message) ? capital(el) : subject} ${once ? 'may appear at most once' : 'must appear the required number of times'}${parent ? ` in ${parent}` : ''} here${el && /occur/.test(message) && terms.length ? `; it carries ${list(terms)}` : ''}.`,
         suggestion: once
           ? `Keep one ${el ?? subjectLower} and remove the others (merge their content if both are needed).`
           : `Give exactly the required ${el ?? subjectLower}: add it if it is missing, remove duplicates.`,
@@ -255,12 +255,25 @@ function byShape(input: ExplainInput, allTerms: string[]): Advice {
         explanation: `${subject} must equal the figure the rule computes from ${terms.length > 1 ? list(terms.slice(1)) : 'the related amounts'}; the amounts sent give a different result.`,
         suggestion: `Recompute ${subjectLower} from ${terms.length > 1 ? list(terms.slice(1)) : 'the amounts it depends on'} (rounded to two decimals), or correct the amount that was changed.`,
       };
-    case 'value':
+    case 'value': {
+      const related = terms.length > 1 ? ` (compared with ${list(terms.slice(1))})` : '';
+      const suggestion = /negative/i.test(message)
+        ? `Give ${subjectLower} a value of zero or more: a reduction belongs in an allowance, and a refund in a credit note (type code 381).`
+        : /before|after|start|end\b/i.test(message)
+          ? `Correct the dates: ${subjectLower} must not lie on the wrong side of ${terms.length > 1 ? list(terms.slice(1)) : 'the date it is compared with'}.`
+          : /greater than zero|positive/i.test(message)
+            ? `Give ${subjectLower} a value greater than zero.`
+            : /must be zero/i.test(message)
+              ? `Set ${subjectLower} to 0.`
+              : /same sign/i.test(message)
+                ? `Give ${list(terms)} the same sign (both positive on an invoice).`
+                : `Correct ${subjectLower}${terms.length > 1 ? `, or the related ${list(terms.slice(1))}` : ''}, so that the condition in the message holds.`;
       return {
         title: `${subject} has a value the rule does not allow`,
-        explanation: `The value of ${subjectLower} is outside what the rule accepts${terms.length > 1 ? ` (compared with ${list(terms.slice(1))})` : ''}.`,
-        suggestion: `Correct ${subjectLower} as the message says${terms.length > 1 ? `, or the related ${list(terms.slice(1))}` : ''}.`,
+        explanation: `The value of ${subjectLower} is outside what the rule accepts${related}.`,
+        suggestion,
       };
+    }
     case 'forbidden':
       return {
         title: `${subject} not allowed here`,
@@ -281,7 +294,7 @@ function byShape(input: ExplainInput, allTerms: string[]): Advice {
       return {
         title: `${subject} missing`,
         explanation: `${subject} is required here${terms.length > 1 ? `; the rule also involves ${list(terms.slice(1))}` : ''}, and the invoice does not give it.`,
-        suggestion: `Add ${subjectLower} with the value that applies to this invoice${terms.length > 1 ? ` (the rule also looks at ${list(terms.slice(1))})` : ''}.`,
+        suggestion: `Add ${terms.length > 0 ? 'the ' : ''}${subjectLower} with the value that applies to this invoice${terms.length > 1 ? ` (the rule also looks at ${list(terms.slice(1))})` : ''}.`,
       };
     case 'format':
       return {
@@ -379,7 +392,8 @@ function isRuleId(ruleId: string): boolean {
 function attributeTerms(terms: string[], message: string): string[] {
   if (terms.length === 0) return terms;
   const t = terms[0];
-  if (/@schemeID/.test(message) && !termName(`${t}-1`).startsWith('Component of')) return [`${t}-1`, ...terms];
+  if (/@schemeID/.test(message) && t.startsWith('BT-') && isKnownTerm(`${t}-1`) && !termName(`${t}-1`).startsWith('Component of'))
+    return [`${t}-1`, ...terms];
   if (/@unitCode/.test(message)) {
     const unit = t === 'BT-129' ? 'BT-130' : t === 'BT-149' ? 'BT-150' : undefined;
     if (unit) return [unit, ...terms];

@@ -65,7 +65,7 @@ export function vatCategoryAdvice(ruleId: string): (Advice & { terms: string[] }
       const buyer = c.ids === 'seller+buyer';
       return {
         title: `VAT identifier${buyer ? 's' : ''} needed for category ${c.code}`,
-        explanation: `${capitalArticle(where.what)} with ${named(where.code)} = ${c.code} (${c.name}) needs the seller's ${named('BT-31')}${c.code !== 'K' && c.code !== 'G' ? `, ${named('BT-32')}` : ''} or the ${named('BT-63')}${buyer ? `, and the ${named('BT-48')}${c.code === 'AE' ? ` or ${named('BT-47')}` : ''}` : ''}.`,
+        explanation: `${capitalArticle(where.what)} with ${named(where.code)} = ${c.code} (${c.name}) needs the ${named('BT-31')}${c.code !== 'K' && c.code !== 'G' ? `, the ${named('BT-32')}` : ''} or the ${named('BT-63')}${buyer ? `, and the ${named('BT-48')}${c.code === 'AE' ? ` or the ${named('BT-47')}` : ''}` : ''}.`,
         suggestion: buyer
           ? "Add the seller's VAT identifier (or its tax representative's) and the buyer's VAT identifier, both with their country prefix."
           : "Add the seller's VAT identifier (with its country prefix), or its tax registration identifier, or a tax representative with a VAT identifier.",
