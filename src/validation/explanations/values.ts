@@ -174,6 +174,14 @@ export function comparedValues(ruleId: string, invoice: Invoice, location: strin
         difference: difference(t.amountDue, expected),
       };
     }
+    case 'BR-CO-18': {
+      // What the missing VAT breakdown would have to cover: the categories and rates in use.
+      const used = new Set<string>();
+      for (const l of invoice.lines) used.add(`${l.vatCategoryCode ?? '?'} ${l.vatRate?.trim() ?? ''}`.trim());
+      for (const a of invoice.allowances) used.add(`${a.vatCategoryCode ?? '?'} ${a.vatRate?.trim() ?? ''}`.trim());
+      for (const c of invoice.charges) used.add(`${c.vatCategoryCode ?? '?'} ${c.vatRate?.trim() ?? ''}`.trim());
+      return { 'BG-23': invoice.vatBreakdown.length, categories_and_rates_used: [...used].slice(0, MAX_LISTED) };
+    }
     case 'BR-CO-17': {
       const b = breakdownAt(invoice, location);
       return b ? taxOfBreakdown(b) : undefined;
