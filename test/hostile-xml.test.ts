@@ -27,7 +27,9 @@ function loadFactor(): number {
   return Math.min(10, Math.max(1, loadavg()[0] / availableParallelism()));
 }
 /** Internal text that must never reach a client. */
-const INTERNALS = /\[big\.js\]|Maximum call stack|RangeError|TypeError|at \S+ \(|node_modules|\/work\/|\.ts:\d+|Map maximum size/;
+// A stack frame is "at fn (/path…", "(node:…" or "(file:…": plain prose such as "the rate that applies (…)" is not one.
+const INTERNALS =
+  /\[big\.js\]|Maximum call stack|RangeError|TypeError|\bat \S+ \((?:\/|node:|file:)|node_modules|\/work\/|\.ts:\d+|Map maximum size/;
 
 const CII = buildInvoiceXml(DOMESTIC_EXAMPLE).xml;
 const FIRST_LINE = /<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>/;

@@ -23,6 +23,7 @@ import { ruleSetVersions } from '../rules/releases.js';
 import { DEFAULT_FACTURX_RELEASE, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
 import { boundFindings, isSummary } from './report-bounds.js';
 import { overlongNumbers } from './number-limits.js';
+import { attachCompared } from './explanations/attach.js';
 
 export interface ValidationErrorDetail {
   rule_id: string | null;
@@ -34,6 +35,11 @@ export interface ValidationErrorDetail {
   rule_set?: string;
   /** Only on a summary entry (report-bounds.ts): how many findings of this rule it stands for, not listed. */
   omitted?: number;
+  /**
+   * Only with ValidateOptions.explain (pro diagnostics): the values a calculation rule compared, shown as the
+   * diagnostic's context.compared (explanations/values.ts). Never set in a community result.
+   */
+  compared?: Record<string, unknown>;
 }
 
 export interface SkippedLayer {
@@ -85,6 +91,8 @@ export interface ValidateOptions {
   xrechnungVersion?: XrRelease;
   /** Factur-X release of the XSD layer and the profile rules (default DEFAULT_FACTURX_RELEASE, 1.09.2). */
   facturxVersion?: FacturxSchemaRelease;
+  /** Pro diagnostics: attach the values calculation rules compared to their findings (`compared`). */
+  explain?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,6 +294,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   // Report size bounds (report-bounds.ts): the verdict counts every finding, the list is bounded.
   const bounded = boundFindings(findings);
   result.errors = bounded.findings.map(toDetail);
+  if (options.explain) attachCompared(result.errors, invoice);
   result.valid = bounded.counts.error === 0;
   if (bounded.omitted > 0) {
     result.report_truncated = true;

@@ -182,8 +182,10 @@ export default async function validate(app: FastifyInstance): Promise<void> {
       const file = form.files.file;
       let result: ValidationResult;
       try {
-        // Pro: the PDF/A layer runs with the validation (in the worker for a big PDF), on every PDF upload.
-        result = await runner.validate(file.data, file.filename, pro && checkPdfa ? { ...options, pdfa: true } : options);
+        // Pro: the PDF/A layer runs with the validation (in the worker for a big PDF), on every PDF upload; pro
+        // diagnostics also show the values calculation rules compared (computed in the validation, only when asked).
+        const runOptions = pro ? { ...options, explain: true, ...(checkPdfa ? { pdfa: true } : {}) } : options;
+        result = await runner.validate(file.data, file.filename, runOptions);
       } catch (err) {
         if (err instanceof IngestError) {
           app.metrics.countValidation('unreadable');
