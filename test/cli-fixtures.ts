@@ -43,6 +43,14 @@ export function invalidXml(): string {
   return xmlOf('domestic').replace(/<ram:GrandTotalAmount>[^<]*</, '<ram:GrandTotalAmount>1.00<');
 }
 
+/** A valid invoice with one warning: an empty delivery element (PEPPOL-EN16931-R008); the writer never leaves it empty. */
+export function warnedXml(): string {
+  return xmlOf('domestic').replace(
+    /<ram:ApplicableHeaderTradeDelivery>[\s\S]*?<\/ram:ApplicableHeaderTradeDelivery>/,
+    '<ram:ApplicableHeaderTradeDelivery></ram:ApplicableHeaderTradeDelivery>',
+  );
+}
+
 /** XML nested far deeper than any invoice (the parser refuses it: XML_TOO_DEEP). */
 export function deepXml(depth = 5_000): string {
   return '<a>'.repeat(depth) + '</a>'.repeat(depth);
@@ -76,6 +84,8 @@ export async function makeInvoiceFolder(dir: string, options: { hostile?: boolea
   const pdf = await convert(await makePdf(), SCENARIOS.domestic);
   writeFileSync(join(dir, 'facturx.pdf'), pdf.pdf);
   f.valid.push(join(dir, 'facturx.pdf'));
+  writeFileSync(join(dir, 'warned.xml'), warnedXml());
+  f.valid.push(join(dir, 'warned.xml'));
   writeFileSync(join(dir, 'bad-total.xml'), invalidXml());
   f.invalid.push(join(dir, 'bad-total.xml'));
   writeFileSync(join(dir, 'broken.xml'), '<rsm:CrossIndustryInvoice><unclosed>');

@@ -85,11 +85,11 @@ test('text: one line per file in input order, findings by file and rule set, the
 });
 
 test('exit 0 when every file is valid; --fail-on warning turns warnings into exit 1', async () => {
-  const valid = folder.valid.filter((f) => f.endsWith('domestic.xml') || f.endsWith('facturx.pdf'));
+  const valid = folder.valid.filter((f) => f.endsWith('warned.xml') || f.endsWith('facturx.pdf'));
   const ok = await runCli(['validate', ...valid, '--jobs', '1', '--quiet']);
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
   assert.match(ok.stdout, /^2 files, 2 valid, 0 invalid, 0 unreadable/);
-  // The writer's domestic example carries a PEPPOL warning (an empty delivery element).
+  // warned.xml carries a PEPPOL warning (an empty delivery element).
   const strict = await runCli(['validate', ...valid, '--jobs', '1', '--quiet', '--fail-on', 'warning']);
   assert.equal(strict.code, 1);
 });
@@ -161,9 +161,9 @@ test('junit: valid JUnit XML (read back with the project XML parser), a suite pe
   assert.equal(attr(el(br, 'failure')[0], 'type'), 'BR-CO-15');
   assert.match(el(br, 'failure')[0].text, /location: \/rsm:CrossIndustryInvoice\[1\]/);
   // Warnings pass unless --fail-on warning.
-  const domestic = suites.find((s) => attr(s, 'name')!.endsWith('/domestic.xml'))!;
-  assert.equal(attr(domestic, 'failures'), '0');
-  assert.ok(el(domestic, 'testcase').some((c) => el(c, 'system-out')[0]?.text.startsWith('warning PEPPOL-EN16931-R008')));
+  const warned = suites.find((s) => attr(s, 'name')!.endsWith('/warned.xml'))!;
+  assert.equal(attr(warned, 'failures'), '0');
+  assert.ok(el(warned, 'testcase').some((c) => el(c, 'system-out')[0]?.text.startsWith('warning PEPPOL-EN16931-R008')));
 });
 
 test('sarif: SARIF 2.1.0 shape, a result per finding with ruleId, level and locations', async () => {
