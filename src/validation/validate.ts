@@ -12,7 +12,8 @@ import type { Invoice } from '../model/invoice.js';
 import { getRuleSet, newCheckMemo, registerRuleSet, runRulesStages } from '../rules/engine.js';
 import { EN16931_CII, EN16931_UBL, en16931CiiBusinessRules, en16931UblBusinessRules } from '../rules/en16931/index.js';
 import type { Finding, RuleSetId, Syntax } from '../rules/types.js';
-import type { XmlDoc } from '../xml/dom.js';
+import { child, deepText, pathOf, type XmlDoc } from '../xml/dom.js';
+import { NS } from '../xml/namespaces.js';
 import { ciiSyntaxRules } from '../syntax/cii/rules.js';
 import { ublSyntaxRules } from '../syntax/ubl/rules.js';
 import { flavorOf, selectRuleSets } from './rulesets.js';
@@ -201,6 +202,62 @@ function emptyResult(format: string | null, flavor: string | null): ValidationRe
   };
 }
 
+/**
+ * The contract's ValidationResult.format is factur-x, zugferd or ubl: an XRechnung invoice is UBL or the CII that
+ * Factur-X/ZUGFeRD share (its CIUS is in `flavor`). Extract and serialize keep their own lists.
+ */
+function contractFormat(format: string | null, syntax: string | undefined): string | null {
+  if (format !== 'xrechnung') return format;
+  return syntax === 'ubl' ? 'ubl' : syntax === 'cii' ? 'factur-x' : null;
+}
+
+/** The API contract's own rule (not an official one: it joins the official BR-02, never replaces it). */
+export const CONTRACT_RULE_SET = 'api-contract';
+export const BT1_FORMAT = 'BT-1-FORMAT';
+
+/** BT-1-FORMAT: an invoice number element that is there but empty or whitespace only (BR-02 fires too). */
+function blankInvoiceNumber(doc: XmlDoc, syntax: Syntax): Finding | undefined {
+  const root = doc.root;
+  const id = syntax === 'cii' ? child(child(root, NS.rsm, 'ExchangedDocument'), NS.ram, 'ID') : child(root, NS.cbc, 'ID');
+  if (!id || deepText(id).trim() !== '') return undefined;
+  return {
+    ruleId: BT1_FORMAT,
+    severity: 'error',
+    message: 'The invoice number (BT-1) is empty or whitespace only.',
+    location: pathOf(id),
+    ruleSet: CONTRACT_RULE_SET,
+  };
+}
+
+/**
+ * One finding per rule id and location: rule sets that share rules (EN 16931 and a Factur-X profile's copy of it)
+ * report the same violation twice. The first is kept, with the most severe of the duplicates' severities. Summary
+ * entries and findings without a location are kept as they are (nothing says two of them are the same).
+ */
+export function dedupeFindings(findings: Finding[]): Finding[] {
+  if (findings.length < 2) return findings;
+  const seen = new Map<string, number>();
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (f.location === undefined || f.ruleId === null || isSummary(f)) {
+      out.push(f);
+      continue;
+    }
+    // Schema findings share the pseudo id XSD: two different schema errors on one line are two findings.
+    const key = f.ruleId === 'XSD' ? `${f.ruleId}\u0000${f.location}\u0000${f.message}` : `${f.ruleId}\u0000${f.location}`;
+    const at = seen.get(key);
+    if (at === undefined) {
+      seen.set(key, out.length);
+      out.push(f);
+    } else if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[out[at].severity]) {
+      out[at] = { ...out[at], severity: f.severity };
+    }
+  }
+  return out;
+}
+
+const SEVERITY_RANK: Record<Finding['severity'], number> = { information: 0, warning: 1, error: 2 };
+
 /** Validate what ingest() read. */
 export async function validateIngested(ing: IngestResult, options: ValidateOptions = {}): Promise<ValidationResult> {
   return finishStages(validateIngestedStages(ing, options));
@@ -210,7 +267,7 @@ export async function validateIngested(ing: IngestResult, options: ValidateOptio
 function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): Stages<ValidationResult> {
   const { doc, invoice, syntax } = ing;
   const flavor = syntax === 'cii' || syntax === 'ubl' ? flavorOf({ syntax, guideline: ing.guideline, fallback: ing.profile }) : ing.profile;
-  const result = emptyResult(ing.format, flavor);
+  const result = emptyResult(contractFormat(ing.format, syntax), flavor);
   if (syntax) result.syntax = syntax;
   if (!doc || !invoice || (syntax !== 'cii' && syntax !== 'ubl')) {
     // Nothing EN 16931 can be checked: say why, as findings of the document itself.
@@ -274,8 +331,10 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
     brFrEdition: result.br_fr_edition,
     xsdSchema,
   });
+  const blank = blankInvoiceNumber(doc, syntax);
+  if (blank) findings.push(blank);
   // Report size bounds (report-bounds.ts): the verdict counts every finding, the list is bounded.
-  const bounded = boundFindings(findings);
+  const bounded = boundFindings(dedupeFindings(findings));
   result.errors = bounded.findings.map(toDetail);
   result.valid = bounded.counts.error === 0;
   if (bounded.omitted > 0) {
