@@ -44,7 +44,12 @@ const validationErrorDetail = {
         'Official rule id (BR-CO-10, CII-SR-001, UBL-CR-001, ...); XSD for schema errors; an ingest code (NO_XML, XML_MALFORMED, ...) when no invoice could be read',
     },
     message: { type: 'string' },
-    severity: { type: 'string', enum: ['error', 'warning', 'information'], default: 'error' },
+    severity: {
+      type: 'string',
+      enum: ['error', 'warning'],
+      default: 'error',
+      description: 'An official information-level finding (e.g. an XRechnung information rule) is a warning here; pro diagnostics say info',
+    },
     location: { type: 'string', description: 'XPath-like location of the offending element (line number for schema errors)' },
     rule_set: { type: 'string', description: 'Rule set of the finding: en16931-cii, en16931-ubl, xsd, ...' },
     omitted: {
@@ -61,7 +66,11 @@ const communityResult = {
   description: 'Community validation report (ValidationResult).',
   properties: {
     valid: { type: 'boolean', description: 'true when no finding has severity error' },
-    format: { ...strOrNull, description: 'factur-x, zugferd, xrechnung, ubl' },
+    format: {
+      type: ['string', 'null'],
+      enum: ['factur-x', 'zugferd', 'ubl', null],
+      description: 'factur-x, zugferd or ubl (XRechnung: see flavor)',
+    },
     flavor: { ...strOrNull, description: 'Declared profile/CIUS: minimum, basic_wl, basic, en16931, extended, xrechnung' },
     errors: { type: 'array', items: validationErrorDetail, description: 'Every finding, errors and warnings' },
     validation_mode: { ...strOrNull, description: '"community"' },
@@ -127,7 +136,7 @@ const proResult = {
   description: 'Pro validation report (ProValidationResult) with smart diagnostics.',
   properties: {
     valid: { type: 'boolean' },
-    format: strOrNull,
+    format: { type: ['string', 'null'], enum: ['factur-x', 'zugferd', 'ubl', null] },
     flavor: strOrNull,
     error_count: { type: 'integer' },
     warning_count: { type: 'integer', default: 0 },
@@ -156,10 +165,34 @@ const proResult = {
 
 const isPdf = (b: Uint8Array) => b.length >= 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d;
 
-function proReport(validation: ValidationResult, pdf: Uint8Array | undefined, checkPdfa: boolean) {
-  // The native PDF/A layer on every PDF upload, also one without invoice XML (NO_XML and the PDF/A verdict): the
-  // library's, as the CLI runs it. A PDF that fails PDF/A is not a valid Factur-X/ZUGFeRD document.
-  const result = pdf && checkPdfa ? withPdfaRequest(validation, pdf, true) : validation;
+/** What the running licence grants for /v1/validate; a feature it lacks gets the community behaviour. */
+interface ValidateGrants {
+  smart: boolean;
+  pdfa: boolean;
+  pdfaSwitch: boolean;
+}
+
+function grantsOf(app: FastifyInstance): ValidateGrants {
+  const has = (f: string) => app.edition === 'pro' && app.license.features.includes(f);
+  return { smart: has('smart_diagnostics'), pdfa: has('pdfa_validation'), pdfaSwitch: has('validate_pdfa') };
+}
+
+/**
+ * The PDF/A layer, when the licence grants it: the library's, as the CLI runs it, on every PDF upload (also one
+ * without invoice XML). A PDF that fails PDF/A is not a valid Factur-X/ZUGFeRD document. Without the licence a
+ * PDF upload lists the layer as skipped (unless the caller switched it off).
+ */
+function withPdfaLayer(result: ValidationResult, pdf: Uint8Array | undefined, grants: ValidateGrants, wanted: boolean): ValidationResult {
+  if (!pdf || !wanted) return result;
+  if (grants.pdfa) return withPdfaRequest(result, pdf, true);
+  return {
+    ...result,
+    layers_skipped: [...result.layers_skipped, { layer: PDFA_LAYER, reason: 'license_required' }],
+    validation_completeness: 'partial',
+  };
+}
+
+function proReport(result: ValidationResult) {
   return {
     valid: result.valid,
     format: result.format,
@@ -181,14 +214,13 @@ function proReport(validation: ValidationResult, pdf: Uint8Array | undefined, ch
   };
 }
 
-/** Community: the PDF/A layer is a pro feature; a PDF upload lists it as skipped. */
-function communityReport(result: ValidationResult, pdf: boolean, wantPdfa: boolean): ValidationResult {
-  if (!pdf || !wantPdfa) return result;
-  return {
-    ...result,
-    layers_skipped: [...result.layers_skipped, { layer: PDFA_LAYER, reason: 'license_required' }],
-    validation_completeness: 'partial',
-  };
+/**
+ * The community report: the contract's ValidationErrorDetail.severity is error or warning, so an official
+ * information-level finding is listed as a warning (it never made an invoice invalid either way).
+ */
+function communityReport(result: ValidationResult): ValidationResult {
+  if (!result.errors.some((e) => e.severity === 'information')) return result;
+  return { ...result, errors: result.errors.map((e) => (e.severity === 'information' ? { ...e, severity: 'warning' } : e)) };
 }
 
 function countOf(result: ValidationResult, severity: 'error' | 'warning'): number {
@@ -227,7 +259,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           'syntax binding rules and the EN 16931 business rules, natively (no JVM). For a PDF the embedded invoice XML is validated. ' +
           'A non-compliant invoice is a 200 with `valid: false`; each finding carries the official rule id. Rule sets the declared ' +
           'guideline calls for but that are not bundled yet (XRechnung, Factur-X profile rules) are listed in `layers_skipped` and make ' +
-          'the result `partial`. Community mode answers a ValidationResult; `validate_pdfa` is ignored there (no error). Pro mode answers a ' +
+          'the result `partial`. Community mode answers a ValidationResult; `validate_pdfa` is checked (a value that is no boolean is 422) but changes nothing there. Pro mode answers a ' +
           'ProValidationResult with diagnostics; with `validate_pdfa` (default true) every PDF upload (also one without invoice XML) is checked ' +
           'against PDF/A-2b/3b natively (the part its XMP declares): `pdfa_valid` true/false, `pdfa3b` in `layers_executed`, each failed clause a ' +
           'diagnostic with its ISO 19005 clause-test id (e.g. 6.1.3-1) and `context.rule_set` "pdfa"; a PDF failing PDF/A is `valid: false`. Beyond ' +
@@ -260,7 +292,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           validate_pdfa: {
             type: 'boolean',
             default: true,
-            description: 'Pro only: run PDF/A-3b validation on a PDF (ignored in community mode)',
+            description: 'Pro only: run PDF/A-3b validation on a PDF (no effect in community mode; not a boolean: 422 in both editions)',
           },
           rules: {
             type: 'string',
@@ -301,9 +333,11 @@ export default async function validate(app: FastifyInstance): Promise<void> {
         },
       });
       const options = readLayerOptions(form.fields);
-      const pro = app.edition === 'pro';
-      // Community accepts the field whatever its value; only an explicit "false" drops the skipped-layer note.
-      const checkPdfa = pro ? formBoolean(form, 'validate_pdfa', true) : form.fields.validate_pdfa?.trim().toLowerCase() !== 'false';
+      const grants = grantsOf(app);
+      // Checked in every edition (a value that is no boolean is 422). Without the switch's licence the layer runs
+      // whenever it is licensed; an explicit false then only drops the skipped-layer note of an unlicensed layer.
+      const askedPdfa = formBoolean(form, 'validate_pdfa', true);
+      const wantPdfa = grants.pdfa && !grants.pdfaSwitch ? true : askedPdfa;
       const file = form.files.file;
       let result: ValidationResult;
       try {
@@ -322,8 +356,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
         throw err;
       }
       app.metrics.countValidation(result.valid ? 'valid' : 'invalid');
-      const pdf = isPdf(file.data);
-      return pro ? proReport(result, pdf ? file.data : undefined, checkPdfa) : communityReport(result, pdf, checkPdfa);
+      const full = withPdfaLayer(result, isPdf(file.data) ? file.data : undefined, grants, wantPdfa);
+      return grants.smart ? proReport(full) : communityReport(full);
     },
   );
 }
