@@ -3,8 +3,8 @@
  * → the API's ValidationResult. Pure CPU work on bytes in memory: nothing touches disk or network.
  *
  * Which rule sets apply follows the guideline identifier (BT-24), the way the reference validators
- * choose (see ../shared/corpus/README.md); only the EN 16931 sets are registered today, the others
- * (XRechnung, Factur-X profiles, BR-FR) are reported as a skipped layer until they are.
+ * choose (see ../shared/corpus/README.md): EN 16931, XRechnung and the Factur-X profile sets; BR-FR on request. A set
+ * the guideline calls for that is not registered is reported as a skipped layer.
  */
 import { ingest, parseUpload, readModel, type IngestOptions, type IngestResult } from '../input/ingest.js';
 import { finishStages, type AsyncStages, type Stages } from '../util/stages.js';
