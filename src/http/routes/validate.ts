@@ -8,6 +8,7 @@ import { IngestError } from '../../input/ingest.js';
 import { toDiagnostic } from '../../validation/diagnostics.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import type { ValidationResult } from '../../validation/validate.js';
+import { withContractSeverities } from '../../validation/severities.js';
 import { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION } from '../../validation/br-fr.js';
 import { parseValidateOptions, withPdfaRequest } from '../../lib/operations.js';
 import { DEFAULT_XR_RELEASE, XR_RELEASES } from '../../rules/xrechnung/common.js';
@@ -214,15 +215,6 @@ function proReport(result: ValidationResult) {
   };
 }
 
-/**
- * The community report: the contract's ValidationErrorDetail.severity is error or warning, so an official
- * information-level finding is listed as a warning (it never made an invoice invalid either way).
- */
-function communityReport(result: ValidationResult): ValidationResult {
-  if (!result.errors.some((e) => e.severity === 'information')) return result;
-  return { ...result, errors: result.errors.map((e) => (e.severity === 'information' ? { ...e, severity: 'warning' } : e)) };
-}
-
 function countOf(result: ValidationResult, severity: 'error' | 'warning'): number {
   let n = 0;
   for (const e of result.errors) if (e.severity === severity) n += e.omitted ?? 1;
@@ -357,7 +349,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
       }
       app.metrics.countValidation(result.valid ? 'valid' : 'invalid');
       const full = withPdfaLayer(result, isPdf(file.data) ? file.data : undefined, grants, wantPdfa);
-      return grants.smart ? proReport(full) : communityReport(full);
+      return grants.smart ? proReport(full) : withContractSeverities(full);
     },
   );
 }
