@@ -239,12 +239,12 @@ export function dedupeFindings(findings: Finding[]): Finding[] {
   const seen = new Map<string, number>();
   const out: Finding[] = [];
   for (const f of findings) {
-    if (f.location === undefined || f.ruleId === null || isSummary(f)) {
+    // Schema findings (pseudo id XSD) come from one layer and can be very many: passed through without a key each.
+    if (f.location === undefined || f.ruleId === null || f.ruleId === 'XSD' || isSummary(f)) {
       out.push(f);
       continue;
     }
-    // Schema findings share the pseudo id XSD: two different schema errors on one line are two findings.
-    const key = f.ruleId === 'XSD' ? `${f.ruleId}\u0000${f.location}\u0000${f.message}` : `${f.ruleId}\u0000${f.location}`;
+    const key = `${f.ruleId}\u0000${f.location}`;
     const at = seen.get(key);
     if (at === undefined) {
       seen.set(key, out.length);
