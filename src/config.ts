@@ -4,6 +4,9 @@
  */
 import { availableParallelism } from 'node:os';
 
+/** The licence section of the service's own start page (GET /): how to obtain and install a key. */
+export const SERVICE_LICENSE_PAGE = '/#license';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -18,6 +21,8 @@ export interface Config {
   logLevel: LogLevel;
   licenseKey?: string;
   licensePublicKey?: string;
+  /** Where a LICENSE_REQUIRED answer sends the caller: the vendor's page (LICENSE_URL), else the service's own page. */
+  licenseUrl: string;
   diagnosticsToken?: string;
   metricsEnabled: boolean;
   metricsToken?: string;
@@ -91,6 +96,7 @@ export function loadConfig(env: Env = process.env, cores = availableParallelism(
     logLevel: logLevel as LogLevel,
     licenseKey: text(env, 'LICENSE_KEY'),
     licensePublicKey: text(env, 'LICENSE_PUBLIC_KEY'),
+    licenseUrl: text(env, 'LICENSE_URL') ?? SERVICE_LICENSE_PAGE,
     diagnosticsToken: text(env, 'DIAGNOSTICS_TOKEN'),
     metricsEnabled: boolean(env, 'METRICS_ENABLED', false),
     metricsToken: text(env, 'METRICS_TOKEN'),

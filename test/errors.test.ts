@@ -33,9 +33,18 @@ test('/v1/serialize in community mode is 403 LICENSE_REQUIRED with a license lin
   const form = multipart([{ name: 'file', value: '<x/>', filename: 'a.xml', contentType: 'application/xml' }]);
   const body = assertProblem(await app.inject({ method: 'POST', url: '/v1/serialize', ...form }), 403);
   assert.equal(body.code, 'LICENSE_REQUIRED');
-  assert.match(body.license_url, /^https:\/\//);
   assert.equal(body.extensions.code, 'LICENSE_REQUIRED');
+  // The link leads somewhere real: the service's own start page, whose #license section says how to get a key.
+  assert.equal(body.license_url, '/#license');
+  const page = await app.inject({ url: body.license_url.split('#')[0] });
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, /id="license"/);
   await app.close();
+  // An operator points it at the vendor's page.
+  const vendor = await communityApp({ LICENSE_URL: 'https://vendor.test/buy' });
+  const again = assertProblem(await vendor.inject({ method: 'POST', url: '/v1/serialize', ...form }), 403);
+  assert.equal(again.license_url, 'https://vendor.test/buy');
+  await vendor.close();
 });
 
 test('a missing multipart file answers 422 exactly like FastAPI', async () => {

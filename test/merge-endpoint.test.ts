@@ -152,15 +152,17 @@ test('422: both failures are listed, the PDF/A one first', async () => {
   assert.ok(body.errors.length > 1);
 });
 
-test('422 HTTPValidationError: unknown format, missing parts', async () => {
+test('422 ProblemDetails REQUEST_INVALID (the shape of the other merge 422s): unknown format, missing parts', async () => {
   const res = await merge(PDFA3B(), xmlFor('en16931'), 'pdf-a');
-  assert.equal(res.statusCode, 422);
-  assert.deepEqual(res.json().detail[0].loc, ['body', 'format']);
+  const body = problem(res, 422, 'REQUEST_INVALID');
+  assert.equal(body.errors[0].location, 'body.format');
+  assert.deepEqual(body.errors[0].loc, ['body', 'format']);
   const { payload, headers } = multipart([{ name: 'pdf', filename: 'a.pdf', value: PDFA3B() }]);
-  const missing = await app.inject({ method: 'POST', url: '/v1/merge', payload, headers });
-  assert.equal(missing.statusCode, 422);
+  const missing = problem(await app.inject({ method: 'POST', url: '/v1/merge', payload, headers }), 422, 'REQUEST_INVALID');
   assert.deepEqual(
-    missing.json().detail.map((d: { loc: string[] }) => d.loc.join('.')),
-    ['body.xml'],
+    missing.errors.map((e: { location: string; severity: string }) => [e.location, e.severity]),
+    [['body.xml', 'error']],
   );
+  // The same item shape as NOT_PDFA3 / EN16931_INVALID: rule_id, message, severity, location.
+  for (const k of ['rule_id', 'message', 'severity', 'location']) assert.ok(k in missing.errors[0], k);
 });

@@ -114,8 +114,11 @@ describe('POST /v1/validate (community, worker pool)', () => {
     assert.equal(res.json().detail[0].type, 'missing');
   });
 
-  test('validate_pdfa in community mode is accepted whatever its value; the pdfa3b layer is skipped (license_required)', async () => {
-    const res = await post(app, await facturxPdf(), 'invoice.pdf', { validate_pdfa: 'not-a-boolean' });
+  test('validate_pdfa in community mode must be a boolean; the pdfa3b layer is skipped (license_required)', async () => {
+    const bad = await post(app, await facturxPdf(), 'invoice.pdf', { validate_pdfa: 'not-a-boolean' });
+    assert.equal(bad.statusCode, 422);
+    assert.deepEqual(bad.json().detail[0].loc, ['body', 'validate_pdfa']);
+    const res = await post(app, await facturxPdf(), 'invoice.pdf', { validate_pdfa: 'true' });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().pdfa_valid, null);
     assert.deepEqual(

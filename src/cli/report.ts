@@ -4,6 +4,7 @@
  */
 import type { ValidationErrorDetail } from '../lib/operations.js';
 import type { FileOutcome } from './outcome.js';
+import { withContractSeverities } from '../validation/severities.js';
 
 export type Format = 'text' | 'json' | 'junit' | 'sarif';
 export const FORMATS: readonly Format[] = ['text', 'json', 'junit', 'sarif'];
@@ -98,7 +99,8 @@ export function textSummary(s: Summary, st: Style): string {
 export function jsonLine(o: FileOutcome): string {
   const base = { file: o.file, status: o.status, error_count: o.errorCount, warning_count: o.warningCount };
   if (o.status === 'unreadable') return JSON.stringify({ ...base, valid: false, problem: o.problem }) + '\n';
-  return JSON.stringify({ ...base, ...o.result }) + '\n';
+  // The API's community ValidationResult, severities included (information → warning, as the contract lists them).
+  return JSON.stringify({ ...base, ...(o.result && withContractSeverities(o.result)) }) + '\n';
 }
 
 // ---------------------------------------------------------------------------------------------------------

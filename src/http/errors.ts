@@ -5,7 +5,6 @@
  * A 500 never carries the internal message or a stack trace.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LICENSE_URL } from '../license/license.js';
 import { PoolBusyError } from '../validation/runner.js';
 
 export interface ValidationItem {
@@ -90,17 +89,17 @@ export function sendProblem(reply: FastifyReply, req: FastifyRequest, err: Probl
 }
 
 /** The answer for a pro feature asked for in community mode (or not granted by the license). */
-export function licenseRequired(feature: string): ProblemError {
+export function licenseRequired(feature: string, licenseUrl: string): ProblemError {
   return new ProblemError(403, 'License required', `The ${feature} feature needs a pro license; set LICENSE_KEY to a valid license key.`, {
     code: 'LICENSE_REQUIRED',
     feature,
-    license_url: LICENSE_URL,
+    license_url: licenseUrl,
   });
 }
 
 /** Throw the LICENSE_REQUIRED problem unless the running edition grants `feature`. */
 export function requirePro(app: FastifyInstance, feature: string): void {
-  if (app.edition !== 'pro' || !app.license.features.includes(feature)) throw licenseRequired(feature);
+  if (app.edition !== 'pro' || !app.license.features.includes(feature)) throw licenseRequired(feature, app.config.licenseUrl);
 }
 
 function sendShapeError(reply: FastifyReply, items: ValidationItem[]) {

@@ -205,8 +205,11 @@ export async function readForm(req: FastifyRequest, spec: FormSpec): Promise<For
     }
     let files = 0;
     let fields = 0;
+    // A named part given twice is refused, never "first one wins": which one the sender meant is unknowable.
+    const seen = new Map<string, number>();
     for (const part of parts) {
       if (part.data.length > limitBytes) throw uploadTooLarge(limitMb);
+      if (part.name in fileSpec || part.name in fieldSpec) seen.set(part.name, (seen.get(part.name) ?? 0) + 1);
       if (part.filename !== undefined) {
         if (++files > PART_LIMITS.files) throw tooManyParts(new PartLimitError('files', PART_LIMITS.files));
         if (part.name in fileSpec && !(part.name in form.files)) {
@@ -219,7 +222,7 @@ export async function readForm(req: FastifyRequest, spec: FormSpec): Promise<For
         const value = part.data.toString('utf8');
         if (part.name in fieldSpec && !(part.name in form.fields)) {
           form.fields[part.name] = value;
-        } else if (part.name in fileSpec) {
+        } else if (part.name in fileSpec && !problems.some((p) => p.loc[1] === part.name)) {
           problems.push({
             loc: ['body', part.name],
             msg: 'Expected UploadFile, received: str',
@@ -227,6 +230,16 @@ export async function readForm(req: FastifyRequest, spec: FormSpec): Promise<For
             input: value.length > 64 ? `${value.slice(0, 64)}…` : value,
           });
         }
+      }
+    }
+    for (const [name, count] of seen) {
+      if (count > 1 && !problems.some((p) => p.loc[1] === name)) {
+        problems.push({
+          loc: ['body', name],
+          msg: `The form has ${count} "${name}" parts; send exactly one`,
+          type: 'duplicate_part',
+          ctx: { count },
+        });
       }
     }
   }

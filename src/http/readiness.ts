@@ -83,9 +83,14 @@ export function registerCoreHealthChecks(app: FastifyInstance): void {
     critical: false,
     check: async () => {
       const { pdfaSelfCheck } = await import('../pdfa/layer.js');
+      const licensed = app.edition === 'pro' && app.license.features.includes('pdfa_validation');
       return {
         ok: pdfaSelfCheck(),
-        detail: 'native PDF/A-2b/3b checker (in-process, ISO 19005 clause tables; pro: pdfa3b layer of /v1/validate)',
+        detail:
+          'native PDF/A-2b/3b checker (in-process, ISO 19005 clause tables); ' +
+          (licensed
+            ? 'runs as the pdfa3b layer of /v1/validate on PDF uploads, and on /v1/merge and /v1/convert output'
+            : 'runs on /v1/merge and /v1/convert output; the pdfa3b layer of /v1/validate is not licensed here (listed skipped)'),
       };
     },
   });

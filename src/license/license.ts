@@ -11,8 +11,11 @@ export type ProFeature = (typeof PRO_FEATURES)[number];
 
 export const COMMUNITY_FEATURES = ['convert', 'xml', 'validate', 'extract', 'merge'] as const;
 
-/** Where a license can be obtained (returned with every LICENSE_REQUIRED answer). */
-export const LICENSE_URL = 'https://einvoice-service.example/license';
+/**
+ * Where the library and CLI send a caller without a license (their LICENSE_REQUIRED errors): LICENSE_URL when set,
+ * else the README's section on editions and licenses (shipped in the package). The server has its own page (GET /).
+ */
+export const LICENSE_URL = process.env.LICENSE_URL || 'README.md#editions';
 
 /** The vendor's verifying key (Ed25519, SPKI PEM). Replace with LICENSE_PUBLIC_KEY. */
 export const DEFAULT_LICENSE_PUBLIC_KEY = `-----BEGIN PUBLIC KEY-----

@@ -78,7 +78,7 @@ export function validateMetadata(value: unknown, owned = false): InvoiceMetadata
   if (cleaned.profile === 'xrechnung_3.0') cleaned.profile = 'xrechnung';
   const controls = controlCharacterErrors(cleaned);
   if (!checker()(cleaned)) {
-    throw new MetadataShapeError([...controls, ...schemaErrors(cleaned)]);
+    throw new MetadataShapeError([...controls, ...tagBlankInvoiceNumber(schemaErrors(cleaned))]);
   }
   if (controls.length) throw new MetadataShapeError(controls);
   const meta = cleaned as InvoiceMetadata;
@@ -113,6 +113,19 @@ function controlCharacterErrors(value: unknown): ShapeErrorItem[] {
     }
   };
   visit(value, []);
+  return items;
+}
+
+/** The API contract's rule id for an empty invoice number (BT-1), named in the 422 item's ctx. */
+const BT1_FORMAT = { rule_id: 'BT-1-FORMAT' } as const;
+
+/** An empty invoice_number fails the schema (minLength 1): say which contract rule it breaks. */
+function tagBlankInvoiceNumber(items: ShapeErrorItem[]): ShapeErrorItem[] {
+  for (const item of items) {
+    if (item.loc.length === ROOT.length + 1 && item.loc[ROOT.length] === 'invoice_number' && item.type === 'string_too_short') {
+      item.ctx = { ...item.ctx, ...BT1_FORMAT };
+    }
+  }
   return items;
 }
 
@@ -346,6 +359,15 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
 
   for (const [loc, value] of dateFields(meta))
     if (!isRealDate(value)) add(loc, 'Input should be a valid calendar date', 'date_parsing', value);
+  if (meta.invoice_number.trim() === '') {
+    items.push({
+      loc: [...ROOT, 'invoice_number'],
+      msg: 'The invoice number must not be empty or whitespace only (BT-1-FORMAT)',
+      type: 'value_error',
+      input: meta.invoice_number,
+      ctx: { ...BT1_FORMAT },
+    });
+  }
 
   const profile = profileOf(meta);
   const lines = meta.line_items ?? [];

@@ -3,8 +3,8 @@
  * → the API's ValidationResult. Pure CPU work on bytes in memory: nothing touches disk or network.
  *
  * Which rule sets apply follows the guideline identifier (BT-24), the way the reference validators
- * choose (see ../shared/corpus/README.md); only the EN 16931 sets are registered today, the others
- * (XRechnung, Factur-X profiles, BR-FR) are reported as a skipped layer until they are.
+ * choose (see ../shared/corpus/README.md): EN 16931, XRechnung and the Factur-X profile sets; BR-FR on request. A set
+ * the guideline calls for that is not registered is reported as a skipped layer.
  */
 import { ingest, parseUpload, PDF_ENCRYPTED_READ, readModel, type IngestOptions, type IngestResult } from '../input/ingest.js';
 import { finishStages, type AsyncStages, type Stages } from '../util/stages.js';
@@ -12,7 +12,8 @@ import type { Invoice } from '../model/invoice.js';
 import { getRuleSet, newCheckMemo, registerRuleSet, runRulesStages } from '../rules/engine.js';
 import { EN16931_CII, EN16931_UBL, en16931CiiBusinessRules, en16931UblBusinessRules } from '../rules/en16931/index.js';
 import type { Finding, RuleSetId, Syntax } from '../rules/types.js';
-import type { XmlDoc } from '../xml/dom.js';
+import { child, deepText, pathOf, type XmlDoc } from '../xml/dom.js';
+import { NS } from '../xml/namespaces.js';
 import { ciiSyntaxRules } from '../syntax/cii/rules.js';
 import { ublSyntaxRules } from '../syntax/ubl/rules.js';
 import { flavorOf, selectRuleSets } from './rulesets.js';
@@ -213,6 +214,62 @@ function emptyResult(format: string | null, flavor: string | null): ValidationRe
   };
 }
 
+/**
+ * The contract's ValidationResult.format is factur-x, zugferd or ubl: an XRechnung invoice is UBL or the CII that
+ * Factur-X/ZUGFeRD share (its CIUS is in `flavor`). Extract and serialize keep their own lists.
+ */
+function contractFormat(format: string | null, syntax: string | undefined): string | null {
+  if (format !== 'xrechnung') return format;
+  return syntax === 'ubl' ? 'ubl' : syntax === 'cii' ? 'factur-x' : null;
+}
+
+/** The API contract's own rule (not an official one: it joins the official BR-02, never replaces it). */
+export const CONTRACT_RULE_SET = 'api-contract';
+export const BT1_FORMAT = 'BT-1-FORMAT';
+
+/** BT-1-FORMAT: an invoice number element that is there but empty or whitespace only (BR-02 fires too). */
+function blankInvoiceNumber(doc: XmlDoc, syntax: Syntax): Finding | undefined {
+  const root = doc.root;
+  const id = syntax === 'cii' ? child(child(root, NS.rsm, 'ExchangedDocument'), NS.ram, 'ID') : child(root, NS.cbc, 'ID');
+  if (!id || deepText(id).trim() !== '') return undefined;
+  return {
+    ruleId: BT1_FORMAT,
+    severity: 'error',
+    message: 'The invoice number (BT-1) is empty or whitespace only.',
+    location: pathOf(id),
+    ruleSet: CONTRACT_RULE_SET,
+  };
+}
+
+/**
+ * One finding per rule id and location: rule sets that share rules (EN 16931 and a Factur-X profile's copy of it)
+ * report the same violation twice. The first is kept, with the most severe of the duplicates' severities. Summary
+ * entries and findings without a location are kept as they are (nothing says two of them are the same).
+ */
+export function dedupeFindings(findings: Finding[]): Finding[] {
+  if (findings.length < 2) return findings;
+  const seen = new Map<string, number>();
+  const out: Finding[] = [];
+  for (const f of findings) {
+    // Schema findings (pseudo id XSD) come from one layer and can be very many: passed through without a key each.
+    if (f.location === undefined || f.ruleId === null || f.ruleId === 'XSD' || isSummary(f)) {
+      out.push(f);
+      continue;
+    }
+    const key = `${f.ruleId}\u0000${f.location}`;
+    const at = seen.get(key);
+    if (at === undefined) {
+      seen.set(key, out.length);
+      out.push(f);
+    } else if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[out[at].severity]) {
+      out[at] = { ...out[at], severity: f.severity };
+    }
+  }
+  return out;
+}
+
+const SEVERITY_RANK: Record<Finding['severity'], number> = { information: 0, warning: 1, error: 2 };
+
 /** Validate what ingest() read. */
 export async function validateIngested(ing: IngestResult, options: ValidateOptions = {}): Promise<ValidationResult> {
   return finishStages(validateIngestedStages(ing, options));
@@ -222,7 +279,7 @@ export async function validateIngested(ing: IngestResult, options: ValidateOptio
 function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): Stages<ValidationResult> {
   const { doc, invoice, syntax } = ing;
   const flavor = syntax === 'cii' || syntax === 'ubl' ? flavorOf({ syntax, guideline: ing.guideline, fallback: ing.profile }) : ing.profile;
-  const result = emptyResult(ing.format, flavor);
+  const result = emptyResult(contractFormat(ing.format, syntax), flavor);
   if (syntax) result.syntax = syntax;
   if (!doc || !invoice || (syntax !== 'cii' && syntax !== 'ubl')) {
     // Nothing EN 16931 can be checked: say why, as findings of the document itself.
@@ -291,8 +348,10 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
     brFrEdition: result.br_fr_edition,
     xsdSchema,
   });
+  const blank = blankInvoiceNumber(doc, syntax);
+  if (blank) findings.push(blank);
   // Report size bounds (report-bounds.ts): the verdict counts every finding, the list is bounded.
-  const bounded = boundFindings(findings);
+  const bounded = boundFindings(dedupeFindings(findings));
   result.errors = bounded.findings.map(toDetail);
   if (options.explain) attachCompared(result.errors, invoice);
   result.valid = bounded.counts.error === 0;

@@ -6,7 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import { HYBRID_FORMATS } from '../../pdf/hybrid.js';
 import { merge as mergePdf, parseMergeFormat } from '../../lib/operations.js';
-import { UnprocessableError } from '../../lib/errors.js';
+import { ShapeError, UnprocessableError } from '../../lib/errors.js';
+import { ProblemError, RequestShapeError } from '../errors.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import { attachmentDisposition } from '../download.js';
 import { viaLib } from '../lib-errors.js';
@@ -44,8 +45,39 @@ The attachment name and XMP follow the XML's profile (BT-24): XRechnung (and any
 otherwise \`factur-x.xml\` with the profile's level (/AFRelationship Data for MINIMUM and BASIC WL, else Alternative).
 \`format\` overrides the container: \`factur-x\` and \`zugferd\` (ZUGFeRD 2.4 uses the Factur-X container) → \`factur-x.xml\`,
 \`xrechnung\` → \`xrechnung.xml\`. The PDF's PDF/A-3 declaration (3B, or 3U) is kept and its OutputIntent is kept; the result is checked against PDF/A-3b
-(step 4) before it is answered. A \`format\` value outside the three is 422 HTTPValidationError, as is a missing \`pdf\` or
-\`xml\` part. **413** past MAX_UPLOAD_SIZE_MB.`;
+(step 4) before it is answered. A \`format\` value outside the three, a missing \`pdf\` or \`xml\` part, or one given twice is 422
+ProblemDetails \`REQUEST_INVALID\` (\`errors\` names each field). **413** past MAX_UPLOAD_SIZE_MB.`;
+
+/**
+ * The contract gives merge one 422 shape, ProblemDetails (section 7): a malformed request (a part missing or given
+ * twice, an unknown `format`) is answered like NOT_PDFA3 / EN16931_INVALID, its problems under `errors` in the same
+ * item shape (plus the FastAPI-style `loc` and `type`).
+ */
+async function asMergeProblem<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    const shape = err instanceof ShapeError ? new RequestShapeError(err.issues) : err;
+    if (!(shape instanceof RequestShapeError)) throw err;
+    const errors = shape.items.map((i) => ({
+      rule_id: null,
+      message: `${i.loc.slice(1).join('.')}: ${i.msg}`,
+      severity: 'error',
+      location: i.loc.join('.'),
+      loc: i.loc,
+      type: i.type,
+    }));
+    throw new ProblemError(
+      422,
+      'Unprocessable Content',
+      `The request is not a valid merge form: ${errors.map((e) => e.message).join('; ')}.`,
+      {
+        code: 'REQUEST_INVALID',
+        errors,
+      },
+    );
+  }
+}
 
 export default async function merge(app: FastifyInstance): Promise<void> {
   app.post(
@@ -67,14 +99,11 @@ export default async function merge(app: FastifyInstance): Promise<void> {
             content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
           },
           ...uploadErrorResponses(409),
-          // Merge's own 422 is ProblemDetails (PDF/A-3 declaration, EN 16931); a malformed request is HTTPValidationError.
+          // Merge's 422 is always ProblemDetails (the contract's section 7), a malformed request too.
           422: {
             description:
-              'NOT_PDFA3 / EN16931_INVALID (ProblemDetails, failed rules under `errors`), PDFA_NONCONFORMANT, PDF_SIGNED, or a request shape failure (HTTPValidationError)',
-            content: {
-              'application/problem+json': { schema: { $ref: 'ProblemDetails#' } },
-              'application/json': { schema: { $ref: 'HTTPValidationError#' } },
-            },
+              'NOT_PDFA3 / EN16931_INVALID / PDFA_NONCONFORMANT / PDF_SIGNED / REQUEST_INVALID (ProblemDetails, the failures under `errors`)',
+            content: { 'application/problem+json': { schema: { $ref: 'ProblemDetails#' } } },
           },
         },
       },
@@ -93,16 +122,19 @@ export default async function merge(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const form = await readForm(req, {
-        files: { pdf: { required: true }, xml: { required: true } },
-        fields: { format: { required: false }, [ALLOW_SIGNATURE_FIELD]: { required: false } },
-      });
-      const allowSignatureInvalidation = formBoolean(form, ALLOW_SIGNATURE_FIELD, false);
+      const form = await asMergeProblem(() =>
+        readForm(req, {
+          files: { pdf: { required: true }, xml: { required: true } },
+          fields: { format: { required: false }, [ALLOW_SIGNATURE_FIELD]: { required: false } },
+        }),
+      );
+      const allowSignatureInvalidation = await asMergeProblem(async () => formBoolean(form, ALLOW_SIGNATURE_FIELD, false));
+      const format = await asMergeProblem(async () => parseMergeFormat(form.fields.format, ['body']));
       // One implementation with the library and the CLI (src/lib/operations.ts); the XML is validated by the
       // shared validation runner: off the event loop and time-bounded, like /v1/validate.
       const result = await viaLib(async () =>
         mergePdf(form.files.pdf.data, form.files.xml.data, {
-          format: parseMergeFormat(form.fields.format, ['body']),
+          format,
           pdfFilename: form.files.pdf.filename,
           xmlFilename: form.files.xml.filename,
           allowSignatureInvalidation,

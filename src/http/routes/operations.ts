@@ -10,6 +10,7 @@ import { requireBearer } from '../auth.js';
 import { ProblemError, licenseRequired } from '../errors.js';
 import { errorResponses, jsonResponse } from '../schemas.js';
 import { BUNDLED_RULE_SETS } from '../../rules/releases.js';
+import { COMMUNITY_FEATURES, PRO_FEATURES } from '../../license/license.js';
 
 interface BuildInfo {
   git_hash: string;
@@ -44,9 +45,45 @@ function buildInfo(): BuildInfo {
   return { git_hash: info?.git_hash ?? 'unknown', build_date: info?.build_date ?? 'unknown' };
 }
 
+/**
+ * What actually runs in this instance: the licence's known features, and /metrics only when it is also switched on
+ * (METRICS_ENABLED and METRICS_TOKEN). A feature name the service does not know is not listed.
+ */
+function enabledFeatures(app: FastifyInstance): string[] {
+  const known = new Set<string>([...COMMUNITY_FEATURES, ...PRO_FEATURES]);
+  return app.license.features.filter(
+    (f) => known.has(f) && (f !== 'metrics' || (app.config.metricsEnabled && app.config.metricsToken !== undefined)),
+  );
+}
+
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
+/** GET /: a short start page until a UI exists; its #license section is where LICENSE_REQUIRED answers point by default. */
+function startPage(edition: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>einvoice-service ${SERVICE_VERSION}</title></head>
+<body>
+<h1>einvoice-service ${SERVICE_VERSION}</h1>
+<p>Builds, validates and reads electronic invoices (Factur-X / ZUGFeRD, XRechnung) against EN 16931. Edition: <b>${edition}</b>.</p>
+<ul>
+<li><a href="/docs">/docs</a>: the API, interactive</li>
+<li><a href="/openapi.json">/openapi.json</a>: the OpenAPI 3.1 document</li>
+<li><a href="/health">/health</a>: liveness; <a href="/healthz">/healthz</a>: readiness of every subsystem</li>
+</ul>
+<h2 id="license">License</h2>
+<p>The community edition needs no license. The pro edition (<code>/v1/serialize</code>, smart diagnostics and the PDF/A layer in
+<code>/v1/validate</code>, <code>/metrics</code>) needs a license key from the vendor of this installation, set as
+<code>LICENSE_KEY</code> (verified with <code>LICENSE_PUBLIC_KEY</code>); the operator can point this link at the vendor's page with
+<code>LICENSE_URL</code>. Key format and the vendor tool (<code>npm run license</code>): README.md, section Editions, and docs/api.md,
+section Editions and licenses.</p>
+</body></html>
+`;
+}
+
 export default async function operations(app: FastifyInstance): Promise<void> {
+  const page = startPage(app.edition);
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(page));
+
   app.get(
     '/health',
     {
@@ -68,7 +105,7 @@ export default async function operations(app: FastifyInstance): Promise<void> {
         operationId: 'getReadiness',
         summary: 'Readiness probe',
         description:
-          'Checks every subsystem with a real probe: http, xml_parser, xsd_engine, pdf_engine, validation_engine (the rule engine, ' +
+          'Checks every subsystem with a real probe: http, lifecycle, xml_parser, xsd_engine, pdf_engine, validation_engine (the rule engine, ' +
           'through a worker of the pool when it runs one) and pdfa_validator (the native PDF/A checker). ' +
           'There is no Java runtime nor external Schematron or PDF/A process: rules and checks run natively in-process. ' +
           '200 when every critical subsystem works, 503 otherwise; non-critical ones (xsd_engine, pdfa_validator) only degrade.',
@@ -138,7 +175,7 @@ export default async function operations(app: FastifyInstance): Promise<void> {
           process_mb: mb(process.memoryUsage.rss()),
           percent_used: Math.round(((total - available) / total) * 1000) / 10,
         },
-        features_enabled: license.features,
+        features_enabled: enabledFeatures(app),
         uptime_seconds: Math.round((Date.now() - app.startedAt) / 100) / 10,
         license: license.license
           ? { status: 'valid', licensee: license.license.licensee, expires_at: license.license.expires_at }
@@ -166,7 +203,7 @@ export default async function operations(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      if (app.edition !== 'pro' || !app.license.features.includes('metrics')) throw licenseRequired('metrics');
+      if (app.edition !== 'pro' || !app.license.features.includes('metrics')) throw licenseRequired('metrics', app.config.licenseUrl);
       if (!app.config.metricsEnabled || !app.config.metricsToken) {
         throw new ProblemError(403, 'Forbidden', 'Metrics are disabled; set METRICS_ENABLED=true and METRICS_TOKEN to enable them.', {
           code: 'METRICS_DISABLED',

@@ -33,13 +33,14 @@ export default async function serialize(app: FastifyInstance): Promise<void> {
           ...uploadErrorResponses(403),
         },
       },
+      // The licence is checked before the body is read: an unlicensed caller gets 403, never 413 or a wait for the upload.
+      onRequest: async () => requirePro(app, 'serialize'),
       config: {
         form: { file: { type: 'string', format: 'binary', description: 'Factur-X/ZUGFeRD PDF, or CII/UBL XML' } },
         formRequired: ['file'],
       },
     },
     async (req) => {
-      requirePro(app, 'serialize');
       const form = await readForm(req, { files: { file: { required: true } } });
       // The server's own license was checked above. Read inline, or in a worker when the invoice XML is large
       // (validation/runner.ts): never long on the event loop. One implementation with the library (serializeUnlicensed).

@@ -17,6 +17,7 @@ import { libErrorToHttp } from '../lib-errors.js';
 import { formBoolean, readForm } from '../multipart.js';
 import { jsonResponse, uploadErrorResponses } from '../schemas.js';
 import { PDFA_LAYER } from '../../pdfa/layer.js';
+import { withContractSeverities } from '../../validation/severities.js';
 
 const isPdf = (b: Uint8Array) => b.length >= 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d;
 
@@ -47,11 +48,23 @@ function proReport(result: ValidationResult) {
   };
 }
 
-/** Community: the PDF/A layer is a pro feature; a PDF upload lists it as skipped. */
-function communityReport(validation: ValidationResult, pdf: boolean, wantPdfa: boolean): ValidationResult {
+/** What the running licence grants for /v1/validate; a feature it lacks gets the community behaviour. */
+interface ValidateGrants {
+  smart: boolean;
+  pdfa: boolean;
+  pdfaSwitch: boolean;
+}
+
+function grantsOf(app: FastifyInstance): ValidateGrants {
+  const has = (f: string) => app.edition === 'pro' && app.license.features.includes(f);
+  return { smart: has('smart_diagnostics'), pdfa: has('pdfa_validation'), pdfaSwitch: has('validate_pdfa') };
+}
+
+/** Without the PDF/A licence a PDF upload lists the layer as skipped (unless the caller switched it off). */
+function withUnlicensedPdfa(validation: ValidationResult, pdf: boolean, wanted: boolean, grants: ValidateGrants): ValidationResult {
   // `syntax` is for callers inside the service (merge), not part of the answer.
   const { syntax: _syntax, ...result } = validation;
-  if (!pdf || !wantPdfa) return result;
+  if (!pdf || !wanted || grants.pdfa) return result;
   return {
     ...result,
     layers_skipped: [...result.layers_skipped, { layer: PDFA_LAYER, reason: 'license_required' }],
@@ -99,8 +112,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           'request the French CTC rules; all natively, in-process, no JVM. For a PDF the embedded invoice XML is validated. ' +
           'A non-compliant invoice is a 200 with `valid: false`; each finding carries the official rule id. A rule set that cannot run is ' +
           'listed in `layers_skipped` and makes the result `partial`. `format` is the detected syntax family (factur-x, zugferd, ubl); ' +
-          'XRechnung is a `flavor`. Community mode answers a ValidationResult (finding severities `error` and `warning`); `validate_pdfa` ' +
-          'does not apply there. Pro mode answers a ProValidationResult with diagnostics (severities `error`, `warning`, `info`); with ' +
+          'XRechnung is a `flavor`. Community mode answers a ValidationResult (finding severities `error` and `warning`: an official information-level finding is a warning); `validate_pdfa` ' +
+          'is checked there (a value that is no boolean is 422) but changes nothing. Pro mode answers a ProValidationResult with diagnostics (severities `error`, `warning`, `info`); with ' +
           '`validate_pdfa` (default true) every PDF upload (also one without invoice XML) is checked ' +
           'against PDF/A-2b/3b natively (the part its XMP declares): `pdfa_valid` true/false, `pdfa3b` in `layers_executed`, each failed clause a ' +
           'diagnostic with its ISO 19005 clause-test id (e.g. 6.1.3-1) and `context.rule_set` "pdfa"; a PDF failing PDF/A is `valid: false`. Beyond ' +
@@ -135,7 +148,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           validate_pdfa: {
             type: 'boolean',
             default: true,
-            description: 'Pro only: check a PDF upload against PDF/A (2b or 3b, the part its XMP declares); no effect in community mode',
+            description:
+              'Pro only: check a PDF upload against PDF/A (2b or 3b, the part its XMP declares); no effect in community mode; not a boolean: 422 in both editions',
           },
           rules: {
             type: 'string',
@@ -176,15 +190,22 @@ export default async function validate(app: FastifyInstance): Promise<void> {
         },
       });
       const options = readLayerOptions(form.fields);
-      const pro = app.edition === 'pro';
-      // Community accepts the field whatever its value; only an explicit "false" drops the skipped-layer note.
-      const checkPdfa = pro ? formBoolean(form, 'validate_pdfa', true) : form.fields.validate_pdfa?.trim().toLowerCase() !== 'false';
+      const grants = grantsOf(app);
+      // Checked in every edition (a value that is no boolean is 422). Without the switch's licence the layer runs
+      // whenever it is licensed; an explicit false then only drops the skipped-layer note of an unlicensed layer.
+      const askedPdfa = formBoolean(form, 'validate_pdfa', true);
+      const wantPdfa = grants.pdfa && !grants.pdfaSwitch ? true : askedPdfa;
       const file = form.files.file;
+      const pdf = isPdf(file.data);
       let result: ValidationResult;
       try {
-        // Pro: the PDF/A layer runs with the validation (in the worker for a big PDF), on every PDF upload; pro
+        // The licensed PDF/A layer runs with the validation (in the worker for a big PDF), on every PDF upload; smart
         // diagnostics also show the values calculation rules compared (computed in the validation, only when asked).
-        const runOptions = pro ? { ...options, explain: true, ...(checkPdfa ? { pdfa: true } : {}) } : options;
+        const runOptions = {
+          ...options,
+          ...(grants.smart ? { explain: true } : {}),
+          ...(pdf && grants.pdfa && wantPdfa ? { pdfa: true } : {}),
+        };
         result = await runner.validate(file.data, file.filename, runOptions);
       } catch (err) {
         if (err instanceof IngestError) {
@@ -200,8 +221,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
         throw err;
       }
       app.metrics.countValidation(result.valid ? 'valid' : 'invalid');
-      const pdf = isPdf(file.data);
-      return pro ? proReport(result) : communityReport(result, pdf, checkPdfa);
+      const full = withUnlicensedPdfa(result, pdf, wantPdfa, grants);
+      return grants.smart ? proReport(full) : withContractSeverities(full);
     },
   );
 }
