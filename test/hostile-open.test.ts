@@ -105,7 +105,8 @@ test('an upload over MAX_UPLOAD_SIZE_MB gets its 413 every time, also while the 
   const outcomes: string[] = [];
   try {
     for (let i = 0; i < 12; i++) {
-      const path = ['/v1/validate', '/v1/serialize', '/v1/xml'][i % 3];
+      // (Community /v1/serialize answers 403 before reading any body: test/contract.test.ts.)
+      const path = ['/v1/validate', '/v1/extract', '/v1/xml'][i % 3];
       const type = path === '/v1/xml' ? 'application/x-www-form-urlencoded' : 'multipart/form-data; boundary=b';
       const r = await postAll(server.port, path, body, { 'content-type': type }, agent);
       outcomes.push(r.status === 413 && JSON.parse(r.body).code === 'UPLOAD_TOO_LARGE' ? '413' : `${r.status ?? r.error}`);
