@@ -303,7 +303,7 @@ async function main(): Promise<number> {
   }
   if (args.writeDocs)
     writeDocs(
-      `Command: \`npm run fuzz -- --seed ${args.seed} --count ${args.count}\` (${new Date().toISOString().slice(0, 16)}Z).\n\n${summary}`,
+      `Command: \`npm run fuzz -- --seed ${args.seed} --count ${args.count} --minutes ${args.minutes}\` (${new Date().toISOString().slice(0, 16)}Z).\n\n${summary}`,
     );
   return failed ? 1 : 0;
 }
