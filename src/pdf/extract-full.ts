@@ -20,7 +20,7 @@ import {
   decodePDFRawStream,
   type PDFObject,
 } from '@cantoo/pdf-lib';
-import type { FilterStep } from './filters.js';
+import { decodeParms, type FilterStep } from './filters.js';
 import type { PdfAttachment } from './extract.js';
 import { textOfString } from './lazy.js';
 import { MAX_NAME_TREE_DEPTH, MAX_NAME_TREE_NODES, PdfLimitError } from './limits.js';
@@ -102,16 +102,7 @@ function rawStreamData(stream: PDFStream): RawStreamData | undefined {
       const v = ctx.lookup(p.get(PDFName.of(k)));
       return v instanceof PDFNumber ? v.asNumber() : undefined;
     };
-    return {
-      name,
-      parms: {
-        predictor: num('Predictor'),
-        columns: num('Columns'),
-        colors: num('Colors'),
-        bitsPerComponent: num('BitsPerComponent'),
-        earlyChange: num('EarlyChange'),
-      },
-    };
+    return { name, parms: decodeParms(num) };
   });
   return { raw: stream.contents, steps };
 }

@@ -21,6 +21,17 @@ export interface FilterStep {
   parms?: { predictor?: number; columns?: number; colors?: number; bitsPerComponent?: number; earlyChange?: number };
 }
 
+/** A filter's /DecodeParms in FilterStep form, from a reader of its numeric entries (each PDF reader has its own). */
+export function decodeParms(num: (key: string) => number | undefined): NonNullable<FilterStep['parms']> {
+  return {
+    predictor: num('Predictor'),
+    columns: num('Columns'),
+    colors: num('Colors'),
+    bitsPerComponent: num('BitsPerComponent'),
+    earlyChange: num('EarlyChange'),
+  };
+}
+
 /** Decode `raw` through `steps`; the output (and every intermediate) stays within `cap` bytes, else PdfLimitError. */
 export function applyFilters(raw: Uint8Array, steps: FilterStep[], cap: number, opts: { lenientFlate?: boolean } = {}): Uint8Array {
   let data = raw;

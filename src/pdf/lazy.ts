@@ -14,7 +14,7 @@
  */
 import { type EncryptionInfo, StandardSecurityHandler } from './crypt.js';
 import { readLiteralString } from './literal.js';
-import { applyFilters, applyFiltersAsync, FilterError, type FilterStep } from './filters.js';
+import { applyFilters, applyFiltersAsync, decodeParms, FilterError, type FilterStep } from './filters.js';
 import {
   DecodeBudget,
   streamTooLarge,
@@ -561,16 +561,7 @@ export function filterSteps(dict: PdfDictValue): FilterStep[] {
       const v = parms.map.get(k);
       return typeof v === 'number' ? v : undefined;
     };
-    return {
-      name,
-      parms: {
-        predictor: num('Predictor'),
-        columns: num('Columns'),
-        colors: num('Colors'),
-        bitsPerComponent: num('BitsPerComponent'),
-        earlyChange: num('EarlyChange'),
-      },
-    };
+    return { name, parms: decodeParms(num) };
   });
 }
 
