@@ -12,6 +12,7 @@ import type { Static } from 'typebox';
 import { Type } from './json-schema.js';
 import { MAX_DECIMAL_LENGTH } from '../model/decimal.js';
 import { DECIMAL_MARK } from './json-numbers.js';
+import { CODELISTS } from '../rules/data/codelists.js';
 
 // ---- scalar building blocks -------------------------------------------------------------------------------
 
@@ -444,15 +445,8 @@ const Payment = Type.Object(
 /** BT-8: UNTDID 2005 codes of EN 16931 and the UNTDID 2475 codes CII writes for them. */
 export const TAX_POINT_DATE_CODES = ['3', '35', '432', '5', '29', '72'] as const;
 
-/** Mime codes EN 16931 allows for an attached document (BT-125-1, BR-CL-24). */
-export const ATTACHMENT_MIME_CODES = [
-  'application/pdf',
-  'image/png',
-  'image/jpeg',
-  'text/csv',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.oasis.opendocument.spreadsheet',
-] as const;
+/** Mime codes EN 16931 allows for an attached document (BT-125-1): the code list BR-CL-24 checks, not a copy of it. */
+export const ATTACHMENT_MIME_CODES: readonly string[] = CODELISTS['en16931-cii']['BR-CL-24'].codes;
 
 const SupportingDocument = Type.Object(
   {
