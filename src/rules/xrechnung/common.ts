@@ -125,7 +125,7 @@ export interface XrRuleDef {
   severity: Severity;
   message: string;
   /** The context nodes the rule applies to (Schematron rule context). */
-  contexts(doc: XmlDoc, ctx: RuleContext): XmlElement[];
+  contexts(doc: XmlDoc, ctx: RuleContext): readonly XmlElement[];
   /** True when the assertion holds on the node. */
   test(node: XmlElement, ctx: RuleContext): boolean;
 }

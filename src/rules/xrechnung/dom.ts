@@ -134,9 +134,24 @@ export function allElements(doc: XmlDoc): XmlElement[] {
   return all;
 }
 
-/** Elements with this qualified name anywhere in the document (XPath `//p:name`). */
-export function anywhere(doc: XmlDoc, qname: string): XmlElement[] {
-  return allElements(doc).filter((e) => is(e, qname));
+/**
+ * Elements with this qualified name anywhere in the document (XPath `//p:name`), cached per document and name:
+ * rules ask it once per line (BR-DEX-15 for each line), which made 7,000 lines cost 25 s when each call walked
+ * the whole tree.
+ */
+const anywhereCache = new PropertyMap<XmlDoc, Map<string, readonly XmlElement[]>>();
+export function anywhere(doc: XmlDoc, qname: string): readonly XmlElement[] {
+  let byName = anywhereCache.get(doc);
+  if (!byName) {
+    byName = new Map();
+    anywhereCache.set(doc, byName);
+  }
+  let found = byName.get(qname);
+  if (!found) {
+    found = allElements(doc).filter((e) => is(e, qname));
+    byName.set(qname, found);
+  }
+  return found;
 }
 
 export function hasAncestor(el: XmlElement, qname: string): boolean {
