@@ -454,7 +454,31 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
       engine_version: { type: 'string', default: '0.0.0' },
       invoice: { anyOf: [{ $ref: 'BusinessReadyInvoice#' }, { type: 'null' }] },
       xml_recovery_applied: { type: 'boolean', default: false },
-      fallbacks_applied: { type: 'array', items: { $ref: 'FallbackApplied#' } },
+      fallbacks_applied: {
+        type: 'array',
+        items: { $ref: 'FallbackApplied#' },
+        description:
+          'At most the first 100 of each field pattern (`invoice.line_items[*].quantity`, type, original state); see fallbacks_omitted',
+      },
+      fallbacks_truncated: {
+        type: 'boolean',
+        const: true,
+        description: 'Present only when fallbacks_applied does not list every fallback (over 100 of one field pattern)',
+      },
+      fallbacks_omitted: {
+        type: 'array',
+        description: 'With fallbacks_truncated: per field pattern, type and original state, how many fallbacks are not listed',
+        items: {
+          type: 'object',
+          properties: {
+            field: { type: 'string', description: 'The field with its indices as [*], e.g. invoice.line_items[*].quantity' },
+            fallback_type: { type: 'string' },
+            original_state: { type: 'string' },
+            omitted: { type: 'integer', minimum: 1 },
+          },
+          required: ['field', 'fallback_type', 'original_state', 'omitted'],
+        },
+      },
       errors: { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } },
     },
     required: ['success'],

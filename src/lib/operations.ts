@@ -13,6 +13,7 @@ import { EmbedError, embedInvoiceXml, HYBRID_FORMATS, hybridFlavour, type Hybrid
 import { isPdf } from '../pdf/extract.js';
 import { DEFAULT_LICENSE_PUBLIC_KEY, LICENSE_URL, verifyLicense, type LicenseStatus } from '../license/license.js';
 import type { BusinessReadyInvoice, FallbackApplied } from '../serialize/business-ready.js';
+import type { FallbacksOmitted } from '../serialize/fallback-bounds.js';
 import type { SerializedUpload } from '../serialize/upload.js';
 import type { ValidateOptions, ValidationErrorDetail, ValidationResult } from '../validation/validate.js';
 import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, parseBrFrEdition, type BrFrEdition } from '../validation/br-fr.js';
@@ -569,6 +570,10 @@ export interface SerializationResult {
   xml_recovery_applied: false;
   invoice: BusinessReadyInvoice | null;
   fallbacks_applied: FallbackApplied[];
+  /** Present (true) only when some fallbacks are counted instead of listed (over 100 of one field pattern). */
+  fallbacks_truncated?: true;
+  /** With fallbacks_truncated: the groups not listed in full, each with how many were left out. */
+  fallbacks_omitted?: FallbacksOmitted[];
   errors: { code: string; message: string }[];
 }
 
@@ -610,7 +615,8 @@ export async function serializeUnlicensed(
   const { SCHEMA_VERSION } = await import('../serialize/business-ready.js');
   const base = { schema_version: SCHEMA_VERSION, engine_version: SERVICE_VERSION, xml_recovery_applied: false as const };
   if (!done.invoice) return { success: false, ...base, invoice: null, fallbacks_applied: [], errors: done.problems };
-  return { success: true, ...base, invoice: done.invoice, fallbacks_applied: done.fallbacks, errors: done.problems };
+  const bounded = done.fallbacksOmitted.length ? { fallbacks_truncated: true as const, fallbacks_omitted: done.fallbacksOmitted } : {};
+  return { success: true, ...base, invoice: done.invoice, fallbacks_applied: done.fallbacks, ...bounded, errors: done.problems };
 }
 
 /**

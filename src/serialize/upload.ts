@@ -5,18 +5,23 @@
  */
 import type { IngestResult } from '../input/types.js';
 import { toBusinessReady, type BusinessReadyInvoice, type FallbackApplied } from './business-ready.js';
+import { boundFallbacks, type FallbacksOmitted } from './fallback-bounds.js';
 
 export interface SerializedUpload {
   /** The ingest problems (NO_XML, UNKNOWN_XML, ...), as the response's `errors`. */
   problems: { code: string; message: string }[];
   /** null when no invoice could be read. */
   invoice: BusinessReadyInvoice | null;
+  /** The first MAX_FALLBACKS_PER_FIELD of each field pattern (./fallback-bounds.ts). */
   fallbacks: FallbackApplied[];
+  /** The groups counted instead of listed; empty when every fallback is listed. */
+  fallbacksOmitted: FallbacksOmitted[];
 }
 
 export function serializeIngested(read: IngestResult): SerializedUpload {
   const problems = read.problems.map((p) => ({ code: p.code, message: p.message }));
-  if (!read.invoice) return { problems, invoice: null, fallbacks: [] };
+  if (!read.invoice) return { problems, invoice: null, fallbacks: [], fallbacksOmitted: [] };
   const { invoice, fallbacks } = toBusinessReady(read.invoice, read.format, read.profile);
-  return { problems, invoice, fallbacks };
+  const bounded = boundFallbacks(fallbacks);
+  return { problems, invoice, fallbacks: bounded.listed, fallbacksOmitted: bounded.omitted };
 }
