@@ -7,6 +7,7 @@ import { Big, decOrZero } from '../model/decimal.js';
 import type { Invoice } from '../model/invoice.js';
 import type { ProfileId } from '../model/profiles.js';
 import { writeCii } from '../syntax/cii/writer.js';
+import { XmlOutputTooLargeError } from '../syntax/cii/writer-xml.js';
 import { completeInvoice } from './compute.js';
 import { MetadataContentError, MetadataShapeError } from './errors.js';
 import { droppedFields } from './profile-fit.js';
@@ -15,6 +16,13 @@ import { metadataToModel } from './to-model.js';
 import { parseMetadata } from './validate.js';
 
 const ZERO = new Big('0');
+
+/**
+ * The longest invoice XML /v1/xml and /v1/convert write (characters): 16 MiB, about 13,000 lines, 1.6 times
+ * the default upload limit (25,000 lines took 4 s to convert). Metadata is at most MAX_UPLOAD_SIZE_MB, but its lines grow ~10x as CII (10 MB of
+ * short lines wrote 113 MB of XML in 2.9 s, then embedding it held the event loop); past this the writing stops.
+ */
+export const MAX_GENERATED_XML_CHARS = 16 * 1024 * 1024;
 
 export interface BuiltInvoice {
   /** Complete, computed EN 16931 model. */
@@ -53,5 +61,18 @@ export function buildInvoice(meta: InvoiceMetadata): BuiltInvoice {
 export function buildInvoiceXml(metadataJson: string | unknown): BuiltInvoice & { xml: string } {
   const meta = parseMetadata(metadataJson);
   const built = buildInvoice(meta);
-  return { ...built, xml: writeCii(built.invoice, built.profile) };
+  try {
+    return { ...built, xml: writeCii(built.invoice, built.profile, MAX_GENERATED_XML_CHARS) };
+  } catch (err) {
+    if (!(err instanceof XmlOutputTooLargeError)) throw err;
+    const mb = MAX_GENERATED_XML_CHARS / 1024 / 1024;
+    throw new MetadataShapeError([
+      {
+        loc: ['body', 'metadata', ...(meta.line_items?.length ? ['line_items'] : [])],
+        msg: `The invoice XML would be longer than ${mb} MiB (limit MAX_GENERATED_XML_MB; ${built.invoice.lines.length} lines): split the invoice`,
+        type: 'too_long',
+        ctx: { max_generated_xml_mb: mb, lines: built.invoice.lines.length },
+      },
+    ]);
+  }
 }

@@ -104,7 +104,7 @@ export const DEFAULT_PRODUCER = 'einvoice-service';
  * the PDF worker's queue is full.
  */
 export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions): Promise<EmbedResult> {
-  const { gateForEmbed } = await import('./full-read.js');
+  const { gateForEmbed, INLINE_EMBED_MAX_BYTES } = await import('./full-read.js');
   const { inline, signature } = gateForEmbed(pdfBytes);
   if (signature && !opts.allowSignatureInvalidation) {
     throw new EmbedError(
@@ -113,7 +113,9 @@ export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions):
     );
   }
   let answer;
-  if (inline) {
+  // A large XML goes to the worker as well: deflating, hashing and reading back 47 MB of XML held the event
+  // loop for 2 s.
+  if (inline && opts.xml.length <= INLINE_EMBED_MAX_BYTES) {
     // Small and sound: on this thread (see INLINE_EMBED_MAX_BYTES in full-read.ts for the measurement).
     answer = await (await import('./embed.js')).embedInWorker(pdfBytes, opts);
   } else {

@@ -47,8 +47,21 @@ function renderAttrs(attrs: Attrs | undefined): string {
   return out;
 }
 
+/** The XML being written grew past the builder's `maxChars` (the writing stops there). */
+export class XmlOutputTooLargeError extends Error {
+  constructor(readonly maxChars: number) {
+    super(`the XML would be longer than ${maxChars} characters`);
+    this.name = 'XmlOutputTooLargeError';
+  }
+}
+
 export class XmlBuilder {
   private out = '<?xml version="1.0" encoding="UTF-8"?>';
+  /**
+   * A bound on the output, checked as each element closes (a string's length is O(1)): metadata of 10 MB made
+   * 96,000 lines and 113 MB of XML in 2.9 s before anything could refuse it.
+   */
+  constructor(private readonly maxChars = Number.POSITIVE_INFINITY) {}
   private depth = 0;
   /** Open tag not yet written: a child writes it as `<x>`, an immediate close() as `<x/>` (empty content allows no whitespace). */
   private pending: string | undefined;
@@ -76,6 +89,7 @@ export class XmlBuilder {
     } else {
       this.out += `${INDENTS[this.depth] ?? '\n'}</${name}>`;
     }
+    if (this.out.length > this.maxChars) throw new XmlOutputTooLargeError(this.maxChars);
     return this;
   }
 

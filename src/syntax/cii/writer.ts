@@ -45,9 +45,9 @@ function dateTime(c: Ctx, wrapper: string, iso: string | undefined): void {
   c.x.open(wrapper).leaf('udt:DateTimeString', toCiiDate(iso), { format: '102' }).close(wrapper);
 }
 
-/** Writes the CII XML of `invoice` for `profile`. */
-export function writeCii(invoice: Invoice, profile: ProfileId): string {
-  const c: Ctx = { x: new XmlBuilder(), level: PROFILE_LEVEL[profile], profile, inv: invoice };
+/** Writes the CII XML of `invoice` for `profile`; throws XmlOutputTooLargeError past `maxChars`. */
+export function writeCii(invoice: Invoice, profile: ProfileId, maxChars?: number): string {
+  const c: Ctx = { x: new XmlBuilder(maxChars), level: PROFILE_LEVEL[profile], profile, inv: invoice };
   const x = c.x;
   x.open(`rsm:CrossIndustryInvoice ${NS}`);
 
