@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import { availableParallelism, loadavg } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { buildInvoiceXml } from '../src/metadata/build.js';
-import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
+import { DOMESTIC_EXAMPLE, XRECHNUNG_EXAMPLE } from '../src/metadata/examples.js';
+import { XR_CIUS_ID, XR_EXTENSION_ID } from '../src/rules/xrechnung/common.js';
 import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { makeBasePdf } from './hybrid-fixtures.js';
 import { communityApp, multipart, proApp, type Part } from './helpers.js';
@@ -240,6 +241,27 @@ describe('4.8 MB of invoice lines that each break a few rules', () => {
   });
 });
 
+describe('an XRechnung extension invoice of 7,000 lines', () => {
+  // BR-DEX-15 (sub-invoice lines) looked for ram:ParentLineID in the whole document once per line: 7,000
+  // lines took 25 s of CPU in the worker (fuzz, xml-many-bad-lines); every //name lookup is now one walk per document.
+  const xr = buildInvoiceXml(XRECHNUNG_EXAMPLE).xml.replace(`<ram:ID>${XR_CIUS_ID}</ram:ID>`, `<ram:ID>${XR_EXTENSION_ID}</ram:ID>`);
+  const line = FIRST_LINE.exec(xr)![0].replace(/<ram:LineTotalAmount>[^<]*</, '<ram:LineTotalAmount>1.234<');
+  const xml = xr.replace(FIRST_LINE, line.repeat(7000));
+
+  test('/v1/validate: a bounded report within the time bound, BR-DEX rules applied', async () => {
+    assert.ok(xml.includes(XR_EXTENSION_ID));
+    const a = await post(pro, '/v1/validate', [file(xml)]);
+    assert.equal(a.status, 200);
+    assert.equal(a.json.valid, false);
+    assert.ok(a.json.report_truncated);
+    assert.ok(
+      a.json.diagnostics.some((d: any) => d.rule_id === 'BR-DEC-23'),
+      'the broken line totals are reported',
+    );
+    healthy(a);
+  });
+});
+
 describe('pro /v1/serialize records unusable values as fallbacks (was 500 [big.js] Invalid value)', () => {
   test('a line with a net amount but no price: the price is derived and reported', async () => {
     const xml = CII.replace(/<ram:GrossPriceProductTradePrice>[\s\S]*?<\/ram:GrossPriceProductTradePrice>/, '').replace(
@@ -281,6 +303,30 @@ describe('pro /v1/serialize records unusable values as fallbacks (was 500 [big.j
     healthy(a);
   });
 
+  test('500 lines without a price: 100 fallbacks of the field listed, the other 400 counted (was one entry each: 19 MB for 30,000 lines)', async () => {
+    const bare = FIRST_LINE.exec(CII)![0]
+      .replace(/<ram:GrossPriceProductTradePrice>[\s\S]*?<\/ram:GrossPriceProductTradePrice>/, '')
+      .replace(/<ram:NetPriceProductTradePrice>[\s\S]*?<\/ram:NetPriceProductTradePrice>/, '');
+    const xml = CII.replace(FIRST_LINE, bare.repeat(500));
+    const a = await post(pro, '/v1/serialize', [file(xml)]);
+    assert.equal(a.status, 200);
+    assert.equal(a.json.invoice.line_items.length, 500 + DOMESTIC_EXAMPLE.line_items!.length - 1);
+    const prices = a.json.fallbacks_applied.filter((f: any) => /^invoice\.line_items\[\d+\]\.net_price$/.test(f.field));
+    assert.equal(prices.length, 100);
+    assert.equal(prices[99].field, 'invoice.line_items[99].net_price');
+    assert.equal(a.json.fallbacks_truncated, true);
+    assert.deepEqual(a.json.fallbacks_omitted, [
+      { field: 'invoice.line_items[*].net_price', fallback_type: 'derived_value', original_state: 'missing', omitted: 400 },
+    ]);
+  });
+
+  test('an invoice with few fallbacks lists them all, without the truncation fields', async () => {
+    const a = await post(pro, '/v1/serialize', [file(CII)]);
+    assert.equal(a.status, 200);
+    assert.equal(a.json.fallbacks_truncated, undefined);
+    assert.equal(a.json.fallbacks_omitted, undefined);
+  });
+
   test('amounts of 100,000 digits: unparseable, answered at once', async () => {
     const digits = '9'.repeat(100_000);
     const xml = CII.replace(/<ram:LineTotalAmount>[^<]*</, `<ram:LineTotalAmount>${digits}<`).replace(
@@ -293,6 +339,50 @@ describe('pro /v1/serialize records unusable values as fallbacks (was 500 [big.j
     const states = Object.fromEntries(a.json.fallbacks_applied.map((f: any) => [f.field, f.original_state]));
     assert.equal(states['invoice.line_items[0].quantity'], 'unparseable');
     assert.equal(states['invoice.line_items[0].line_total'], 'unparseable');
+  });
+});
+
+describe('metadata whose invoice XML would exceed MAX_GENERATED_XML_CHARS (16 MiB)', () => {
+  // 10 MB of short metadata lines wrote 113 MB of XML (2.9 s), then embedding it held the event loop (fuzz,
+  // json-many-lines on /v1/convert): the writer stops at the bound and the answer names the limit.
+  const meta = JSON.stringify({
+    ...DOMESTIC_EXAMPLE,
+    line_items: Array.from({ length: 20_000 }, () => DOMESTIC_EXAMPLE.line_items![0]),
+  });
+  const expectTooLong = (a: Answer) => {
+    assert.equal(a.status, 422);
+    const item = a.json.detail.find((d: any) => d.type === 'too_long');
+    assert.deepEqual(item.loc, ['body', 'metadata', 'line_items']);
+    assert.match(item.msg, /longer than 16 MiB .*20000 lines/);
+    healthy(a);
+  };
+
+  test('/v1/xml: 422 at line_items naming the limit', async () => {
+    expectTooLong(
+      await send(pro, '/v1/xml', {
+        body: `metadata=${encodeURIComponent(meta)}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    );
+  });
+
+  test('/v1/convert: the same 422', async () => {
+    expectTooLong(
+      await post(pro, '/v1/convert', [
+        { name: 'pdf', value: basePdf, filename: 'in.pdf', contentType: 'application/pdf' },
+        { name: 'metadata', value: meta },
+      ]),
+    );
+  });
+
+  test('/v1/convert of 3,000 lines (a 3.5 MB XML, embedded in the PDF worker): 200, /health responsive', async () => {
+    const lines = JSON.stringify({ ...DOMESTIC_EXAMPLE, line_items: Array.from({ length: 3000 }, () => DOMESTIC_EXAMPLE.line_items![0]) });
+    const a = await post(pro, '/v1/convert', [
+      { name: 'pdf', value: basePdf, filename: 'in.pdf', contentType: 'application/pdf' },
+      { name: 'metadata', value: lines },
+    ]);
+    assert.equal(a.status, 200, a.body.slice(0, 300));
+    healthy(a);
   });
 });
 
