@@ -8,7 +8,6 @@
  * dispose() and can be walked fast by readers and rules. libxml2-wasm is used only where an XSD has to
  * be checked (src/xml/xsd.ts).
  */
-import { isUtf8 } from 'node:buffer';
 import { parseXmlTree, XmlSyntaxError } from './parser.js';
 import { PropertyMap } from '../util/property-map.js';
 import { NS } from './namespaces.js';
@@ -178,13 +177,6 @@ function decodeWindows1252(bytes: Uint8Array): string {
 }
 
 function decodeStrict(bytes: Uint8Array, label: string): string {
-  if (label === 'utf-8') {
-    // Node's SIMD check and decoder: TextDecoder with `fatal` runs ICU's converter, which was 6% of a batch
-    // validation's CPU (the same bytes are refused: both follow the WHATWG definition of UTF-8).
-    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-    if (!isUtf8(buf)) throw new XmlParseError('The document is not valid UTF-8 text', 'XML_ENCODING');
-    return buf.toString('utf8');
-  }
   try {
     return new TextDecoder(label, { fatal: true }).decode(bytes);
   } catch {
