@@ -241,6 +241,25 @@ describe('4.8 MB of invoice lines that each break a few rules', () => {
   });
 });
 
+describe('a 2 MB text where an amount belongs', () => {
+  test('pro /v1/validate: the compared values of the calculation rules are cut like messages (was an 8 MB report)', async () => {
+    const huge = 'ä'.repeat(2_000_000);
+    const xml = CII.replace(/(<ram:TaxTotalAmount currencyID="EUR">)[^<]*/, `$1${huge}`);
+    assert.notEqual(xml, CII);
+    const a = await post(pro, '/v1/validate', [file(xml)]);
+    assert.equal(a.status, 200);
+    assert.equal(a.json.valid, false);
+    const withValues = a.json.diagnostics.filter((d: any) => d.context?.compared?.['BT-110'] !== undefined);
+    assert.ok(withValues.length > 0, 'a calculation rule shows BT-110');
+    for (const d of withValues) {
+      assert.ok(d.context.compared['BT-110'].length <= 1000, `BT-110 shown with ${d.context.compared['BT-110'].length} characters`);
+      assert.match(d.context.compared['BT-110'], /more characters not shown/);
+    }
+    assert.ok(a.body.length < 100_000, `report of ${a.body.length} bytes`);
+    healthy(a);
+  });
+});
+
 describe('an XRechnung extension invoice of 7,000 lines', () => {
   // BR-DEX-15 (sub-invoice lines) looked for ram:ParentLineID in the whole document once per line: 7,000
   // lines took 25 s of CPU in the worker (fuzz, xml-many-bad-lines); every //name lookup is now one walk per document.
