@@ -241,6 +241,20 @@ describe('4.8 MB of invoice lines that each break a few rules', () => {
   });
 });
 
+describe('an XRechnung invoice with its header settlement repeated 3,000 times (5 MB)', () => {
+  // Rules asked document-wide questions (the invoice currency, a direct-debit mandate, the VAT point date
+  // codes) once per settlement, each walking every settlement: 13 s of CPU (fuzz, xml-duplicate-element).
+  test('/v1/validate: a bounded report within the time bound', async () => {
+    const xr = buildInvoiceXml(XRECHNUNG_EXAMPLE).xml;
+    const settlement = /<ram:ApplicableHeaderTradeSettlement>[\s\S]*?<\/ram:ApplicableHeaderTradeSettlement>/.exec(xr)![0];
+    const xml = xr.replace(settlement, settlement.repeat(3000));
+    const a = await post(pro, '/v1/validate', [file(xml)]);
+    assert.equal(a.status, 200);
+    assert.equal(a.json.valid, false);
+    healthy(a);
+  });
+});
+
 describe('a 2 MB text where an amount belongs', () => {
   test('pro /v1/validate: the compared values of the calculation rules are cut like messages (was an 8 MB report)', async () => {
     const huge = 'ä'.repeat(2_000_000);

@@ -66,8 +66,9 @@ const indicatorOk = (ac: XmlElement, path: string) => {
   return v === 'true' || v === 'false';
 };
 
+/** The invoice currency codes (BT-5) as text; cached per document (dom.ts). */
 const ciiDocCurrency = (doc: XmlDoc) =>
-  sel(doc.root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:InvoiceCurrencyCode');
+  values(doc.root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:InvoiceCurrencyCode');
 
 const ciiDefs: XrRuleDef[] = [
   {
@@ -90,7 +91,7 @@ const ciiDefs: XrRuleDef[] = [
     message: 'At most one VAT total amount may be given in the invoice currency.',
     contexts: (doc) => anywhere(doc, 'ram:ApplicableHeaderTradeSettlement'),
     test: (n, ctx) => {
-      const cur = ciiDocCurrency(ctx.doc).map(text);
+      const cur = ciiDocCurrency(ctx.doc);
       return (
         sel(n, 'ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:TaxTotalAmount').filter((t) =>
           cur.includes(attr(t, 'currencyID') ?? '\u0000'),
@@ -105,7 +106,7 @@ const ciiDefs: XrRuleDef[] = [
       'Exactly one VAT total amount in the VAT accounting currency must be given when that currency (BT-6) is given, and none otherwise.',
     contexts: (doc) => anywhere(doc, 'ram:ApplicableHeaderTradeSettlement'),
     test: (n, ctx) => {
-      const cur = ciiDocCurrency(ctx.doc).map(text);
+      const cur = ciiDocCurrency(ctx.doc);
       const other = sel(n, 'ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:TaxTotalAmount').filter((t) => {
         const c = attr(t, 'currencyID');
         return c !== undefined && cur.some((x) => x !== c);
@@ -119,7 +120,7 @@ const ciiDefs: XrRuleDef[] = [
     message: 'The VAT total in the invoice currency and in the VAT accounting currency must have the same sign.',
     contexts: (doc) => anywhere(doc, 'ram:ApplicableHeaderTradeSettlement'),
     test: (n, ctx) => {
-      const docCur = ciiDocCurrency(ctx.doc).map(text);
+      const docCur = ciiDocCurrency(ctx.doc);
       const taxCur = sel(ctx.doc.root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:TaxCurrencyCode').map(text);
       const totals = sel(n, 'ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:TaxTotalAmount');
       const inDoc = totals.filter((t) => docCur.includes(attr(t, 'currencyID') ?? '\u0000')).map((t) => dec(text(t)));
@@ -171,7 +172,7 @@ const ciiDefs: XrRuleDef[] = [
       const basis = dec(value(ac, 'ram:BasisAmount'));
       const pct = dec(value(ac, 'ram:CalculationPercent'));
       if (!amount || !basis || !pct) return true;
-      return withinSlack(amount, basis.times(pct).div(HUNDRED), slackFor(ciiDocCurrency(ctx.doc).map(text)[0]));
+      return withinSlack(amount, basis.times(pct).div(HUNDRED), slackFor(ciiDocCurrency(ctx.doc)[0]));
     },
   },
   {
@@ -607,7 +608,7 @@ const ciiR120: XrRuleDef = {
       return round2(total);
     };
     const expected = qty.times(price.div(base)).plus(sumOf('true')).minus(sumOf('false'));
-    return withinSlack(lineAmount, expected, slackFor(ciiDocCurrency(ctx.doc).map(text)[0]));
+    return withinSlack(lineAmount, expected, slackFor(ciiDocCurrency(ctx.doc)[0]));
   },
 };
 

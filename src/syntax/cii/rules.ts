@@ -340,6 +340,9 @@ function indicatorIsFalse(chargeIndicator: XmlElement): boolean {
 /** Party has both an identifier and a global identifier (the binding wants one of them). */
 const bothPartyIds = (party: string) => (node: XmlElement) => has(node, `${party}/ID`) && has(node, `${party}/GlobalID`);
 
+/** CII-SR-462's verdict per document. */
+const vatPointCodesDiffer = new WeakMap<DocIndex, boolean>();
+
 /** All values of a path, document-wide through the name index (`//a/b`). */
 function valuesAnywhere(index: DocIndex, parent: string, child: string): string[] {
   const out: string[] = [];
@@ -437,7 +440,16 @@ export const CII_CUSTOM_RULES: CustomRule[] = [
   {
     id: 'CII-SR-462',
     context: 'HSET',
-    fails: (_n, index) => new Set(valuesAnywhere(index, 'ApplicableTradeTax', 'DueDateTypeCode')).size > 1,
+    // A question about the whole document asked per settlement: answered once per document (3,000 duplicated
+    // settlements made it 3,000 walks over every ApplicableTradeTax).
+    fails: (_n, index) => {
+      let verdict = vatPointCodesDiffer.get(index);
+      if (verdict === undefined) {
+        verdict = new Set(valuesAnywhere(index, 'ApplicableTradeTax', 'DueDateTypeCode')).size > 1;
+        vatPointCodesDiffer.set(index, verdict);
+      }
+      return verdict;
+    },
     message: 'All VAT point date codes (BT-8) in the document must have the same value.',
   },
   {
