@@ -603,7 +603,11 @@ export class HttpTarget implements Target {
     await prober;
     rssPeak = Math.max(rssPeak, s.rss());
     let crashed = !s.alive;
-    if (!crashed && (r.timedOut || r.error)) {
+    if (!crashed && r.timedOut) {
+      // The server may go on with the abandoned request for up to its own 30 s bound: every later input (and the
+      // minimiser's confirmations) would queue behind it and time out too. A fresh server judges the next one alone.
+      await s.restart();
+    } else if (!crashed && r.error) {
       // Give the server a moment to finish what it started; a server that stays unresponsive is replaced.
       await sleep(50);
       crashed = !s.alive;
