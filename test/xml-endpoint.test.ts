@@ -44,6 +44,17 @@ describe('POST /v1/xml', () => {
     assert.equal(validateXsd(res.body, 'en16931').valid, true);
   });
 
+  test('a quantity with a leading plus ("+5", which the schema allows) is read as 5 (was 500: big.js refuses "+")', async () => {
+    const meta = structuredClone(DOMESTIC_EXAMPLE);
+    meta.line_items![0].quantity = '+5';
+    const res = await postForm(JSON.stringify(meta));
+    assert.equal(res.statusCode, 200, res.body);
+    // 5 × 450.00 + 6.5 × 120.00 = 3,030.00 net; 19 % VAT 575.70.
+    assert.ok(res.body.includes('<ram:LineTotalAmount>2250.00</ram:LineTotalAmount>'), res.body.slice(0, 200));
+    assert.ok(res.body.includes('<ram:DuePayableAmount>3605.70</ram:DuePayableAmount>'));
+    assert.equal(validateXsd(res.body, 'en16931').valid, true);
+  });
+
   test('every profile answers XML valid against its XSD', async () => {
     for (const profile of ['minimum', 'basic_wl', 'basic', 'en16931', 'extended'] as const) {
       const res = await postForm(JSON.stringify({ ...SCENARIOS.allowances_and_charges, profile }));

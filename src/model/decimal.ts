@@ -36,7 +36,8 @@ export function decimalTooLong(text: string): boolean {
 export function parseDec(text: string | undefined | null): BigValue | undefined {
   if (text == null || text.length > MAX_DECIMAL_LENGTH) return undefined;
   if (!DECIMAL_RE.test(text)) return undefined;
-  return new Big(text);
+  // big.js refuses a leading "+", which xs:decimal and the metadata schema allow ("+5" was a 500 on /v1/convert).
+  return new Big(text.charCodeAt(0) === 0x2b ? text.slice(1) : text);
 }
 
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE]([+-]?\d+))?$/;
@@ -50,7 +51,7 @@ export function safeNumber(text: string | undefined | null): BigValue | undefine
   const m = NUMBER_RE.exec(text);
   if (m === null) return undefined;
   if (m[4] !== undefined && Math.abs(Number(m[4])) > MAX_DECIMAL_EXPONENT) return undefined;
-  return new Big(text);
+  return new Big(text.charCodeAt(0) === 0x2b ? text.slice(1) : text);
 }
 
 /** Like parseDec, but absent/unparsable counts as zero (for sums over optional amounts). */
