@@ -4,7 +4,7 @@
  * Factur-X PDF the running server makes from them (/v1/convert). `lines` scales an invoice up for the
  * memory measurement.
  */
-import { PDFDocument, PDFName, StandardFonts } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import type { InvoiceMetadata } from '../src/metadata/schema.js';
 import { buildInvoiceXml } from '../src/metadata/build.js';
 import { SCENARIOS } from '../test/invoice-scenarios.js';
@@ -50,13 +50,16 @@ export function ublInvoice(lines = 1): string {
   return UBL_BASE.slice(0, start) + copies.join('\n') + UBL_BASE.slice(end);
 }
 
-/** A plain invoice PDF (not PDF/A) with text on each page. */
+/**
+ * A plain invoice PDF (no PDF/A declaration) with vector content on each page. No text: pdf-lib cannot embed a
+ * font program for its standard fonts, and /v1/convert refuses a PDF whose fonts are not embedded (PDF/A-3b).
+ */
 export async function basePdf(pages = 1): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 1; i <= pages; i++) {
     const page = doc.addPage([595, 842]);
-    page.drawText(`Invoice page ${i} of ${pages}`, { x: 50, y: 780, size: 14, font });
+    page.drawRectangle({ x: 50, y: 780, width: 20 * i, height: 14, borderWidth: 1 });
+    page.drawRectangle({ x: 50, y: 700, width: 200, height: 40, borderWidth: 1 });
   }
   return doc.save();
 }
@@ -64,8 +67,7 @@ export async function basePdf(pages = 1): Promise<Uint8Array> {
 /** A PDF that declares PDF/A-3b in its XMP and carries no invoice: what /v1/merge takes. */
 export async function pdfa3Pdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc.addPage([595, 842]).drawText('Invoice', { x: 50, y: 780, size: 14, font });
+  doc.addPage([595, 842]).drawRectangle({ x: 50, y: 780, width: 200, height: 14, borderWidth: 1 });
   const xmp = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
 <rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaid:part>3</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance></rdf:Description>
