@@ -340,8 +340,8 @@ function indicatorIsFalse(chargeIndicator: XmlElement): boolean {
 /** Party has both an identifier and a global identifier (the binding wants one of them). */
 const bothPartyIds = (party: string) => (node: XmlElement) => has(node, `${party}/ID`) && has(node, `${party}/GlobalID`);
 
-/** CII-SR-462's verdict per document. */
-const vatPointCodesDiffer = new WeakMap<DocIndex, boolean>();
+/** CII-SR-462's verdict per document (a PropertyMap, not a WeakMap: see util/property-map.ts on the GC cost). */
+const vatPointCodesDiffer = new PropertyMap<DocIndex, boolean>('CII-SR-462');
 
 /** All values of a path, document-wide through the name index (`//a/b`). */
 function valuesAnywhere(index: DocIndex, parent: string, child: string): string[] {
