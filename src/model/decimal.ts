@@ -29,6 +29,11 @@ export function decimalTooLong(text: string): boolean {
   return text.trim().length > MAX_DECIMAL_LENGTH;
 }
 
+/** A checked lexical number to big.js, which refuses the leading "+" xs:decimal allows ("+5" was a 500 on /v1/convert). */
+function big(text: string): BigValue {
+  return new Big(text.charCodeAt(0) === 0x2b ? text.slice(1) : text);
+}
+
 /**
  * Parse a lexical decimal; undefined when absent, not a plain decimal ("1,5", "NaN", " 2 ", "1e3") or
  * longer than MAX_DECIMAL_LENGTH. Never throws: the one safe way from input text to arithmetic.
@@ -36,8 +41,7 @@ export function decimalTooLong(text: string): boolean {
 export function parseDec(text: string | undefined | null): BigValue | undefined {
   if (text == null || text.length > MAX_DECIMAL_LENGTH) return undefined;
   if (!DECIMAL_RE.test(text)) return undefined;
-  // big.js refuses a leading "+", which xs:decimal and the metadata schema allow ("+5" was a 500 on /v1/convert).
-  return new Big(text.charCodeAt(0) === 0x2b ? text.slice(1) : text);
+  return big(text);
 }
 
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE]([+-]?\d+))?$/;
@@ -51,7 +55,7 @@ export function safeNumber(text: string | undefined | null): BigValue | undefine
   const m = NUMBER_RE.exec(text);
   if (m === null) return undefined;
   if (m[4] !== undefined && Math.abs(Number(m[4])) > MAX_DECIMAL_EXPONENT) return undefined;
-  return new Big(text.charCodeAt(0) === 0x2b ? text.slice(1) : text);
+  return big(text);
 }
 
 /** Like parseDec, but absent/unparsable counts as zero (for sums over optional amounts). */
