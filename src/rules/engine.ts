@@ -17,13 +17,16 @@ export const NO_VIOLATIONS: readonly Violation[] = [];
 
 /**
  * Memo slots of the checks that more than one registered rule set uses (see CheckMemo), per rule of
- * each set (-1: the check is used by one set only and is never memoised). Recomputed whenever a set
- * is registered, which happens at module load, never per document.
+ * each set (-1: the check is used by one set only and is never memoised). Worked out on first use after
+ * a registration: sets are registered one by one at module load (some forty of them), and redoing the
+ * count at each registration cost ~60 ms of every process's and batch thread's start.
  */
 const memoSlots = new Map<readonly Rule[], Int32Array>();
 let sharedCheckCount = 0;
+let slotsStale = false;
 
 function assignMemoSlots(): void {
+  slotsStale = false;
   const users = new Map<Rule['check'], number>();
   // Older releases (`<id>@<release>`) replace their set, they never run beside it: counting them would make
   // checks "shared" that no document runs twice, and give the default sets memo work for nothing.
@@ -52,7 +55,7 @@ export function registerRuleSet(id: RuleSetId, rules: readonly Rule[]): void {
     seen.add(r.id);
   }
   registry.set(id, rules);
-  assignMemoSlots();
+  slotsStale = true;
 }
 
 export function getRuleSet(id: RuleSetId): readonly Rule[] | undefined {
@@ -77,6 +80,7 @@ export const INTERNAL_RULE_ERROR = 'INTERNAL-RULE-ERROR';
 export type CheckMemo = (readonly Violation[] | undefined)[];
 
 export function newCheckMemo(): CheckMemo {
+  if (slotsStale) assignMemoSlots();
   return new Array<readonly Violation[] | undefined>(sharedCheckCount);
 }
 
@@ -233,6 +237,7 @@ class TableRun {
     private readonly memo: CheckMemo | undefined,
   ) {
     this.plan = planOf(rules);
+    if (memo && slotsStale) assignMemoSlots();
     this.slots = memo ? memoSlots.get(rules) : undefined;
     this.order = this.plan.order;
   }
