@@ -31,19 +31,33 @@ export interface PoolOptions {
 export const MAX_CHUNK = 16;
 
 /**
- * V8 optimises a function once it has used up an "interrupt budget" of work (67,584 in Node 20). A worker thread
- * starts cold and meets the engine's thousand-odd rule functions one after the other, so over a batch of a few
- * thousand files V8's helper threads kept compiling: on the corpus XML with 2 jobs they took a third of the run's
- * CPU (1.3 of 4.0 ms per file, measured under load). With four times the budget only the functions that stay hot
- * are optimised: helper CPU 0.5 ms per file, the workers' own CPU unchanged, 22% less CPU in all (docs/performance.md).
- * Set before the threads start, so their isolates take it; a plain number V8 reads when it counts the budget down.
+ * V8 flags for the batch's threads. A thread starts cold and meets the engine's thousand-odd rule functions, each
+ * run once per document, so over a batch of a few thousand files V8 spent much of its CPU compiling and collecting
+ * rather than validating (measured with --trace-opt: 30–60 TurboFan compiles per pass over the 383 corpus XML files
+ * even after ten passes, up to 130 ms each for functions with large inlined trees). For this load:
+ * - four times the default interrupt budget (67,584 in Node 20): only the functions that stay hot are optimised;
+ * - no TurboFan inlining: the optimised functions compile in a fraction of the time, and run about as fast;
+ * - Sparkplug (baseline code) for every function when it is first compiled: cold rule code leaves the
+ *   interpreter at once;
+ * - single-threaded GC: with every core busy validating, V8's parallel and concurrent collector threads only
+ *   added synchronisation to the same work.
+ * On the 383 corpus XML files repeated to 4,213 with 2 jobs (A/B interleaved on the quiet 2-core machine): CPU
+ * per file 2.44–2.74 → 1.88–1.96 ms, 706–790 → 1,003–1,048 files/s end to end (docs/performance.md).
+ * Set before the threads start, so their isolates take them (V8 flags are process-wide: the main thread, which
+ * only reads outcomes, gets them too). EINVOICE_V8_DEFAULTS=1 leaves V8's defaults.
  */
 export const BATCH_INTERRUPT_BUDGET = 4 * 67_584;
+export const BATCH_V8_FLAGS = [
+  `--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`,
+  '--no-turbo-inlining',
+  '--always-sparkplug',
+  '--single-threaded-gc',
+] as const;
 let tuned = false;
 function tuneForBatch(): void {
   if (tuned || process.env.EINVOICE_V8_DEFAULTS === '1') return;
   tuned = true;
-  setFlagsFromString(`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`);
+  for (const flag of BATCH_V8_FLAGS) setFlagsFromString(flag);
 }
 
 function workerFile(): string {
