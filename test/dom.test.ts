@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   attr,
+  decodeXmlBytes,
   child,
   childrenNamed,
   deepText,
@@ -260,4 +261,24 @@ test('the parser lists the elements with children whose own text is more than bl
   // e has text, g a CDATA section, i a character reference (which may be a blank: listed to be safe).
   assert.deepEqual(names, ['e', 'g', 'i']);
   assert.equal(parseXml('<a>\n  <b>only leaves have text</b>\n</a>').mixed?.length, 0);
+});
+
+test('decoding: all-ASCII UTF-8 takes the copy path with the same text; US-ASCII refuses a high byte by offset', () => {
+  const ascii = `<?xml version="1.0"?><r a="x">${'QUJD'.repeat(2000)}</r>`;
+  const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from(ascii)]);
+  assert.deepEqual(decodeXmlBytes(Buffer.from(ascii)), { text: ascii, encoding: 'utf-8' });
+  assert.deepEqual(decodeXmlBytes(bom), { text: ascii, encoding: 'utf-8' });
+  const utf8 = `<r>${'a'.repeat(100)}é€😀</r>`;
+  assert.equal(decodeXmlBytes(Buffer.from(utf8)).text, utf8);
+  const declared = '<?xml version="1.0" encoding="US-ASCII"?><r>caf';
+  assert.equal(decodeXmlBytes(Buffer.from(`${declared}e</r>`)).text, `${declared}e</r>`);
+  assert.throws(
+    () => decodeXmlBytes(new Uint8Array([...Buffer.from(declared), 0xe9, ...Buffer.from('</r>')])),
+    (err: XmlParseError) => err.code === 'XML_ENCODING' && err.message.includes(`byte 0xe9 at offset ${declared.length}`),
+  );
+  // Invalid UTF-8 after a long ASCII stretch is still refused.
+  assert.throws(
+    () => decodeXmlBytes(new Uint8Array([...Buffer.from(ascii.slice(0, -4)), 0xc3, 0x28, ...Buffer.from('</r>')])),
+    /not valid UTF-8/,
+  );
 });

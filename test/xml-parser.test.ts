@@ -33,6 +33,8 @@ import { disagreement, ours, type Verdict } from './xml-differential.js';
 import { fixturePath } from './fixtures.js';
 import { prng } from './test-utils.js';
 
+const LONG = 'Lorem ipsum dolor sit amet, 0123456789 +/=;:?!"\'()[{}|~ '.repeat(12);
+
 // [label, input, expected verdict]. Both parsers must give this verdict (and, when accepted, the same tree).
 const TABLE: [string, string | Uint8Array, Verdict][] = [
   // Structure
@@ -198,6 +200,17 @@ const TABLE: [string, string | Uint8Array, Verdict][] = [
   ['invalid UTF-8', new Uint8Array([...Buffer.from('<r>'), 0xc3, 0x28, ...Buffer.from('</r>')]), 'XML_ENCODING'],
   ['overlong UTF-8 for <', new Uint8Array([...Buffer.from('<r>'), 0xc0, 0xbc, ...Buffer.from('</r>')]), 'XML_ENCODING'],
   ['UTF-8 encoded surrogate', new Uint8Array([...Buffer.from('<r>'), 0xed, 0xa0, 0x80, ...Buffer.from('</r>')]), 'XML_ENCODING'],
+  // Long runs of text (attachments run to megabytes) with what needs attention inside and after them.
+  ['long text with references', `<r>${LONG}&amp;${LONG}&#x20AC;${LONG}</r>`, 'ok'],
+  ['long text, non-ASCII and line ends', `<r>${LONG}\u00e9\u20ac\r\n\t${LONG}\ud83d\ude00${LONG}\ufffd</r>`, 'ok'],
+  ['long text then child elements', `<r>${LONG}<c>${LONG}</c>${LONG}<c/></r>`, 'ok'],
+  ['long text then ]]>', `<r>${LONG}]]>${LONG}</r>`, 'XML_MALFORMED'],
+  ['long text then a lone ]', `<r>${LONG}]${LONG}</r>`, 'ok'],
+  ['long text then a C0 control', `<r>${LONG}\u0001</r>`, 'XML_MALFORMED'],
+  ['long text then U+FFFE', `<r>${LONG}\ufffe</r>`, 'XML_MALFORMED'],
+  ['long text then a bare &', `<r>${LONG}& ${LONG}</r>`, 'XML_MALFORMED'],
+  ['long text, unclosed', `<r>${LONG}${LONG}`, 'XML_MALFORMED'],
+  ['long text as bytes', new Uint8Array(Buffer.from(`<r>${LONG}\u00e9${LONG}</r>`)), 'ok'],
 ];
 
 test(`malformed and hostile inputs: ${TABLE.length} cases, the same verdict as saxes and the expected one`, () => {
