@@ -38,21 +38,17 @@ export const MAX_CHUNK = 16;
  * - four times the default interrupt budget (67,584 in Node 20): only the functions that stay hot are optimised;
  * - no TurboFan inlining: the optimised functions compile in a fraction of the time, and run about as fast;
  * - Sparkplug (baseline code) for every function when it is first compiled: cold rule code leaves the
- *   interpreter at once;
- * - single-threaded GC: with every core busy validating, V8's parallel and concurrent collector threads only
- *   added synchronisation to the same work.
- * On the 383 corpus XML files repeated to 4,213 with 2 jobs (A/B interleaved on the quiet 2-core machine): CPU
- * per file 2.44–2.74 → 1.88–1.96 ms, 706–790 → 1,003–1,048 files/s end to end (docs/performance.md).
+ *   interpreter at once.
+ * On the 383 corpus XML files repeated to 4,213 with 2 jobs (three A/B pairs interleaved on the quiet 2-core
+ * machine, against the budget alone): CPU per file 2.39–2.50 → 2.24–2.42 ms, V8 helper threads 0.69–0.73 →
+ * 0.56–0.60 ms, 778–808 → 793–862 files/s end to end. Most of the helpers' remaining CPU is the parallel and
+ * concurrent GC: --single-threaded-gc saved another ~20%, but set at run time (as here) it crashed V8 on a 20,000-file
+ * run ("Check failed: concurrent_marking_handle_"), so it is not used (a GC flag would have to be given on node's command line).
  * Set before the threads start, so their isolates take them (V8 flags are process-wide: the main thread, which
  * only reads outcomes, gets them too). EINVOICE_V8_DEFAULTS=1 leaves V8's defaults.
  */
 export const BATCH_INTERRUPT_BUDGET = 4 * 67_584;
-export const BATCH_V8_FLAGS = [
-  `--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`,
-  '--no-turbo-inlining',
-  '--always-sparkplug',
-  '--single-threaded-gc',
-] as const;
+export const BATCH_V8_FLAGS = [`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`, '--no-turbo-inlining', '--always-sparkplug'] as const;
 let tuned = false;
 function tuneForBatch(): void {
   if (tuned || process.env.EINVOICE_V8_DEFAULTS === '1') return;
