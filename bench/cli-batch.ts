@@ -5,16 +5,21 @@
  * same over the second half of the run (threads started and warm), percentiles of the time a file takes in its
  * worker, and on Linux where the CPU went (per thread, from /proc). CPU per file is what to compare on a loaded
  * machine: a quiet 2-core machine runs min(2, jobs) / (CPU per file) files per ms at best. Each set is repeated to
- * at least MIN_FILES files. Run: npm run bench:cli (EINVOICE_CORPUS overrides the corpus folder; build first,
+ * at least MIN_FILES files, and the XML set once more to LONG_FILES with 2 jobs. Run: npm run bench:cli
+ * (EINVOICE_CORPUS overrides the corpus folder; build first,
  * `npm run build`, to measure the compiled workers the package ships).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FileOutcome } from '../src/cli/outcome.js';
 
 const CORPUS = resolve(process.env.EINVOICE_CORPUS ?? '../shared/corpus');
 const MIN_FILES = Number(process.env.MIN_FILES ?? 4000);
+/** The XML set's long batch with 2 jobs (0: none). */
+const LONG_FILES = Number(process.env.LONG_FILES ?? 20_000);
 
 function walk(dir: string, ext: RegExp, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -111,9 +116,9 @@ async function measure(files: string[], jobs: number): Promise<Figures> {
   };
 }
 
-function repeated(files: string[]): string[] {
+function repeated(files: string[], count: number): string[] {
   const out: string[] = [];
-  while (out.length < MIN_FILES) out.push(...files);
+  while (out.length < count) out.push(...files);
   return out;
 }
 
@@ -124,7 +129,21 @@ if (!existsSync(CORPUS)) {
 // The compiled pool and workers (what the package ships) when built, else the sources through tsx.
 const DIST_POOL = new URL('../dist/src/cli/pool.js', import.meta.url);
 const compiled = existsSync(DIST_POOL) ? 'compiled (dist/)' : 'sources through tsx (run npm run build first)';
-const { runPool } = (await import(existsSync(DIST_POOL) ? DIST_POOL.href : '../src/cli/pool.js')) as typeof import('../src/cli/pool.js');
+const { runPool, BATCH_NODE_FLAGS } = (await import(
+  existsSync(DIST_POOL) ? DIST_POOL.href : '../src/cli/pool.js'
+)) as typeof import('../src/cli/pool.js');
+// `einvoice validate` runs a batch of 1,000 files or more in a process started with BATCH_NODE_FLAGS: so does this
+// benchmark (EINVOICE_V8_DEFAULTS=1 measures V8's defaults, as it does for the CLI).
+if (process.env.EINVOICE_V8_DEFAULTS !== '1' && !BATCH_NODE_FLAGS.every((f) => process.execArgv.includes(f))) {
+  const run = spawnSync(
+    process.execPath,
+    [...process.execArgv, ...BATCH_NODE_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+    },
+  );
+  process.exit(run.status ?? 1);
+}
 console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}; workers: ${compiled}`);
 
 const sets: [string, string[]][] = [
@@ -135,24 +154,35 @@ const sets: [string, string[]][] = [
   ['PDF (zugferd + fr-ctc Factur-X)', [...walk(join(CORPUS, 'zugferd'), /\.pdf$/i), ...walk(join(CORPUS, 'fr-ctc'), /\.pdf$/i)]],
 ];
 
+function line(label: string, f: Figures): string {
+  return (
+    `  ${label}: ${(f.files / f.seconds).toFixed(0)} files/s end to end (${f.seconds.toFixed(2)} s, thread start ${f.startupMs.toFixed(0)} ms), ` +
+    `${f.steadyRate.toFixed(0)} files/s steady; CPU ${f.cpuMsPerFile.toFixed(3)} ms/file (second half ${f.warmCpuMsPerFile.toFixed(3)})` +
+    (f.threads
+      ? ` = main ${f.threads.main.toFixed(2)} + workers ${f.threads.workers.toFixed(2)} + V8 helpers ${f.threads.helpers.toFixed(2)}`
+      : '') +
+    `; per file in its worker p50 ${f.fileMs[0].toFixed(2)} / p90 ${f.fileMs[1].toFixed(2)} / p99 ${f.fileMs[2].toFixed(2)} ms; ${JSON.stringify(f.statuses)}`
+  );
+}
+
 for (const [name, unique] of sets) {
-  const files = repeated(unique);
+  const files = repeated(unique, MIN_FILES);
   console.log(`\n${name}: ${unique.length} files, repeated to ${files.length}`);
   const byJobs: Record<number, Figures> = {};
   for (const jobs of [1, 2]) {
     await measure(files.slice(0, 200), jobs); // warm the page cache
-    const f = await measure(files, jobs);
-    byJobs[jobs] = f;
-    console.log(
-      `  ${jobs} job${jobs > 1 ? 's' : ' '}: ${(f.files / f.seconds).toFixed(0)} files/s end to end (${f.seconds.toFixed(2)} s, thread start ${f.startupMs.toFixed(0)} ms), ` +
-        `${f.steadyRate.toFixed(0)} files/s steady; CPU ${f.cpuMsPerFile.toFixed(3)} ms/file (second half ${f.warmCpuMsPerFile.toFixed(3)})` +
-        (f.threads
-          ? ` = main ${f.threads.main.toFixed(2)} + workers ${f.threads.workers.toFixed(2)} + V8 helpers ${f.threads.helpers.toFixed(2)}`
-          : '') +
-        `; per file in its worker p50 ${f.fileMs[0].toFixed(2)} / p90 ${f.fileMs[1].toFixed(2)} / p99 ${f.fileMs[2].toFixed(2)} ms; ${JSON.stringify(f.statuses)}`,
-    );
+    byJobs[jobs] = await measure(files, jobs);
+    console.log(line(`${jobs} job${jobs > 1 ? 's' : ' '}`, byJobs[jobs]));
   }
   console.log(
     `  2 jobs / 1 job: ${(byJobs[1].seconds / byJobs[2].seconds).toFixed(2)}x end to end, ${(byJobs[2].steadyRate / byJobs[1].steadyRate).toFixed(2)}x steady, CPU per file ${(byJobs[2].cpuMsPerFile / byJobs[1].cpuMsPerFile).toFixed(2)}x`,
   );
+}
+
+// A longer batch: thread start-up and the JIT's warm-up weigh less (the first half of a 4,000-file run costs about
+// twice the CPU per file of the second).
+if (LONG_FILES > 0) {
+  const files = repeated(sets[0][1], LONG_FILES);
+  console.log(`\n${sets[0][0]}, a long batch: repeated to ${files.length}`);
+  console.log(line('2 jobs', await measure(files, 2)));
 }

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -209,6 +209,89 @@ test('--shard i/n: the shards are disjoint and together are the whole list', asy
   const bad = await runCli(['validate', folder.dir, '--shard', '4/3']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--shard must be i\/n/);
+});
+
+/** The command lines of `pid`'s child processes (Linux /proc), or [] when it has none or ended. */
+function childCommandLines(pid: number): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid)
+        out.push(readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' '));
+    } catch {
+      // the process ended while it was read
+    }
+  }
+  return out;
+}
+
+/** Run the CLI like runCli, noting the command lines of the child processes it starts while it runs. */
+function runCliWatchingChildren(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; children: string[] }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const children = new Set<string>();
+    const watch = setInterval(() => {
+      for (const c of childCommandLines(child.pid!)) children.add(c);
+    }, 25);
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(watch);
+      resolvePromise({ code: code ?? -1, stdout, children: [...children] });
+    });
+  });
+}
+
+test('a batch of 1,000 files or more runs in a process of its own started with the batch V8 flags; the answer is the same', {
+  skip: process.platform !== 'linux',
+}, async () => {
+  const dir = join(tmp, 'thousand');
+  mkdirSync(dir);
+  const valid = xmlOf('domestic');
+  const names: string[] = [];
+  for (let i = 0; i < 1000; i++) {
+    const name = `inv-${String(i).padStart(4, '0')}.xml`;
+    writeFileSync(join(dir, name), i === 500 ? valid.replace(/<ram:GrandTotalAmount>[^<]*</, '<ram:GrandTotalAmount>1.00<') : valid);
+    names.push(join(dir, name));
+  }
+  const check = (run: { code: number; stdout: string }) => {
+    assert.equal(run.code, 1);
+    const lines = jsonLines(run.stdout);
+    assert.deepEqual(
+      lines.map((l) => l.file),
+      names,
+      'every file once, in input order',
+    );
+    assert.deepEqual(
+      lines.filter((l) => !l.valid).map((l) => l.file),
+      [names[500]],
+    );
+  };
+  const flagged = (children: string[]) => children.filter((c) => c.includes('--single-threaded-gc') && c.includes(' validate '));
+
+  const big = await runCliWatchingChildren(['validate', dir, '--format', 'json', '--jobs', '2']);
+  check(big);
+  assert.equal(flagged(big.children).length, 1, `one batch process: ${big.children.join(' | ')}`);
+
+  const defaults = await runCliWatchingChildren(['validate', dir, '--format', 'json', '--jobs', '2'], { EINVOICE_V8_DEFAULTS: '1' });
+  check(defaults);
+  assert.deepEqual(flagged(defaults.children), [], 'EINVOICE_V8_DEFAULTS=1 keeps the batch in the process');
+
+  const small = await runCliWatchingChildren(['validate', ...names.slice(0, 600), '--format', 'json', '--jobs', '2']);
+  assert.equal(small.code, 1);
+  assert.equal(jsonLines(small.stdout).length, 600);
+  assert.deepEqual(flagged(small.children), [], 'a smaller batch runs in the process');
 });
 
 test('hostile files in a batch are failed entries; the batch goes on (deep nesting, entity bomb, over --max-size, a FIFO, over --timeout)', async () => {

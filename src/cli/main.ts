@@ -2,13 +2,11 @@
  * `einvoice`: the command line over the library (src/lib), the same engine as the HTTP service, in-process.
  * Exit codes: 0 success / all valid, 1 invalid or refused input, 2 usage or I/O error (see help.ts).
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { EInvoiceError, ShapeError } from '../lib/errors.js';
-import { convert, extract, merge, serialize, toXml } from '../lib/operations.js';
-import { versions } from '../lib/versions.js';
+import { entryModule, runNodeChild } from './child.js';
 import { HELP } from './help.js';
 import { EXIT, UsageError } from './usage.js';
 import { validateCommand } from './validate-cmd.js';
@@ -57,6 +55,7 @@ async function run(argv: string[]): Promise<number> {
     return command === undefined ? EXIT.USAGE : EXIT.OK;
   }
   if (command === '--version' || command === '-V' || command === 'version') {
+    const { versions } = await import('../lib/versions.js');
     const v = await versions();
     process.stdout.write(
       `einvoice ${v.engine} (node ${v.node})\n` +
@@ -78,9 +77,10 @@ async function run(argv: string[]): Promise<number> {
     return EXIT.OK;
   }
 
+  if (command === 'validate') return validateCommand(rest);
+  // The engine is loaded once the command is known: `help` and a batch handed to a child process never need it.
+  const { convert, extract, merge, serialize, toXml } = await import('../lib/operations.js');
   switch (command) {
-    case 'validate':
-      return validateCommand(rest);
     case 'extract': {
       const { values, positionals } = args(rest, 'extract', 1, { xml: { type: 'boolean' } });
       const [file] = positionals;
@@ -150,21 +150,10 @@ async function run(argv: string[]): Promise<number> {
   throw new UsageError(`unknown command: ${command}`);
 }
 
-/** The service as `npm start` runs it (its Node flags), in a child process; signals are passed on. */
-function serve(): Promise<number> {
-  const js = fileURLToPath(new URL('../main.js', import.meta.url));
-  const ts = fileURLToPath(new URL('../main.ts', import.meta.url));
-  let entry = js;
-  try {
-    readFileSync(js, { flag: 'r' });
-  } catch {
-    entry = ts; // from the sources: process.execArgv carries tsx's --import
-  }
-  const child = spawn(process.execPath, [...process.execArgv, '--max-semi-space-size=16', '--no-allocation-site-pretenuring', entry], {
-    stdio: 'inherit',
-  });
-  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => child.kill(sig));
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+/** The service as `npm start` runs it (its Node flags), in a child process. */
+async function serve(): Promise<number> {
+  const { code, signal } = await runNodeChild(entryModule('../main'), ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'], []);
+  return code ?? (signal ? 1 : 0);
 }
 
 function describe(err: EInvoiceError): string {
