@@ -53,7 +53,8 @@ export const BATCH_V8_FLAGS = [`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`, '
 /**
  * The flags a large batch's process is started with (validate-cmd.ts): BATCH_V8_FLAGS and the single-threaded GC.
  * On the 383 corpus XML files repeated to 20,299 with 2 jobs (quiet machine): 1,262 files/s end to end and 1.54 ms
- * CPU per file with the run-time flags alone, 1,518 files/s and 1.30 ms with these (V8 helper threads 0.33 → 0.09 ms).
+ * CPU per file with the run-time flags alone (one run); with these 1,113–1,613 files/s and 1.23–1.77 ms in four
+ * runs (the machine's speed drifts between them), V8 helper threads 0.33 → 0.09–0.10 ms.
  */
 export const BATCH_NODE_FLAGS: readonly string[] = [...BATCH_V8_FLAGS, '--single-threaded-gc'];
 let tuned = false;
