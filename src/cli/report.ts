@@ -228,7 +228,6 @@ export function sarifReport(outcomes: readonly FileOutcome[], engineVersion: str
           driver: {
             name: 'einvoice',
             version: engineVersion,
-            informationUri: 'https://einvoice-service.example/',
             rules: [...rules.values()],
           },
         },
