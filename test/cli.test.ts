@@ -360,8 +360,8 @@ test('usage errors exit 2; help and --version exit 0', async () => {
   assert.match(version.stdout, /facturx: 1\.09\.2 \(default\)/);
 });
 
-test('globs and options pass through: --rules br_fr_ctc runs the French layer, --pdfa runs the PDF/A layer', async () => {
-  const run = await runCli([
+test('globs and options pass through: --rules br_fr_ctc runs the French layer, --pdfa (licensed) runs the PDF/A layer', async () => {
+  const args = [
     'validate',
     join(folder.dir, '*.pdf'),
     '--format',
@@ -373,7 +373,14 @@ test('globs and options pass through: --rules br_fr_ctc runs the French layer, -
     '--pdfa',
     '--xrechnung-version',
     '2.5',
-  ]);
+  ];
+  // PDF/A-3b validation is pro (api-spec §5): without a license the command refuses before reading a file.
+  const unlicensed = await runCli(args, { env: { LICENSE_KEY: undefined } });
+  assert.equal(unlicensed.code, 2);
+  assert.equal(unlicensed.stdout, '');
+  assert.match(unlicensed.stderr, /LICENSE_REQUIRED: The pdfa_validation feature needs a pro license/);
+  const run = await runCli(args, { env: { LICENSE_KEY: testLicense(), LICENSE_PUBLIC_KEY: testKeys.publicKeyPem } });
+  assert.equal(run.code, 1, run.stderr);
   const lines = jsonLines(run.stdout) as (JsonLine & {
     layers_executed?: string[];
     layers_skipped?: { layer: string }[];

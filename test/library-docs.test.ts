@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
-import { convert, toXml } from '../src/lib/index.js';
+import { convert, LicenseRequiredError, toXml, validate } from '../src/lib/index.js';
 import { makePdf, ROOT, TSX } from './cli-fixtures.js';
+import { testKeys, testLicense } from './helpers.js';
 
 const LIB = pathToFileURL(join(ROOT, 'src/lib/index.ts')).href;
 
@@ -105,4 +106,19 @@ test('importing and using the library loads nothing of fastify (and the check do
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('validate: the PDF/A check is licensed as on the server (a key granting pdfa_validation, or LicenseRequiredError)', async () => {
+  const pdf = (await convert(await makePdf(), DOMESTIC_EXAMPLE)).pdf;
+  const licensed = { licenseKey: testLicense(), licensePublicKey: testKeys.publicKeyPem };
+  const checked = await validate(pdf, { pdfa: true, ...licensed });
+  assert.ok(checked.layers_executed.includes('pdfa3b'));
+  assert.equal(typeof checked.pdfa_valid, 'boolean');
+  const refused = (err: unknown) => err instanceof LicenseRequiredError && err.code === 'LICENSE_REQUIRED' && err.status === 403;
+  await assert.rejects(validate(pdf, { pdfa: true, licenseKey: '', licensePublicKey: testKeys.publicKeyPem }), refused);
+  const serializeOnly = testLicense({ features: ['serialize'] });
+  await assert.rejects(validate(pdf, { pdfa: true, licenseKey: serializeOnly, licensePublicKey: testKeys.publicKeyPem }), refused);
+  // Without the option no license is needed, and the layer does not run.
+  const community = await validate(pdf, { licenseKey: '' });
+  assert.ok(!community.layers_executed.includes('pdfa3b'));
 });

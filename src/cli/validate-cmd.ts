@@ -3,6 +3,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ShapeError } from '../lib/errors.js';
+import { licenseOf, requireFeature } from '../lib/license-check.js';
 import type { ValidateCallOptions } from '../lib/operations.js';
 import { SERVICE_VERSION } from '../version.js';
 import { collectInputs, parseShard, shardOf, InputError } from './files.js';
@@ -83,6 +84,9 @@ export async function validateCommand(argv: string[]): Promise<number> {
   if (!(maxMb > 0)) throw new UsageError(`--max-size must be a positive number of MB, got "${values['max-size']}"`, 'validate');
   const timeoutS = values.timeout === undefined ? 60 : Number(values.timeout);
   if (!(timeoutS > 0)) throw new UsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`, 'validate');
+
+  // PDF/A-3b validation is a pro feature here as on the server: refused before any file is listed or read.
+  if (values.pdfa) requireFeature(licenseOf(), 'pdfa_validation');
 
   let files: string[];
   try {

@@ -47,3 +47,4 @@ export {
   type ShapeIssue,
 } from './errors.js';
 export { versions, type Versions } from './versions.js';
+export type { LicenseOptions } from './license-check.js';

@@ -11,7 +11,7 @@ import type { InvoiceMetadata } from '../metadata/schema.js';
 import { PROFILE_IDS, type ProfileId } from '../model/profiles.js';
 import { EmbedError, embedInvoiceXml, HYBRID_FORMATS, hybridFlavour, type HybridFormat } from '../pdf/hybrid.js';
 import { isPdf } from '../pdf/extract.js';
-import { DEFAULT_LICENSE_PUBLIC_KEY, LICENSE_URL, verifyLicense, type LicenseStatus } from '../license/license.js';
+import { licenseOf, requireFeature, type LicenseOptions } from './license-check.js';
 import type { BusinessReadyInvoice, FallbackApplied } from '../serialize/business-ready.js';
 import type { FallbacksOmitted } from '../serialize/fallback-bounds.js';
 import type { SerializedUpload } from '../serialize/upload.js';
@@ -24,15 +24,7 @@ import { XR_RELEASES, parseXrRelease, type XrRelease } from '../rules/xrechnung/
 import { FACTURX_SCHEMA_RELEASES, parseFacturxRelease, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
 // Pure string helpers (no HTTP framework): the download name of a generated PDF.
 import { invoicePdfName } from '../http/download.js';
-import {
-  ConflictError,
-  EInvoiceError,
-  InternalError,
-  InvalidInputError,
-  LicenseRequiredError,
-  ShapeError,
-  UnprocessableError,
-} from './errors.js';
+import { ConflictError, EInvoiceError, InternalError, InvalidInputError, ShapeError, UnprocessableError } from './errors.js';
 
 export type { ExtractionResult, ValidationErrorDetail, ValidationResult, InvoiceMetadata, ProfileId, HybridFormat, BrFrEdition };
 
@@ -72,7 +64,7 @@ export type XRechnungVersion = XrRelease;
 export const FACTURX_VERSIONS = FACTURX_SCHEMA_RELEASES;
 export type FacturxVersion = FacturxSchemaRelease;
 
-export interface ValidateCallOptions {
+export interface ValidateCallOptions extends LicenseOptions {
   /** Name of the file, for messages only (the bytes decide what the file is). */
   filename?: string;
   /** Extra rule layers: `br_fr_ctc` (French CTC rules); an array or a comma/space-separated string. */
@@ -86,6 +78,7 @@ export interface ValidateCallOptions {
   /**
    * Check a PDF against PDF/A (the part its XMP declares) with the native checker: `pdfa_valid`, `pdfa3b` in
    * `layers_executed`, each failed clause a finding (rule_set "pdfa"); a PDF that fails PDF/A is not valid.
+   * A pro feature, as on the server: without a license granting it, validate() rejects with LicenseRequiredError.
    */
   pdfa?: boolean;
 }
@@ -180,6 +173,7 @@ export function withPdfaRequest(result: ValidationResult, bytes: Uint8Array, pdf
 export async function validate(input: Bytes, options: ValidateCallOptions = {}): Promise<ValidationResult> {
   const bytes = requireBytes(input, 'input');
   const engineOptions = parseValidateOptions(options);
+  if (options.pdfa) requireFeature(licenseOf(options), 'pdfa_validation');
   const { validateBytes } = await loadPipeline();
   try {
     // `syntax` is for callers inside the service (merge); the API's ValidationResult has no such field.
@@ -577,23 +571,8 @@ export interface SerializationResult {
   errors: { code: string; message: string }[];
 }
 
-export interface SerializeOptions {
+export interface SerializeOptions extends LicenseOptions {
   filename?: string;
-  /** The pro license key (default: the LICENSE_KEY environment variable), verified as the server verifies it. */
-  licenseKey?: string;
-  /** The verifying key (default: LICENSE_PUBLIC_KEY, else the vendor's key). */
-  licensePublicKey?: string;
-}
-
-/** Throw LicenseRequiredError unless the license grants `feature` (the API's 403 LICENSE_REQUIRED). */
-export function requireFeature(license: LicenseStatus, feature: string): void {
-  if (license.edition !== 'pro' || !license.features.includes(feature)) {
-    const why = license.problem ? ` (${license.problem})` : '';
-    throw new LicenseRequiredError(`The ${feature} feature needs a pro license; set LICENSE_KEY to a valid license key.${why}`, {
-      feature,
-      license_url: LICENSE_URL,
-    });
-  }
 }
 
 /**
@@ -626,11 +605,8 @@ export async function serializeUnlicensed(
  */
 export async function serialize(input: Bytes, options: SerializeOptions = {}): Promise<SerializationResult> {
   const bytes = requireBytes(input, 'input');
-  const env = typeof process !== 'undefined' ? process.env : {};
-  const key = options.licenseKey ?? (env.LICENSE_KEY?.trim() || undefined);
-  const publicKey = options.licensePublicKey ?? (env.LICENSE_PUBLIC_KEY?.trim() || DEFAULT_LICENSE_PUBLIC_KEY);
-  requireFeature(verifyLicense(key, publicKey), 'serialize');
+  requireFeature(licenseOf(options), 'serialize');
   return serializeUnlicensed(bytes, options.filename);
 }
 
-export { EInvoiceError };
+export { EInvoiceError, requireFeature };
