@@ -7,7 +7,8 @@ import type { Finding, Rule, RuleContext, RuleFamily, RuleSetId, Violation } fro
 import type { Stages } from '../util/stages.js';
 import { MAX_FINDINGS_PER_RULE, summaryFinding } from '../validation/report-bounds.js';
 
-const registry = new Map<RuleSetId, readonly Rule[]>();
+/** A rule set's table, or (an older release's set, see registerLazyRuleSet) how to build it on first use. */
+const registry = new Map<RuleSetId, readonly Rule[] | (() => readonly Rule[])>();
 
 /**
  * What a check that holds returns: one shared array, never modified. Nearly every check holds on nearly
@@ -25,41 +26,62 @@ const memoSlots = new Map<readonly Rule[], Int32Array>();
 let sharedCheckCount = 0;
 let slotsStale = false;
 
+/** The memo slot of each shared check (from the last assignMemoSlots). */
+let slotOf = new Map<Rule['check'], number>();
+
 function assignMemoSlots(): void {
   slotsStale = false;
   const users = new Map<Rule['check'], number>();
   // Older releases (`<id>@<release>`) replace their set, they never run beside it: counting them would make
   // checks "shared" that no document runs twice, and give the default sets memo work for nothing.
   for (const [id, rules] of registry) {
-    if (id.includes('@')) continue;
+    if (id.includes('@') || typeof rules === 'function') continue;
     const inThisSet = new Set<Rule['check']>();
     for (const r of rules) inThisSet.add(r.check);
     for (const check of inThisSet) users.set(check, (users.get(check) ?? 0) + 1);
   }
-  const slotOf = new Map<Rule['check'], number>();
+  slotOf = new Map();
   for (const [check, count] of users) if (count > 1) slotOf.set(check, slotOf.size);
   sharedCheckCount = slotOf.size;
   memoSlots.clear();
-  for (const rules of registry.values())
-    memoSlots.set(
-      rules,
-      Int32Array.from(rules, (r) => slotOf.get(r.check) ?? -1),
-    );
+  for (const rules of registry.values()) if (typeof rules !== 'function') memoSlots.set(rules, slotsOf(rules));
 }
 
-/** Register (or replace) a rule set. Adding a rule set is a matter of calling this with a table. */
-export function registerRuleSet(id: RuleSetId, rules: readonly Rule[]): void {
+const slotsOf = (rules: readonly Rule[]) => Int32Array.from(rules, (r) => slotOf.get(r.check) ?? -1);
+
+function requireUniqueIds(id: RuleSetId, rules: readonly Rule[]): void {
   const seen = new Set<string>();
   for (const r of rules) {
     if (seen.has(r.id)) throw new Error(`rule set ${id}: duplicate rule id ${r.id}`);
     seen.add(r.id);
   }
+}
+
+/** Register (or replace) a rule set. Adding a rule set is a matter of calling this with a table. */
+export function registerRuleSet(id: RuleSetId, rules: readonly Rule[]): void {
+  requireUniqueIds(id, rules);
   registry.set(id, rules);
   slotsStale = true;
 }
 
+/**
+ * Register an older release's set (`<id>@<release>`) to be built when it is first asked for: such sets are rarely
+ * used, and building the five Factur-X 1.08 sets at module load was ~40 ms of every process's and batch thread's
+ * start. They never count for the memo slots (see assignMemoSlots), so building one later changes no other set's.
+ */
+export function registerLazyRuleSet(id: RuleSetId, build: () => readonly Rule[]): void {
+  if (!id.includes('@')) throw new Error(`rule set ${id}: only an older release (<id>@<release>) is built on first use`);
+  registry.set(id, build);
+}
+
 export function getRuleSet(id: RuleSetId): readonly Rule[] | undefined {
-  return registry.get(id);
+  const entry = registry.get(id);
+  if (typeof entry !== 'function') return entry;
+  const rules = entry();
+  requireUniqueIds(id, rules);
+  registry.set(id, rules);
+  if (!slotsStale) memoSlots.set(rules, slotsOf(rules));
+  return rules;
 }
 
 export function ruleSetIds(): RuleSetId[] {
@@ -314,7 +336,7 @@ function askFamily(
 
 /** Run a registered rule set by id. Throws for an unknown id (a programming error, not a document error). */
 export function runRuleSet(id: RuleSetId, ctx: RuleContext): Finding[] {
-  const rules = registry.get(id);
+  const rules = getRuleSet(id);
   if (!rules) throw new Error(`unknown rule set ${id}`);
   return runRules(id, rules, ctx);
 }

@@ -14,7 +14,7 @@
  * - the "not used in this profile" reports, under our ids FX-NU-<hash> (./not-used.ts).
  * Ids of the catalogue not covered by any of these are not implemented (see the coverage test).
  */
-import { joinFamily, registerRuleSet } from '../engine.js';
+import { joinFamily, registerLazyRuleSet, registerRuleSet } from '../engine.js';
 import { EN16931_RULE_DEFS } from '../en16931/index.js';
 import { forSyntax } from '../en16931/helpers.js';
 import type { Rule, RuleContext, Severity } from '../types.js';
@@ -123,4 +123,4 @@ for (const set of FX_PROFILES) registerRuleSet(set, buildProfileRules(set));
 // Older releases under `<set>@<release>` (like XRechnung's), chosen by `facturx_version`.
 for (const release of FX_RULE_RELEASES)
   if (release !== DEFAULT_FX_RULE_RELEASE)
-    for (const set of FX_PROFILES) registerRuleSet(`${set}@${release}`, buildProfileRules(set, release));
+    for (const set of FX_PROFILES) registerLazyRuleSet(`${set}@${release}`, () => buildProfileRules(set, release));
