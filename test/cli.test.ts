@@ -211,15 +211,15 @@ test('--shard i/n: the shards are disjoint and together are the whole list', asy
   assert.match(bad.stderr, /--shard must be i\/n/);
 });
 
-/** The command lines of `pid`'s child processes (Linux /proc), or [] when it has none or ended. */
-function childCommandLines(pid: number): string[] {
-  const out: string[] = [];
+/** `pid`'s child processes (Linux /proc) with their command lines; [] when it has none or ended. */
+function childProcesses(pid: number): { pid: number; cmdline: string }[] {
+  const out: { pid: number; cmdline: string }[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid)
-        out.push(readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' '));
+        out.push({ pid: Number(entry), cmdline: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ') });
     } catch {
       // the process ended while it was read
     }
@@ -240,7 +240,7 @@ function runCliWatchingChildren(
     });
     const children = new Set<string>();
     const watch = setInterval(() => {
-      for (const c of childCommandLines(child.pid!)) children.add(c);
+      for (const c of childProcesses(child.pid!)) children.add(c.cmdline);
     }, 25);
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
@@ -292,6 +292,23 @@ test('a batch of 1,000 files or more runs in a process of its own started with t
   assert.equal(small.code, 1);
   assert.equal(jsonLines(small.stdout).length, 600);
   assert.deepEqual(flagged(small.children), [], 'a smaller batch runs in the process');
+
+  // SIGINT to the command (as Ctrl-C sends it) stops the batch process, and the command ends by the same signal.
+  const cli = spawn(process.execPath, ['--import', TSX, CLI, 'validate', dir, '--jobs', '1'], { cwd: ROOT, stdio: 'ignore' });
+  const ended = new Promise<NodeJS.Signals | null>((resolvePromise) => cli.on('exit', (_code, signal) => resolvePromise(signal)));
+  let batchPid = 0;
+  for (let i = 0; i < 400 && !batchPid; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    batchPid = childProcesses(cli.pid!).find((c) => c.cmdline.includes('--single-threaded-gc'))?.pid ?? 0;
+  }
+  assert.ok(batchPid > 0, 'the batch process started');
+  cli.kill('SIGINT');
+  assert.equal(await ended, 'SIGINT');
+  assert.equal(
+    existsSync(`/proc/${batchPid}`) && !readFileSync(`/proc/${batchPid}/stat`, 'utf8').includes(') Z '),
+    false,
+    'the batch process is gone',
+  );
 });
 
 test('hostile files in a batch are failed entries; the batch goes on (deep nesting, entity bomb, over --max-size, a FIFO, over --timeout)', async () => {

@@ -44,7 +44,8 @@ function batchProcessWanted(): boolean {
 async function batchInChildProcess(argv: string[]): Promise<number> {
   const { code, signal } = await runNodeChild(entryModule('./main'), BATCH_NODE_FLAGS, ['validate', ...argv]);
   if (code !== null) return code;
-  process.stderr.write(`einvoice: the batch process was stopped by ${signal}\n`);
+  // Stopped by a signal (Ctrl-C, SIGTERM): end the same way, so the caller sees what an in-process batch gives.
+  if (signal) process.kill(process.pid, signal);
   return EXIT.IO;
 }
 
