@@ -115,6 +115,14 @@ function post(server: Server, url: string, parts: Part[]): Promise<Answer> {
   return send(server, url, { body: mp.payload, headers: mp.headers });
 }
 
+/** POST /v1/xml with `metadata` as the urlencoded form field. */
+function postMetadataForm(server: Server, metadata: string): Promise<Answer> {
+  return send(server, '/v1/xml', {
+    body: `metadata=${encodeURIComponent(metadata)}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+}
+
 const file = (xml: string | Buffer, name = 'invoice.xml'): Part => ({
   name: 'file',
   value: xml,
@@ -391,12 +399,7 @@ describe('metadata whose invoice XML would exceed MAX_GENERATED_XML_CHARS (16 Mi
   };
 
   test('/v1/xml: 422 at line_items naming the limit', async () => {
-    expectTooLong(
-      await send(pro, '/v1/xml', {
-        body: `metadata=${encodeURIComponent(meta)}`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      }),
-    );
+    expectTooLong(await postMetadataForm(pro, meta));
   });
 
   test('/v1/convert: the same 422', async () => {
@@ -429,12 +432,7 @@ describe('JSON nesting depth is bounded before parsing (was 500)', () => {
   };
 
   test('/v1/xml metadata form field', async () => {
-    check(
-      await send(community, '/v1/xml', {
-        body: `metadata=${encodeURIComponent(deep)}`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      }),
-    );
+    check(await postMetadataForm(community, deep));
   });
 
   test('/v1/xml JSON body', async () => {
@@ -453,10 +451,7 @@ describe('JSON nesting depth is bounded before parsing (was 500)', () => {
 
   test('64 levels are still read (the bound is not a general refusal)', async () => {
     const nested = `${'['.repeat(63)}${']'.repeat(63)}`;
-    const a = await send(community, '/v1/xml', {
-      body: `metadata=${encodeURIComponent(nested)}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const a = await postMetadataForm(community, nested);
     assert.equal(a.status, 422); // an array is not invoice metadata: the ordinary shape error
     assert.deepEqual(a.json.detail[0].loc, ['body', 'metadata']);
   });
@@ -470,10 +465,7 @@ describe('numbers are bounded in length before any arithmetic', () => {
   });
 
   test('/v1/xml: a quantity and price of 100,000 digits each: 422 naming both fields, at once (was 30 s, then a timeout)', async () => {
-    const a = await send(pro, '/v1/xml', {
-      body: `metadata=${encodeURIComponent(metadata)}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const a = await postMetadataForm(pro, metadata);
     assert.equal(a.status, 422);
     assert.ok(a.ms < 2000 * loadFactor(), `${Math.round(a.ms)} ms`);
     const items = a.json.detail.filter((d: any) => d.type === 'string_too_long');
