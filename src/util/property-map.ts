@@ -38,3 +38,18 @@ export class PropertyMap<K extends object, V> {
     return true;
   }
 }
+
+/**
+ * `compute` memoised per key object (a parsed document, its index, an element): the value is computed on the first
+ * ask and stored on the key. Parsed documents are never changed, so a rule that would recount the whole invoice for
+ * every line or settlement computes such a value once per document.
+ */
+export function perDocument<K extends object, T>(compute: (key: K) => T): (key: K) => T {
+  const cache = new PropertyMap<K, T>();
+  return (key) => {
+    if (cache.has(key)) return cache.get(key) as T;
+    const value = compute(key);
+    cache.set(key, value);
+    return value;
+  };
+}

@@ -8,6 +8,9 @@ import { deepText, type XmlElement } from '../../xml/dom.js';
 import { NS as SYNTAX_NS } from '../../xml/namespaces.js';
 import { PropertyMap } from '../../util/property-map.js';
 
+// Memoise a document-level value per element (one implementation for the whole engine).
+export { perDocument } from '../../util/property-map.js';
+
 /** Prefix → namespace URI, for the paths written in these rules (the shared map). */
 export const NS: Record<string, string> = SYNTAX_NS;
 
@@ -158,19 +161,4 @@ export function withAttr(list: XmlElement[], local: string, value: string): XmlE
 /** Any element of `list` whose string value equals one of `values` (XPath general comparison). */
 export function anyEquals(list: XmlElement[], ...values: string[]): boolean {
   return list.some((e) => values.includes(text(e)));
-}
-
-/**
- * Memoise a document-level value (keyed by the element it is computed from). Parsed documents are
- * never changed, so rules that would otherwise recount the whole invoice for every line compute
- * such a value once per document.
- */
-export function perDocument<T>(compute: (el: XmlElement) => T): (el: XmlElement) => T {
-  const cache = new PropertyMap<XmlElement, T>();
-  return (el) => {
-    if (cache.has(el)) return cache.get(el) as T;
-    const value = compute(el);
-    cache.set(el, value);
-    return value;
-  };
 }

@@ -34,7 +34,7 @@ import {
 import { CII_RULE_TABLE } from './rules-table.js';
 import type { XmlDoc } from '../../xml/dom.js';
 import { NS } from '../../xml/namespaces.js';
-import { PropertyMap } from '../../util/property-map.js';
+import { perDocument } from '../../util/property-map.js';
 
 export const CII_RULE_SET = 'en16931-cii';
 
@@ -340,8 +340,13 @@ function indicatorIsFalse(chargeIndicator: XmlElement): boolean {
 /** Party has both an identifier and a global identifier (the binding wants one of them). */
 const bothPartyIds = (party: string) => (node: XmlElement) => has(node, `${party}/ID`) && has(node, `${party}/GlobalID`);
 
-/** CII-SR-462's verdict per document (a PropertyMap, not a WeakMap: see util/property-map.ts on the GC cost). */
-const vatPointCodesDiffer = new PropertyMap<DocIndex, boolean>('CII-SR-462');
+/**
+ * CII-SR-462 asks a question about the whole document per settlement: answered once per document (3,000
+ * duplicated settlements made it 3,000 walks over every ApplicableTradeTax).
+ */
+const vatPointCodesDiffer = perDocument(
+  (index: DocIndex) => new Set(valuesAnywhere(index, 'ApplicableTradeTax', 'DueDateTypeCode')).size > 1,
+);
 
 /** All values of a path, document-wide through the name index (`//a/b`). */
 function valuesAnywhere(index: DocIndex, parent: string, child: string): string[] {
@@ -440,16 +445,7 @@ export const CII_CUSTOM_RULES: CustomRule[] = [
   {
     id: 'CII-SR-462',
     context: 'HSET',
-    // A question about the whole document asked per settlement: answered once per document (3,000 duplicated
-    // settlements made it 3,000 walks over every ApplicableTradeTax).
-    fails: (_n, index) => {
-      let verdict = vatPointCodesDiffer.get(index);
-      if (verdict === undefined) {
-        verdict = new Set(valuesAnywhere(index, 'ApplicableTradeTax', 'DueDateTypeCode')).size > 1;
-        vatPointCodesDiffer.set(index, verdict);
-      }
-      return verdict;
-    },
+    fails: (_n, index) => vatPointCodesDiffer(index),
     message: 'All VAT point date codes (BT-8) in the document must have the same value.',
   },
   {
@@ -612,14 +608,8 @@ export const CII_CUSTOM_RULES: CustomRule[] = [
   },
 ];
 
-const billedUnitMemo = new PropertyMap<DocIndex, boolean>();
-
 /** Document-wide fact, computed once per document (it is asked for every quantity). */
-function billedQuantityHasUnit(index: DocIndex): boolean {
-  let known = billedUnitMemo.get(index);
-  if (known === undefined) billedUnitMemo.set(index, (known = anyBilledQuantityHasUnit(index)));
-  return known;
-}
+const billedQuantityHasUnit = perDocument(anyBilledQuantityHasUnit);
 
 function anyBilledQuantityHasUnit(index: DocIndex): boolean {
   for (const q of elementsNamed(index, NS_RAM, 'BilledQuantity')) {
