@@ -129,12 +129,12 @@ if (!existsSync(CORPUS)) {
 // The compiled pool and workers (what the package ships) when built, else the sources through tsx.
 const DIST_POOL = new URL('../dist/src/cli/pool.js', import.meta.url);
 const compiled = existsSync(DIST_POOL) ? 'compiled (dist/)' : 'sources through tsx (run npm run build first)';
-const { runPool, BATCH_NODE_FLAGS } = (await import(
+const { runPool, BATCH_NODE_FLAGS, batchProcessWanted } = (await import(
   existsSync(DIST_POOL) ? DIST_POOL.href : '../src/cli/pool.js'
 )) as typeof import('../src/cli/pool.js');
 // `einvoice validate` runs a batch of 1,000 files or more in a process started with BATCH_NODE_FLAGS: so does this
 // benchmark (EINVOICE_V8_DEFAULTS=1 measures V8's defaults, as it does for the CLI).
-if (process.env.EINVOICE_V8_DEFAULTS !== '1' && !BATCH_NODE_FLAGS.every((f) => process.execArgv.includes(f))) {
+if (batchProcessWanted()) {
   const run = spawnSync(
     process.execPath,
     [...process.execArgv, ...BATCH_NODE_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)],

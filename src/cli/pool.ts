@@ -57,6 +57,12 @@ export const BATCH_V8_FLAGS = [`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`, '
  * runs (the machine's speed drifts between them), V8 helper threads 0.33 → 0.09–0.10 ms.
  */
 export const BATCH_NODE_FLAGS: readonly string[] = [...BATCH_V8_FLAGS, '--single-threaded-gc'];
+
+/** Should a batch here move to a process started with BATCH_NODE_FLAGS? No when this is one, or V8's defaults were asked for. */
+export function batchProcessWanted(): boolean {
+  if (process.env.EINVOICE_V8_DEFAULTS === '1') return false;
+  return !BATCH_NODE_FLAGS.every((flag) => process.execArgv.includes(flag));
+}
 let tuned = false;
 function tuneForBatch(): void {
   if (tuned || process.env.EINVOICE_V8_DEFAULTS === '1') return;

@@ -8,7 +8,7 @@ import type { ValidateCallOptions } from '../lib/operations.js';
 import { SERVICE_VERSION } from '../version.js';
 import { collectInputs, parseShard, shardOf, InputError } from './files.js';
 import type { FileOutcome } from './outcome.js';
-import { BATCH_NODE_FLAGS, runPool } from './pool.js';
+import { BATCH_NODE_FLAGS, batchProcessWanted, runPool } from './pool.js';
 import { entryModule, runNodeChild } from './child.js';
 import { Progress } from './progress.js';
 import {
@@ -35,11 +35,6 @@ import { EXIT, UsageError } from './usage.js';
  * run time. The child lists the inputs again and does everything else (options, reports, exit code).
  */
 export const BATCH_PROCESS_FROM = 1000;
-
-function batchProcessWanted(): boolean {
-  if (process.env.EINVOICE_V8_DEFAULTS === '1') return false;
-  return !BATCH_NODE_FLAGS.every((flag) => process.execArgv.includes(flag)); // not already that child
-}
 
 async function batchInChildProcess(argv: string[]): Promise<number> {
   const { code, signal } = await runNodeChild(entryModule('./main'), BATCH_NODE_FLAGS, ['validate', ...argv]);
