@@ -259,7 +259,8 @@ class TableRun {
     private readonly memo: CheckMemo | undefined,
   ) {
     this.plan = planOf(rules);
-    if (memo && slotsStale) assignMemoSlots();
+    // A memo comes from newCheckMemo, which worked the slots out; they are not renumbered under it (a set
+    // registered since has no slots yet and runs unmemoised).
     this.slots = memo ? memoSlots.get(rules) : undefined;
     this.order = this.plan.order;
   }
