@@ -680,6 +680,41 @@ test('the engine: a rule that throws becomes an internal warning, duplicate ids 
   assert.throws(() => registerRuleSet('test-dup', [dup, dup]), /duplicate rule id T-1/);
 });
 
+test('the engine: a set built on first use shares memoised checks with the others; a memo made before it stays right', async () => {
+  const { registerRuleSet, registerLazyRuleSet, getRuleSet, runRules, newCheckMemo } = await import('../src/rules/engine.js');
+  const p = await parse(BASE.cii);
+  const ctx = { doc: p.doc, invoice: p.invoice, syntax: 'cii' as const };
+  let calls = 0;
+  const shared = () => {
+    calls++;
+    return [{ location: '/s' }];
+  };
+  const rule = (id: string, check: Rule['check']): Rule => ({ id, severity: 'error', message: `${id} fired`, check });
+  registerRuleSet('test-memo-eager', [rule('M-1', shared)]);
+  let built = 0;
+  registerLazyRuleSet('test-memo-lazy', () => {
+    built++;
+    return [rule('M-1', shared), rule('M-2', () => [])];
+  });
+  const ids = (rules: readonly Rule[], memo: ReturnType<typeof newCheckMemo>, id: string) =>
+    runRules(id, rules, ctx, memo).map((f) => `${f.ruleId} ${f.location}`);
+  // A memo made before the lazy set was built: both runs give their findings (the check runs for each).
+  const early = newCheckMemo();
+  assert.equal(built, 0, 'not built before it is asked for');
+  assert.deepEqual(ids(getRuleSet('test-memo-eager')!, early, 'test-memo-eager'), ['M-1 /s']);
+  const lazy = getRuleSet('test-memo-lazy')!;
+  assert.equal(built, 1);
+  assert.deepEqual(ids(lazy, early, 'test-memo-lazy'), ['M-1 /s']);
+  assert.equal(calls, 2);
+  // A memo made after: the shared check runs once for both sets, and the set is not built again.
+  calls = 0;
+  const late = newCheckMemo();
+  assert.deepEqual(ids(getRuleSet('test-memo-eager')!, late, 'test-memo-eager'), ['M-1 /s']);
+  assert.deepEqual(ids(getRuleSet('test-memo-lazy')!, late, 'test-memo-lazy'), ['M-1 /s']);
+  assert.equal(calls, 1, 'memoised across the sets');
+  assert.equal(built, 1);
+});
+
 test('the engine: a family answers for its rules in table order; ids the table lacks are ignored; a broken family falls back to each rule', async () => {
   const { runRules, INTERNAL_RULE_ERROR } = await import('../src/rules/engine.js');
   const p = await parse(BASE.cii);

@@ -26,23 +26,35 @@ const memoSlots = new Map<readonly Rule[], Int32Array>();
 let sharedCheckCount = 0;
 let slotsStale = false;
 
-/** The memo slot of each shared check (from the last assignMemoSlots). */
+/** How many of the built default sets use each check, and the memo slot of each check used by two or more. */
+let usersOf = new Map<Rule['check'], number>();
 let slotOf = new Map<Rule['check'], number>();
+
+/**
+ * Older releases (`<id>@<release>`) replace their set, they never run beside it: counting them would make
+ * checks "shared" that no document runs twice, and give the default sets memo work for nothing.
+ */
+const countsForSlots = (id: RuleSetId) => !id.includes('@');
+
+/** Count a built default set's checks; a check that becomes shared gets the next free slot (none is renumbered). */
+function countChecks(rules: readonly Rule[]): void {
+  for (const check of new Set(rules.map((r) => r.check))) {
+    const users = (usersOf.get(check) ?? 0) + 1;
+    usersOf.set(check, users);
+    if (users === 2) slotOf.set(check, sharedCheckCount++);
+  }
+}
 
 function assignMemoSlots(): void {
   slotsStale = false;
-  const users = new Map<Rule['check'], number>();
-  // Older releases (`<id>@<release>`) replace their set, they never run beside it: counting them would make
-  // checks "shared" that no document runs twice, and give the default sets memo work for nothing.
-  for (const [id, rules] of registry) {
-    if (id.includes('@') || typeof rules === 'function') continue;
-    const inThisSet = new Set<Rule['check']>();
-    for (const r of rules) inThisSet.add(r.check);
-    for (const check of inThisSet) users.set(check, (users.get(check) ?? 0) + 1);
-  }
+  usersOf = new Map();
   slotOf = new Map();
-  for (const [check, count] of users) if (count > 1) slotOf.set(check, slotOf.size);
-  sharedCheckCount = slotOf.size;
+  sharedCheckCount = 0;
+  for (const [id, rules] of registry) if (countsForSlots(id) && typeof rules !== 'function') countChecks(rules);
+  refreshSlotTables();
+}
+
+function refreshSlotTables(): void {
   memoSlots.clear();
   for (const rules of registry.values()) if (typeof rules !== 'function') memoSlots.set(rules, slotsOf(rules));
 }
@@ -65,12 +77,14 @@ export function registerRuleSet(id: RuleSetId, rules: readonly Rule[]): void {
 }
 
 /**
- * Register an older release's set (`<id>@<release>`) to be built when it is first asked for: such sets are rarely
- * used, and building the five Factur-X 1.08 sets at module load was ~40 ms of every process's and batch thread's
- * start. They never count for the memo slots (see assignMemoSlots), so building one later changes no other set's.
+ * Register a rule set to be built when it is first asked for: a set that only some documents need (a Factur-X
+ * profile, an older release) costs nothing until one comes. Building the five Factur-X profile sets and their
+ * five 1.08 sets at module load was ~250 ms of CPU at every process's and batch thread's start, and a batch of
+ * XRechnung invoices never uses them.
+ * A default set built later counts for the memo slots then: the checks it shares get new slots, and no slot is
+ * renumbered, so a memo made before it stays right (its own set's runs just see fewer slots filled).
  */
 export function registerLazyRuleSet(id: RuleSetId, build: () => readonly Rule[]): void {
-  if (!id.includes('@')) throw new Error(`rule set ${id}: only an older release (<id>@<release>) is built on first use`);
   registry.set(id, build);
 }
 
@@ -80,7 +94,11 @@ export function getRuleSet(id: RuleSetId): readonly Rule[] | undefined {
   const rules = entry();
   requireUniqueIds(id, rules);
   registry.set(id, rules);
-  if (!slotsStale) memoSlots.set(rules, slotsOf(rules));
+  if (slotsStale) return rules; // the next memo works out every set's slots, this one's too
+  if (countsForSlots(id)) {
+    countChecks(rules);
+    refreshSlotTables();
+  } else memoSlots.set(rules, slotsOf(rules));
   return rules;
 }
 
@@ -259,8 +277,8 @@ class TableRun {
     private readonly memo: CheckMemo | undefined,
   ) {
     this.plan = planOf(rules);
-    // A memo comes from newCheckMemo, which worked the slots out; they are not renumbered under it (a set
-    // registered since has no slots yet and runs unmemoised).
+    // A memo comes from newCheckMemo, which worked the slots out; they are not renumbered under it (a set built
+    // since only adds slots, see registerLazyRuleSet; one registered since has none yet and runs unmemoised).
     this.slots = memo ? memoSlots.get(rules) : undefined;
     this.order = this.plan.order;
   }

@@ -14,7 +14,7 @@
  * - the "not used in this profile" reports, under our ids FX-NU-<hash> (./not-used.ts).
  * Ids of the catalogue not covered by any of these are not implemented (see the coverage test).
  */
-import { joinFamily, registerLazyRuleSet, registerRuleSet } from '../engine.js';
+import { joinFamily, registerLazyRuleSet } from '../engine.js';
 import { EN16931_RULE_DEFS } from '../en16931/index.js';
 import { forSyntax } from '../en16931/helpers.js';
 import type { Rule, RuleContext, Severity } from '../types.js';
@@ -44,8 +44,13 @@ const businessFor = (release: FxRuleRelease) =>
     const taxable = fxTaxableCheck(r.id, release === '1.08' ? 'fx-1.08' : 'fx');
     return taxable ? { ...r, check: taxable } : r;
   });
-const en16931Business = businessFor(DEFAULT_FX_RULE_RELEASE);
-const en16931Business108 = businessFor('1.08');
+const businessByRelease = new Map<FxRuleRelease, Rule[]>();
+/** The EN 16931 business rules as a release's profiles carry them: made once, shared by its five sets. */
+function en16931BusinessOf(release: FxRuleRelease): Rule[] {
+  let rules = businessByRelease.get(release);
+  if (!rules) businessByRelease.set(release, (rules = businessFor(release)));
+  return rules;
+}
 
 function withSeverity(rule: Rule, severity: Severity): Rule {
   return rule.severity === severity ? rule : { ...rule, severity };
@@ -97,13 +102,13 @@ export function buildProfileRules(set: FxProfileSet, release: FxRuleRelease = DE
       family.push(r);
     } else add(r, true);
   }
-  for (const r of release === '1.08' ? en16931Business108 : en16931Business) add(r);
+  for (const r of en16931BusinessOf(release)) add(r);
   for (const r of ciiSyntaxRules) add(r);
   if (severityOf('PEPPOL-EN16931-R008')) add(emptyElementRule(severityOf('PEPPOL-EN16931-R008')));
   // An older release's asserts that the bundled one dropped, where one of our rules is the same check
   // (named by the assert's label): run under the older release's id.
   if (delta) {
-    const pool = [...adaptedRules, ...(release === '1.08' ? en16931Business108 : en16931Business), ...ciiSyntaxRules];
+    const pool = [...adaptedRules, ...en16931BusinessOf(release), ...ciiSyntaxRules];
     delta.extra.forEach(([oldId, ours, flag], n) => {
       const r = pool.find((p) => p.id === ours);
       if (!r) throw new Error(`Factur-X ${release} ${set}: no rule ${ours} for ${oldId}`);
@@ -119,8 +124,9 @@ export function buildProfileRules(set: FxProfileSet, release: FxRuleRelease = DE
   return out;
 }
 
-for (const set of FX_PROFILES) registerRuleSet(set, buildProfileRules(set));
-// Older releases under `<set>@<release>` (like XRechnung's), chosen by `facturx_version`.
+// Each profile's set is built when a document of that profile first comes (a batch of XRechnung or UBL invoices
+// never needs one); older releases under `<set>@<release>` (like XRechnung's), chosen by `facturx_version`.
+for (const set of FX_PROFILES) registerLazyRuleSet(set, () => buildProfileRules(set));
 for (const release of FX_RULE_RELEASES)
   if (release !== DEFAULT_FX_RULE_RELEASE)
     for (const set of FX_PROFILES) registerLazyRuleSet(`${set}@${release}`, () => buildProfileRules(set, release));
