@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ShapeError } from '../lib/errors.js';
 import { licenseOf, requireFeature } from '../lib/license-check.js';
-import type { ValidateCallOptions } from '../lib/operations.js';
+import { parseValidateOptions, type ValidateCallOptions } from '../lib/validate-options.js';
 import { SERVICE_VERSION } from '../version.js';
 import { collectInputs, parseShard, shardOf, InputError } from './files.js';
 import type { FileOutcome } from './outcome.js';
@@ -101,8 +101,7 @@ export async function validateCommand(argv: string[]): Promise<number> {
     facturxVersion: values['facturx-version'],
     pdfa: values.pdfa ?? false,
   };
-  // The engine is loaded here, after the decision above (a parent that hands the batch on never needs it).
-  const { parseValidateOptions } = await import('../lib/operations.js');
+  // Checked without loading the engine: this thread only reads outcomes, the batch's threads load it.
   try {
     parseValidateOptions(options); // a bad value is a usage error before any file is read
   } catch (err) {

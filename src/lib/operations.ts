@@ -15,18 +15,16 @@ import { licenseOf, requireFeature, type LicenseOptions } from './license-check.
 import type { BusinessReadyInvoice, FallbackApplied } from '../serialize/business-ready.js';
 import type { FallbacksOmitted } from '../serialize/fallback-bounds.js';
 import type { SerializedUpload } from '../serialize/upload.js';
-import type { ValidateOptions, ValidationErrorDetail, ValidationResult } from '../validation/validate.js';
-import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, parseBrFrEdition, type BrFrEdition } from '../validation/br-fr.js';
+import type { ValidationErrorDetail, ValidationResult } from '../validation/validate.js';
 import { SERVICE_VERSION } from '../version.js';
 import { MAX_JSON_DEPTH } from '../util/json-limits.js';
 import { gateWrittenPdf, PDFA_LAYER, runPdfaLayer } from '../pdfa/layer.js';
-import { XR_RELEASES, parseXrRelease, type XrRelease } from '../rules/xrechnung/common.js';
-import { FACTURX_SCHEMA_RELEASES, parseFacturxRelease, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
 // Pure string helpers (no HTTP framework): the download name of a generated PDF.
 import { invoicePdfName } from '../http/download.js';
 import { ConflictError, EInvoiceError, InternalError, InvalidInputError, ShapeError, UnprocessableError } from './errors.js';
 
-export type { ExtractionResult, ValidationErrorDetail, ValidationResult, InvoiceMetadata, ProfileId, HybridFormat, BrFrEdition };
+export type { ExtractionResult, ValidationErrorDetail, ValidationResult, InvoiceMetadata, ProfileId, HybridFormat };
+export type { BrFrEdition } from '../validation/br-fr-edition.js';
 
 /** The producer written into generated PDFs. */
 export const PRODUCER = `einvoice-service ${SERVICE_VERSION}`;
@@ -51,96 +49,18 @@ function fromIngest(err: unknown): unknown {
 // ------------------------------------------------------------------------------------------------
 // validate
 
-/** Extra rule layers that can be asked for. */
-export const EXTRA_RULE_LAYERS = [BR_FR_LAYER] as const;
-export { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION };
-/**
- * XRechnung schematron releases accepted by `xrechnungVersion` (KoSIT 2.5.0, the current one, and 2.4.0; both for
- * XRechnung 3.0.x); "2.5" and "2.4" are accepted for them. Passed on to the engine as `xrechnungVersion`.
- */
-export const XRECHNUNG_VERSIONS = XR_RELEASES;
-export type XRechnungVersion = XrRelease;
-/** Factur-X / ZUGFeRD schema releases accepted by `facturxVersion`: 1.09.2 (current, default) and 1.08 (the contract's). */
-export const FACTURX_VERSIONS = FACTURX_SCHEMA_RELEASES;
-export type FacturxVersion = FacturxSchemaRelease;
-
-export interface ValidateCallOptions extends LicenseOptions {
-  /** Name of the file, for messages only (the bytes decide what the file is). */
-  filename?: string;
-  /** Extra rule layers: `br_fr_ctc` (French CTC rules); an array or a comma/space-separated string. */
-  rules?: string | readonly string[];
-  /** Edition of the French CTC rules: 1.2.0, 1.4 (default) or 1.4-warning (aliases such as 1.4.0 accepted). */
-  brFrEdition?: string;
-  /** XRechnung schematron release to validate against: 2.5.0 or 2.4.0 (default: the engine's, the current release). */
-  xrechnungVersion?: string;
-  /** Factur-X / ZUGFeRD schema release: 1.09.2 (default, the current one) or 1.08 (the one the contract names). */
-  facturxVersion?: string;
-  /**
-   * Check a PDF against PDF/A (the part its XMP declares) with the native checker: `pdfa_valid`, `pdfa3b` in
-   * `layers_executed`, each failed clause a finding (rule_set "pdfa"); a PDF that fails PDF/A is not valid.
-   * A pro feature, as on the server: without a license granting it, validate() rejects with LicenseRequiredError.
-   */
-  pdfa?: boolean;
-}
-
-/** The engine's options from the caller's, checked; a bad value is a ShapeError (HTTP 422) naming the field. */
-export function parseValidateOptions(options: ValidateCallOptions = {}, locRoot: (string | number)[] = []): ValidateOptions {
-  const rules = typeof options.rules === 'string' ? options.rules.split(/[\s,]+/) : [...(options.rules ?? [])];
-  const names = rules.map((s) => s.trim()).filter((s) => s !== '');
-  const unknown = names.filter((s) => !(EXTRA_RULE_LAYERS as readonly string[]).includes(s.toLowerCase()));
-  if (unknown.length > 0) {
-    throw new ShapeError('OPTION_INVALID', [
-      {
-        loc: [...locRoot, 'rules'],
-        msg: `Unknown rule layer ${unknown.map((u) => `'${u}'`).join(', ')}; known: ${EXTRA_RULE_LAYERS.join(', ')}`,
-        type: 'enum',
-        input: options.rules,
-      },
-    ]);
-  }
-  const edition = parseBrFrEdition(options.brFrEdition);
-  if (!edition) {
-    throw new ShapeError('OPTION_INVALID', [
-      {
-        loc: [...locRoot, 'br_fr_edition'],
-        msg: `Input should be ${BR_FR_EDITIONS.map((e) => `'${e}'`).join(', ')}`,
-        type: 'enum',
-        input: options.brFrEdition,
-      },
-    ]);
-  }
-  const xrechnungVersion = parseXrRelease(
-    options.xrechnungVersion === undefined ? undefined : String(options.xrechnungVersion).replace(/^(\d+\.\d+)$/, '$1.0'),
-  );
-  if (!xrechnungVersion) {
-    throw new ShapeError('OPTION_INVALID', [
-      {
-        loc: [...locRoot, 'xrechnung_version'],
-        msg: `Input should be ${XR_RELEASES.map((e) => `'${e}'`).join(', ')}`,
-        type: 'enum',
-        input: options.xrechnungVersion,
-      },
-    ]);
-  }
-  const facturxVersion = parseFacturxRelease(options.facturxVersion);
-  if (!facturxVersion) {
-    throw new ShapeError('OPTION_INVALID', [
-      {
-        loc: [...locRoot, 'facturx_version'],
-        msg: `Input should be ${FACTURX_SCHEMA_RELEASES.map((e) => `'${e}'`).join(', ')}`,
-        type: 'enum',
-        input: options.facturxVersion,
-      },
-    ]);
-  }
-  const out: ValidateOptions = {
-    brFr: names.some((s) => s.toLowerCase() === BR_FR_LAYER),
-    brFrEdition: edition,
-    xrechnungVersion,
-    facturxVersion,
-  };
-  return out;
-}
+export {
+  BR_FR_EDITIONS,
+  DEFAULT_BR_FR_EDITION,
+  EXTRA_RULE_LAYERS,
+  FACTURX_VERSIONS,
+  parseValidateOptions,
+  XRECHNUNG_VERSIONS,
+  type FacturxVersion,
+  type ValidateCallOptions,
+  type XRechnungVersion,
+} from './validate-options.js';
+import { parseValidateOptions, type ValidateCallOptions } from './validate-options.js';
 
 let pipeline: Promise<typeof import('../validation/validate.js')> | undefined;
 const loadPipeline = () => (pipeline ??= import('../validation/validate.js'));
