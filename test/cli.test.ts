@@ -13,6 +13,7 @@ import { join, relative } from 'node:path';
 import { parseXml, type XmlElement } from '../src/xml/dom.js';
 import { validate, extract } from '../src/lib/index.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
+import { workerExecArgv } from '../src/cli/pool.js';
 import { CLI, makeInvoiceFolder, makePdf, ROOT, runCli, TSX, xmlOf, type Folder } from './cli-fixtures.js';
 import { testKeys, testLicense } from './helpers.js';
 
@@ -309,6 +310,11 @@ test('a batch of 1,000 files or more runs in a process of its own started with t
     false,
     'the batch process is gone',
   );
+});
+
+test("a batch thread of the compiled worker gets none of its parent's node options (no module loader to load again); the sources' inherit them", () => {
+  assert.deepEqual(workerExecArgv('/pkg/dist/src/cli/worker.js'), []);
+  assert.equal(workerExecArgv('/pkg/src/cli/worker-tsx.mjs'), undefined);
 });
 
 test('hostile files in a batch are failed entries; the batch goes on (deep nesting, entity bomb, over --max-size, a FIFO, over --timeout)', async () => {
