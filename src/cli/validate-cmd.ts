@@ -44,6 +44,9 @@ async function batchInChildProcess(argv: string[]): Promise<number> {
   return EXIT.IO;
 }
 
+/** A file's outcome without its validation result: what the summary and the exit code read. */
+const withoutResult = ({ result: _result, ...verdict }: FileOutcome): FileOutcome => verdict;
+
 export async function validateCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -147,13 +150,22 @@ export async function validateCommand(argv: string[]): Promise<number> {
     pendingText = '';
     write(s);
   };
+  // Text findings, by input index, made as each file's line goes out (printed after the lines).
+  const findingsText: string[] = [];
   await runPool(files, { jobs, options, maxBytes: Math.floor(maxMb * 1024 * 1024), timeoutMs: timeoutS * 1000 }, (index, outcome) => {
     outcomes[index] = outcome;
     progress?.tick();
     while (flushed < files.length && outcomes[flushed] !== undefined) {
-      const o = outcomes[flushed++];
+      const o = outcomes[flushed];
       if (format === 'json') pendingText += jsonLine(o);
-      else if (format === 'text' && !values.quiet) pendingText += textLine(o, st) + '\n';
+      else if (format === 'text' && !values.quiet) {
+        pendingText += textLine(o, st) + '\n';
+        findingsText[flushed] = textFindings(o, st);
+      }
+      // Once written, text and json need only the verdict of a file: its result goes, so a batch's memory does not
+      // grow with every report it has printed (junit and sarif are written from the results at the end).
+      if (format === 'json' || format === 'text') outcomes[flushed] = withoutResult(o);
+      flushed++;
     }
     if (pendingText !== '' && !writeScheduled) {
       writeScheduled = true;
@@ -166,7 +178,7 @@ export async function validateCommand(argv: string[]): Promise<number> {
   const summary = summarize(outcomes, seconds);
 
   if (format === 'text') {
-    const findings = outcomes.map((o) => textFindings(o, st)).filter(Boolean);
+    const findings = findingsText.filter(Boolean);
     if (findings.length > 0 && !values.quiet) write('\n' + findings.join('\n'));
     write((findings.length > 0 && !values.quiet ? '\n' : '') + textSummary(summary, st));
   } else if (format === 'junit') write(junitReport(outcomes, failOn, seconds));
