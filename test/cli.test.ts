@@ -13,6 +13,7 @@ import { join, relative } from 'node:path';
 import { parseXml, type XmlElement } from '../src/xml/dom.js';
 import { validate, extract } from '../src/lib/index.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
+import { collectInputs } from '../src/cli/files.js';
 import { workerExecArgv } from '../src/cli/pool.js';
 import { CLI, makeInvoiceFolder, makePdf, ROOT, runCli, TSX, xmlOf, type Folder } from './cli-fixtures.js';
 import { testKeys, testLicense } from './helpers.js';
@@ -289,6 +290,13 @@ test('a batch of 1,000 files or more runs in a process of its own started with t
   check(defaults);
   assert.deepEqual(flagged(defaults.children), [], 'EINVOICE_V8_DEFAULTS=1 keeps the batch in the process');
 
+  // With --shard i/n the threshold is n times as many files in all: half of these 1,000 stay in the process.
+  const sharded = await runCliWatchingChildren(['validate', dir, '--shard', '1/2', '--format', 'json', '--jobs', '2']);
+  assert.ok(sharded.code === 0 || sharded.code === 1);
+  const shardLines = jsonLines(sharded.stdout).length;
+  assert.ok(shardLines > 300 && shardLines < 700, `${shardLines} files in shard 1/2`);
+  assert.deepEqual(flagged(sharded.children), [], 'a shard under the threshold runs in the process');
+
   const small = await runCliWatchingChildren(['validate', ...names.slice(0, 600), '--format', 'json', '--jobs', '2']);
   assert.equal(small.code, 1);
   assert.equal(jsonLines(small.stdout).length, 600);
@@ -315,6 +323,22 @@ test('a batch of 1,000 files or more runs in a process of its own started with t
 test("a batch thread of the compiled worker gets none of its parent's node options (no module loader to load again); the sources' inherit them", () => {
   assert.deepEqual(workerExecArgv('/pkg/dist/src/cli/worker.js'), []);
   assert.equal(workerExecArgv('/pkg/src/cli/worker-tsx.mjs'), undefined);
+});
+
+test('the input list: folders walked in order, each file once; with a limit, the first files of that list', () => {
+  const dir = join(tmp, 'listing');
+  for (const sub of ['a', 'b/c']) mkdirSync(join(dir, sub), { recursive: true });
+  for (const f of ['a/1.xml', 'a/2.pdf', 'a/skip.txt', 'b/3.xml', 'b/c/4.XML', 'top.xml']) writeFileSync(join(dir, f), '');
+  const all = collectInputs([join(dir, 'b'), dir]).map((f) => relative(dir, f));
+  assert.deepEqual(all, ['b/3.xml', 'b/c/4.XML', 'a/1.xml', 'a/2.pdf', 'top.xml'], 'argument order, each folder sorted, duplicates once');
+  for (let limit = 0; limit <= 6; limit++)
+    assert.deepEqual(
+      collectInputs([join(dir, 'b'), dir], limit).map((f) => relative(dir, f)),
+      all.slice(0, limit),
+      `limit ${limit}`,
+    );
+  assert.throws(() => collectInputs([dir, join(dir, 'missing')]), /no such file or folder/);
+  assert.deepEqual(collectInputs([dir, join(dir, 'missing')], 2).length, 2, 'arguments past the limit are not looked at');
 });
 
 test('hostile files in a batch are failed entries; the batch goes on (deep nesting, entity bomb, over --max-size, a FIFO, over --timeout)', async () => {

@@ -15,8 +15,8 @@ export class InputError extends Error {
 const INVOICE_EXT = /\.(pdf|xml)$/i;
 const GLOB_CHARS = /[*?[{]/;
 
-/** Every PDF/XML file under `dir`, sorted; unreadable subfolders are skipped (they are not invoices). */
-function walk(dir: string, out: string[]): void {
+/** Every PDF/XML file under `dir`, sorted, to `take`, until `full()`; unreadable subfolders are skipped (they are not invoices). */
+function walk(dir: string, take: (file: string) => void, full: () => boolean): void {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -25,9 +25,10 @@ function walk(dir: string, out: string[]): void {
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
+    if (full()) return;
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p, out);
-    else if ((e.isFile() || e.isSymbolicLink()) && INVOICE_EXT.test(e.name)) out.push(p);
+    if (e.isDirectory()) walk(p, take, full);
+    else if ((e.isFile() || e.isSymbolicLink()) && INVOICE_EXT.test(e.name)) take(p);
   }
 }
 
@@ -107,10 +108,13 @@ function expandGlob(glob: string): string[] {
 /**
  * The files the arguments name, in argument order (each folder's and glob's files sorted), each once.
  * An argument that names nothing is an InputError (exit 2): a typo must not pass as "0 files, all valid".
+ * With `limit`, the listing stops at that many files (the first ones, as the whole list would begin): enough to
+ * tell whether a batch is large without walking all of it (the arguments after that point are not checked).
  */
-export function collectInputs(args: readonly string[]): string[] {
+export function collectInputs(args: readonly string[], limit = Number.POSITIVE_INFINITY): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
+  const full = () => out.length >= limit;
   const add = (p: string) => {
     const key = path.resolve(p);
     if (!seen.has(key)) {
@@ -119,6 +123,7 @@ export function collectInputs(args: readonly string[]): string[] {
     }
   };
   for (const arg of args) {
+    if (full()) break;
     let st;
     try {
       st = statSync(arg);
@@ -126,9 +131,7 @@ export function collectInputs(args: readonly string[]): string[] {
       st = undefined;
     }
     if (st?.isDirectory()) {
-      const found: string[] = [];
-      walk(arg, found);
-      found.forEach(add);
+      walk(arg, add, full);
     } else if (st) add(arg);
     else if (GLOB_CHARS.test(arg)) {
       const found = expandGlob(arg);
@@ -136,7 +139,7 @@ export function collectInputs(args: readonly string[]): string[] {
       found.forEach(add);
     } else throw new InputError(`no such file or folder: ${arg}`);
   }
-  return out;
+  return out.length > limit ? out.slice(0, limit) : out; // a glob's files come at once
 }
 
 export interface Shard {
