@@ -6,6 +6,7 @@
 import { pathOf, type XmlDoc, type XmlElement } from '../../xml/dom.js';
 import { NS as SYNTAX_NS } from '../../xml/namespaces.js';
 import { PropertyMap } from '../../util/property-map.js';
+import { internalize } from '../../util/internalize.js';
 
 /** Prefix → namespace URI, for the paths written in these rules (the shared map). */
 export const NS: Record<string, string> = SYNTAX_NS;
@@ -27,7 +28,8 @@ function parse(path: string): Step[] {
       if (colon < 0) throw new Error(`path step without prefix: ${part} in ${path}`);
       const ns = NS[part.slice(0, colon)];
       if (ns === undefined) throw new Error(`unknown prefix in ${path}`);
-      steps.push({ kind: 'child', ns, local: part.slice(colon + 1) });
+      // Internalized, as the parser's names are: comparing them is a pointer compare.
+      steps.push({ kind: 'child', ns, local: internalize(part.slice(colon + 1)) });
     }
   }
   parsed.set(path, steps);
@@ -144,10 +146,22 @@ export function anyIn(el: XmlElement | null | undefined, path: string, accepted:
   return values(el, path).some((v) => accepted.includes(v));
 }
 
+/** A `prefix:local` name as namespace and (internalized) local name, read once per name. */
+const qnames = new Map<string, { ns: string | undefined; local: string }>();
+function qnameOf(qname: string): { ns: string | undefined; local: string } {
+  let q = qnames.get(qname);
+  if (!q) {
+    const colon = qname.indexOf(':');
+    q = { ns: NS[qname.slice(0, colon)], local: internalize(qname.slice(colon + 1)) };
+    qnames.set(qname, q);
+  }
+  return q;
+}
+
 export function is(el: XmlElement | null | undefined, qname: string): boolean {
   if (!el) return false;
-  const colon = qname.indexOf(':');
-  return el.local === qname.slice(colon + 1) && el.ns === NS[qname.slice(0, colon)];
+  const q = qnameOf(qname);
+  return el.local === q.local && el.ns === q.ns;
 }
 
 /** Every element of the document in document order (cached per document). */
@@ -173,7 +187,10 @@ export function allElements(doc: XmlDoc): XmlElement[] {
  */
 const anywhereCache = new PropertyMap<XmlDoc, Map<string, readonly XmlElement[]>>();
 export function anywhere(doc: XmlDoc, qname: string): readonly XmlElement[] {
-  return cached(anywhereCache, doc, qname, () => allElements(doc).filter((e) => is(e, qname)));
+  return cached(anywhereCache, doc, qname, () => {
+    const { ns, local } = qnameOf(qname);
+    return allElements(doc).filter((e) => e.local === local && e.ns === ns);
+  });
 }
 
 export function hasAncestor(el: XmlElement, qname: string): boolean {
