@@ -5,13 +5,14 @@
  * same over the second half of the run (threads started and warm), percentiles of the time a file takes in its
  * worker, and on Linux where the CPU went (per thread, from /proc). CPU per file is what to compare on a loaded
  * machine: a quiet 2-core machine runs min(2, jobs) / (CPU per file) files per ms at best. Each set is repeated to
- * at least MIN_FILES files, and the XML set once more to LONG_FILES with 2 jobs. Run: npm run bench:cli
+ * at least MIN_FILES files, and the XML set once more to LONG_FILES with 2 jobs, in the pool and then through the
+ * command itself (two node processes, listing and output included). Run: npm run bench:cli
  * (EINVOICE_CORPUS overrides the corpus folder; build first,
  * `npm run build`, to measure the compiled workers the package ships).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FileOutcome } from '../src/cli/outcome.js';
@@ -185,4 +186,50 @@ if (LONG_FILES > 0) {
   const files = repeated(sets[0][1], LONG_FILES);
   console.log(`\n${sets[0][0]}, a long batch: repeated to ${files.length}`);
   console.log(line('2 jobs', await measure(files, 2)));
+  commandEndToEnd(files);
+}
+
+/** CPU ms of this process's ended children (and theirs): cutime + cstime from /proc, or NaN off Linux. */
+function childrenCpuMs(): number {
+  if (!existsSync('/proc/self/stat')) return Number.NaN;
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[13]) + Number(f[14])) * 10;
+}
+
+/**
+ * What a user sees: the installed command (`einvoice validate --jobs 2 --format json FOLDER`, compiled) over a folder
+ * of the same files (symbolic links, made here and removed after), timed from its start to its exit: two node
+ * processes (the command and its batch process), listing the folder, and writing 20,000 JSON lines included.
+ */
+function commandEndToEnd(files: string[]): void {
+  const bin = fileURLToPath(new URL('../bin/einvoice.js', import.meta.url));
+  if (!existsSync(DIST_POOL)) {
+    console.log('  (the command end to end needs the build: npm run build)');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'einvoice-bench-'));
+  try {
+    files.forEach((f, i) => {
+      if (i % 1000 === 0) mkdirSync(join(dir, String(i / 1000).padStart(3, '0')));
+      symlinkSync(resolve(f), join(dir, String(Math.floor(i / 1000)).padStart(3, '0'), `${String(i).padStart(6, '0')}.xml`));
+    });
+    const cpu0 = childrenCpuMs();
+    const t0 = performance.now();
+    const run = spawnSync(process.execPath, [bin, 'validate', '--jobs', '2', '--format', 'json', '--quiet', dir], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: process.env,
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    if (run.status !== 0 && run.status !== 1) throw new Error(`einvoice validate exited with ${run.status ?? run.signal}`);
+    const cpuMs = childrenCpuMs() - cpu0;
+    console.log(
+      `  the command, einvoice validate --jobs 2 --format json on a folder of them: ${(files.length / seconds).toFixed(0)} files/s end to end (${seconds.toFixed(2)} s from start to exit)` +
+        (Number.isNaN(cpuMs) ? '' : `; CPU ${(cpuMs / files.length).toFixed(3)} ms/file (both processes)`),
+    );
+  } catch (err) {
+    console.log(`  (the command end to end was not measured: ${(err as Error).message})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
