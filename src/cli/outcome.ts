@@ -13,7 +13,15 @@ export interface FileOutcome {
   warningCount: number;
   /** Wall time of the file's validation in the worker, ms. */
   ms: number;
+  /**
+   * The file's report as the batch prints it, made in its thread (see Rendering): `line` in place of `result`, so
+   * a thread sends text, not the result's object tree, for the main thread to copy in and print.
+   */
+  rendered?: { line: string; findings: string };
 }
+
+/** How a batch thread renders its outcomes for text or json output (junit and sarif need the results). */
+export type Rendering = { format: 'json' } | { format: 'text'; colour: boolean };
 
 export function countFindings(errors: readonly ValidationErrorDetail[]): { errorCount: number; warningCount: number } {
   let errorCount = 0;

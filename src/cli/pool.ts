@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { ValidateCallOptions } from '../lib/operations.js';
-import { unreadable, type FileOutcome } from './outcome.js';
+import { unreadable, type FileOutcome, type Rendering } from './outcome.js';
 import { P_BUSY, P_FINISHED, P_STARTED, PROGRESS_SLOTS, type Chunk, type Results } from './pool-protocol.js';
 
 export interface PoolOptions {
@@ -25,6 +25,8 @@ export interface PoolOptions {
   timeoutMs: number;
   /** Heap limit of each thread, MB: a hostile file exhausts its thread, not the process. */
   maxHeapMb?: number;
+  /** Render each outcome in its thread (FileOutcome.rendered) instead of sending its result. */
+  render?: Rendering;
 }
 
 /** Largest chunk sent to a thread (files): big enough that messages are rare, small enough to balance the tail. */
@@ -147,7 +149,7 @@ export async function runPool(
     const file = workerFile();
     const worker = new Worker(file, {
       execArgv: workerExecArgv(file),
-      workerData: { options: pool.options, maxBytes: pool.maxBytes, progress: shared, epoch },
+      workerData: { options: pool.options, maxBytes: pool.maxBytes, progress: shared, epoch, render: pool.render },
       resourceLimits: { maxOldGenerationSizeMb: pool.maxHeapMb ?? 2048 },
       stdout: false,
       stderr: false,

@@ -7,7 +7,7 @@ import { licenseOf, requireFeature } from '../lib/license-check.js';
 import { parseValidateOptions, type ValidateCallOptions } from '../lib/validate-options.js';
 import { SERVICE_VERSION } from '../version.js';
 import { collectInputs, parseShard, shardOf, InputError } from './files.js';
-import type { FileOutcome } from './outcome.js';
+import type { FileOutcome, Rendering } from './outcome.js';
 import { BATCH_NODE_FLAGS, batchProcessWanted, runPool } from './pool.js';
 import { entryModule, runNodeChild } from './child.js';
 import { Progress } from './progress.js';
@@ -45,8 +45,8 @@ async function batchInChildProcess(argv: string[]): Promise<number> {
   return EXIT.IO;
 }
 
-/** A file's outcome without its validation result: what the summary and the exit code read. */
-const withoutResult = ({ result: _result, ...verdict }: FileOutcome): FileOutcome => verdict;
+/** A file's outcome without its report (result or rendered text): what the summary and the exit code read. */
+const withoutReport = ({ result: _result, rendered: _rendered, ...verdict }: FileOutcome): FileOutcome => verdict;
 
 export async function validateCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -159,19 +159,23 @@ export async function validateCommand(argv: string[]): Promise<number> {
   };
   // Text findings, by input index, made as each file's line goes out (printed after the lines).
   const findingsText: string[] = [];
-  await runPool(files, { jobs, options, maxBytes: Math.floor(maxMb * 1024 * 1024), timeoutMs: timeoutS * 1000 }, (index, outcome) => {
+  const render: Rendering | undefined =
+    format === 'json' ? { format } : format === 'text' && !values.quiet ? { format, colour } : undefined;
+  const poolOptions = { jobs, options, maxBytes: Math.floor(maxMb * 1024 * 1024), timeoutMs: timeoutS * 1000, render };
+  await runPool(files, poolOptions, (index, outcome) => {
     outcomes[index] = outcome;
     progress?.tick();
     while (flushed < files.length && outcomes[flushed] !== undefined) {
       const o = outcomes[flushed];
-      if (format === 'json') pendingText += jsonLine(o);
+      // Rendered in its thread (render below), or here for an outcome the pool made (a thread that crashed or timed out).
+      if (format === 'json') pendingText += o.rendered?.line ?? jsonLine(o);
       else if (format === 'text' && !values.quiet) {
-        pendingText += textLine(o, st) + '\n';
-        findingsText[flushed] = textFindings(o, st);
+        pendingText += o.rendered?.line ?? textLine(o, st) + '\n';
+        findingsText[flushed] = o.rendered?.findings ?? textFindings(o, st);
       }
       // Once written, text and json need only the verdict of a file: its result goes, so a batch's memory does not
       // grow with every report it has printed (junit and sarif are written from the results at the end).
-      if (format === 'json' || format === 'text') outcomes[flushed] = withoutResult(o);
+      if (format === 'json' || format === 'text') outcomes[flushed] = withoutReport(o);
       flushed++;
     }
     if (pendingText !== '' && !writeScheduled) {
