@@ -435,6 +435,11 @@ describe('builtin types and nested content models (synthetic schemas)', () => {
       '*UJD',
       'a  b',
       '  x  ',
+      // Attachment-sized values (4 KB and more) with each kind of end, one line and broken.
+      ...['', 'QQ==', 'QR==', 'QUJDRA=', 'QUJDRAA=', 'QUI=', 'Q===', 'QUJDQQ==QUJD', 'QUJ', '=', '*UJD', 'QUJ\u00e9'].map(
+        (tail) => 'QUJD'.repeat(1100) + tail,
+      ),
+      `${'QUJD'.repeat(600)}\n${'QUJD'.repeat(600)}QQ==`,
     ];
     const STRAY_BASE64 = /[^A-Za-z0-9+/= \t\n\r]/;
     const STRAY_BASE64_GLOBAL = new RegExp(STRAY_BASE64.source, 'g');
