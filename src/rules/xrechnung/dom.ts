@@ -3,7 +3,7 @@
  * written against the syntax (XRechnung, Factur-X profiles): child paths with namespace prefixes,
  * XPath string values, normalize-space and "anywhere" searches. Paths are parsed once and cached.
  */
-import { pathOf, type XmlDoc, type XmlElement } from '../../xml/dom.js';
+import { elementsNamedAnywhere, pathOf, type XmlDoc, type XmlElement } from '../../xml/dom.js';
 import { NS as SYNTAX_NS } from '../../xml/namespaces.js';
 import { PropertyMap } from '../../util/property-map.js';
 import { internalize } from '../../util/internalize.js';
@@ -183,13 +183,15 @@ export function allElements(doc: XmlDoc): XmlElement[] {
 /**
  * Elements with this qualified name anywhere in the document (XPath `//p:name`), cached per document and name:
  * rules ask it once per line (BR-DEX-15 for each line), which made 7,000 lines cost 25 s when each call walked
- * the whole tree.
+ * the whole tree. Read from the document's index of local names (xml/dom.ts), which the syntax rules' walk fills
+ * for every name asked for before: no walk over every element for each name asked.
  */
 const anywhereCache = new PropertyMap<XmlDoc, Map<string, readonly XmlElement[]>>();
 export function anywhere(doc: XmlDoc, qname: string): readonly XmlElement[] {
   return cached(anywhereCache, doc, qname, () => {
     const { ns, local } = qnameOf(qname);
-    return allElements(doc).filter((e) => e.local === local && e.ns === ns);
+    const named = elementsNamedAnywhere(doc, local);
+    return named.every((e) => e.ns === ns) ? named : named.filter((e) => e.ns === ns);
   });
 }
 
