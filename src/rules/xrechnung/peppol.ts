@@ -9,7 +9,8 @@ import { Big, parseDec, type BigValue } from '../../model/decimal.js';
 import type { XmlDoc, XmlElement } from '../../xml/dom.js';
 import { isBlankText } from '../../xml/parser.js';
 import type { Rule } from '../types.js';
-import { allElements, anywhere, attr, first, has, is, norm, sel, text, value, values } from './dom.js';
+import { allElements, anywhere, attr, first, has, is, norm, NS, sel, text, value, values } from './dom.js';
+import { perDocument } from '../../util/property-map.js';
 import { toRule, type XrRelease, type XrRuleDef } from './common.js';
 
 const dec = (s: string | undefined): BigValue | undefined => (s === undefined ? undefined : parseDec(s.trim()));
@@ -238,7 +239,10 @@ const ciiDefs: XrRuleDef[] = [
     id: 'PEPPOL-EN16931-R121',
     severity: 'error',
     message: 'The item price base quantity (BT-149) must be greater than zero.',
-    contexts: (doc) => allElements(doc).filter((e) => is(e, 'ram:NetPriceProductTradePrice') || is(e, 'ram:GrossPriceProductTradePrice')),
+    contexts: (doc) =>
+      allElements(doc).filter(
+        (e) => (e.local === 'NetPriceProductTradePrice' || e.local === 'GrossPriceProductTradePrice') && e.ns === NS.ram,
+      ),
     test: (p) => {
       const q = first(p, 'ram:BasisQuantity');
       if (!q) return true;
@@ -320,8 +324,11 @@ function linePeriodDates(doc: XmlDoc, which: 'StartDateTime' | 'EndDateTime'): X
 const isUblRoot = (el: XmlElement | null) => !!el && el.parent === null && (is(el, 'ubl:Invoice') || is(el, 'cn:CreditNote'));
 const ublLines = (doc: XmlDoc) => doc.root.children.filter((c) => is(c, 'cac:InvoiceLine') || is(c, 'cac:CreditNoteLine'));
 
-/** Document- and line-level allowances/charges (the contexts of R040–R043 in UBL). */
-function ublAllowanceCharges(doc: XmlDoc): XmlElement[] {
+/**
+ * Document- and line-level allowances/charges (the contexts of R040–R044 in UBL), once per document: five rules
+ * ask. Callers must not modify the list.
+ */
+const ublAllowanceCharges = perDocument((doc: XmlDoc): readonly XmlElement[] => {
   const out: XmlElement[] = [];
   const root = doc.root;
   for (const c of root.children) {
@@ -330,7 +337,7 @@ function ublAllowanceCharges(doc: XmlDoc): XmlElement[] {
     if (is(c, lineName)) for (const a of c.children) if (is(a, 'cac:AllowanceCharge')) out.push(a);
   }
   return out;
-}
+});
 
 const ublAcFirstMatch = (ac: XmlElement): 'R041' | 'R042' | 'other' => {
   const pct = has(ac, 'cbc:MultiplierFactorNumeric');
