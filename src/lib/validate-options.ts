@@ -41,6 +41,12 @@ export interface ValidateCallOptions extends LicenseOptions {
   pdfa?: boolean;
 }
 
+/** The 422 of an option outside its list of values (`Input should be 'a', 'b'`, as the HTTP form's enums say). */
+function notOneOf(loc: (string | number)[], accepted: readonly string[], input: unknown): ShapeError {
+  const msg = `Input should be ${accepted.map((e) => `'${e}'`).join(', ')}`;
+  return new ShapeError('OPTION_INVALID', [{ loc, msg, type: 'enum', input }]);
+}
+
 /** The engine's options from the caller's, checked; a bad value is a ShapeError (HTTP 422) naming the field. */
 export function parseValidateOptions(options: ValidateCallOptions = {}, locRoot: (string | number)[] = []): ValidateOptions {
   const rules = typeof options.rules === 'string' ? options.rules.split(/[\s,]+/) : [...(options.rules ?? [])];
@@ -57,40 +63,13 @@ export function parseValidateOptions(options: ValidateCallOptions = {}, locRoot:
     ]);
   }
   const edition = parseBrFrEdition(options.brFrEdition);
-  if (!edition) {
-    throw new ShapeError('OPTION_INVALID', [
-      {
-        loc: [...locRoot, 'br_fr_edition'],
-        msg: `Input should be ${BR_FR_EDITIONS.map((e) => `'${e}'`).join(', ')}`,
-        type: 'enum',
-        input: options.brFrEdition,
-      },
-    ]);
-  }
+  if (!edition) throw notOneOf([...locRoot, 'br_fr_edition'], BR_FR_EDITIONS, options.brFrEdition);
   const xrechnungVersion = parseXrRelease(
     options.xrechnungVersion === undefined ? undefined : String(options.xrechnungVersion).replace(/^(\d+\.\d+)$/, '$1.0'),
   );
-  if (!xrechnungVersion) {
-    throw new ShapeError('OPTION_INVALID', [
-      {
-        loc: [...locRoot, 'xrechnung_version'],
-        msg: `Input should be ${XR_RELEASES.map((e) => `'${e}'`).join(', ')}`,
-        type: 'enum',
-        input: options.xrechnungVersion,
-      },
-    ]);
-  }
+  if (!xrechnungVersion) throw notOneOf([...locRoot, 'xrechnung_version'], XR_RELEASES, options.xrechnungVersion);
   const facturxVersion = parseFacturxRelease(options.facturxVersion);
-  if (!facturxVersion) {
-    throw new ShapeError('OPTION_INVALID', [
-      {
-        loc: [...locRoot, 'facturx_version'],
-        msg: `Input should be ${FACTURX_SCHEMA_RELEASES.map((e) => `'${e}'`).join(', ')}`,
-        type: 'enum',
-        input: options.facturxVersion,
-      },
-    ]);
-  }
+  if (!facturxVersion) throw notOneOf([...locRoot, 'facturx_version'], FACTURX_SCHEMA_RELEASES, options.facturxVersion);
   const out: ValidateOptions = {
     brFr: names.some((s) => s.toLowerCase() === BR_FR_LAYER),
     brFrEdition: edition,
