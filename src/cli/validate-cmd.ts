@@ -167,7 +167,7 @@ export async function validateCommand(argv: string[]): Promise<number> {
     progress?.tick();
     while (flushed < files.length && outcomes[flushed] !== undefined) {
       const o = outcomes[flushed];
-      // Rendered in its thread (render below), or here for an outcome the pool made (a thread that crashed or timed out).
+      // Rendered in its thread (see render), or here for an outcome the pool made (a thread that crashed or timed out).
       if (format === 'json') pendingText += o.rendered?.line ?? jsonLine(o);
       else if (format === 'text' && !values.quiet) {
         pendingText += o.rendered?.line ?? textLine(o, st) + '\n';
