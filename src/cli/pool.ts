@@ -66,8 +66,9 @@ export function batchProcessWanted(): boolean {
   return !BATCH_NODE_FLAGS.every((flag) => process.execArgv.includes(flag));
 }
 let tuned = false;
+/** Set BATCH_V8_FLAGS at run time: not with V8's defaults asked for, nor in a process started with the flags. */
 function tuneForBatch(): void {
-  if (tuned || process.env.EINVOICE_V8_DEFAULTS === '1') return;
+  if (tuned || !batchProcessWanted()) return;
   tuned = true;
   for (const flag of BATCH_V8_FLAGS) setFlagsFromString(flag);
 }
