@@ -144,7 +144,7 @@ export function decodeXmlBytes(bytes: Uint8Array): { text: string; encoding: str
         const i = body.findIndex((b) => b > 0x7f);
         throw new XmlParseError(`The document is not valid US-ASCII text (byte 0x${body[i].toString(16)} at offset ${i})`, 'XML_ENCODING');
       }
-      return { text: decodeUtf8(body), encoding };
+      return { text: asciiText(body), encoding };
     case 'utf-16':
       // Declared UTF-16, but neither a byte-order mark nor zero bytes: the declaration lies (XML 1.0 §4.3.3).
       throw new XmlParseError('The XML declaration says UTF-16, but the document has no UTF-16 byte-order mark', 'XML_ENCODING');
@@ -180,9 +180,11 @@ function decodeWindows1252(bytes: Uint8Array): string {
  * under 1 ms this way; the ASCII test itself is SIMD, 0.04 ms).
  */
 function decodeUtf8(bytes: Uint8Array): string {
-  if (isAscii(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('ascii');
-  return decodeStrict(bytes, 'utf-8');
+  return isAscii(bytes) ? asciiText(bytes) : decodeStrict(bytes, 'utf-8');
 }
+
+/** Bytes known to be ASCII as text, by a copy. */
+const asciiText = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('ascii');
 
 function decodeStrict(bytes: Uint8Array, label: string): string {
   try {
