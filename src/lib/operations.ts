@@ -22,6 +22,7 @@ import { gateWrittenPdf, PDFA_LAYER, runPdfaLayer } from '../pdfa/layer.js';
 // Pure string helpers (no HTTP framework): the download name of a generated PDF.
 import { invoicePdfName } from '../http/download.js';
 import { ConflictError, EInvoiceError, InternalError, InvalidInputError, ShapeError, UnprocessableError } from './errors.js';
+import { parseValidateOptions, type ValidateCallOptions } from './validate-options.js';
 
 export type { ExtractionResult, ValidationErrorDetail, ValidationResult, InvoiceMetadata, ProfileId, HybridFormat };
 export type { BrFrEdition } from '../validation/br-fr-edition.js';
@@ -60,7 +61,6 @@ export {
   type ValidateCallOptions,
   type XRechnungVersion,
 } from './validate-options.js';
-import { parseValidateOptions, type ValidateCallOptions } from './validate-options.js';
 
 let pipeline: Promise<typeof import('../validation/validate.js')> | undefined;
 const loadPipeline = () => (pipeline ??= import('../validation/validate.js'));

@@ -35,7 +35,8 @@ import {
   type FrAssert,
   type FrRelease,
 } from './checks.js';
-import { anyEquals, attribute, descendants, first, fromRoot, is, length, norm, perDocument, sel, text, textAt, withAttr } from './xml.js';
+import { anyEquals, attribute, descendants, first, fromRoot, is, length, norm, sel, text, textAt, withAttr } from './xml.js';
+import { perDocument } from '../../util/property-map.js';
 import { Big } from '../../model/decimal.js';
 import { PropertyMap } from '../../util/property-map.js';
 

@@ -8,9 +8,6 @@ import { deepText, type XmlElement } from '../../xml/dom.js';
 import { NS as SYNTAX_NS } from '../../xml/namespaces.js';
 import { PropertyMap } from '../../util/property-map.js';
 
-// Memoise a document-level value per element (one implementation for the whole engine).
-export { perDocument } from '../../util/property-map.js';
-
 /** Prefix → namespace URI, for the paths written in these rules (the shared map). */
 export const NS: Record<string, string> = SYNTAX_NS;
 
