@@ -46,14 +46,19 @@ interface Figures {
   statuses: Record<string, number>;
 }
 
+/** The fields of a /proc stat file after the command name: state is [0], utime [11], stime [12], cutime [13], cstime [14] (10 ms ticks). */
+function procStat(path: string): string[] {
+  const stat = readFileSync(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** CPU ms of each thread of this process (utime + stime from /proc, 10 ms ticks), or undefined off Linux. */
 function threadCpu(): Map<string, number> | undefined {
   if (!existsSync('/proc/self/task')) return undefined;
   const out = new Map<string, number>();
   for (const tid of readdirSync('/proc/self/task')) {
     try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const f = procStat(`/proc/self/task/${tid}/stat`);
       out.set(tid, (Number(f[11]) + Number(f[12])) * 10);
     } catch {
       // the thread ended
@@ -192,8 +197,7 @@ if (LONG_FILES > 0) {
 /** CPU ms of this process's ended children (and theirs): cutime + cstime from /proc, or NaN off Linux. */
 function childrenCpuMs(): number {
   if (!existsSync('/proc/self/stat')) return Number.NaN;
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const f = procStat('/proc/self/stat');
   return (Number(f[13]) + Number(f[14])) * 10;
 }
 
