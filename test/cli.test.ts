@@ -6,7 +6,18 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -381,6 +392,26 @@ test('hostile files in a batch are failed entries; the batch goes on (deep nesti
     jsonLines(timed.stdout).map((l) => l.problem?.code),
     ['TIMEOUT', 'TIMEOUT'],
   );
+  // A thread reads its chunk's files before validating them: a read that outlasts --timeout is blamed on the file
+  // being read (here the second of the first chunk of two), not on the first, which a new thread then validates.
+  // A sparse file of 256 MB costs no disk and takes about 2 s to read on the 2-core VM (a fast machine may read
+  // it within the bound: then it is an unreadable entry of its own, and the others are still valid).
+  const slow = join(tmp, 'slow.xml');
+  const fd = openSync(slow, 'w');
+  ftruncateSync(fd, 256 * 1024 * 1024);
+  closeSync(fd);
+  try {
+    const [first, ...rest] = hostile.valid.filter((f) => f.endsWith('.xml')).slice(0, 4);
+    const args = [first, slow, ...rest, '--format', 'json', '--jobs', '1', '--max-size', '1024', '--timeout', '1'];
+    const lines = jsonLines((await runCli(['validate', ...args])).stdout);
+    assert.deepEqual(
+      lines.map((l) => [l.file, l.status]),
+      [first, slow, ...rest].map((f) => [f, f === slow ? 'unreadable' : 'valid']),
+    );
+    assert.ok(['TIMEOUT', 'NOT_PDF_OR_XML'].includes(lines[1].problem?.code ?? ''), JSON.stringify(lines[1]));
+  } finally {
+    rmSync(slow);
+  }
 });
 
 test('usage errors exit 2; help and --version exit 0', async () => {

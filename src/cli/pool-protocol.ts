@@ -23,4 +23,9 @@ export const P_FINISHED = 0;
 export const P_BUSY = 1;
 /** When the current file started, ms after the worker's `epoch`. */
 export const P_STARTED = 2;
-export const PROGRESS_SLOTS = 3;
+/**
+ * While the worker reads a chunk's files ahead of validating them: the position in the chunk of the file being
+ * read (0 otherwise, when the file it is on is the first of its chunk not finished).
+ */
+export const P_AHEAD = 3;
+export const PROGRESS_SLOTS = 4;

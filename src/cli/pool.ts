@@ -16,7 +16,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { ValidateCallOptions } from '../lib/operations.js';
 import { unreadable, type FileOutcome, type Rendering } from './outcome.js';
-import { P_BUSY, P_FINISHED, P_STARTED, PROGRESS_SLOTS, type Chunk, type Results } from './pool-protocol.js';
+import { P_AHEAD, P_BUSY, P_FINISHED, P_STARTED, PROGRESS_SLOTS, type Chunk, type Results } from './pool-protocol.js';
 
 export interface PoolOptions {
   jobs: number;
@@ -171,10 +171,12 @@ export async function runPool(
     slot.lose = (code: string, message: string) => {
       if (slot.dead) return;
       slot.dead = true;
-      // The thread finished (but did not send) the first `unsent` pending files; it was on the next one.
+      // The thread finished (but did not send) the first `unsent` pending files; it was on the next one, or, while
+      // reading its chunk ahead, on the one P_AHEAD places further.
       const unsent = Math.max(0, Math.min(slot.pending.length, Atomics.load(slot.progress, P_FINISHED) - slot.received));
-      const head = slot.pending[unsent];
-      retry.push(...slot.pending.filter((_, i) => i !== unsent).map((p) => p.id));
+      const on = Math.min(slot.pending.length, unsent + Atomics.load(slot.progress, P_AHEAD));
+      const head = slot.pending[on];
+      retry.push(...slot.pending.filter((_, i) => i !== on).map((p) => p.id));
       slot.pending = [];
       void worker.terminate();
       if (head) deliver(head.id, unreadable(head.file, code, message));

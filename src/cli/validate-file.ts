@@ -1,4 +1,4 @@
-/** Validate one file from disk into a FileOutcome; never throws (a bad file is one failed entry). */
+/** Read and validate files from disk into FileOutcomes; nothing here throws (a bad file is one failed entry). */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { EInvoiceError } from '../lib/errors.js';
@@ -30,17 +30,30 @@ function readBounded(file: string, maxBytes: number): Uint8Array {
   }
 }
 
-export async function validateFile(file: string, options: ValidateCallOptions, maxBytes: number): Promise<FileOutcome> {
-  const t0 = performance.now();
-  let bytes: Uint8Array;
+/** A file's bytes, or its failed entry when it cannot be read (never throws). */
+export function readInput(file: string, maxBytes: number): Uint8Array | FileOutcome {
   try {
-    bytes = readBounded(file, maxBytes);
+    return readBounded(file, maxBytes);
   } catch (err) {
     if (err instanceof EInvoiceError) return unreadable(file, err.code, err.message);
     return unreadable(file, 'READ_ERROR', (err as Error).message);
   }
+}
+
+/**
+ * Validate a file's bytes as read by readInput (a failed read passes through) into its outcome; never throws.
+ * `readMs` is the time its read took, counted in the outcome's `ms`.
+ */
+export async function validateInput(
+  file: string,
+  input: Uint8Array | FileOutcome,
+  options: ValidateCallOptions,
+  readMs = 0,
+): Promise<FileOutcome> {
+  if (!(input instanceof Uint8Array)) return input;
+  const t0 = performance.now() - readMs;
   try {
-    const result = await validate(bytes, { ...options, filename: file });
+    const result = await validate(input, { ...options, filename: file });
     const { errorCount, warningCount } = countFindings(result.errors);
     return { file, status: result.valid ? 'valid' : 'invalid', result, errorCount, warningCount, ms: performance.now() - t0 };
   } catch (err) {
