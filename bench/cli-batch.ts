@@ -6,12 +6,13 @@
  * worker, and on Linux where the CPU went (per thread, from /proc). CPU per file is what to compare on a loaded
  * machine: a quiet 2-core machine runs min(2, jobs) / (CPU per file) files per ms at best. Each set is repeated to
  * at least MIN_FILES files, and the XML set once more to LONG_FILES with 2 jobs, in the pool and then through the
- * command itself (two node processes, listing and output included). Run: npm run bench:cli
+ * command itself (two node processes, listing and output included); then, where it can run here, the official EN
+ * 16931 Schematron on a warm JVM over the same XML files (officialSchematron below). Run: npm run bench:cli
  * (EINVOICE_CORPUS overrides the corpus folder; build first,
  * `npm run build`, to measure the compiled workers the package ships).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -193,6 +194,7 @@ if (LONG_FILES > 0) {
   console.log(line('2 jobs', await measure(files, 2)));
   commandEndToEnd(files);
 }
+officialSchematron(sets[0][1]);
 
 /** CPU ms of this process's ended children (and theirs): cutime + cstime from /proc, or NaN off Linux. */
 function childrenCpuMs(): number {
@@ -233,6 +235,61 @@ function commandEndToEnd(files: string[]): void {
     );
   } catch (err) {
     console.log(`  (the command end to end was not measured: ${(err as Error).message})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The official EN 16931 Schematron on a warm JVM over the same XML files (bench/schematron/SchematronBench.java),
+ * when it can run here: the CEN validation artefacts' compiled XSLT (a checkout or release of
+ * github.com/ConnectingEurope/eInvoicing-EN16931, named by EN16931_ARTEFACTS: cii/xslt/EN16931-CII-validation.xslt
+ * and ubl/xslt/EN16931-UBL-validation.xslt; not part of this repository), Saxon-HE (SAXON_JAR, default Debian's
+ * libsaxonhe-java, which scripts/install-bench-tools.sh installs) and a JDK (java, javac). It runs the EN 16931
+ * rules only: no XSD and none of the XRechnung rules, which the CLI's figures above include.
+ */
+function officialSchematron(unique: string[]): void {
+  const artefacts = process.env.EN16931_ARTEFACTS;
+  const saxon = process.env.SAXON_JAR ?? '/usr/share/java/Saxon-HE.jar';
+  const xslt = (syntax: string) => join(artefacts ?? '', syntax, 'xslt', `EN16931-${syntax.toUpperCase()}-validation.xslt`);
+  const missing = !artefacts
+    ? 'set EN16931_ARTEFACTS to a checkout of the CEN validation artefacts'
+    : ![xslt('cii'), xslt('ubl')].every((f) => existsSync(f))
+      ? `no cii/xslt and ubl/xslt stylesheets under ${artefacts}`
+      : !existsSync(saxon)
+        ? `no Saxon-HE jar at ${saxon} (SAXON_JAR)`
+        : spawnSync('javac', ['-version']).status !== 0
+          ? 'no javac'
+          : undefined;
+  console.log(`\nThe official EN 16931 Schematron (XSLT, Saxon-HE) on a warm JVM, the same ${unique.length} XML files:`);
+  if (missing) {
+    console.log(`  not run: ${missing}`);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'einvoice-schematron-'));
+  try {
+    const source = fileURLToPath(new URL('./schematron/SchematronBench.java', import.meta.url));
+    const javac = spawnSync('javac', ['-cp', saxon, '-d', dir, source], { encoding: 'utf8' });
+    if (javac.status !== 0) throw new Error(`javac: ${javac.stderr}`);
+    const list = join(dir, 'files.txt');
+    writeFileSync(list, unique.map((f) => resolve(f)).join('\n'));
+    const warmup = Number(process.env.SCHEMATRON_WARMUP ?? 25);
+    const passes = Number(process.env.SCHEMATRON_PASSES ?? 5);
+    for (const jobs of [1, 2]) {
+      const run = spawnSync(
+        'java',
+        ['-cp', `${saxon}:${dir}`, 'SchematronBench', xslt('cii'), xslt('ubl'), list, String(jobs), String(warmup), String(passes)],
+        { encoding: 'utf8', maxBuffer: 1 << 20 },
+      );
+      if (run.status !== 0) throw new Error(`java: ${run.stderr}`);
+      const r = JSON.parse(run.stdout) as { files: number; filesPerSecond: number; cpuMsPerFile: number; fatalFiles: number };
+      console.log(
+        `  ${jobs} thread${jobs > 1 ? 's' : ' '}: ${r.filesPerSecond.toFixed(0)} files/s, CPU ${r.cpuMsPerFile.toFixed(3)} ms/file ` +
+          `(${passes} pass${passes === 1 ? '' : 'es'} timed after ${warmup} to warm the JIT; ${r.fatalFiles} of ${unique.length} files with a fatal assert)`,
+      );
+    }
+  } catch (err) {
+    console.log(`  not measured: ${(err as Error).message}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
