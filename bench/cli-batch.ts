@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { FileOutcome } from '../src/cli/outcome.js';
 
 const CORPUS = resolve(process.env.EINVOICE_CORPUS ?? '../shared/corpus');
@@ -123,6 +124,28 @@ async function measure(files: string[], jobs: number): Promise<Figures> {
   };
 }
 
+/**
+ * How much of two cores the machine gives right now: the same fixed loop of integer arithmetic in one thread, then
+ * in two at once; the ratio of the work done per second (2.0 on two idle cores). This VM's speed drifts from minute
+ * to minute and at times its second core does little (2 jobs once validated no faster than one here), so each set's
+ * figures are printed with the loop's rate and the ratio measured just before them.
+ */
+async function twoCoreRatio(): Promise<string> {
+  const code = `const { parentPort } = require('node:worker_threads');
+    let x = 1, n = 0; const t0 = performance.now();
+    while (performance.now() - t0 < 400) { for (let i = 0; i < 1e5; i++) x = (x * 1103515245 + 12345) | 0; n++; }
+    parentPort.postMessage({ rate: n / ((performance.now() - t0) / 1000), x });`;
+  const spin = () =>
+    new Promise<number>((done, fail) => {
+      const w = new Worker(code, { eval: true });
+      w.once('message', (m: { rate: number }) => done(m.rate));
+      w.once('error', fail);
+    });
+  const one = await spin();
+  const two = await Promise.all([spin(), spin()]);
+  return `a fixed loop ${one.toFixed(0)} times/s in one thread, two threads do ${((two[0] + two[1]) / one).toFixed(2)}x that`;
+}
+
 function repeated(files: string[], count: number): string[] {
   const out: string[] = [];
   while (out.length < count) out.push(...files);
@@ -174,7 +197,7 @@ function line(label: string, f: Figures): string {
 
 for (const [name, unique] of sets) {
   const files = repeated(unique, MIN_FILES);
-  console.log(`\n${name}: ${unique.length} files, repeated to ${files.length}`);
+  console.log(`\n${name}: ${unique.length} files, repeated to ${files.length} (machine: ${await twoCoreRatio()})`);
   const byJobs: Record<number, Figures> = {};
   for (const jobs of [1, 2]) {
     await measure(files.slice(0, 200), jobs); // warm the page cache
@@ -190,7 +213,7 @@ for (const [name, unique] of sets) {
 // twice the CPU per file of the second).
 if (LONG_FILES > 0) {
   const files = repeated(sets[0][1], LONG_FILES);
-  console.log(`\n${sets[0][0]}, a long batch: repeated to ${files.length}`);
+  console.log(`\n${sets[0][0]}, a long batch: repeated to ${files.length} (machine: ${await twoCoreRatio()})`);
   console.log(line('2 jobs', await measure(files, 2)));
   commandEndToEnd(files);
 }
