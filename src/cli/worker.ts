@@ -40,9 +40,10 @@ let finished = 0;
 
 /**
  * A chunk's files are read before any of them is validated, up to this many bytes (the rest at their turn). On the
- * 2-core VM each burst of file system calls (open, fstat, read, close) slowed the validation after it by more than
- * the calls cost (the kernel entries flush the CPU's address translations, which the validation then refills:
- * this CPU has no PCID): one burst per chunk instead of one per file cost 2 jobs over the 383 corpus XML files
+ * 2-core VM a burst of file system calls (open, fstat, read, close) slowed the validation after it by far more than
+ * the calls cost, and one call as much as four (measured with a bare fstat before each validation; likely because
+ * each kernel entry flushes the CPU's address translations, which the validation then refills: page-table
+ * isolation without PCID here): one burst per chunk instead of one per file cost 2 jobs over the 383 corpus XML files
  * repeated to 4,213 4-6% less CPU per file (1.56 -> 1.47 ms in a fast minute, 2.31 -> 2.17 in a slow one) and
  * gave 2-6% more files per second, in seven alternating pairs (2026-11-27).
  */
