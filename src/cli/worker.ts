@@ -44,8 +44,9 @@ let finished = 0;
  * the calls cost, and one call as much as four (measured with a bare fstat before each validation; likely because
  * each kernel entry flushes the CPU's address translations, which the validation then refills: page-table
  * isolation without PCID here): one burst per chunk instead of one per file cost 2 jobs over the 383 corpus XML files
- * repeated to 4,213 4-6% less CPU per file (1.56 -> 1.47 ms in a fast minute, 2.31 -> 2.17 in a slow one) and
- * gave 2-6% more files per second, in seven alternating pairs (2026-11-27).
+ * repeated to 4,213 3-6% less CPU per file (1.56 -> 1.47 ms in a fast minute, 2.31 -> 2.17 in a slow one) and
+ * gave 2-7% more files per second, in six alternating pairs (2026-11-27; a seventh straddled a change in the
+ * machine's speed).
  */
 const READ_AHEAD_BYTES = 4 * 1024 * 1024;
 
