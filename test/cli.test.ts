@@ -25,7 +25,7 @@ import { parseXml, type XmlElement } from '../src/xml/dom.js';
 import { validate, extract } from '../src/lib/index.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { collectInputs } from '../src/cli/files.js';
-import { workerExecArgv } from '../src/cli/pool.js';
+import { threadsFor, workerExecArgv } from '../src/cli/pool.js';
 import { CLI, makeInvoiceFolder, makePdf, ROOT, runCli, TSX, xmlOf, type Folder } from './cli-fixtures.js';
 import { testKeys, testLicense } from './helpers.js';
 
@@ -334,6 +334,28 @@ test('a batch of 1,000 files or more runs in a process of its own started with t
 test("a batch thread of the compiled worker gets none of its parent's node options (no module loader to load again); the sources' inherit them", () => {
   assert.deepEqual(workerExecArgv('/pkg/dist/src/cli/worker.js'), []);
   assert.equal(workerExecArgv('/pkg/src/cli/worker-tsx.mjs'), undefined);
+});
+
+test('a batch gets one thread per 800 files or 16 MB of them, up to --jobs; sizes are asked only while they could add one', () => {
+  const names = (n: number) => Array.from({ length: n }, (_, i) => `f${i}.xml`);
+  const asked: string[] = [];
+  const kb20 = (file: string) => {
+    asked.push(file);
+    return 20 * 1024;
+  };
+  assert.equal(threadsFor(2, names(20), kb20), 1, '20 small files: one thread');
+  assert.equal(threadsFor(2, names(800), kb20), 1, '800 small files: one thread');
+  assert.equal(threadsFor(2, names(801), kb20), 2);
+  assert.equal(threadsFor(1, names(5000), kb20), 1, 'never more than --jobs');
+  assert.equal(threadsFor(8, names(2000), kb20), 3, 'one per 800 files or part of them');
+  asked.length = 0;
+  assert.equal(threadsFor(2, names(2000), kb20), 2);
+  assert.deepEqual(asked, [], 'no sizes asked when the count already gives --jobs threads');
+  // A few large files are work enough for more threads: 3 files of 10 MB make 30 MB, two threads' worth.
+  const mb10 = () => 10 * 1024 * 1024;
+  assert.equal(threadsFor(4, names(3), mb10), 2);
+  assert.equal(threadsFor(2, names(1), mb10), 1);
+  assert.equal(threadsFor(2, [], kb20), 1);
 });
 
 test('the input list: folders walked in order, each file once; with a limit, the first files of that list', () => {

@@ -36,7 +36,8 @@ Options:
   -f, --format F           text (default), json (one line per file, in input order), junit, sarif
   -o, --output FILE        write the report there instead of stdout
   --fail-on LEVEL          error (default): exit 1 when a file has errors; warning: also when it has warnings
-  -j, --jobs N             worker threads (default: the number of cores)
+  -j, --jobs N             worker threads at most (default: the number of cores); a smaller batch gets one
+                           per 800 files or 16 MB, as more would start slower than they help
   --shard i/n              validate only the i-th of n slices of the input list (1 <= i <= n), for parallel jobs
   --max-size MB            larger files are unreadable entries, not read (default 100)
   --timeout S              a file taking longer is an unreadable entry (TIMEOUT), its thread replaced (default 60)

@@ -87,6 +87,29 @@ function workerFile(): string {
  */
 export const workerExecArgv = (file: string): string[] | undefined => (file.endsWith('.js') ? [] : undefined);
 
+/**
+ * A thread of a batch pays its start and its own JIT warm-up (about 1.4 s of CPU on the 2-core VM, see
+ * docs/performance.md) before it runs at full speed, so a second thread only pays for itself on a batch with enough
+ * work to share. Measured with the command on the corpus's XML files (2026-11-27, three runs each): 20 files 0.70 s
+ * with 1 thread, 0.83 s with 2; 100 files 0.94 / 1.00 s; 390 files 1.26 / 1.40 s; equal at ~770 files, 2 threads
+ * ahead from ~1,150; the 156 corpus PDFs (56 MB) took the same with 1 or 2. A batch therefore gets one thread per
+ * FILES_PER_THREAD files or BYTES_PER_THREAD bytes (whichever asks for more: a few large files are work enough), up
+ * to `jobs`.
+ */
+export const FILES_PER_THREAD = 800;
+export const BYTES_PER_THREAD = 16 * 1024 * 1024;
+
+/** How many threads a batch of `files` gets with --jobs `jobs`; `sizeOf` is asked only while it could change that. */
+export function threadsFor(jobs: number, files: readonly string[], sizeOf: (file: string) => number): number {
+  let threads = Math.max(1, Math.min(jobs, Math.ceil(files.length / FILES_PER_THREAD)));
+  let bytes = 0;
+  for (let i = 0; i < files.length && threads < jobs; i++) {
+    bytes += sizeOf(files[i]);
+    threads = Math.max(threads, Math.min(jobs, Math.ceil(bytes / BYTES_PER_THREAD)));
+  }
+  return threads;
+}
+
 interface Slot {
   worker: Worker;
   /** Files sent and not answered yet, oldest first (the thread works through them in this order). */

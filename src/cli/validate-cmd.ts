@@ -1,5 +1,5 @@
 /** `einvoice validate FILE|DIR|GLOB...`: the batch over worker threads, its reports and its exit code. */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, statSync, type WriteStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ShapeError } from '../lib/errors.js';
@@ -8,7 +8,7 @@ import { parseValidateOptions, type ValidateCallOptions } from '../lib/validate-
 import { SERVICE_VERSION } from '../version.js';
 import { collectInputs, parseShard, shardOf, InputError } from './files.js';
 import type { FileOutcome, Rendering } from './outcome.js';
-import { BATCH_NODE_FLAGS, batchProcessWanted, runPool } from './pool.js';
+import { BATCH_NODE_FLAGS, batchProcessWanted, runPool, threadsFor } from './pool.js';
 import { entryModule, runNodeChild } from './child.js';
 import { Progress } from './progress.js';
 import {
@@ -47,6 +47,15 @@ async function batchInChildProcess(argv: string[]): Promise<number> {
 
 /** A file's outcome without its report (result or rendered text): what the summary and the exit code read. */
 const withoutReport = ({ result: _result, rendered: _rendered, ...verdict }: FileOutcome): FileOutcome => verdict;
+
+/** A file's size, 0 when it cannot be stat'ed (its thread then reports why it cannot be read). */
+function sizeOrZero(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
 
 export async function validateCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -161,7 +170,8 @@ export async function validateCommand(argv: string[]): Promise<number> {
   const findingsText: string[] = [];
   const render: Rendering | undefined =
     format === 'json' ? { format } : format === 'text' && !values.quiet ? { format, colour } : undefined;
-  const poolOptions = { jobs, options, maxBytes: Math.floor(maxMb * 1024 * 1024), timeoutMs: timeoutS * 1000, render };
+  const threads = threadsFor(jobs, files, sizeOrZero);
+  const poolOptions = { jobs: threads, options, maxBytes: Math.floor(maxMb * 1024 * 1024), timeoutMs: timeoutS * 1000, render };
   await runPool(files, poolOptions, (index, outcome) => {
     outcomes[index] = outcome;
     progress?.tick();
