@@ -23,6 +23,9 @@ export interface FileOutcome {
 /** How a batch thread renders its outcomes for text or json output (junit and sarif need the results). */
 export type Rendering = { format: 'json' } | { format: 'text'; colour: boolean };
 
+/** A file's outcome without its report (result or rendered text): what the summary and the exit code read. */
+export const withoutReport = ({ result: _result, rendered: _rendered, ...verdict }: FileOutcome): FileOutcome => verdict;
+
 export function countFindings(errors: readonly ValidationErrorDetail[]): { errorCount: number; warningCount: number } {
   let errorCount = 0;
   let warningCount = 0;

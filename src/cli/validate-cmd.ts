@@ -7,7 +7,7 @@ import { licenseOf, requireFeature } from '../lib/license-check.js';
 import { parseValidateOptions, type ValidateCallOptions } from '../lib/validate-options.js';
 import { SERVICE_VERSION } from '../version.js';
 import { collectInputs, parseShard, shardOf, InputError } from './files.js';
-import type { FileOutcome, Rendering } from './outcome.js';
+import { withoutReport, type FileOutcome, type Rendering } from './outcome.js';
 import { BATCH_NODE_FLAGS, batchProcessWanted, runPool, threadsFor } from './pool.js';
 import { entryModule, runNodeChild } from './child.js';
 import { Progress } from './progress.js';
@@ -44,9 +44,6 @@ async function batchInChildProcess(argv: string[]): Promise<number> {
   if (signal) process.kill(process.pid, signal);
   return EXIT.IO;
 }
-
-/** A file's outcome without its report (result or rendered text): what the summary and the exit code read. */
-const withoutReport = ({ result: _result, rendered: _rendered, ...verdict }: FileOutcome): FileOutcome => verdict;
 
 /** A file's size, 0 when it cannot be stat'ed (its thread then reports why it cannot be read). */
 function sizeOrZero(file: string): number {

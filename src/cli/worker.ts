@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ValidateCallOptions } from '../lib/operations.js';
-import type { FileOutcome, Rendering } from './outcome.js';
+import { withoutReport, type FileOutcome, type Rendering } from './outcome.js';
 import { COLOURS, jsonLine, PLAIN, textFindings, textLine } from './report.js';
 import { FLUSH_MS, P_AHEAD, P_BUSY, P_FINISHED, P_STARTED, type Chunk, type Results } from './pool-protocol.js';
 import { readInput, validateInput } from './validate-file.js';
@@ -30,8 +30,7 @@ function rendered(outcome: FileOutcome): FileOutcome {
   if (!render) return outcome;
   const line = render.format === 'json' ? jsonLine(outcome) : `${textLine(outcome, style)}\n`;
   const findings = render.format === 'text' ? textFindings(outcome, style) : '';
-  const { result: _result, ...verdict } = outcome;
-  return { ...verdict, rendered: { line, findings } };
+  return { ...withoutReport(outcome), rendered: { line, findings } };
 }
 const state = new Int32Array(progress);
 const queue: Chunk[] = [];
