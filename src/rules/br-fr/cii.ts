@@ -36,9 +36,8 @@ import {
   type FrRelease,
 } from './checks.js';
 import { anyEquals, attribute, descendants, first, fromRoot, is, length, norm, sel, text, textAt, withAttr } from './xml.js';
-import { perDocument } from '../../util/property-map.js';
 import { Big } from '../../model/decimal.js';
-import { PropertyMap } from '../../util/property-map.js';
+import { perDocument, PropertyMap } from '../../util/property-map.js';
 
 const CII = 'rsm:CrossIndustryInvoice';
 const TX = `${CII}/rsm:SupplyChainTradeTransaction`;

@@ -42,8 +42,7 @@ import {
 } from './checks.js';
 import { repeatsEarlierValue } from './cii.js';
 import { anyEquals, attribute, descendants, fromRoot, is, length, norm, sel, text, textAt, withAttr } from './xml.js';
-import { perDocument } from '../../util/property-map.js';
-import { PropertyMap } from '../../util/property-map.js';
+import { perDocument, PropertyMap } from '../../util/property-map.js';
 
 export const isUblRoot = (root: XmlElement) => is(root, 'ubl:Invoice') || is(root, 'cn:CreditNote');
 
