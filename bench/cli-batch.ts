@@ -275,18 +275,17 @@ function officialSchematron(unique: string[]): void {
   const artefacts = process.env.EN16931_ARTEFACTS;
   const saxon = process.env.SAXON_JAR ?? '/usr/share/java/Saxon-HE.jar';
   const xslt = (syntax: string) => join(artefacts ?? '', syntax, 'xslt', `EN16931-${syntax.toUpperCase()}-validation.xslt`);
-  const missing = !artefacts
-    ? 'set EN16931_ARTEFACTS to a checkout of the CEN validation artefacts'
-    : ![xslt('cii'), xslt('ubl')].every((f) => existsSync(f))
-      ? `no cii/xslt and ubl/xslt stylesheets under ${artefacts}`
-      : !existsSync(saxon)
-        ? `no Saxon-HE jar at ${saxon} (SAXON_JAR)`
-        : spawnSync('javac', ['-version']).status !== 0
-          ? 'no javac'
-          : undefined;
+  const missing = (): string | undefined => {
+    if (!artefacts) return 'set EN16931_ARTEFACTS to a checkout of the CEN validation artefacts';
+    if (![xslt('cii'), xslt('ubl')].every((f) => existsSync(f))) return `no cii/xslt and ubl/xslt stylesheets under ${artefacts}`;
+    if (!existsSync(saxon)) return `no Saxon-HE jar at ${saxon} (SAXON_JAR)`;
+    if (spawnSync('javac', ['-version']).status !== 0) return 'no javac';
+    return undefined;
+  };
   console.log(`\nThe official EN 16931 Schematron (XSLT, Saxon-HE) on a warm JVM, the same ${unique.length} XML files:`);
-  if (missing) {
-    console.log(`  not run: ${missing}`);
+  const why = missing();
+  if (why) {
+    console.log(`  not run: ${why}`);
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'einvoice-schematron-'));

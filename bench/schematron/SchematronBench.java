@@ -97,12 +97,13 @@ public final class SchematronBench {
   /** Whether the document's root element is a CII CrossIndustryInvoice (else it is a UBL Invoice or CreditNote). */
   private static boolean rootIsCii(byte[] bytes) {
     String head = new String(bytes, 0, Math.min(bytes.length, 4096), StandardCharsets.UTF_8);
-    int i = 0;
-    while ((i = head.indexOf('<', i)) >= 0) {
-      char c = i + 1 < head.length() ? head.charAt(i + 1) : ' ';
-      if (c != '?' && c != '!') return head.startsWith("CrossIndustryInvoice", head.indexOf(':', i) + 1)
-          || head.startsWith("CrossIndustryInvoice", i + 1);
-      i++;
+    // The first tag that is not a declaration, processing instruction or comment.
+    for (int i = head.indexOf('<'); i >= 0; i = head.indexOf('<', i + 1)) {
+      if (i + 1 >= head.length() || head.charAt(i + 1) == '?' || head.charAt(i + 1) == '!') continue;
+      int end = i + 1;
+      while (end < head.length() && " \t\r\n/>".indexOf(head.charAt(end)) < 0) end++;
+      String name = head.substring(i + 1, end);
+      return name.substring(name.indexOf(':') + 1).equals("CrossIndustryInvoice");
     }
     return false;
   }
