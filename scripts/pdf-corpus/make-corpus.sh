@@ -146,7 +146,7 @@ i5 identity-h "Carlito TTF, IDENTITY_H, embedded subset" "fonts-embedded:type0,i
 i5 cmyk-spot "CMYKColor fonts, CMYK JPEG, PdfSpotColor" "fonts-not-embedded:std14,colour:devicecmyk,colour:separation,image:jpeg-cmyk"
 i5 layers "PdfLayer: non-printing and hidden layers" "fonts-not-embedded:std14,optional-content"
 i5 forms-js "TextField with format/keystroke JavaScript, push button, document JavaScript, OpenAction" "fonts-not-embedded:std14,acroform,javascript:field-actions,javascript:open-action"
-i5 empty-signature "an empty (unsigned) signature field" "fonts-not-embedded:std14,acroform,signature:empty"
+i5 empty-signature "an empty (unsigned) signature field, AcroForm /SigFlags 1 (SignaturesExist)" "fonts-not-embedded:std14,acroform,signature:empty"
 i5 annotations "comments without appearance, hidden, NoView, link" "fonts-not-embedded:std14,annot:text-no-appearance,annot:hidden,annot:link"
 i5 encrypted "AES-128, empty user password" "fonts-not-embedded:std14,encrypted:empty-user-password"
 i5 pdfa3b "PdfAWriter PDF/A-3B, Liberation Sans embedded, sRGB intent, attachment with AFRelationship" "pdfa:3b,fonts-embedded:truetype-subset,embedded-files"

@@ -150,7 +150,7 @@ public class Itext5Invoices {
                     w.setOpenAction(PdfAction.javaScript("app.alert('Bitte prüfen Sie die Rechnung.');", w));
                 });
                 break;
-            case "empty-signature": // an unsigned signature field, prepared for signing later (no /V)
+            case "empty-signature": // an unsigned signature field, prepared for signing later (no /V), /SigFlags 1
                 write(out, (doc, w) -> {
                     invoice(doc, 1, f, b, "logo-rgb.png");
                     PdfFormField sig = PdfFormField.createSignature(w);
@@ -160,6 +160,8 @@ public class Itext5Invoices {
                     sig.setFieldName("Unterschrift");
                     sig.setPage(1);
                     w.addAnnotation(sig);
+                    // SignaturesExist: the document has a signature field (ISO 32000-1 12.7.2), signed or not.
+                    w.getAcroForm().setSigFlags(PdfWriter.SIGNATURE_EXISTS);
                 });
                 break;
             case "annotations": // comments without appearance streams, a hidden note, a link without flags, a stamp
