@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
-import { PoolBusyError, WorkerGate } from '../validation/runner.js';
+import { PoolBusyError, WorkerGate } from '../workers/gate.js';
 import type { PdfTask, PdfTaskAnswer } from './pdf-worker.js';
 
 /** Time for one pdf-lib job, waiting for a worker included (the bound: an answer within 5 s). */
