@@ -12,10 +12,10 @@ import {
   limitError,
   looksEncrypted,
   PdfReadError,
-  recoverByScanning,
   type PdfAttachment,
   type PdfContents,
-} from './extract.js';
+} from './contents.js';
+import { recoverByScanning } from './recover.js';
 import type { FullParseAnswer, RawStreamData } from './extract-full.js';
 import { EmbedError } from './hybrid.js';
 import { decodeStreamData, isDict, isRef, LazyPdf, LazyPdfError, nameOf, parseValueAt, type PdfStreamValue } from './lazy.js';
