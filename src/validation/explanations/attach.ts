@@ -1,6 +1,6 @@
 /** Attach the compared values (values.ts) to the findings of a validation that asked for diagnostics. */
 import type { Invoice } from '../../model/invoice.js';
-import type { ValidationErrorDetail } from '../validate.js';
+import type { ValidationErrorDetail } from '../../report/types.js';
 import { boundText } from '../report-bounds.js';
 import { comparedValues } from './values.js';
 
