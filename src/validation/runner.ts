@@ -37,7 +37,7 @@ import type { ExtractionResult } from '../extract/result.js';
 import type { SerializedUpload } from '../serialize/upload.js';
 import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../metadata/errors.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
-import type { MetadataErrorData, WorkerAnswer, WorkerTask } from './worker.js';
+import type { BuiltXml, MetadataErrorData, WorkerAnswer, WorkerTask } from './worker-task.js';
 import { InlineBatch } from './inline-batch.js';
 import { withPdfa } from './with-pdfa.js';
 import { WorkerGate } from '../workers/gate.js';
@@ -52,14 +52,7 @@ export class ValidationTimeoutError extends Error {
   }
 }
 
-/** What /v1/xml answers: the XML and the metadata fields the profile could not carry. */
-export interface BuiltXml {
-  xml: string;
-  droppedFields: string[];
-  /** The profile the XML was written for, and BT-1 (for /v1/convert's container and download name). */
-  profile: import('../model/profiles.js').ProfileId;
-  invoiceNumber?: string;
-}
+export type { BuiltXml } from './worker-task.js';
 
 export interface ValidationRunner {
   /** inline: everything on the calling thread (WORKERS=0); pool: big jobs in worker threads, small ones inline. */
