@@ -63,7 +63,7 @@ export interface ValidationRunner {
   activeThreads(): number;
   /**
    * `timeoutMs` overrides the runner's bound for this call (pool mode). Throws IngestError for unusable uploads.
-   * `options.pdfa`: also run the PDF/A layer on a PDF upload, where the validation runs (the library's withPdfaRequest).
+   * `options.pdfa`: also run the PDF/A layer on a PDF upload, where the validation runs (./with-pdfa.ts).
    */
   validate(bytes: Uint8Array, filename?: string, options?: RunnerValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
   /** Always through a worker (pool mode only): the readiness check uses it to prove the pool works. */
