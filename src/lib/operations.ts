@@ -21,7 +21,7 @@ import { MAX_JSON_DEPTH } from '../util/json-limits.js';
 import { gateWrittenPdf } from '../pdfa/layer.js';
 import { withPdfa } from '../validation/with-pdfa.js';
 // Pure string helpers (no HTTP framework): the download name of a generated PDF.
-import { invoicePdfName } from '../http/download.js';
+import { invoicePdfName } from './file-names.js';
 import { ConflictError, EInvoiceError, InternalError, InvalidInputError, ShapeError, UnprocessableError } from './errors.js';
 import { parseValidateOptions, type ValidateCallOptions } from './validate-options.js';
 
