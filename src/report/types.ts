@@ -11,7 +11,7 @@ export interface ValidationErrorDetail {
   location?: string;
   /** Rule set the finding comes from (en16931-cii, en16931-ubl, xsd, ...). */
   rule_set?: string;
-  /** Only on a summary entry (src/validation/report-bounds.ts): how many findings of this rule it stands for, not listed. */
+  /** Only on a summary entry (src/rules/report-bounds.ts): how many findings of this rule it stands for, not listed. */
   omitted?: number;
   /**
    * Only with ValidateOptions.explain (pro diagnostics): the values a calculation rule compared, shown as the
