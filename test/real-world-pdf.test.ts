@@ -197,7 +197,8 @@ before(
 
 after(async () => {
   await app?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  // Renders still running when a timed-out hook gave up may write into the folder while it is removed.
+  if (work) rmSync(work, { recursive: true, force: true, maxRetries: 3 });
 });
 
 const list = <T extends Outcome>(os: T[], what: (o: T) => string): string => os.map((o) => `  ${o.entry.file}: ${what(o)}`).join('\n');

@@ -75,7 +75,8 @@ async function pdfkit() {
     doc.text('Bestätigt:', 40, 725, { lineBreak: false });
     doc.formCheckbox('ok', 130, 722, 12, 12);
     doc.formCombo('payment', 300, 696, 120, 16, { select: ['Überweisung', 'Lastschrift'], value: 'Überweisung' });
-    doc.formPushButton('print', 300, 722, 60, 16, { label: 'Drucken', Action: { S: 'JavaScript', JS: 'print();' } });
+    // PDFKit writes a JS string as a name; a String object as a PDF string.
+    doc.formPushButton('print', 300, 722, 60, 16, { label: 'Drucken', A: { S: 'JavaScript', JS: new String('this.print();') } });
   }
   if (variant === 'transparency') {
     doc.save().fillOpacity(0.25).fillColor('red').rotate(-30, { origin: [300, 420] }).fontSize(70).font(bold).text('ZAHLBAR', 120, 400, { lineBreak: false }).restore();
