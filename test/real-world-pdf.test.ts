@@ -192,7 +192,7 @@ before(
     }
     await Promise.all(pending);
   },
-  { timeout: 180_000 },
+  { timeout: 240_000 },
 );
 
 after(async () => {
