@@ -240,12 +240,13 @@ sc cmyk "CMYK output (printer), PDF 1.5 with layers, CMYK JPEG" "fonts-embedded:
 
 # ---- Ghostscript, groff, enscript, pdfTeX, pandoc -----------------------------------------------------------
 V="Ghostscript $(dv ghostscript)"
-for v in plain cmyk separation transfer interpolate symbol courier; do "$PY" postscript_invoice.py "$v" >"$WORK/ps/$v.ps"; done
+for v in plain cmyk separation devicen transfer interpolate symbol courier; do "$PY" postscript_invoice.py "$v" >"$WORK/ps/$v.ps"; done
 gs_() { ps2pdf $3 "$WORK/ps/$2.ps" "$OUT/ghostscript-$1.pdf"; rec "ghostscript-$1.pdf" Ghostscript "$V" "postscript_invoice.py $2 | ps2pdf $3: $4" "$5"; }
 gs_ default plain "" "PostScript with standard fonts by name, default settings (substitutes embedded)" "fonts-embedded:type1c-subset"
 gs_ noembed plain "-dEmbedAllFonts=false" "fonts left unembedded, as print-to-PDF drivers configure it" "fonts-not-embedded:std14"
 gs_ cmyk cmyk "-dEmbedAllFonts=false" "setcmykcolor" "fonts-not-embedded:std14,colour:devicecmyk"
 gs_ separation separation "" "a Separation colour space" "fonts-embedded:type1c-subset,colour:separation"
+gs_ devicen devicen "" "a DeviceN colour space (black + a spot colour), written without /Colorants" "fonts-embedded:type1c-subset,colour:devicen"
 gs_ transfer transfer "" "settransfer (kept as /TR)" "fonts-embedded:type1c-subset,transfer-function"
 gs_ interpolate interpolate "" "an image with /Interpolate true" "fonts-embedded:type1c-subset,image:interpolate"
 gs_ symbol-pdf13 symbol "-dCompatibilityLevel=1.3 -dEmbedAllFonts=false" "Symbol and ZapfDingbats, PDF 1.3" "fonts-not-embedded:std14,font:symbol,font:zapfdingbats,header:1.3"

@@ -1,6 +1,6 @@
 """The invoice as hand-written PostScript, the way legacy ERP print spoolers emit it (standard fonts by name, never
 embedded), for Ghostscript's ps2pdf. Usage: postscript_invoice.py VARIANT > file.ps
-VARIANT: plain, cmyk (setcmykcolor), separation (a spot colour), transfer (settransfer), interpolate (an image with
+VARIANT: plain, cmyk (setcmykcolor), separation (a spot colour), devicen (black + a spot colour), transfer (settransfer), interpolate (an image with
 /Interpolate true), symbol (Symbol and ZapfDingbats)."""
 import sys
 from common import DATA as D, lines
@@ -26,6 +26,9 @@ if variant == 'transfer':
     out.append('{ 0.9 mul 0.1 add } settransfer')  # a lightened print, as a driver's density setting
 if variant == 'cmyk':
     out.append('0.9 0.4 0 0.1 setcmykcolor 0 812 595 30 rectfill 0 0 0 1 setcmykcolor')
+if variant == 'devicen':
+    # a duotone band: black plus a spot colour as DeviceN, as DTP drivers write two-colour letterheads
+    out.append('[/DeviceN [/Black (HKS 43 K) cvn] /DeviceCMYK { exch 1 index 0.6 mul 0 4 -1 roll } ] setcolorspace 0.2 1 setcolor 0 812 595 30 rectfill 0 setgray')
 if variant == 'separation':
     out.append('[/Separation (HKS 43 K) cvn /DeviceCMYK { dup 1 exch 0.6 mul 0 0.1 } ] setcolorspace 1 setcolor 0 812 595 30 rectfill 0 setgray')
 font = 'Cour' if variant == 'courier' else 'Helv'
