@@ -205,7 +205,8 @@ const list = <T extends Outcome>(os: T[], what: (o: T) => string): string => os.
 
 test('the corpus: at least 120 PDFs from at least 20 producers, every file listed in the manifest', () => {
   assert.ok(manifest.length >= 120, `${manifest.length} files`);
-  const producers = new Set(manifest.map((e) => e.producer.replace(/ \(.*$/, '')));
+  // Real producers only: hand-built files imitate producers that cannot run here and do not count.
+  const producers = new Set(manifest.filter((e) => !/hand-built|damaged|hostile/.test(e.producer)).map((e) => e.producer));
   assert.ok(producers.size >= 20, `${producers.size} producers`);
   const onDisk = [
     ...readdirSync(DIR).filter((f) => f.endsWith('.pdf')),
