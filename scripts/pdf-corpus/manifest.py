@@ -161,5 +161,5 @@ doc = {
     'files': entries,
 }
 json.dump(doc, open(os.path.join(outdir, 'manifest.json'), 'w', encoding='utf-8'), ensure_ascii=False, indent=1)
-producers = sorted({e['producer'] for e in entries})
-print(f'manifest: {len(entries)} files, {len(producers)} producers')
+real = {e['producer'] for e in entries if not re.search('hand-built|damaged|hostile', e['producer'])}
+print(f'manifest: {len(entries)} files, {len(real)} real producers (and {sum(1 for e in entries if e["producer"] not in real)} hand-built files)')
