@@ -20,9 +20,7 @@ import {
   CREDIT_NOTE_TYPE_CODES,
   GUIDELINE_ID,
   PEPPOL_BILLING_PROCESS,
-  PROFILE_IDS,
   UBL_CUSTOMIZATION_ID,
-  UBL_PROFILE_IDS,
   ublProfileOf,
   type OutputProfile,
   type OutputSyntax,
@@ -41,8 +39,9 @@ import { termsAt } from '../validation/explanations/paths.js';
 import { parseXml, pathOf, type XmlElement } from '../xml/dom.js';
 import { unmappedContent, unmappedLocation } from './coverage.js';
 import { diffInvoices, splitNoteSubject } from './model-diff.js';
+import { checkTransformOptions, TransformInputError, type TransformOptions } from './options.js';
 
-export const TRANSFORM_SYNTAXES: readonly OutputSyntax[] = ['cii', 'ubl'];
+export { checkTransformOptions, TransformInputError, TransformOptionError, type TransformOptions } from './options.js';
 
 /** Why an entry is in the dropped list. */
 export type DropReason = 'not_in_model' | 'not_in_target' | 'replaced';
@@ -76,56 +75,8 @@ export interface TransformResult {
   dropped: DroppedContent[];
 }
 
-export interface TransformOptions {
-  to: OutputSyntax;
-  /** Target profile: for ubl en16931, xrechnung, peppol; for cii a Factur-X profile or xrechnung. Default: from the source. */
-  profile?: OutputProfile;
-}
-
 export const MAX_LOCATIONS = 10;
 export const MAX_VALUE = 200;
-
-/** The source cannot be transformed (HTTP 400 with `code`): no invoice in it, or one we cannot read. */
-export class TransformInputError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'TransformInputError';
-  }
-}
-
-/** The target asked for does not exist or does not go with the syntax (HTTP 422 at `field`). */
-export class TransformOptionError extends Error {
-  constructor(
-    readonly field: 'to' | 'profile',
-    message: string,
-    readonly input: unknown,
-  ) {
-    super(message);
-    this.name = 'TransformOptionError';
-  }
-}
-
-/** Check `to` and `profile` (as sent: strings), before any work. */
-export function checkTransformOptions(to: unknown, profile: unknown): { to: OutputSyntax; profile?: OutputProfile } {
-  const syntax = typeof to === 'string' ? to.trim().toLowerCase() : to;
-  if (syntax !== 'cii' && syntax !== 'ubl') throw new TransformOptionError('to', "Input should be 'cii' or 'ubl'", to);
-  if (profile === undefined || profile === null || profile === '') return { to: syntax };
-  const p = typeof profile === 'string' ? profile.trim().toLowerCase() : profile;
-  const allowed: readonly string[] = syntax === 'ubl' ? UBL_PROFILE_IDS : PROFILE_IDS;
-  if (typeof p !== 'string' || !allowed.includes(p)) {
-    const why =
-      syntax === 'cii' && p === 'peppol'
-        ? 'Peppol BIS Billing 3.0 is written as UBL: use to=ubl'
-        : syntax === 'ubl' && typeof p === 'string' && (PROFILE_IDS as readonly string[]).includes(p)
-          ? `profile ${p} is a Factur-X profile, written as CII only; with to=ubl use en16931, xrechnung or peppol`
-          : `Input should be ${allowed.map((a) => `'${a}'`).join(', ')}`;
-    throw new TransformOptionError('profile', why, profile);
-  }
-  return { to: syntax, profile: p as OutputProfile };
-}
 
 /** The source's invoice, or why there is none (TransformInputError). */
 function sourceOf(ing: IngestResult): { root: XmlElement; syntax: 'cii' | 'ubl'; invoice: Invoice } {

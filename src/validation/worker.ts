@@ -13,7 +13,8 @@ export type WorkerTask =
   | { kind?: 'validate'; bytes: Uint8Array; filename?: string; options?: ValidateOptions; pdfa?: boolean }
   | { kind: 'xml'; metadata: unknown }
   | { kind: 'extract'; bytes: Uint8Array; filename?: string }
-  | { kind: 'serialize'; bytes: Uint8Array; filename?: string };
+  | { kind: 'serialize'; bytes: Uint8Array; filename?: string }
+  | { kind: 'transform'; bytes: Uint8Array; filename?: string; options: import('../transform/options.js').TransformOptions };
 
 /** A metadata error of buildInvoiceXml, as data. */
 export type MetadataErrorData =
@@ -26,6 +27,8 @@ export type WorkerAnswer =
   | { xml: import('./runner.js').BuiltXml }
   | { extraction: ExtractionResult }
   | { serialized: SerializedUpload }
+  | { transformed: import('../transform/transform.js').TransformResult }
+  | { transformError: { code: string; message: string } }
   | { ingestError: { code: IngestError['code']; message: string } }
   | { metadataError: MetadataErrorData };
 
@@ -42,7 +45,14 @@ async function buildXml(metadata: unknown): Promise<WorkerAnswer> {
   try {
     const built = buildInvoiceXml(metadata);
     return {
-      xml: { xml: built.xml, droppedFields: built.droppedFields, profile: built.profile, invoiceNumber: built.invoice.number ?? undefined },
+      xml: {
+        xml: built.xml,
+        droppedFields: built.droppedFields,
+        profile: built.profile,
+        invoiceNumber: built.invoice.number ?? undefined,
+        syntax: built.syntax,
+        target: built.target,
+      },
     };
   } catch (err) {
     if (err instanceof errors.MetadataNotJsonError) return { metadataError: { kind: 'notJson', message: err.message, code: err.code } };
@@ -70,8 +80,25 @@ async function extract(bytes: Uint8Array, filename?: string): Promise<WorkerAnsw
   return { extraction: toExtractionResult(await ingest(bytes, filename)) };
 }
 
+let transformModules: Promise<[typeof import('../input/ingest.js'), typeof import('../transform/transform.js')]> | undefined;
+
+async function transform(
+  bytes: Uint8Array,
+  filename: string | undefined,
+  options: import('../transform/options.js').TransformOptions,
+): Promise<WorkerAnswer> {
+  const [{ ingest }, t] = await (transformModules ??= Promise.all([import('../input/ingest.js'), import('../transform/transform.js')]));
+  try {
+    return { transformed: t.transformIngested(await ingest(bytes, filename), options) };
+  } catch (err) {
+    if (err instanceof t.TransformInputError) return { transformError: { code: err.code, message: err.message } };
+    throw err;
+  }
+}
+
 export default async function runInWorker(task: WorkerTask): Promise<WorkerAnswer> {
   try {
+    if (task.kind === 'transform') return await transform(task.bytes, task.filename, task.options);
     if (task.kind === 'xml') return await buildXml(task.metadata);
     if (task.kind === 'extract') return await extract(task.bytes, task.filename);
     if (task.kind === 'serialize') return await serialize(task.bytes, task.filename);
