@@ -115,6 +115,26 @@ function normaliseUblModel(inv: Invoice): void {
   }
 }
 
+/** Categories whose CII rules (BR-Z-01, BR-E-01, BR-AE-01, BR-IC-01, BR-G-01) refuse a breakdown no line, allowance or charge uses. */
+const SINGLE_BREAKDOWN_CATEGORIES = new Set(['Z', 'E', 'AE', 'K', 'G']);
+
+/**
+ * The model for a CII target without the VAT breakdown entries CII cannot carry: an entry of category Z, E, AE, K or G
+ * with zero taxable and tax amounts that no line, document allowance or charge uses. The UBL rules accept such an
+ * entry (the breakdown's own TaxCategory counts as a use there), the CII rules refuse it; its amounts say nothing,
+ * so it is left out — and listed as dropped, since the comparison is with the source model.
+ */
+function withoutOrphanBreakdowns(inv: Invoice): Invoice {
+  const used = new Set<string>();
+  for (const item of [...inv.lines, ...inv.allowances, ...inv.charges]) if (item.vatCategoryCode) used.add(item.vatCategoryCode.trim());
+  const zero = (v: string | undefined) => v === undefined || /^[+-]?0*(\.0*)?$/.test(v.trim());
+  const kept = inv.vatBreakdown.filter((b) => {
+    const cat = b.categoryCode?.trim() ?? '';
+    return !(SINGLE_BREAKDOWN_CATEGORIES.has(cat) && !used.has(cat) && zero(b.taxableAmount) && zero(b.taxAmount));
+  });
+  return kept.length === inv.vatBreakdown.length ? inv : { ...inv, vatBreakdown: kept };
+}
+
 /** The target profile: as asked, or the source's own when the target syntax has it, else plain EN 16931. */
 function targetProfile(to: OutputSyntax, asked: OutputProfile | undefined, spec: string | undefined): OutputProfile {
   if (asked) return asked;
@@ -211,7 +231,7 @@ export function transformIngested(ing: IngestResult, options: TransformOptions):
   inv.specificationId = to === 'ubl' ? UBL_CUSTOMIZATION_ID[profile as UblProfileId] : GUIDELINE_ID[ciiProfile];
   inv.businessProcess = targetProcess(profile, sourceProcess);
   inv.kind = inv.typeCode !== undefined && CREDIT_NOTE_TYPE_CODES.has(inv.typeCode.trim()) ? 'credit-note' : 'invoice';
-  const xml = write(inv, to, ciiProfile);
+  const xml = write(to === 'cii' ? withoutOrphanBreakdowns(inv) : inv, to, ciiProfile);
 
   // 3. What the target does not carry: read it back and compare term by term.
   const back = parseXml(xml).root;
