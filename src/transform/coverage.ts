@@ -30,11 +30,6 @@ const ignoredAttr = (a: { ns: string; prefix: string }) => a.ns === XMLNS || a.p
  */
 const IMPLIED = new Set(['urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2 UBLVersionID']);
 
-/**
- * An element's name for the comparison. CII's ram:ID and ram:GlobalID of a party are one identifier term (BT-29,
- * BT-46, BT-60, BT-71): the model keeps the value and its scheme, and the writer picks GlobalID for an identifier
- * with a scheme, where a source may have written ID with a schemeID.
- */
 /** xs:boolean indicators: "1" and "0" are "true" and "false". */
 const BOOLEANS = new Set([
   'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2|ChargeIndicator',
@@ -48,15 +43,43 @@ function leafValue(el: XmlElement): string {
   return text;
 }
 
-const nameKey = (el: XmlElement) => (el.ns === RAM && el.local === 'GlobalID' ? `${RAM}|ID` : `${el.ns}|${el.local}`);
+/**
+ * Element paths (names without positions) as small numbers, shared by the two documents compared: the comparison
+ * keys stay short (path id + value) however deep the element, instead of strings of every namespace URI on the way.
+ */
+class PathIds {
+  private readonly names = new Map<string, Map<string, number>>();
+  private nameCount = 0;
+  private readonly paths = new Map<number, Map<number, number>>();
+  private pathCount = 0;
 
-/** The pairs of a document, counted: path (names without positions) + value → how many times. */
-function countPairs(root: XmlElement): Map<string, number> {
+  /** The id of the path of `el` below the path `parent` (0 for the root's parent). */
+  child(parent: number, el: XmlElement): number {
+    // CII's ram:ID and ram:GlobalID of a party are one identifier term (BT-29, BT-46, BT-60, BT-71): the model keeps
+    // the value and its scheme, and the writer picks GlobalID for an identifier with a scheme, where a source may
+    // have written ID with a schemeID. So they compare as one name.
+    const local = el.ns === RAM && el.local === 'GlobalID' ? 'ID' : el.local;
+    let byLocal = this.names.get(el.ns);
+    if (!byLocal) this.names.set(el.ns, (byLocal = new Map()));
+    let name = byLocal.get(local);
+    if (name === undefined) byLocal.set(local, (name = this.nameCount++));
+    let below = this.paths.get(parent);
+    if (!below) this.paths.set(parent, (below = new Map()));
+    let id = below.get(name);
+    if (id === undefined) below.set(name, (id = ++this.pathCount));
+    return id;
+  }
+}
+
+const attrKey = (path: number, a: { ns: string; local: string; value: string }) => `${path}@${a.ns}|${a.local}\u0000${a.value.trim()}`;
+
+/** The pairs of a document, counted: path + value → how many times. */
+function countPairs(root: XmlElement, ids: PathIds): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
-  const walk = (el: XmlElement, path: string): void => {
-    const here = `${path}/${nameKey(el)}`;
-    for (const a of el.attrs) if (!ignoredAttr(a)) add(`${here}/@${a.ns}|${a.local}\u0000${a.value.trim()}`);
+  const walk = (el: XmlElement, parent: number): void => {
+    const here = ids.child(parent, el);
+    for (const a of el.attrs) if (!ignoredAttr(a)) add(attrKey(here, a));
     if (el.children.length === 0) {
       const text = leafValue(el);
       if (text) add(`${here}\u0000${text}`);
@@ -64,7 +87,7 @@ function countPairs(root: XmlElement): Map<string, number> {
     }
     for (const c of el.children) walk(c, here);
   };
-  walk(root, '');
+  walk(root, 0);
   return counts;
 }
 
@@ -74,7 +97,8 @@ function countPairs(root: XmlElement): Map<string, number> {
  * document order.
  */
 export function unmappedContent(source: XmlElement, rewritten: XmlElement): UnmappedContent[] {
-  const available = countPairs(rewritten);
+  const ids = new PathIds();
+  const available = countPairs(rewritten, ids);
   const take = (key: string): boolean => {
     const n = available.get(key);
     if (!n) return false;
@@ -86,14 +110,14 @@ export function unmappedContent(source: XmlElement, rewritten: XmlElement): Unma
   const lostLeaf = new Set<XmlElement>();
   const kept = new Set<XmlElement>();
   const lostBelow = new Set<XmlElement>();
-  const walk = (el: XmlElement, path: string): { kept: boolean; lost: boolean } => {
-    const here = `${path}/${nameKey(el)}`;
+  const walk = (el: XmlElement, parent: number): { kept: boolean; lost: boolean } => {
+    const here = ids.child(parent, el);
     let anyKept = false;
     let anyLost = false;
     if (IMPLIED.has(`${el.ns} ${el.local}`)) return { kept: true, lost: false };
     for (const a of el.attrs) {
       if (ignoredAttr(a)) continue;
-      if (take(`${here}/@${a.ns}|${a.local}\u0000${a.value.trim()}`)) anyKept = true;
+      if (take(attrKey(here, a))) anyKept = true;
       else {
         anyLost = true;
         const list = lostAttrs.get(el);
@@ -122,7 +146,7 @@ export function unmappedContent(source: XmlElement, rewritten: XmlElement): Unma
     if (anyLost) lostBelow.add(el);
     return { kept: anyKept, lost: anyLost };
   };
-  walk(source, '');
+  walk(source, 0);
   // Second pass: report the largest wholly lost elements; inside carried ones, the lost leaves and attributes.
   const out: UnmappedContent[] = [];
   const report = (el: XmlElement): void => {
