@@ -559,9 +559,12 @@ function peppolErrors(
     );
   if (!meta.buyer.electronic_address)
     missing(['buyer', 'electronic_address'], 'Peppol needs the buyer electronic address (PEPPOL-EN16931-R010)');
-  if (!meta.buyer_reference && !meta.purchase_order_reference)
-    missing(['buyer_reference'], 'Peppol needs the buyer reference or the purchase order reference (PEPPOL-EN16931-R003)');
   const germans = meta.seller.address?.country_code === 'DE' && meta.buyer.address?.country_code === 'DE';
+  // Between German parties Peppol applies the German rules (DE-R-*, XRechnung's BR-DE-* by number); the buyer
+  // reference is then required outright (DE-R-015), not only as an alternative to the order reference (R003).
+  if (germans) germanErrors(meta, add, missing, 'Peppol between German parties', (n) => `DE-R-${String(n).padStart(3, '0')}`);
+  else if (!meta.buyer_reference && !meta.purchase_order_reference)
+    missing(['buyer_reference'], 'Peppol needs the buyer reference or the purchase order reference (PEPPOL-EN16931-R003)');
   if ((meta.notes ?? []).length > 1 && !germans)
     add(['notes'], 'Peppol allows one note unless seller and buyer are both German (PEPPOL-EN16931-R002)', 'too_long');
   const process = meta.business_process?.trim();
@@ -797,34 +800,58 @@ function xrechnungErrors(
   add: (loc: Loc, msg: string, type?: string, input?: unknown) => void,
   missing: (loc: Loc, why: string) => void,
 ): void {
-  if (!meta.buyer_reference) missing(['buyer_reference'], 'XRechnung needs the buyer reference, e.g. the Leitweg-ID (BR-DE-15)');
-  if (!meta.seller.electronic_address)
-    missing(['seller', 'electronic_address'], 'XRechnung needs the seller electronic address (PEPPOL-EN16931-R020)');
-  if (!meta.buyer.electronic_address)
-    missing(['buyer', 'electronic_address'], 'XRechnung needs the buyer electronic address (PEPPOL-EN16931-R010)');
+  germanErrors(
+    meta,
+    add,
+    missing,
+    'XRechnung',
+    (n) => `BR-DE-${n}`,
+    () => {
+      if (!meta.seller.electronic_address)
+        missing(['seller', 'electronic_address'], 'XRechnung needs the seller electronic address (PEPPOL-EN16931-R020)');
+      if (!meta.buyer.electronic_address)
+        missing(['buyer', 'electronic_address'], 'XRechnung needs the buyer electronic address (PEPPOL-EN16931-R010)');
+    },
+  );
+}
+
+/**
+ * The German rules: XRechnung's BR-DE-*, which Peppol BIS applies between a German seller and a German buyer as
+ * DE-R-* (the same numbers). `who` names the requirement in the messages, `id` the rule.
+ */
+function germanErrors(
+  meta: InvoiceMetadata,
+  add: (loc: Loc, msg: string, type?: string, input?: unknown) => void,
+  missing: (loc: Loc, why: string) => void,
+  who: string,
+  id: (n: number) => string,
+  afterBuyerReference?: () => void,
+): void {
+  if (!meta.buyer_reference) missing(['buyer_reference'], `${who} needs the buyer reference, e.g. the Leitweg-ID (${id(15)})`);
+  afterBuyerReference?.();
   const c = meta.seller.contact;
-  if (!c && !meta.seller.email) missing(['seller', 'contact'], 'XRechnung needs the seller contact with name, phone and email (BR-DE-2)');
+  if (!c && !meta.seller.email) missing(['seller', 'contact'], `${who} needs the seller contact with name, phone and email (${id(2)})`);
   else {
-    if (!c?.name && !c?.department) missing(['seller', 'contact', 'name'], 'XRechnung needs the seller contact name (BR-DE-5)');
-    if (!c?.phone) missing(['seller', 'contact', 'phone'], 'XRechnung needs the seller contact telephone (BR-DE-6)');
-    if (!c?.email && !meta.seller.email) missing(['seller', 'contact', 'email'], 'XRechnung needs the seller contact e-mail (BR-DE-7)');
+    if (!c?.name && !c?.department) missing(['seller', 'contact', 'name'], `${who} needs the seller contact name (${id(5)})`);
+    if (!c?.phone) missing(['seller', 'contact', 'phone'], `${who} needs the seller contact telephone (${id(6)})`);
+    if (!c?.email && !meta.seller.email) missing(['seller', 'contact', 'email'], `${who} needs the seller contact e-mail (${id(7)})`);
   }
-  for (const who of ['seller', 'buyer'] as const) {
-    const a = meta[who].address;
+  for (const party of ['seller', 'buyer'] as const) {
+    const a = meta[party].address;
     if (!a) continue;
-    if (!a.city) missing([who, 'address', 'city'], `XRechnung needs the ${who} city (BR-DE-${who === 'seller' ? 3 : 8})`);
-    if (!a.postcode) missing([who, 'address', 'postcode'], `XRechnung needs the ${who} post code (BR-DE-${who === 'seller' ? 4 : 9})`);
+    if (!a.city) missing([party, 'address', 'city'], `${who} needs the ${party} city (${id(party === 'seller' ? 3 : 8)})`);
+    if (!a.postcode) missing([party, 'address', 'postcode'], `${who} needs the ${party} post code (${id(party === 'seller' ? 4 : 9)})`);
   }
   const da = meta.delivery?.address;
   if (da) {
-    if (!da.city) missing(['delivery', 'address', 'city'], 'XRechnung needs the deliver-to city (BR-DE-10)');
-    if (!da.postcode) missing(['delivery', 'address', 'postcode'], 'XRechnung needs the deliver-to post code (BR-DE-11)');
+    if (!da.city) missing(['delivery', 'address', 'city'], `${who} needs the deliver-to city (${id(10)})`);
+    if (!da.postcode) missing(['delivery', 'address', 'postcode'], `${who} needs the deliver-to post code (${id(11)})`);
   }
-  if (!meta.payment) missing(['payment'], 'XRechnung needs payment instructions with means_code (BR-DE-1)');
+  if (!meta.payment) missing(['payment'], `${who} needs payment instructions with means_code (${id(1)})`);
   else {
     const code = meta.payment.means_code;
     if (['48', '54', '55'].includes(code) && !meta.payment.card)
-      missing(['payment', 'card'], `payment means ${code} needs the card (BR-DE-24-a)`);
+      missing(['payment', 'card'], `payment means ${code} needs the card (${id(24)}-a)`);
     const groups = [
       meta.payment.credit_transfers?.length ? 'credit_transfers' : '',
       meta.payment.card ? 'card' : '',
@@ -839,7 +866,8 @@ function xrechnungErrors(
             ? 'direct_debit'
             : '';
     for (const g of groups) {
-      if (expected && g !== expected) add(['payment', g], `payment means ${code} allows only ${expected} in XRechnung (BR-DE-23..25)`);
+      if (expected && g !== expected)
+        add(['payment', g], `payment means ${code} allows only ${expected} in ${who} (${id(23)}..${id(25).replace(/^.*-/, '')})`);
     }
   }
 }

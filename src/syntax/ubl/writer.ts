@@ -45,9 +45,16 @@ export const UNKNOWN_CARD_NETWORK = 'NA';
  */
 export const NO_PURCHASE_ORDER = 'NA';
 
-/** Whether the specification identifier (BT-24) names XRechnung (its UBL rules want a rate in every breakdown, BR-DE-14). */
-function isXRechnung(spec: string | undefined): boolean {
-  return spec !== undefined && spec.toLowerCase().includes('xrechnung');
+/**
+ * Category O has no rate, but the German rules want one in every VAT breakdown entry, where 0 is the only sensible
+ * value: XRechnung (BR-DE-14), and Peppol BIS between a German seller and a German buyer (DE-R-014, by the countries of
+ * their postal addresses).
+ */
+function breakdownRateForO(inv: Invoice): boolean {
+  const spec = (inv.specificationId ?? '').toLowerCase();
+  if (spec.includes('xrechnung')) return true;
+  const german = (p: Party) => p.address?.countryCode?.trim().toUpperCase() === 'DE';
+  return spec.includes('urn:fdc:peppol.eu:2017:poacc:billing:3.0') && german(inv.seller) && german(inv.buyer);
 }
 
 interface Ctx {
@@ -360,15 +367,14 @@ function writeTaxTotals(c: Ctx): void {
   const t = inv.totals;
   if (t.taxTotal !== undefined || inv.vatBreakdown.length) {
     const total = t.taxTotal ?? sumDec(inv.vatBreakdown.map((b) => b.taxAmount)).toFixed(2);
-    const xrechnung = isXRechnung(inv.specificationId);
+    const rateForO = breakdownRateForO(inv);
     x.open('cac:TaxTotal');
     amount(c, 'cbc:TaxAmount', total);
     for (const b of inv.vatBreakdown) {
       x.open('cac:TaxSubtotal');
       amount(c, 'cbc:TaxableAmount', b.taxableAmount);
       amount(c, 'cbc:TaxAmount', b.taxAmount);
-      // Category O has no rate; XRechnung still wants one in the breakdown (BR-DE-14), where 0 is the only sensible value.
-      const rate = b.categoryCode !== 'O' ? b.rate : xrechnung ? '0' : undefined;
+      const rate = b.categoryCode !== 'O' ? b.rate : rateForO ? '0' : undefined;
       writeTaxCategory(c, 'cac:TaxCategory', b.categoryCode, rate, b);
       x.close('cac:TaxSubtotal');
     }
