@@ -47,7 +47,9 @@ export interface TrueTypeFont {
 /** Most tables a program may have; a directory claiming more is not a font. */
 const MAX_TABLES = 256;
 
-export function parseTrueType(bytes: Uint8Array): TrueTypeFont {
+export function parseTrueType(input: Uint8Array): TrueTypeFont {
+  // A plain Uint8Array view: Buffer.prototype.slice shares memory, and the writers below copy tables with slice().
+  const bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   if (bytes.length < 12) fail('shorter than its header');
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = dv.getUint32(0);
@@ -230,6 +232,7 @@ const HAVE_SCALE = 0x0008;
 const MORE_COMPONENTS = 0x0020;
 const HAVE_XY_SCALE = 0x0040;
 const HAVE_2X2 = 0x0080;
+const HAVE_INSTRUCTIONS = 0x0100;
 
 /** Offsets (inside the glyph record) of each component's glyph index, for a composite glyph. */
 function componentOffsets(g: Uint8Array): number[] {
@@ -273,6 +276,11 @@ export interface SubsetOptions {
   symbol?: Map<number, number>;
   /** PostScript name written to the name table (the name the PDF asked for; never a Reserved Font Name). */
   postScriptName: string;
+  /**
+   * Keep the TrueType hinting (glyph instructions, fpgm, prep, cvt). Off by default: PDF viewers (pdf.js, poppler,
+   * Acrobat) render embedded TrueType unhinted, and the hints are more than half of a compressed subset.
+   */
+  hinting?: boolean;
 }
 
 export interface SubsetResult {
@@ -281,8 +289,42 @@ export interface SubsetResult {
   numGlyphs: number;
 }
 
-/** Tables copied from the source as they are (hinting programs the glyph instructions call). */
-const KEPT_TABLES = ['cvt ', 'fpgm', 'prep', 'gasp'];
+/** Tables copied from the source as they are when hinting is kept (the programs the glyph instructions call). */
+const HINTING_TABLES = ['cvt ', 'fpgm', 'prep', 'gasp'];
+
+/**
+ * A glyph record without its instructions: a simple glyph's instruction bytes cut out (length 0), a composite's
+ * WE_HAVE_INSTRUCTIONS flag cleared and its trailing instructions dropped. A record that does not parse is kept.
+ */
+function withoutInstructions(g: Uint8Array): Uint8Array {
+  if (g.length < 10) return g;
+  const contours = (g[0] << 8) | g[1];
+  if (contours === 0xffff) {
+    const offs = componentOffsets(g);
+    if (offs.length === 0) return g;
+    // The end of the last component: flags and index at offs[-1] - 2, then its arguments and transform.
+    const last = offs[offs.length - 1] - 2;
+    const flags = (g[last] << 8) | g[last + 1];
+    if (!(flags & HAVE_INSTRUCTIONS)) return g;
+    let end = last + 4 + (flags & ARGS_ARE_WORDS ? 4 : 2);
+    if (flags & HAVE_SCALE) end += 2;
+    else if (flags & HAVE_XY_SCALE) end += 4;
+    else if (flags & HAVE_2X2) end += 8;
+    if (end > g.length) return g;
+    const out = g.slice(0, end);
+    out[last] &= ~(HAVE_INSTRUCTIONS >> 8);
+    return out;
+  }
+  if (contours > 0x7fff) return g; // other negative counts are not defined
+  const lenAt = 10 + contours * 2;
+  if (lenAt + 2 > g.length) return g;
+  const n = (g[lenAt] << 8) | g[lenAt + 1];
+  if (n === 0 || lenAt + 2 + n > g.length) return g;
+  const out = new Uint8Array(g.length - n);
+  out.set(g.subarray(0, lenAt));
+  out.set(g.subarray(lenAt + 2 + n), lenAt + 2); // instructionLength stays 0 (the new array is zeroed)
+  return out;
+}
 
 /**
  * A subset of `font` with the given glyphs, each with its own advance width, and a new cmap. Composite glyphs bring
@@ -309,7 +351,7 @@ export function subsetTrueType(font: TrueTypeFont, opts: SubsetOptions): SubsetR
   if (order.length > 65535) throw new FontProgramError('subset needs more than 65,535 glyphs');
 
   const glyphs: Uint8Array[] = order.map((src) => {
-    const g = font.glyph(src);
+    const g = opts.hinting ? font.glyph(src) : withoutInstructions(font.glyph(src));
     const offs = componentOffsets(g);
     if (offs.length === 0) return g;
     const copy = g.slice();
@@ -361,7 +403,7 @@ export function subsetTrueType(font: TrueTypeFont, opts: SubsetOptions): SubsetR
   tables.set('hmtx', hmtx);
   tables.set('loca', loca);
   tables.set('glyf', glyf);
-  for (const tag of KEPT_TABLES) if (font.tables.has(tag)) tables.set(tag, src(tag));
+  if (opts.hinting) for (const tag of HINTING_TABLES) if (font.tables.has(tag)) tables.set(tag, src(tag));
   tables.set('cmap', writeCmap(opts));
   tables.set('post', writePost(font));
   tables.set('name', writeName(font, opts.postScriptName));

@@ -19,7 +19,7 @@
  * - trueTypeEncodings (6.2.11.6-2, -3): a symbolic TrueType font with an /Encoding, or a non-symbolic one without a
  *   WinAnsi/MacRoman encoding, is rewritten only where the glyph every shown code selects stays the same.
  */
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, PDFString, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { Font as StandardFont } from '@cantoo/pdf-lib/standard-fonts';
 import type { Finding } from '../../pdfa/model.js';
 import { findFontAsset, readFontAsset, type FontAsset } from '../fonts/assets.js';
@@ -594,7 +594,10 @@ function embedCidFont(doc: PDFDocument, type0: PDFDict, cidFont: PDFDict, use: F
   cidFont.set(N('BaseFont'), N(fontName));
   cidFont.set(N('CIDToGIDMap'), doc.context.register(doc.context.flateStream(map)));
   if (!dictAt(doc, cidFont, 'CIDSystemInfo'))
-    cidFont.set(N('CIDSystemInfo'), doc.context.obj({ Registry: doc.context.obj('Adobe'), Ordering: 'Identity', Supplement: 0 }));
+    cidFont.set(
+      N('CIDSystemInfo'),
+      doc.context.obj({ Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 }),
+    );
   type0.set(N('BaseFont'), N(fontName));
   return undefined;
 }
