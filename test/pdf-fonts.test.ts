@@ -21,7 +21,7 @@ import {
   PDFDocument,
   PDFName,
   PDFNumber,
-  PDFRef,
+  type PDFRef,
   PDFStream,
   PDFString,
   StandardFonts,
