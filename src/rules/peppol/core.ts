@@ -426,20 +426,9 @@ function identifierRules(v: RuleVariant): ContextRule[] {
       ),
     ]),
   ];
-  if (v.danishPAndSe) {
-    const flag = v.danishPAndSe;
-    rules.push(
-      identifierRule('0096', [
-        A('PEPPOL-COMMON-R052', flag, 'A Danish P number (scheme 0096) must be 10 digits.', (el) => digitsOnly(text(el), 10)),
-      ]),
-      identifierRule('0198', [
-        A('PEPPOL-COMMON-R053', flag, 'A Danish SE number (ERSTORG, scheme 0198) must be DK followed by 8 digits.', (el) => {
-          const s = text(el);
-          return len(s) === 10 && substr(s, 1, 2) === 'DK' && onlyDigits(substr(s, 3, 8));
-        }),
-      ]),
-    );
-  }
+  // Billing lists the Danish P / SE number rules after the CVR rule, self-billing 2026.5 after the ABN rule.
+  const danish = danishPAndSeRules(v);
+  if (v.kind === 'billing') rules.push(...danish);
   rules.push(
     identifierRule('0208', [
       A(
@@ -503,6 +492,7 @@ function identifierRules(v: RuleVariant): ContextRule[] {
       }),
     ]),
   );
+  if (v.kind !== 'billing') rules.push(...danish);
   if (v.dutchFormats) {
     rules.push(
       identifierRule('0106', [
@@ -541,6 +531,22 @@ function identifierRules(v: RuleVariant): ContextRule[] {
     );
   }
   return rules;
+}
+
+function danishPAndSeRules(v: RuleVariant): ContextRule[] {
+  if (!v.danishPAndSe) return [];
+  const flag = v.danishPAndSe;
+  return [
+    identifierRule('0096', [
+      A('PEPPOL-COMMON-R052', flag, 'A Danish P number (scheme 0096) must be 10 digits.', (el) => digitsOnly(text(el), 10)),
+    ]),
+    identifierRule('0198', [
+      A('PEPPOL-COMMON-R053', flag, 'A Danish SE number (ERSTORG, scheme 0198) must be DK followed by 8 digits.', (el) => {
+        const s = text(el);
+        return len(s) === 10 && substr(s, 1, 2) === 'DK' && onlyDigits(substr(s, 3, 8));
+      }),
+    ]),
+  ];
 }
 
 const DUTCH_VAT = /^NL[0-9]{9}B[0-9]{2}$/;
