@@ -18,6 +18,16 @@ import {
   swedishOrgNumberCheck,
 } from './identifiers.js';
 import type { Assert, ContextRule, Pattern } from './model.js';
+import {
+  hasEndpointId,
+  hasMandateReference,
+  hasProfileId,
+  isDirectDebit,
+  lineReferenceIsObject,
+  oneTaxTotalWithBreakdown,
+  priceAllowanceIsAllowance,
+  taxTotalInAccountingCurrency,
+} from './ubl-shared.js';
 import type { RuleVariant } from './variant.js';
 import { castableDate, compareDates, dec, HUNDRED, len, ns, num, ONE, roundHalfUp, substr, withinSlack, ZERO } from './xpath.js';
 import { Big } from '../../model/decimal.js';
@@ -88,7 +98,7 @@ export function corePatterns(v: RuleVariant): Pattern[] {
   };
 
   const documentRules: Assert[] = [
-    A('PEPPOL-EN16931-R001', 'fatal', 'The business process (BT-23, cbc:ProfileID) must be given.', (r) => has(r, 'cbc:ProfileID')),
+    A('PEPPOL-EN16931-R001', 'fatal', 'The business process (BT-23, cbc:ProfileID) must be given.', hasProfileId),
     A(
       'PEPPOL-EN16931-R007',
       'fatal',
@@ -112,17 +122,12 @@ export function corePatterns(v: RuleVariant): Pattern[] {
       const t = ns(ids.length === 0 ? '' : ids[0].text);
       return t.startsWith(v.customizationPrefix) && !(v.refusesDoubleColon && t.includes('::'));
     }),
-    A(
-      'PEPPOL-EN16931-R053',
-      'fatal',
-      'Exactly one tax total with VAT breakdown (BG-23) must be given.',
-      (r) => sel(r, 'cac:TaxTotal').filter((t) => has(t, 'cac:TaxSubtotal')).length === 1,
-    ),
+    A('PEPPOL-EN16931-R053', 'fatal', 'Exactly one tax total with VAT breakdown (BG-23) must be given.', oneTaxTotalWithBreakdown),
     A(
       'PEPPOL-EN16931-R054',
       'fatal',
       'Exactly one tax total without VAT breakdown (BT-111) must be given when the VAT accounting currency (BT-6) is given, and none otherwise.',
-      (r) => sel(r, 'cac:TaxTotal').filter((t) => !has(t, 'cac:TaxSubtotal')).length === (has(r, 'cbc:TaxCurrencyCode') ? 1 : 0),
+      taxTotalInAccountingCurrency,
     ),
     A(
       'PEPPOL-EN16931-R055',
@@ -193,12 +198,12 @@ export function corePatterns(v: RuleVariant): Pattern[] {
     {
       names: ['Party'],
       match: (el) => isCac(el, 'Party') && isCac(el.parent, 'AccountingCustomerParty'),
-      asserts: [A('PEPPOL-EN16931-R010', 'fatal', 'The buyer electronic address (BT-49) must be given.', (p) => has(p, 'cbc:EndpointID'))],
+      asserts: [A('PEPPOL-EN16931-R010', 'fatal', 'The buyer electronic address (BT-49) must be given.', hasEndpointId)],
     },
     {
       names: ['Party'],
       match: (el) => isCac(el, 'Party') && isCac(el.parent, 'AccountingSupplierParty'),
-      asserts: [A('PEPPOL-EN16931-R020', 'fatal', 'The seller electronic address (BT-34) must be given.', (p) => has(p, 'cbc:EndpointID'))],
+      asserts: [A('PEPPOL-EN16931-R020', 'fatal', 'The seller electronic address (BT-34) must be given.', hasEndpointId)],
     },
     {
       names: ['AllowanceCharge'],
@@ -235,11 +240,9 @@ export function corePatterns(v: RuleVariant): Pattern[] {
     },
     {
       names: ['PaymentMeans'],
-      match: (el) => isCac(el, 'PaymentMeans') && ['49', '59'].includes(ns(value(el, 'cbc:PaymentMeansCode'))),
+      match: (el) => isCac(el, 'PaymentMeans') && isDirectDebit(el),
       asserts: [
-        A('PEPPOL-EN16931-R061', 'fatal', 'Payment by direct debit (49, 59) requires the mandate reference (BT-89).', (pm) =>
-          has(pm, 'cac:PaymentMandate/cbc:ID'),
-        ),
+        A('PEPPOL-EN16931-R061', 'fatal', 'Payment by direct debit (49, 59) requires the mandate reference (BT-89).', hasMandateReference),
       ],
     },
     {
@@ -300,7 +303,7 @@ export function corePatterns(v: RuleVariant): Pattern[] {
           'PEPPOL-EN16931-R101',
           'fatal',
           'A document referenced on a line may only be the invoiced object (type code 130).',
-          (l) => !has(l, 'cac:DocumentReference') || values(l, 'cac:DocumentReference/cbc:DocumentTypeCode').includes('130'),
+          lineReferenceIsObject,
         ),
       ],
     },
@@ -312,7 +315,7 @@ export function corePatterns(v: RuleVariant): Pattern[] {
           'PEPPOL-EN16931-R044',
           'fatal',
           'A charge on price level is not allowed: the price discount must have the charge indicator false.',
-          (a) => ns(value(a, 'cbc:ChargeIndicator')) === 'false',
+          priceAllowanceIsAllowance,
         ),
         A(
           'PEPPOL-EN16931-R046',
