@@ -3,7 +3,7 @@
  * restricted code lists and formats (PEPPOL-EN16931-CL*, -P*, -F001), as pattern tables (model.ts): each rule
  * is the official assert's test, written against the parsed UBL document, under the official id.
  */
-import type { XmlElement } from '../../xml/dom.js';
+import { child, type XmlElement } from '../../xml/dom.js';
 import { NS } from '../../xml/namespaces.js';
 import { attr, has, sel, text, value, values } from '../xrechnung/dom.js';
 import { isCac, isCbc, isCreditNote, isDocRoot, isInvoice, type DocEnv } from './env.js';
@@ -33,6 +33,9 @@ import { castableDate, compareDates, dec, HUNDRED, len, ns, num, ONE, roundHalfU
 import { Big } from '../../model/decimal.js';
 
 const SLACK = new Big('0.02');
+/** The first cbc: / cac: child of that name (undefined for an absent parent). */
+const cbc = (el: XmlElement | null | undefined, local: string) => child(el, NS.cbc, local);
+const cac = (el: XmlElement | null | undefined, local: string) => child(el, NS.cac, local);
 
 const parentIs = (el: XmlElement, test: (p: XmlElement | null) => boolean) => test(el.parent);
 /** `ubl-invoice:Invoice/cac:X | ubl-creditnote:CreditNote/cac:X`. */
@@ -93,7 +96,7 @@ export function corePatterns(v: RuleVariant): Pattern[] {
     if (el.ns !== NS.cbc) return false;
     if (el.local !== 'TaxAmount') return true;
     const p = el.parent;
-    if (isCac(p, 'TaxTotal') && has(p, 'cac:TaxSubtotal')) return true;
+    if (isCac(p, 'TaxTotal') && cac(p, 'TaxSubtotal')) return true;
     return v.r051CoversSubtotals && isCac(p, 'TaxSubtotal');
   };
 
@@ -153,30 +156,39 @@ export function corePatterns(v: RuleVariant): Pattern[] {
     'fatal',
     'The line net amount (BT-131) must equal quantity × (net price / base quantity) + line charges − line allowances (within 0.02).',
     (line, env) => {
-      const decOr = (path: string, otherwise: Big.Big) => (has(line, path) ? dec(value(line, path)) : otherwise);
-      const lineAmount = decOr('cbc:LineExtensionAmount', ZERO);
-      const quantity = decOr(env.isInvoiceDoc ? 'cbc:InvoicedQuantity' : 'cbc:CreditedQuantity', ONE);
-      const price = decOr('cac:Price/cbc:PriceAmount', ZERO);
+      // Direct child navigation: this runs on every line, and path lookups that build value lists cost more than the test.
+      const decOr = (el: XmlElement | undefined, otherwise: Big.Big) => (el ? dec(text(el)) : otherwise);
+      const price = cac(line, 'Price');
+      const lineAmount = decOr(cbc(line, 'LineExtensionAmount'), ZERO);
+      const quantity = decOr(cbc(line, env.isInvoiceDoc ? 'InvoicedQuantity' : 'CreditedQuantity'), ONE);
+      const priceAmount = decOr(cbc(price, 'PriceAmount'), ZERO);
       let base = ONE;
-      if (has(line, 'cac:Price/cbc:BaseQuantity')) {
-        const b = dec(value(line, 'cac:Price/cbc:BaseQuantity'));
+      const baseQuantity = cbc(price, 'BaseQuantity');
+      if (baseQuantity) {
+        const b = dec(text(baseQuantity));
         if (b === undefined) throw new Error('xs:decimal cast');
         if (!b.eq(ZERO)) base = b;
       }
-      if (lineAmount === undefined || quantity === undefined || price === undefined) throw new Error('xs:decimal cast');
-      const total = (flag: string) => {
-        const acs = sel(line, 'cac:AllowanceCharge').filter((a) => ns(value(a, 'cbc:ChargeIndicator')) === flag);
-        if (acs.length === 0) return ZERO;
-        let sum = ZERO;
-        for (const a of acs)
-          for (const amount of values(a, 'cbc:Amount')) {
-            const d = dec(amount);
+      if (lineAmount === undefined || quantity === undefined || priceAmount === undefined) throw new Error('xs:decimal cast');
+      let charges: Big.Big | undefined;
+      let allowances: Big.Big | undefined;
+      for (const a of line.children) {
+        if (a.local !== 'AllowanceCharge' || a.ns !== NS.cac) continue;
+        const flag = ns(textOf(cbc(a, 'ChargeIndicator')));
+        if (flag !== 'true' && flag !== 'false') continue;
+        let sum = (flag === 'true' ? charges : allowances) ?? ZERO;
+        for (const amount of a.children)
+          if (amount.local === 'Amount' && amount.ns === NS.cbc) {
+            const d = dec(text(amount));
             if (d === undefined) throw new Error('xs:decimal cast');
             sum = sum.plus(d);
           }
-        return roundHalfUp(sum.times(HUNDRED)).div(HUNDRED);
-      };
-      const expected = quantity.times(price.div(base)).plus(total('true')).minus(total('false'));
+        if (flag === 'true') charges = sum;
+        else allowances = sum;
+      }
+      const rounded = (sum: Big.Big | undefined) => (sum === undefined ? ZERO : roundHalfUp(sum.times(HUNDRED)).div(HUNDRED));
+      const unitPrice = base === ONE ? priceAmount : priceAmount.div(base);
+      const expected = quantity.times(unitPrice).plus(rounded(charges)).minus(rounded(allowances));
       return withinSlack(lineAmount, expected, SLACK);
     },
   );
@@ -207,12 +219,12 @@ export function corePatterns(v: RuleVariant): Pattern[] {
     },
     {
       names: ['AllowanceCharge'],
-      match: (el) => isDocOrLineAllowance(el) && has(el, 'cbc:MultiplierFactorNumeric') && !has(el, 'cbc:BaseAmount'),
+      match: (el) => isDocOrLineAllowance(el) && !!cbc(el, 'MultiplierFactorNumeric') && !cbc(el, 'BaseAmount'),
       asserts: [A('PEPPOL-EN16931-R041', 'fatal', 'An allowance or charge with a percentage must also give its base amount.', () => false)],
     },
     {
       names: ['AllowanceCharge'],
-      match: (el) => isDocOrLineAllowance(el) && !has(el, 'cbc:MultiplierFactorNumeric') && has(el, 'cbc:BaseAmount'),
+      match: (el) => isDocOrLineAllowance(el) && !cbc(el, 'MultiplierFactorNumeric') && !!cbc(el, 'BaseAmount'),
       asserts: [A('PEPPOL-EN16931-R042', 'fatal', 'An allowance or charge with a base amount must also give its percentage.', () => false)],
     },
     {
@@ -224,16 +236,19 @@ export function corePatterns(v: RuleVariant): Pattern[] {
           'fatal',
           'An allowance or charge amount must equal base amount × percentage / 100 (within 0.02) when both are given.',
           (ac) => {
-            if (!(has(ac, 'cbc:MultiplierFactorNumeric') && has(ac, 'cbc:BaseAmount'))) return true;
-            const amount = has(ac, 'cbc:Amount') ? dec(value(ac, 'cbc:Amount')) : ZERO;
-            const base = dec(value(ac, 'cbc:BaseAmount'));
-            const pct = dec(value(ac, 'cbc:MultiplierFactorNumeric'));
+            const pctEl = cbc(ac, 'MultiplierFactorNumeric');
+            const baseEl = cbc(ac, 'BaseAmount');
+            if (!(pctEl && baseEl)) return true;
+            const amountEl = cbc(ac, 'Amount');
+            const amount = amountEl ? dec(text(amountEl)) : ZERO;
+            const base = dec(text(baseEl));
+            const pct = dec(text(pctEl));
             if (amount === undefined || base === undefined || pct === undefined) throw new Error('xs:decimal cast');
             return withinSlack(amount, base.times(pct).div(HUNDRED), SLACK);
           },
         ),
         A('PEPPOL-EN16931-R043', 'fatal', "The charge indicator of an allowance or charge must be 'true' or 'false'.", (ac) => {
-          const t = ns(textOf(sel(ac, 'cbc:ChargeIndicator')[0]));
+          const t = ns(textOf(cbc(ac, 'ChargeIndicator')));
           return t === 'true' || t === 'false';
         }),
       ],
@@ -288,17 +303,17 @@ export function corePatterns(v: RuleVariant): Pattern[] {
       asserts: [
         r120,
         A('PEPPOL-EN16931-R121', 'fatal', 'The item price base quantity (BT-149) must be greater than zero.', (l) => {
-          if (!has(l, 'cac:Price/cbc:BaseQuantity')) return true;
-          const b = dec(value(l, 'cac:Price/cbc:BaseQuantity'));
+          const quantity = cbc(cac(l, 'Price'), 'BaseQuantity');
+          if (!quantity) return true;
+          const b = dec(text(quantity));
           if (b === undefined) throw new Error('xs:decimal cast');
           return b.gt(ZERO);
         }),
-        A(
-          'PEPPOL-EN16931-R100',
-          'fatal',
-          'At most one invoiced object (BT-128) may be given per line.',
-          (l) => sel(l, 'cac:DocumentReference').length <= 1,
-        ),
+        A('PEPPOL-EN16931-R100', 'fatal', 'At most one invoiced object (BT-128) may be given per line.', (l) => {
+          let n = 0;
+          for (const c of l.children) if (c.local === 'DocumentReference' && c.ns === NS.cac) n++;
+          return n <= 1;
+        }),
         A(
           'PEPPOL-EN16931-R101',
           'fatal',
@@ -322,10 +337,13 @@ export function corePatterns(v: RuleVariant): Pattern[] {
           'fatal',
           'The item net price (BT-146) must equal the gross price (BT-148) minus the price discount (BT-147).',
           (a) => {
-            if (!has(a, 'cbc:BaseAmount')) return true;
-            const net = a.parent && has(a.parent, 'cbc:PriceAmount') ? dec(value(a.parent, 'cbc:PriceAmount')) : null;
-            const gross = dec(value(a, 'cbc:BaseAmount'));
-            const amount = has(a, 'cbc:Amount') ? dec(value(a, 'cbc:Amount')) : null;
+            const grossEl = cbc(a, 'BaseAmount');
+            if (!grossEl) return true;
+            const netEl = cbc(a.parent, 'PriceAmount');
+            const amountEl = cbc(a, 'Amount');
+            const net = netEl ? dec(text(netEl)) : null;
+            const gross = dec(text(grossEl));
+            const amount = amountEl ? dec(text(amountEl)) : null;
             if (net === undefined || gross === undefined || amount === undefined) throw new Error('xs:decimal cast');
             // An absent price or amount is an empty sequence: the comparison is false.
             if (net === null || amount === null) return false;
@@ -344,10 +362,10 @@ export function corePatterns(v: RuleVariant): Pattern[] {
           'The unit of the price base quantity (BT-150) must be the unit of the invoiced quantity (BT-130).',
           (q, env) => {
             const line = q.parent?.parent;
-            if (!line || !(has(line, 'cbc:InvoicedQuantity') || has(line, 'cbc:CreditedQuantity'))) return true;
-            return values(line, env.isInvoiceDoc ? 'cbc:InvoicedQuantity/@unitCode' : 'cbc:CreditedQuantity/@unitCode').includes(
-              attr(q, 'unitCode')!,
-            );
+            if (!line || !(cbc(line, 'InvoicedQuantity') || cbc(line, 'CreditedQuantity'))) return true;
+            const unit = attr(q, 'unitCode');
+            const local = env.isInvoiceDoc ? 'InvoicedQuantity' : 'CreditedQuantity';
+            return line.children.some((c) => c.local === local && c.ns === NS.cbc && attr(c, 'unitCode') === unit);
           },
         ),
       ],

@@ -4,8 +4,9 @@
  * differs stay with their set (XRechnung's R040/R120 slack depends on the currency, its R046 holds when the
  * discount amount is missing, R055 compares decimals).
  */
-import type { XmlElement } from '../../xml/dom.js';
-import { has, norm, sel, value, values } from '../xrechnung/dom.js';
+import { child, type XmlElement } from '../../xml/dom.js';
+import { NS } from '../../xml/namespaces.js';
+import { has, norm, sel, text, value } from '../xrechnung/dom.js';
 
 /** R001 on the document element: the business process (BT-23) is there. */
 export const hasProfileId = (root: XmlElement) => has(root, 'cbc:ProfileID');
@@ -28,8 +29,18 @@ export const isDirectDebit = (pm: XmlElement) => ['49', '59'].includes(norm(valu
 export const hasMandateReference = (pm: XmlElement) => has(pm, 'cac:PaymentMandate/cbc:ID');
 
 /** R101 on a line: a referenced document may only be the invoiced object (type code 130). */
-export const lineReferenceIsObject = (line: XmlElement) =>
-  !has(line, 'cac:DocumentReference') || values(line, 'cac:DocumentReference/cbc:DocumentTypeCode').includes('130');
+export function lineReferenceIsObject(line: XmlElement): boolean {
+  let any = false;
+  for (const ref of line.children) {
+    if (ref.local !== 'DocumentReference' || ref.ns !== NS.cac) continue;
+    any = true;
+    for (const c of ref.children) if (c.local === 'DocumentTypeCode' && c.ns === NS.cbc && text(c) === '130') return true;
+  }
+  return !any;
+}
 
 /** R044 on a price allowance: its charge indicator is 'false'. */
-export const priceAllowanceIsAllowance = (ac: XmlElement) => norm(value(ac, 'cbc:ChargeIndicator')) === 'false';
+export const priceAllowanceIsAllowance = (ac: XmlElement) => {
+  const indicator = child(ac, NS.cbc, 'ChargeIndicator');
+  return indicator !== undefined && norm(text(indicator)) === 'false';
+};

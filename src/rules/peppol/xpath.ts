@@ -8,7 +8,9 @@ import { Big, parseDec, safeNumber, type BigValue } from '../../model/decimal.js
 
 /** XML whitespace (what XPath's normalize-space() and casts trim): space, tab, CR, LF. */
 const XML_WS = /^[ \t\r\n]+|[ \t\r\n]+$/g;
-const trimXml = (s: string) => s.replace(XML_WS, '');
+const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+/** Strip XML whitespace at both ends (most values have none: then no new string). */
+const trimXml = (s: string) => (s.length > 0 && (isWs(s.charCodeAt(0)) || isWs(s.charCodeAt(s.length - 1))) ? s.replace(XML_WS, '') : s);
 
 /** normalize-space(): undefined (an empty sequence) is ''. */
 export function ns(s: string | undefined): string {
