@@ -12,7 +12,7 @@ import { NO_VIOLATIONS, registerLazyRuleSet, registerRuleSet } from '../engine.j
 import type { Rule, RuleContext, RuleFamily, Violation } from '../types.js';
 import { emptyElementsOf } from '../xrechnung/peppol.js';
 import { where } from '../xrechnung/dom.js';
-import { MAX_FINDINGS_PER_RULE } from '../../validation/report-bounds.js';
+import { MAX_FINDINGS_PER_RULE } from '../report-bounds.js';
 import { codeListPatterns, corePatterns } from './core.js';
 import { DocEnv } from './env.js';
 import { compileTable, evaluatePatterns, type Assert, type Pattern } from './model.js';

@@ -11,7 +11,7 @@
 import type { XmlDoc, XmlElement } from '../../xml/dom.js';
 import type { Violation } from '../types.js';
 import { allElements, where } from '../xrechnung/dom.js';
-import { MAX_FINDINGS_PER_RULE } from '../../validation/report-bounds.js';
+import { MAX_FINDINGS_PER_RULE } from '../report-bounds.js';
 import type { DocEnv } from './env.js';
 
 export type Flag = 'fatal' | 'warning';
