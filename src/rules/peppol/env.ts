@@ -33,7 +33,6 @@ export const companyIdParts = (schemes: XmlElement[], from: number, n?: number) 
   schemes.map((s) => substr(value(s, 'cbc:CompanyID') ?? '', from, n));
 
 export class DocEnv {
-  private memo = new Map<string, unknown>();
   readonly root: XmlElement;
 
   constructor(
@@ -41,13 +40,6 @@ export class DocEnv {
     readonly variant: RuleVariant,
   ) {
     this.root = doc.root;
-  }
-
-  private once<T>(key: string, f: () => T): T {
-    if (this.memo.has(key)) return this.memo.get(key) as T;
-    const v = f();
-    this.memo.set(key, v);
-    return v;
   }
 
   get isInvoiceDoc(): boolean {
@@ -59,8 +51,10 @@ export class DocEnv {
   }
 
   /** `$profile`: '01', '02' (2026.5 billing with response), another two-digit token (older releases) or 'Unknown'. */
+  private _profile: string | undefined;
   get profile(): string {
-    return this.once('profile', () => this.variant.profileOf(values(this.root, 'cbc:ProfileID')));
+    if (this._profile === undefined) this._profile = (() => this.variant.profileOf(values(this.root, 'cbc:ProfileID')))();
+    return this._profile;
   }
 
   get supplierParty(): XmlElement | undefined {
@@ -72,32 +66,41 @@ export class DocEnv {
   }
 
   /** `$supplierCountry`: the seller's VAT prefix, else the tax representative's, else the seller's country code, else 'XX'. */
+  private _supplierCountry: string | undefined;
   get supplierCountry(): string {
-    return this.once('supplierCountry', () => {
-      const own = companyIdParts(vatSchemes(this.supplierParty, false), 1, 2);
-      if (own.length > 0 && own[0] !== '') return ns(own[0]).toUpperCase();
-      const rep = companyIdParts(vatSchemes(sel(this.root, 'cac:TaxRepresentativeParty')[0], false), 1, 2);
-      if (rep.length > 0 && rep[0] !== '') return ns(rep[0]).toUpperCase();
-      return this.countryOr(this.supplierParty);
-    });
+    if (this._supplierCountry === undefined)
+      this._supplierCountry = (() => {
+        const own = companyIdParts(vatSchemes(this.supplierParty, false), 1, 2);
+        if (own.length > 0 && own[0] !== '') return ns(own[0]).toUpperCase();
+        const rep = companyIdParts(vatSchemes(sel(this.root, 'cac:TaxRepresentativeParty')[0], false), 1, 2);
+        if (rep.length > 0 && rep[0] !== '') return ns(rep[0]).toUpperCase();
+        return this.countryOr(this.supplierParty);
+      })();
+    return this._supplierCountry;
   }
 
   /** `$customerCountry`: the buyer's VAT prefix, else the buyer's country code, else 'XX'. */
+  private _customerCountry: string | undefined;
   get customerCountry(): string {
-    return this.once('customerCountry', () => {
-      const own = companyIdParts(vatSchemes(this.customerParty, false), 1, 2);
-      if (own.length > 0 && own[0] !== '') return ns(own[0]).toUpperCase();
-      return this.countryOr(this.customerParty);
-    });
+    if (this._customerCountry === undefined)
+      this._customerCountry = (() => {
+        const own = companyIdParts(vatSchemes(this.customerParty, false), 1, 2);
+        if (own.length > 0 && own[0] !== '') return ns(own[0]).toUpperCase();
+        return this.countryOr(this.customerParty);
+      })();
+    return this._customerCountry;
   }
 
   /** The Greek rules' `$accountingSupplierCountry`: as `$supplierCountry` without the tax representative. */
+  private _accountingSupplierCountry: string | undefined;
   get accountingSupplierCountry(): string {
-    return this.once('accountingSupplierCountry', () => {
-      const own = companyIdParts(vatSchemes(this.supplierParty, false), 1, 2);
-      if (own.length > 0 && own[0] !== '') return ns(own[0]).toUpperCase();
-      return this.countryOr(this.supplierParty);
-    });
+    if (this._accountingSupplierCountry === undefined)
+      this._accountingSupplierCountry = (() => {
+        const own = companyIdParts(vatSchemes(this.supplierParty, false), 1, 2);
+        if (own.length > 0 && own[0] !== '') return ns(own[0]).toUpperCase();
+        return this.countryOr(this.supplierParty);
+      })();
+    return this._accountingSupplierCountry;
   }
 
   private countryOr(party: XmlElement | undefined): string {
@@ -111,43 +114,56 @@ export class DocEnv {
     return ns(value(this.root, `${path}/cac:PostalAddress/cac:Country/cbc:IdentificationCode`)).toUpperCase();
   }
 
+  private _supplierIsDE: boolean | undefined;
   get supplierIsDE(): boolean {
-    return this.once('supplierIsDE', () => this.countryCode('cac:AccountingSupplierParty/cac:Party') === 'DE');
+    if (this._supplierIsDE === undefined) this._supplierIsDE = (() => this.countryCode('cac:AccountingSupplierParty/cac:Party') === 'DE')();
+    return this._supplierIsDE;
   }
 
+  private _customerIsDE: boolean | undefined;
   get customerIsDE(): boolean {
-    return this.once('customerIsDE', () => this.countryCode('cac:AccountingCustomerParty/cac:Party') === 'DE');
+    if (this._customerIsDE === undefined) this._customerIsDE = (() => this.countryCode('cac:AccountingCustomerParty/cac:Party') === 'DE')();
+    return this._customerIsDE;
   }
 
   get bothDE(): boolean {
     return this.supplierIsDE && this.customerIsDE;
   }
 
+  private _supplierIsNL: boolean | undefined;
   get supplierIsNL(): boolean {
-    return this.once('supplierIsNL', () => this.countryCode('cac:AccountingSupplierParty/cac:Party') === 'NL');
+    if (this._supplierIsNL === undefined) this._supplierIsNL = (() => this.countryCode('cac:AccountingSupplierParty/cac:Party') === 'NL')();
+    return this._supplierIsNL;
   }
 
+  private _customerIsNL: boolean | undefined;
   get customerIsNL(): boolean {
-    return this.once('customerIsNL', () => this.countryCode('cac:AccountingCustomerParty/cac:Party') === 'NL');
+    if (this._customerIsNL === undefined) this._customerIsNL = (() => this.countryCode('cac:AccountingCustomerParty/cac:Party') === 'NL')();
+    return this._customerIsNL;
   }
 
+  private _taxRepresentativeIsNL: boolean | undefined;
   get taxRepresentativeIsNL(): boolean {
-    return this.once('taxRepIsNL', () => this.countryCode('cac:TaxRepresentativeParty') === 'NL');
+    if (this._taxRepresentativeIsNL === undefined)
+      this._taxRepresentativeIsNL = (() => this.countryCode('cac:TaxRepresentativeParty') === 'NL')();
+    return this._taxRepresentativeIsNL;
   }
 
   /** The Danish and Icelandic rules' country: the supplier's country code as written (concat(), no normalisation). */
+  private _supplierCountryAsWritten: string | undefined;
   get supplierCountryAsWritten(): string {
-    return this.once(
-      'supplierCW',
-      () => value(this.root, 'cac:AccountingSupplierParty/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode') ?? '',
-    );
+    if (this._supplierCountryAsWritten === undefined)
+      this._supplierCountryAsWritten = (() =>
+        value(this.root, 'cac:AccountingSupplierParty/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode') ?? '')();
+    return this._supplierCountryAsWritten;
   }
 
+  private _customerCountryAsWritten: string | undefined;
   get customerCountryAsWritten(): string {
-    return this.once(
-      'customerCW',
-      () => value(this.root, 'cac:AccountingCustomerParty/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode') ?? '',
-    );
+    if (this._customerCountryAsWritten === undefined)
+      this._customerCountryAsWritten = (() =>
+        value(this.root, 'cac:AccountingCustomerParty/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode') ?? '')();
+    return this._customerCountryAsWritten;
   }
 
   get bothDK(): boolean {
@@ -163,26 +179,34 @@ export class DocEnv {
   }
 
   /** `$documentCurrencyCode`: the values of /*\/cbc:DocumentCurrencyCode. */
+  private _documentCurrency: string[] | undefined;
   get documentCurrency(): string[] {
-    return this.once('docCurrency', () => values(this.root, 'cbc:DocumentCurrencyCode'));
+    if (this._documentCurrency === undefined) this._documentCurrency = (() => values(this.root, 'cbc:DocumentCurrencyCode'))();
+    return this._documentCurrency;
   }
 
   /** The Swedish rules' supplier test: some supplier party with country code 'SE' (exactly). */
+  private _supplierCountryIsSE: boolean | undefined;
   get supplierCountryIsSE(): boolean {
-    return this.once('seSupplier', () =>
-      allSupplierParties(this.doc).some((p) => values(p, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode').includes('SE')),
-    );
+    if (this._supplierCountryIsSE === undefined)
+      this._supplierCountryIsSE = (() =>
+        allSupplierParties(this.doc).some((p) => values(p, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode').includes('SE')))();
+    return this._supplierCountryIsSE;
   }
 
   /** Some supplier party with country 'SE' and a VAT scheme whose CompanyID starts with 'SE' (SE-R-001 / SE-R-006). */
+  private _swedishVatSupplier: boolean | undefined;
   get swedishVatSupplier(): boolean {
-    return this.once('seVatSupplier', () => allSupplierParties(this.doc).some(isSwedishVatParty));
+    if (this._swedishVatSupplier === undefined) this._swedishVatSupplier = (() => allSupplierParties(this.doc).some(isSwedishVatParty))();
+    return this._swedishVatSupplier;
   }
 
+  private _customerCountryIsSE: boolean | undefined;
   get customerCountryIsSE(): boolean {
-    return this.once('seCustomer', () =>
-      allCustomerParties(this.doc).some((p) => values(p, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode').includes('SE')),
-    );
+    if (this._customerCountryIsSE === undefined)
+      this._customerCountryIsSE = (() =>
+        allCustomerParties(this.doc).some((p) => values(p, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode').includes('SE')))();
+    return this._customerCountryIsSE;
   }
 }
 
