@@ -32,6 +32,7 @@ Options:
   --br-fr-edition E        1.2.0, 1.4 (default) or 1.4-warning
   --xrechnung-version V    XRechnung schematron release: 2.5.0 or 2.4.0 (default: the engine's current one)
   --facturx-version V      Factur-X / ZUGFeRD schema release: 1.09.2 or 1.08 (default: 1.09.2)
+  --peppol-version V       Peppol BIS Billing 3.0 release: 2026.5, 2025.11 or 2025.5 (default: 2026.5)
   --pdfa                   check PDFs against PDF/A (the part their XMP declares; the native pdfa3b layer);
                            pro: needs LICENSE_KEY, else exit 2 LICENSE_REQUIRED
   -f, --format F           text (default), json (one line per file, in input order), junit, sarif
