@@ -31,6 +31,7 @@ Options:
   --br-fr-edition E        1.2.0, 1.4 (default) or 1.4-warning
   --xrechnung-version V    XRechnung schematron release: 2.5.0 or 2.4.0 (default: the engine's current one)
   --facturx-version V      Factur-X / ZUGFeRD schema release: 1.09.2 or 1.08 (default: 1.09.2)
+  --extended-ctc-fr-version V  EXTENDED-CTC-FR rules release: 1.4.0.02, 1.4.0.01 or 1.4.0 (default: 1.4.0.02)
   --pdfa                   check PDFs against PDF/A (the part their XMP declares; the native pdfa3b layer);
                            pro: needs LICENSE_KEY, else exit 2 LICENSE_REQUIRED
   -f, --format F           text (default), json (one line per file, in input order), junit, sarif

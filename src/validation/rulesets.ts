@@ -15,11 +15,13 @@ export interface RuleSetSelectionInput {
 }
 
 /** The profile / CIUS a guideline names, in the order the selection tests them. */
-export type Flavor = 'xrechnung' | 'xrechnung_extension' | 'minimum' | 'basic_wl' | 'basic' | 'extended' | 'en16931';
+export type Flavor = 'xrechnung' | 'xrechnung_extension' | 'minimum' | 'basic_wl' | 'basic' | 'extended' | 'en16931' | 'extended_ctc_fr';
 
 function classify(guideline: string | null): Flavor | null {
   const g = (guideline ?? '').trim().toLowerCase();
   if (g === '') return null;
+  // The French extended profile (urn.cpro.gouv.fr:1p0:extended-ctc-fr) contains "extended": named before it.
+  if (isExtendedCtcFr(g)) return 'extended_ctc_fr';
   if (g.includes('xrechnung'))
     return g.includes('#conformant#urn:xeinkauf.de:kosit:extension:xrechnung') ? 'xrechnung_extension' : 'xrechnung';
   if (g.includes('minimum')) return 'minimum';
@@ -46,6 +48,9 @@ export function selectRuleSets(input: RuleSetSelectionInput): RuleSetId[] {
   const en = input.syntax === 'cii' ? 'en16931-cii' : 'en16931-ubl';
   const flavor = classify(input.guideline);
   if (flavor === 'xrechnung' || flavor === 'xrechnung_extension') return [en, `xrechnung-${input.syntax}`];
+  // FNFE-MPE: the EXTENDED-CTC-FR profile is checked by its own schematron instead of the EN 16931 one (it carries the
+  // EN 16931 rules adapted to the profile), in CII and UBL alike; BR-FR runs after it (src/validation/br-fr.ts).
+  if (flavor === 'extended_ctc_fr') return [`extended-ctc-fr-${input.syntax}`];
   if (input.syntax !== 'cii') return [en];
   switch (flavor) {
     case 'minimum':
@@ -70,7 +75,12 @@ export function selectRuleSets(input: RuleSetSelectionInput): RuleSetId[] {
  */
 export function flavorOf(input: RuleSetSelectionInput & { fallback?: string | null }): string | null {
   const flavor = classify(input.guideline);
-  if (flavor === 'xrechnung' || flavor === 'xrechnung_extension') return flavor;
+  if (flavor === 'xrechnung' || flavor === 'xrechnung_extension' || flavor === 'extended_ctc_fr') return flavor;
   if (flavor !== null && input.syntax === 'cii') return flavor;
   return input.fallback ?? null;
+}
+
+/** The guideline names the French EXTENDED-CTC-FR profile (lower-cased, trimmed). */
+function isExtendedCtcFr(g: string): boolean {
+  return g.includes('extended-ctc-fr') || g.includes('cpro.gouv.fr');
 }

@@ -22,6 +22,7 @@ import { runXsdLayer } from './xsd-layer.js';
 import { DEFAULT_XR_RELEASE, type XrRelease } from '../rules/xrechnung/common.js';
 import { ruleSetVersions } from '../rules/releases.js';
 import { DEFAULT_FACTURX_RELEASE, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
+import { DEFAULT_EXTENDED_CTC_FR_RELEASE, type ExtendedCtcFrRelease } from '../rules/extended-ctc-fr/releases.js';
 import { boundFindings, isSummary } from './report-bounds.js';
 import { overlongNumbers } from './number-limits.js';
 import { attachCompared } from './explanations/attach.js';
@@ -92,6 +93,8 @@ export interface ValidateOptions {
   xrechnungVersion?: XrRelease;
   /** Factur-X release of the XSD layer and the profile rules (default DEFAULT_FACTURX_RELEASE, 1.09.2). */
   facturxVersion?: FacturxSchemaRelease;
+  /** EXTENDED-CTC-FR release (`extended_ctc_fr_version`; default the newest bundled, 1.4.0.02). */
+  extendedCtcFrVersion?: ExtendedCtcFrRelease;
   /** Pro diagnostics: attach the values calculation rules compared to their findings (`compared`). */
   explain?: boolean;
 }
@@ -119,8 +122,10 @@ registerRuleSet(EN16931_UBL, [...ublSyntaxRules, ...en16931UblBusinessRules]);
 // Further rule sets (XRechnung, Factur-X profiles) register themselves when their modules exist.
 const XRECHNUNG_MODULE = '../rules/xrechnung/index.js';
 const FACTURX_MODULE = '../rules/facturx/index.js';
+const EXTENDED_CTC_FR_MODULE = '../rules/extended-ctc-fr/index.js';
 await optionalImport(XRECHNUNG_MODULE);
 await optionalImport(FACTURX_MODULE);
+await optionalImport(EXTENDED_CTC_FR_MODULE);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -156,6 +161,8 @@ function registryId(id: RuleSetId, options: ValidateOptions): string {
   if (id.startsWith('xrechnung-')) return xr !== DEFAULT_XR_RELEASE ? `${id}@${xr}` : id;
   const fx = options.facturxVersion ?? DEFAULT_FACTURX_RELEASE;
   if (id.startsWith('fx-')) return fx !== DEFAULT_FACTURX_RELEASE ? `${id}@${fx}` : id;
+  const fr = options.extendedCtcFrVersion ?? DEFAULT_EXTENDED_CTC_FR_RELEASE;
+  if (id.startsWith('extended-ctc-fr-')) return fr !== DEFAULT_EXTENDED_CTC_FR_RELEASE ? `${id}@${fr}` : id;
   return id;
 }
 
@@ -346,6 +353,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
     xrechnung: result.xrechnung_version,
     facturx: options.facturxVersion,
     brFrEdition: result.br_fr_edition,
+    extendedCtcFr: options.extendedCtcFrVersion,
     xsdSchema,
   });
   const blank = blankInvoiceNumber(doc, syntax);

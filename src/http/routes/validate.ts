@@ -3,6 +3,7 @@
  * syntax binding rules, business rules), natively and off the event loop (see validation/runner.ts).
  * Community: the raw report with official rule ids. Pro: smart diagnostics and the PDF/A switch.
  */
+import { DEFAULT_EXTENDED_CTC_FR_RELEASE, EXTENDED_CTC_FR_RELEASES } from '../../rules/extended-ctc-fr/releases.js';
 import type { FastifyInstance } from 'fastify';
 import { IngestError } from '../../input/ingest.js';
 import { toDiagnostic } from '../../validation/diagnostics.js';
@@ -87,6 +88,7 @@ function readLayerOptions(fields: Record<string, string>) {
         brFrEdition: fields.br_fr_edition,
         xrechnungVersion: fields.xrechnung_version,
         facturxVersion: fields.facturx_version,
+        extendedCtcFrVersion: fields.extended_ctc_fr_version,
       },
       ['body'],
     );
@@ -134,7 +136,11 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           `\`xrechnung_version\` chooses the KoSIT XRechnung schematron release for XRechnung invoices: ${XR_RELEASES.join(', ')} (default ${DEFAULT_XR_RELEASE}); ` +
           'the result echoes the release that ran in `xrechnung_version`. ' +
           `\`facturx_version\` chooses the Factur-X/ZUGFeRD release of the CII schema layer: ${FACTURX_SCHEMA_RELEASES.join(', ')} (default ${DEFAULT_FACTURX_RELEASE}); ` +
-          'echoed in `facturx_version`. `rule_set_versions` names the release of every rule set and schema that ran.',
+          'echoed in `facturx_version`. ' +
+          'An invoice declaring the French EXTENDED-CTC-FR profile (`urn.cpro.gouv.fr:1p0:extended-ctc-fr`, CII or UBL) is checked by the ' +
+          'FNFE-MPE EXTENDED-CTC-FR rules instead of the plain EN 16931 ones (they carry EN 16931 adapted to sub-lines and multi-vendor ' +
+          `invoices), then by BR-FR; \`extended_ctc_fr_version\` chooses their release: ${EXTENDED_CTC_FR_RELEASES.join(', ')} (default ${DEFAULT_EXTENDED_CTC_FR_RELEASE}). ` +
+          '`rule_set_versions` names the release of every rule set and schema that ran.',
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
         response: {
@@ -174,6 +180,12 @@ export default async function validate(app: FastifyInstance): Promise<void> {
             default: DEFAULT_FACTURX_RELEASE,
             description: 'Factur-X / ZUGFeRD release of the CII schema layer (1.09.2 = ZUGFeRD 2.5.2, 1.08 = ZUGFeRD 2.4)',
           },
+          extended_ctc_fr_version: {
+            type: 'string',
+            enum: [...EXTENDED_CTC_FR_RELEASES],
+            default: DEFAULT_EXTENDED_CTC_FR_RELEASE,
+            description: 'Release of the FNFE-MPE EXTENDED-CTC-FR profile rules (invoices declaring that profile only)',
+          },
         },
         formRequired: ['file'],
       },
@@ -187,6 +199,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           br_fr_edition: { required: false },
           xrechnung_version: { required: false },
           facturx_version: { required: false },
+          extended_ctc_fr_version: { required: false },
         },
       });
       const options = readLayerOptions(form.fields);
