@@ -120,6 +120,20 @@ function line(l: LineItemMetadata, index: number): InvoiceLine {
   out.classifications = (l.classifications ?? []).map((c) => ({ value: c.code, schemeId: c.list_id, listVersionId: c.list_version }));
   out.originCountryCode = l.origin_country;
   out.attributes = (l.attributes ?? []).map((a) => ({ name: a.name, value: a.value }));
+  out.subtype = l.subtype;
+  out.parentLineId = l.parent_line_id;
+  out.vatExemptionReason = l.vat_exemption_reason;
+  out.vatExemptionReasonCode = l.vat_exemption_reason_code;
+  if (l.seller) {
+    const s = l.seller;
+    out.itemSeller = {
+      name: s.name,
+      globalId: identifier(s.global_id),
+      legalRegistrationId: s.registration_id ? { value: s.registration_id, schemeId: s.registration_scheme } : undefined,
+      vatId: s.vat_number,
+      countryCode: s.country_code,
+    };
+  }
   return out;
 }
 
@@ -162,7 +176,8 @@ function defaultDeliveryDate(meta: InvoiceMetadata, profile: ProfileId): string 
     (!!meta.receiving_advice_reference && profile !== 'basic_wl' && profile !== 'basic');
   if (!timeOfSupply) return meta.invoice_date;
   // XRechnung exempts the delivery element from R008; BASIC WL's set does not carry R008.
-  if (deliveryContent || !(profile === 'basic' || profile === 'en16931' || profile === 'extended')) return undefined;
+  if (deliveryContent || !(profile === 'basic' || profile === 'en16931' || profile === 'extended' || profile === 'extended_ctc_fr'))
+    return undefined;
   return period?.end ?? period?.start ?? meta.invoice_date;
 }
 

@@ -168,7 +168,8 @@ export function ruleSetVersions(ran: RanRuleSets): Record<string, string> {
   if (ran.ruleSets.some((s) => s.startsWith('en16931-'))) out.en16931 = EN16931_RELEASE;
   if (ran.ruleSets.some((s) => s.startsWith('xrechnung-'))) out.xrechnung = ran.xrechnung ?? DEFAULT_XR_RELEASE;
   if (ran.ruleSets.some((s) => s.startsWith('fx-'))) out.facturx = ran.facturx ?? FACTURX_RULES_RELEASE;
-  if (ran.ruleSets.some((s) => s.startsWith('extended-ctc-fr-'))) out.extended_ctc_fr = ran.extendedCtcFr ?? DEFAULT_EXTENDED_CTC_FR_RELEASE;
+  if (ran.ruleSets.some((s) => s.startsWith('extended-ctc-fr-')))
+    out.extended_ctc_fr = ran.extendedCtcFr ?? DEFAULT_EXTENDED_CTC_FR_RELEASE;
   if (ran.brFrEdition) out.br_fr = BR_FR_RELEASE_OF[ran.brFrEdition] ?? ran.brFrEdition;
   return out;
 }

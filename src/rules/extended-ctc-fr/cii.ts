@@ -375,7 +375,7 @@ const brCo25: Rule = onEach(
   'error',
   'When the amount due for payment (BT-115) is positive, a payment due date (BT-9) or payment terms (BT-20) must be given.',
   (doc) => [doc.root],
-  (root, doc) => {
+  (_root, doc) => {
     const due = contextNodes(doc, '//ram:DuePayableAmount')[0];
     const positive = due !== undefined && (decimal(text(due))?.gt(ZERO) ?? false);
     if (!positive) return true;
