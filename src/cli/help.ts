@@ -65,7 +65,7 @@ Generates Factur-X / ZUGFeRD / XRechnung CII D22B XML from invoice metadata (the
 "-" reads stdin), as POST /v1/xml does. Fields the profile cannot carry are listed on stderr.
 
 Options:
-  --profile P         minimum, basic_wl, basic, en16931, extended or xrechnung (overrides the metadata's profile)
+  --profile P         minimum, basic_wl, basic, en16931, extended, xrechnung or extended_ctc_fr (overrides the metadata's profile)
   -o, --output FILE   write there instead of stdout
 
 Exit codes: 0 written; 1 refused (METADATA_NOT_JSON, METADATA_INVALID, METADATA_INCONSISTENT); 2 usage or I/O error.

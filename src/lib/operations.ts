@@ -143,7 +143,7 @@ export function fromMetadataError(err: unknown): unknown {
 }
 
 export interface ToXmlOptions {
-  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung. */
+  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung, extended_ctc_fr. */
   profile?: ProfileId | string;
 }
 

@@ -188,6 +188,12 @@ export interface ModelWithGiven {
   given: { breakdown: VatBreakdown[]; totals: Invoice['totals'] };
 }
 
+/**
+ * EXTENDED-CTC-FR needs a billing framework (BT-23, BR-FR-08): without one, M1, the framework of a single invoice for
+ * goods and services alike (B1 goods, S1 services are narrower), is written.
+ */
+const FRENCH_DEFAULT_FRAMEWORK = 'M1';
+
 export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
   const profile: ProfileId = meta.profile ?? 'en16931';
   const typeCode = meta.document_type_code ?? '380';
@@ -212,7 +218,9 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
   inv.buyerAccountingReference = meta.buyer_accounting_reference;
   inv.paymentTerms = meta.payment_terms;
   inv.notes = (meta.notes ?? []).map((n) => ({ text: n.text, subjectCode: n.subject_code }));
-  inv.businessProcess = meta.business_process ?? (profile === 'xrechnung' ? XRECHNUNG_BUSINESS_PROCESS : undefined);
+  inv.businessProcess =
+    meta.business_process ??
+    (profile === 'xrechnung' ? XRECHNUNG_BUSINESS_PROCESS : profile === 'extended_ctc_fr' ? FRENCH_DEFAULT_FRAMEWORK : undefined);
   inv.specificationId = GUIDELINE_ID[profile];
   inv.precedingInvoices = (meta.preceding_invoices ?? []).map((p) => ({ number: p.number, date: p.date }));
   inv.seller = party(meta.seller);

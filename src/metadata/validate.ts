@@ -523,14 +523,12 @@ type AddIssue = (loc: Loc, msg: string, type?: string, input?: unknown) => void;
 type MissingIssue = (loc: Loc, why: string) => void;
 
 /**
- * EXTENDED-CTC-FR: the billing framework (cadre de facturation, BT-23) is mandatory and one of the codes of AFNOR
- * XP Z12-012 (BR-FR-08, release 1.4).
+ * EXTENDED-CTC-FR: the billing framework (cadre de facturation, BT-23) is one of the codes of AFNOR XP Z12-012
+ * (BR-FR-08, release 1.4); when absent the writer writes M1 (src/metadata/to-model.ts).
  */
-function frenchExtendedErrors(meta: InvoiceMetadata, add: AddIssue, missing: MissingIssue): void {
+function frenchExtendedErrors(meta: InvoiceMetadata, add: AddIssue, _missing: MissingIssue): void {
   const modes = billingModes('1.4');
-  if (meta.business_process === undefined)
-    missing(['business_process'], `the billing framework (BT-23, BR-FR-08), one of ${modes.join(', ')}`);
-  else if (!modes.includes(meta.business_process))
+  if (meta.business_process !== undefined && !modes.includes(meta.business_process))
     add(['business_process'], `The billing framework (BT-23) must be one of ${modes.join(', ')} (BR-FR-08)`, 'enum', meta.business_process);
 }
 
