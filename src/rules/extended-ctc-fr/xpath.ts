@@ -7,7 +7,7 @@ import { Big, parseDec, type BigValue } from '../../model/decimal.js';
 import type { XmlElement } from '../../xml/dom.js';
 import type { Rule, Severity } from '../types.js';
 import { text } from '../xrechnung/dom.js';
-import { locatedAt } from '../../validation/report-bounds.js';
+import { locatedAt } from '../report-bounds.js';
 import { pathOf } from '../../xml/dom.js';
 import type { XmlDoc } from '../../xml/dom.js';
 
