@@ -207,21 +207,70 @@ function shadowed(doc: XmlDoc): Set<string> {
   return set;
 }
 
-/** An EN rule on every header breakdown, evaluated only where the profile's artefact evaluates it. */
-function onUnshadowedBreakdowns(rule: Rule): Rule {
-  return {
-    ...rule,
-    check: (ctx) => {
-      const found = rule.check(ctx);
-      if (found.length === 0) return found;
-      const hidden = shadowed(ctx.doc);
-      if (hidden.size === 0) return found;
-      return found.filter((v) => !v.location || ![...hidden].some((p) => v.location === p || v.location!.startsWith(`${p}/`)));
-    },
-  };
+/**
+ * The rules on every header breakdown the profile's per-category rules leave over, on each such element as the artefact
+ * evaluates it (our EN 16931 rules read the model, which has one breakdown list: the artefact also sees a breakdown
+ * in a second settlement element).
+ */
+const upperVat = (t: XmlElement) => typeIsVat(t);
+const fraction = (v: string | undefined) => {
+  const s = v ?? '';
+  const i = s.indexOf('.');
+  return i < 0 ? 0 : s.length - i - 1;
+};
+const BREAKDOWN_RULES: Record<string, (t: XmlElement) => boolean> = {
+  'BR-45': (t) => has(t, 'ram:BasisAmount'),
+  'BR-46': (t) => has(t, 'ram:CalculatedAmount'),
+  'BR-47': (t) => upperVat(t) && has(t, 'ram:CategoryCode'),
+  'BR-48': (t) => upperVat(t) && (has(t, 'ram:RateApplicablePercent') || categoryIs(t, 'O')),
+  'BR-DEC-19': (t) => fraction(value(t, 'ram:BasisAmount')) <= 2,
+  'BR-DEC-20': (t) => fraction(value(t, 'ram:CalculatedAmount')) <= 2,
+};
+const SHADOWED_EN = new Set(Object.keys(BREAKDOWN_RULES));
+function onUnshadowed(r: Rule): Rule {
+  return onEach(r.id, r.severity, r.message, (doc) => headerTaxes(doc).filter((t) => !takenByCategoryRule(t)), BREAKDOWN_RULES[r.id]);
 }
 
-const SHADOWED_EN = new Set(['BR-45', 'BR-46', 'BR-47', 'BR-48', 'BR-DEC-19', 'BR-DEC-20']);
+/** BR-CO-14 on the VAT total in the invoice currency, per element, as the artefact selects it. */
+const brCo14 = (message: string): Rule =>
+  onEach(
+    'BR-CO-14',
+    'error',
+    message,
+    (doc) => {
+      const currency = values(doc.root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:InvoiceCurrencyCode');
+      return contextNodes(doc, '//ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:TaxTotalAmount').filter((t) =>
+        currency.includes(t.attrs.find((a) => a.local === 'currencyID' && a.ns === '')?.value ?? '\u0000'),
+      );
+    },
+    (t, doc) => {
+      const amounts = values(
+        doc.root,
+        'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax/ram:CalculatedAmount',
+      );
+      const v = decimal(text(t));
+      return v !== undefined && v.eq(roundedSum(amounts));
+    },
+  );
+
+/** BR-CO-16 on each totals element: BT-115 = BT-112 − BT-113 + BT-114 (the first of each). */
+const brCo16 = (message: string): Rule =>
+  onEach(
+    'BR-CO-16',
+    'error',
+    message,
+    (doc) => contextNodes(doc, SUMMATION),
+    (s) => {
+      const first = (n: string) => decimal(values(s, `ram:${n}`)[0]);
+      const due = first('DuePayableAmount');
+      const grand = first('GrandTotalAmount');
+      if (due === undefined || grand === undefined) return false;
+      const paid = has(s, 'ram:TotalPrepaidAmount') ? first('TotalPrepaidAmount') : ZERO;
+      const rounding = has(s, 'ram:RoundingAmount') ? first('RoundingAmount') : ZERO;
+      if (paid === undefined || rounding === undefined) return false;
+      return due.eq(grand.minus(paid).plus(rounding));
+    },
+  );
 
 /** BR-CO-03 on each header breakdown the artefact evaluates: the VAT point date and its code are not both in the document. */
 const brCo03: Rule = onEach(
@@ -230,6 +279,21 @@ const brCo03: Rule = onEach(
   'The VAT point date (BT-7) and the VAT point date code (BT-8) are mutually exclusive.',
   (doc) => headerTaxes(doc).filter((t) => !takenByCategoryRule(t)),
   (_t, doc) => !(contextNodes(doc, '//ram:TaxPointDate').length > 0 && contextNodes(doc, '//ram:DueDateTypeCode').length > 0),
+);
+
+/** BR-CO-26 on each seller party element, as the artefact counts it (a document with two reports it twice). */
+const brCo26: Rule = onEach(
+  'BR-CO-26',
+  'error',
+  '',
+  (doc) => contextNodes(doc, '//ram:SellerTradeParty'),
+  (p) =>
+    has(p, 'ram:ID') ||
+    has(p, 'ram:GlobalID') ||
+    has(p, 'ram:SpecifiedLegalOrganization/ram:ID') ||
+    sel(p, 'ram:SpecifiedTaxRegistration/ram:ID').some((id) =>
+      id.attrs.some((a) => a.local === 'schemeID' && a.ns === '' && a.value === 'VA'),
+    ),
 );
 
 /** Rules whose context is always taken by an earlier rule of the same pattern (see the header): they never fire. */
@@ -736,8 +800,11 @@ export function buildCiiRules(): Rule[] {
   for (const r of forSyntax(EN16931_RULE_DEFS, 'cii')) {
     if (CII_DROPPED.has(r.id)) continue;
     if (r.id === 'BR-CO-03') business.push(brCo03);
+    else if (r.id === 'BR-CO-26') business.push({ ...brCo26, message: r.message });
     else if (r.id === 'BR-AF-09' || r.id === 'BR-AG-09') business.push(neverEvaluated(r.id, r.message));
-    else if (SHADOWED_EN.has(r.id)) business.push(onUnshadowedBreakdowns(r));
+    else if (SHADOWED_EN.has(r.id)) business.push(onUnshadowed(r));
+    else if (r.id === 'BR-CO-14') business.push(brCo14(r.message));
+    else if (r.id === 'BR-CO-16') business.push(brCo16(r.message));
     else business.push(r);
   }
   return [

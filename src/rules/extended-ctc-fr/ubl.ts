@@ -625,11 +625,72 @@ const otherRules: Rule[] = [
   ),
 ];
 
+/** BR-CO-26 on each seller element (cac:AccountingSupplierParty), as the artefact counts it. */
+const brCo26: Rule = onEach(
+  'BR-CO-26',
+  'error',
+  '',
+  (doc) => anywhere(doc, (el) => isCac(el, 'AccountingSupplierParty')),
+  (asp) =>
+    sel(asp, 'cac:Party/cac:PartyTaxScheme').some(
+      (pts) =>
+        has(pts, 'cbc:CompanyID') && sel(pts, 'cac:TaxScheme').some((ts) => ns(values(ts, 'cbc:ID').join(' ')).toUpperCase() === 'VAT'),
+    ) ||
+    sel(asp, 'cac:Party/cac:PartyIdentification/cbc:ID').some((id) => attrOf(id, 'schemeID') !== 'SEPA') ||
+    has(asp, 'cac:Party/cac:PartyLegalEntity/cbc:CompanyID'),
+);
+
+/**
+ * Seller and buyer rules on each element of their context, as the artefact evaluates them (our EN 16931 rules read the
+ * model's one seller and buyer).
+ */
+const PER_NODE: Record<string, Rule> = {
+  // BR-CO-16 on each LegalMonetaryTotal: BT-115 = BT-112 − BT-113 + BT-114, the differences rounded to cents.
+  'BR-CO-16': onEach('BR-CO-16', 'error', '', LMT, (l) => {
+    const d = (n: string) => decimal(value(l, `cbc:${n}`));
+    const payable = d('PayableAmount');
+    const inclusive = d('TaxInclusiveAmount');
+    if (payable === undefined || inclusive === undefined) return false;
+    const prepaid = has(l, 'cbc:PrepaidAmount') ? d('PrepaidAmount') : ZERO;
+    const rounding = has(l, 'cbc:PayableRoundingAmount') ? d('PayableRoundingAmount') : undefined;
+    if (prepaid === undefined) return false;
+    const due = has(l, 'cbc:PrepaidAmount') ? round2(inclusive.minus(prepaid)) : inclusive;
+    if (!has(l, 'cbc:PayableRoundingAmount')) return payable.eq(due);
+    return rounding !== undefined && round2(payable.minus(rounding)).eq(due);
+  }),
+  'BR-09': onEach(
+    'BR-09',
+    'error',
+    '',
+    (doc) =>
+      anywhere(doc, (el) => isCac(el, 'PostalAddress') && isCac(el.parent, 'Party') && isCac(el.parent?.parent, 'AccountingSupplierParty')),
+    (a) => ns(values(a, 'cac:Country/cbc:IdentificationCode').join(' ')) !== '',
+  ),
+  'BR-62': onEach(
+    'BR-62',
+    'error',
+    '',
+    (doc) =>
+      anywhere(doc, (el) => isCbc(el, 'EndpointID') && isCac(el.parent, 'Party') && isCac(el.parent?.parent, 'AccountingSupplierParty')),
+    (e) => attrOf(e, 'schemeID') !== undefined,
+  ),
+  'BR-63': onEach(
+    'BR-63',
+    'error',
+    '',
+    (doc) =>
+      anywhere(doc, (el) => isCbc(el, 'EndpointID') && isCac(el.parent, 'Party') && isCac(el.parent?.parent, 'AccountingCustomerParty')),
+    (e) => attrOf(e, 'schemeID') !== undefined,
+  ),
+};
+
 /** Every rule of the EXTENDED-CTC-FR UBL artefact of a release. */
 export function buildUblRules(release: UblRelease): Rule[] {
   // Before 1.4.0.02 the artefact kept the EN 16931 BR-CL-10 (ICD list without BY / SE) instead of BR-FREXT-CL-10.
   const enCl10 = release !== '1.4.0.02';
-  const business = forSyntax(EN16931_RULE_DEFS, 'ubl').filter((r) => !UBL_DROPPED.has(r.id) || (enCl10 && r.id === 'BR-CL-10'));
+  const business = forSyntax(EN16931_RULE_DEFS, 'ubl')
+    .filter((r) => !UBL_DROPPED.has(r.id) || (enCl10 && r.id === 'BR-CL-10'))
+    .map((r) => (r.id === 'BR-CO-26' ? { ...brCo26, message: r.message } : PER_NODE[r.id] ? { ...PER_NODE[r.id], message: r.message } : r));
   return [
     ...syntaxRules(),
     ...business,
