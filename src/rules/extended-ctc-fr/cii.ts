@@ -18,7 +18,6 @@ import { extendedLineRules, extendedTotalsRules } from '../facturx/adapted.js';
 import { has, sel, text, value, values } from '../xrechnung/dom.js';
 import { contextNodes } from '../facturx/codelists.js';
 import { PropertyMap } from '../../util/property-map.js';
-import { pathOf } from '../../xml/dom.js';
 import { CII_CUSTOM_RULES, CII_TABLE, CII_TOP_DOWN, NS_RAM, ciiSyntaxRules, ciiSyntaxSeverity } from '../../syntax/cii/rules.js';
 import { compileSyntaxRules, hasAttr, toRules, type CustomRule, type TableRule } from '../../syntax/syntax-table.js';
 import { decimal, HUNDRED, inList, ns, onEach, round2, withinCents, roundedSum, ZERO } from './xpath.js';
@@ -197,15 +196,6 @@ function takenByCategoryRule(tax: XmlElement): boolean {
 
 const headerTaxes = (doc: XmlDoc) => contextNodes(doc, HEADER_TAX);
 
-const shadowedPaths = new PropertyMap<XmlDoc, Set<string>>();
-function shadowed(doc: XmlDoc): Set<string> {
-  let set = shadowedPaths.get(doc);
-  if (!set) {
-    set = new Set(headerTaxes(doc).filter(takenByCategoryRule).map(pathOf));
-    shadowedPaths.set(doc, set);
-  }
-  return set;
-}
 
 /**
  * The rules on every header breakdown the profile's per-category rules leave over, on each such element as the artefact
