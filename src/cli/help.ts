@@ -33,6 +33,7 @@ Options:
   --xrechnung-version V    XRechnung schematron release: 2.5.0 or 2.4.0 (default: the engine's current one)
   --facturx-version V      Factur-X / ZUGFeRD schema release: 1.09.2 or 1.08 (default: 1.09.2)
   --peppol-version V       Peppol BIS Billing 3.0 release: 2026.5, 2025.11 or 2025.5 (default: 2026.5)
+  --extended-ctc-fr-version V  EXTENDED-CTC-FR rules release: 1.4.0.02, 1.4.0.01 or 1.4.0 (default: 1.4.0.02)
   --pdfa                   check PDFs against PDF/A (the part their XMP declares; the native pdfa3b layer);
                            pro: needs LICENSE_KEY, else exit 2 LICENSE_REQUIRED
   -f, --format F           text (default), json (one line per file, in input order), junit, sarif
@@ -67,7 +68,8 @@ invoice metadata (the API's InvoiceMetadata JSON; "-" reads stdin), as POST /v1/
 cannot carry are listed on stderr.
 
 Options:
-  --profile P         minimum, basic_wl, basic, en16931, extended, xrechnung or peppol (overrides the metadata's)
+  --profile P         minimum, basic_wl, basic, en16931, extended, xrechnung, extended_ctc_fr or peppol
+                      (overrides the metadata's)
   --syntax S          cii (default) or ubl (with en16931, xrechnung, peppol; peppol is ubl anyway)
   -o, --output FILE   write there instead of stdout
 

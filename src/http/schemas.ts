@@ -214,7 +214,8 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
     additionalProperties: { type: 'string' },
     description:
       'Which release of each rule set and schema judged the invoice, for the families that ran: en16931 (CEN validation artefacts), ' +
-      'xrechnung (KoSIT schematron), facturx (Factur-X/ZUGFeRD profile rules), br_fr (FNFE-MPE BR-FR), peppol (Peppol BIS Billing 3.0), xsd (the schema the XSD layer used)',
+      'xrechnung (KoSIT schematron), facturx (Factur-X/ZUGFeRD profile rules), br_fr (FNFE-MPE BR-FR), peppol (Peppol BIS Billing 3.0), ' +
+      'extended_ctc_fr (FNFE-MPE EXTENDED-CTC-FR profile rules), xsd (the schema the XSD layer used)',
     examples: [{ xsd: 'Factur-X 1.09.2 EN16931', en16931: '1.3.16', facturx: '1.09.2' }],
   },
   ValidationResult: {

@@ -127,7 +127,7 @@ export function fromMetadataError(err: unknown): unknown {
 }
 
 export interface ToXmlOptions {
-  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung, peppol. */
+  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung, extended_ctc_fr, peppol. */
   profile?: OutputProfile | string;
   /** Output syntax, overriding the metadata's `syntax`: cii (CII D22B) or ubl (UBL 2.1, for en16931, xrechnung, peppol). */
   syntax?: OutputSyntax | string;

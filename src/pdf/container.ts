@@ -28,6 +28,8 @@ const CONFORMANCE_LEVEL: Record<ProfileId, string> = {
   extended: 'EXTENDED',
   // XRechnung CII presented as Factur-X: it is a CIUS of EN 16931.
   xrechnung: 'EN 16931',
+  // A Factur-X PDF whose CII declares EXTENDED-CTC-FR carries the EXTENDED element set.
+  extended_ctc_fr: 'EXTENDED',
 };
 
 /**

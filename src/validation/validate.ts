@@ -23,6 +23,7 @@ import { DEFAULT_XR_RELEASE, type XrRelease } from '../rules/xrechnung/common.js
 import { DEFAULT_PEPPOL_RELEASE, type PeppolRelease } from '../rules/peppol/releases.js';
 import { ruleSetVersions } from '../rules/releases.js';
 import { DEFAULT_FACTURX_RELEASE, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
+import { DEFAULT_EXTENDED_CTC_FR_RELEASE, type ExtendedCtcFrRelease } from '../rules/extended-ctc-fr/releases.js';
 import { boundFindings, isSummary } from '../rules/report-bounds.js';
 import { overlongNumbers } from './number-limits.js';
 import { attachCompared } from './explanations/attach.js';
@@ -78,6 +79,8 @@ export interface ValidateOptions {
   facturxVersion?: FacturxSchemaRelease;
   /** Peppol BIS Billing 3.0 release of the Peppol rule sets (default DEFAULT_PEPPOL_RELEASE, 2026.5). */
   peppolVersion?: PeppolRelease;
+  /** EXTENDED-CTC-FR release (`extended_ctc_fr_version`; default the newest bundled, 1.4.0.02). */
+  extendedCtcFrVersion?: ExtendedCtcFrRelease;
   /** Pro diagnostics: attach the values calculation rules compared to their findings (`compared`). */
   explain?: boolean;
 }
@@ -106,9 +109,11 @@ registerRuleSet(EN16931_UBL, [...ublSyntaxRules, ...en16931UblBusinessRules]);
 const XRECHNUNG_MODULE = '../rules/xrechnung/index.js';
 const FACTURX_MODULE = '../rules/facturx/index.js';
 const PEPPOL_MODULE = '../rules/peppol/index.js';
+const EXTENDED_CTC_FR_MODULE = '../rules/extended-ctc-fr/index.js';
 await optionalImport(XRECHNUNG_MODULE);
 await optionalImport(FACTURX_MODULE);
 await optionalImport(PEPPOL_MODULE);
+await optionalImport(EXTENDED_CTC_FR_MODULE);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -146,6 +151,8 @@ function registryId(id: RuleSetId, options: ValidateOptions): string {
   if (id.startsWith('fx-')) return fx !== DEFAULT_FACTURX_RELEASE ? `${id}@${fx}` : id;
   const peppol = options.peppolVersion ?? DEFAULT_PEPPOL_RELEASE;
   if (id.startsWith('peppol-')) return peppol !== DEFAULT_PEPPOL_RELEASE ? `${id}@${peppol}` : id;
+  const fr = options.extendedCtcFrVersion ?? DEFAULT_EXTENDED_CTC_FR_RELEASE;
+  if (id.startsWith('extended-ctc-fr-')) return fr !== DEFAULT_EXTENDED_CTC_FR_RELEASE ? `${id}@${fr}` : id;
   return id;
 }
 
@@ -338,6 +345,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
     facturx: options.facturxVersion,
     peppol: result.peppol_version,
     brFrEdition: result.br_fr_edition,
+    extendedCtcFr: options.extendedCtcFrVersion,
     xsdSchema,
   });
   const blank = blankInvoiceNumber(doc, syntax);
