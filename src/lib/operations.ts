@@ -214,8 +214,18 @@ export interface PdfResult {
   filename: string;
   /** Metadata paths the profile could not carry (convert only; empty for merge). */
   droppedFields: string[];
-  /** The PDF/A-3b check of the written PDF: passed, or unverified when its time budget ran out (HTTP X-PDFA-Check). */
-  pdfaCheck: 'passed' | 'unverified';
+  /**
+   * The PDF/A-3b check of the written PDF (HTTP X-PDFA-Check): passed, failed (the input's content breaks a clause
+   * no repair could mend; see pdfaUnmet), or unverified when its time budget ran out.
+   */
+  pdfaCheck: PdfaCheck;
+  /** Names of the PDF/A repairs that changed something, in the order they ran (HTTP X-PDFA-Repairs); empty when none was needed. */
+  pdfaRepairs: string[];
+  /** When pdfaCheck is "failed": the clause-test ids the written PDF still fails, each once (HTTP X-PDFA-Unmet). Else empty. */
+  pdfaUnmet: string[];
+  /** When pdfaCheck is "failed": the findings behind pdfaUnmet, each once, at most 50 (pdfaFindingsOmitted counts the rest). */
+  pdfaFindings: ValidationErrorDetail[];
+  pdfaFindingsOmitted: number;
   /** The input PDF was digitally signed and allowSignatureInvalidation let it through: its signatures no longer verify (HTTP X-Signature-Invalidated). */
   signatureInvalidated: boolean;
 }
@@ -229,18 +239,51 @@ interface SignatureOption {
   allowSignatureInvalidation?: boolean;
 }
 
-/**
- * Never hand out a PDF that claims PDF/A-3b and fails it: the written PDF is checked, and a failure (almost always
- * the input's content: fonts not embedded, device colour without output intent) is a 422 PDFA_NONCONFORMANT
- * listing the clauses.
- */
-function gatePdfa(pdf: Uint8Array): 'passed' | 'unverified' {
-  const gate = gateWrittenPdf(pdf);
-  if (gate.failures) throw new UnprocessableError('PDFA_NONCONFORMANT', gate.detail!, { errors: gate.failures });
-  return gate.header as 'passed' | 'unverified';
+/** Shared by convert and merge. */
+interface PdfaStrictOption {
+  /**
+   * Refuse instead of answering a PDF that fails PDF/A-3b after the repairs: UnprocessableError PDFA_NONCONFORMANT
+   * (HTTP 422) listing each finding once, at most 50 (the rest counted). Default false: the PDF is answered with
+   * pdfaCheck "failed" and the clauses in pdfaUnmet.
+   */
+  pdfaStrict?: boolean;
 }
 
-export interface ConvertOptions extends ToXmlOptions, SignatureOption {
+export type PdfaCheck = 'passed' | 'failed' | 'unverified';
+
+/** Findings listed in a PDFA_NONCONFORMANT refusal (and in pdfaFindings); the rest are counted. */
+export const MAX_PDFA_FINDINGS_LISTED = 50;
+
+/**
+ * The written PDF is checked again after the repairs (src/pdf/repair): passed, failed (with the clauses still unmet),
+ * or unverified. In strict mode a failure is the 422 PDFA_NONCONFORMANT of before, its body bounded: each finding
+ * once, at most 50 listed, `findings_omitted` counting the rest.
+ */
+function gatePdfa(
+  pdf: Uint8Array,
+  strict: boolean | undefined,
+): Pick<PdfResult, 'pdfaCheck' | 'pdfaUnmet' | 'pdfaFindings' | 'pdfaFindingsOmitted'> {
+  const gate = gateWrittenPdf(pdf);
+  if (!gate.failures) return { pdfaCheck: gate.header, pdfaUnmet: [], pdfaFindings: [], pdfaFindingsOmitted: 0 };
+  const seen = new Set<string>();
+  const unique = gate.failures.filter((f) => {
+    const k = `${f.rule_id}|${f.location ?? ''}|${f.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  const listed = unique.slice(0, MAX_PDFA_FINDINGS_LISTED);
+  const omitted = unique.length - listed.length;
+  if (strict)
+    throw new UnprocessableError('PDFA_NONCONFORMANT', gate.detail!, {
+      errors: listed,
+      unmet_clauses: gate.clauses,
+      ...(omitted > 0 ? { report_truncated: true, findings_omitted: omitted } : {}),
+    });
+  return { pdfaCheck: 'failed', pdfaUnmet: gate.clauses ?? [], pdfaFindings: listed, pdfaFindingsOmitted: omitted };
+}
+
+export interface ConvertOptions extends ToXmlOptions, SignatureOption, PdfaStrictOption {
   /** Name of the PDF, for messages. */
   filename?: string;
   /**
@@ -291,7 +334,8 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
     pdf: result.pdf,
     filename: invoicePdfName(number),
     droppedFields: built.droppedFields,
-    pdfaCheck: gatePdfa(result.pdf),
+    ...gatePdfa(result.pdf, options.pdfaStrict),
+    pdfaRepairs: result.repairs?.repaired ?? [],
     signatureInvalidated: result.signatureInvalidated === true,
   };
 }
@@ -301,7 +345,7 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
 
 export { HYBRID_FORMATS };
 
-export interface MergeOptions extends SignatureOption {
+export interface MergeOptions extends SignatureOption, PdfaStrictOption {
   /** Container override: factur-x, zugferd or xrechnung. Default: from the XML's profile. */
   format?: HybridFormat | string | null;
   /** File names, for messages. */
@@ -469,7 +513,8 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
     pdf: result.pdf,
     filename: invoicePdfName(number),
     droppedFields: [],
-    pdfaCheck: gatePdfa(result.pdf),
+    ...gatePdfa(result.pdf, options.pdfaStrict),
+    pdfaRepairs: result.repairs?.repaired ?? [],
     signatureInvalidated: result.signatureInvalidated === true,
   };
 }

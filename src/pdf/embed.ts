@@ -37,6 +37,8 @@ import { readXmp } from './xmp.js';
 import { textOfString } from './lazy.js';
 import { MAX_NAME_TREE_DEPTH, MAX_NAME_TREE_NODES, MAX_PAGE_TREE_DEPTH, MAX_PAGE_TREE_NODES, PdfLimitError } from './limits.js';
 import { carryOverPacket, carryOverXmp, extensionSchemaBlock, fxDescription } from './xmp-write.js';
+import { repairForPdfa } from './repair/index.js';
+import { PDFA_TIME_BUDGET_MS } from '../pdfa/layer.js';
 
 // The container vocabulary lives in hybrid.ts (no PDF library), so routes can load this module lazily.
 export { DEFAULT_PRODUCER, EmbedError, HYBRID_FORMATS, hybridFlavour } from './hybrid.js';
@@ -63,7 +65,9 @@ export async function embedInWorker(
 /** Embed invoice XML into a PDF (on the calling thread: the routes go through hybrid.ts and the PDF worker). Throws EmbedError for input that cannot be used. */
 export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions): Promise<EmbedResult> {
   const doc = await loadPdf(pdfBytes);
-  boundInfoStrings(doc);
+  rebuildInfo(doc);
+  // PDF/A repairs (src/pdf/repair): the input checked once as PDF/A-3, and what its findings call for mended here.
+  const repairs = await repairForPdfa(doc, pdfBytes, { timeBudgetMs: PDFA_TIME_BUDGET_MS });
   // Dates have second precision in both Info and XMP; drop milliseconds so the two stay equal.
   const now = new Date(Math.floor((opts.now ?? new Date()).getTime() / 1000) * 1000);
   const { flavour } = opts;
@@ -96,8 +100,22 @@ export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions):
 
   const pdf = await doc.save({ addDefaultPage: false, updateFieldAppearances: false, useObjectStreams: true });
   await selfCheck(pdf, opts.xml, flavour);
-  return { pdf, pdfa: { part: 3, conformance: conformance.slice(1) }, pageCount: doc.getPageCount() };
+  return {
+    pdf,
+    pdfa: { part: 3, conformance: conformance.slice(1) },
+    pageCount: doc.getPageCount(),
+    repairs: {
+      repaired: repairs.repaired,
+      runs: repairs.runs,
+      unrepaired: repairs.unrepaired.slice(0, MAX_UNREPAIRED_REPORTED),
+      inputCheckMs: repairs.inputCheck.ms,
+      inputFindings: repairs.inputCheck.findings,
+    },
+  };
 }
+
+/** Notes of repairs that could not (fully) repair what they saw, carried with the result; the rest are counted. */
+const MAX_UNREPAIRED_REPORTED = 50;
 
 async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
   if (!isPdf(bytes)) throw new EmbedError('NOT_PDF', 'The uploaded file is not a PDF');
@@ -162,18 +180,54 @@ function checkPageTree(doc: PDFDocument): void {
 /** Longest Info text (in bytes) kept as it is; longer values are cut (the library decodes them with one call argument per character). */
 const MAX_INFO_TEXT_BYTES = 8 * 1024;
 
-/** Cut over-long Info strings (the input's, e.g. a 200,000-character /Title) before the library reads them. */
-function boundInfoStrings(doc: PDFDocument): void {
-  const info = doc.context.lookup(doc.context.trailerInfo.Info);
-  if (!(info instanceof PDFDict)) return;
-  for (const [key, value] of info.entries()) {
-    const v = doc.context.lookup(value);
-    if (!(v instanceof PDFString || v instanceof PDFHexString)) continue;
-    const bytes = v.asBytes();
-    if (bytes.length <= MAX_INFO_TEXT_BYTES) continue;
-    const text = textOfString({ kind: 'string', bytes }) ?? '';
-    info.set(key, PDFHexString.fromText(boundText(text)));
+/** Info entries kept from the input (the standard ones always; at most this many in all). */
+const MAX_INFO_ENTRIES = 64;
+const INFO_DATE_KEYS = new Set(['CreationDate', 'ModDate']);
+
+/**
+ * The Info dictionary written from scratch: the input's text entries decoded, stripped of what XML cannot carry
+ * (the XMP packet is written from them: a title ending in U+0000 made it not well-formed, a 500) and cut when
+ * over-long (the library decodes text with one call argument per character: a 200,000-character /Title overflowed
+ * its stack); dates kept when they read as PDF dates, /Trapped when it is a name; anything else (numbers, arrays,
+ * references to garbage, keys that are not plain names) left behind.
+ */
+function rebuildInfo(doc: PDFDocument): void {
+  const ctx = doc.context;
+  const old = ctx.lookup(ctx.trailerInfo.Info);
+  const info = ctx.obj({});
+  if (old instanceof PDFDict) {
+    let kept = 0;
+    for (const [key, raw] of old.entries()) {
+      if (kept >= MAX_INFO_ENTRIES) break;
+      const name = key.decodeText();
+      if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name)) continue;
+      const v = raw instanceof PDFRef ? ctx.lookup(raw) : raw;
+      if (name === 'Trapped') {
+        if (v instanceof PDFName && ['True', 'False', 'Unknown'].includes(v.decodeText())) {
+          info.set(key, v);
+          kept++;
+        }
+        continue;
+      }
+      if (!(v instanceof PDFString || v instanceof PDFHexString)) continue;
+      const text = boundText(textOfString({ kind: 'string', bytes: v.asBytes() }) ?? '');
+      if (!text) continue;
+      if (INFO_DATE_KEYS.has(name)) {
+        if (/^(D:)?\d{4}/.test(text) && safe(() => PDFString.of(text).decodeDate())) {
+          info.set(key, PDFString.of(text));
+          kept++;
+        }
+        continue;
+      }
+      info.set(key, /^[\x20-\x7e]*$/.test(text) && !/[()\\]/.test(text) ? PDFString.of(text) : PDFHexString.fromText(text));
+      kept++;
+    }
   }
+  // The old dictionary is replaced in place (its strings must not stay behind as an orphan object: a 200,000-byte
+  // title breaks 6.1.13), unless the reference is shared with a typed object (garbage pointing /Info at a page).
+  const ref = ctx.trailerInfo.Info;
+  if (ref instanceof PDFRef && old instanceof PDFDict && !old.has(PDFName.of('Type'))) ctx.assign(ref, info);
+  else ctx.trailerInfo.Info = ctx.register(info);
 }
 
 /** A text cut to at most MAX_INFO_TEXT_BYTES / 2 characters (with an ellipsis), never splitting a surrogate pair. */
@@ -323,8 +377,7 @@ function attachXml(doc: PDFDocument, xml: Uint8Array, flavour: HybridFlavour, no
   );
 
   const names = dictAt(doc, doc.catalog, 'Names');
-  const tree = dictAt(doc, names, 'EmbeddedFiles');
-  addNameTreeEntry(doc, tree, flavour.fileName, fileSpec);
+  const tree = addNameTreeEntry(doc, names, flavour.fileName, fileSpec);
 
   const af = doc.catalog.lookup(PDFName.of('AF'));
   if (af instanceof PDFArray) af.push(fileSpec);
@@ -387,23 +440,29 @@ const NAME_TREE_FANOUT = 64;
  * one leaf for a small tree, else leaves under intermediate nodes with /Limits. Inserting by raw bytes next to an
  * existing UTF-16 key put "factur-x.xml" where qpdf's binary search does not look.
  */
-function addNameTreeEntry(doc: PDFDocument, root: PDFDict, key: string, value: PDFRef): void {
+function addNameTreeEntry(doc: PDFDocument, names: PDFDict, key: string, value: PDFRef): PDFDict {
   const entries: { text: string; value: PDFObject }[] = [{ text: key, value }];
   const oldNodes: PDFRef[] = [];
   const visited = new Set<PDFDict>();
-  const stack: { node: PDFDict; depth: number }[] = [{ node: root, depth: 0 }];
+  const oldRootRef = names.get(PDFName.of('EmbeddedFiles'));
+  if (oldRootRef instanceof PDFRef) oldNodes.push(oldRootRef);
+  const oldRoot = names.lookup(PDFName.of('EmbeddedFiles'));
+  const stack: { node: PDFDict; depth: number }[] = oldRoot instanceof PDFDict ? [{ node: oldRoot, depth: 0 }] : [];
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
     if (visited.has(node) || depth > MAX_NAME_TREE_DEPTH) continue;
     visited.add(node);
     if (visited.size > MAX_NAME_TREE_NODES)
       throw new PdfLimitError(`The PDF's attachment name tree has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} nodes`);
-    const names = node.lookup(PDFName.of('Names'));
-    if (names instanceof PDFArray)
-      for (let i = 0; i + 1 < names.size(); i += 2) {
-        const k = names.lookup(i);
+    const pairs = node.lookup(PDFName.of('Names'));
+    if (pairs instanceof PDFArray)
+      for (let i = 0; i + 1 < pairs.size(); i += 2) {
+        const k = pairs.lookup(i);
         if (!(k instanceof PDFString || k instanceof PDFHexString)) continue;
-        entries.push({ text: textOfString({ kind: 'string', bytes: k.asBytes() }) ?? '', value: names.get(i + 1) });
+        const text = textOfString({ kind: 'string', bytes: k.asBytes() }) ?? '';
+        // Our attachment's name is ours: an input entry of that name (left by a cycle the removal did not reach) goes.
+        if (text === key) continue;
+        entries.push({ text, value: pairs.get(i + 1) });
       }
     const kidArray = node.lookup(PDFName.of('Kids'));
     if (kidArray instanceof PDFArray) {
@@ -426,11 +485,16 @@ function addNameTreeEntry(doc: PDFDocument, root: PDFDict, key: string, value: P
         ? PDFString.of(text)
         : PDFHexString.of(Buffer.from(text, 'latin1').toString('hex'));
 
-  // The old intermediate nodes go (the new ones replace them); the root keeps its identity.
-  for (const ref of oldNodes) doc.context.delete(ref);
-  root.delete(PDFName.of('Kids'));
-  root.delete(PDFName.of('Names'));
-  root.delete(PDFName.of('Limits')); // a root has none
+  // The tree is written from scratch under a new root: the old nodes go (a cycle in them, or a kid that is the
+  // root itself, once deleted the new root's own entry and hid the attachment: EMBED_CHECK_FAILED), unless a
+  // node's reference is also the catalog's or the names dictionary's (garbage, but not ours to delete).
+  const keep = new Set([doc.context.getObjectRef(doc.catalog)?.toString(), doc.context.getObjectRef(names)?.toString()]);
+  for (const ref of oldNodes) {
+    const node = doc.context.lookup(ref);
+    if (node instanceof PDFDict && !node.has(PDFName.of('Type')) && !keep.has(ref.toString())) doc.context.delete(ref);
+  }
+  const root = doc.context.obj({});
+  names.set(PDFName.of('EmbeddedFiles'), doc.context.register(root));
   type Node = { dict: PDFDict; first: string; last: string };
   let level: Node[] = [];
   for (let i = 0; i < entries.length; i += NAME_TREE_FANOUT) {
@@ -444,7 +508,7 @@ function addNameTreeEntry(doc: PDFDocument, root: PDFDict, key: string, value: P
   }
   if (level.length === 1) {
     root.set(PDFName.of('Names'), level[0].dict.get(PDFName.of('Names'))!);
-    return;
+    return root;
   }
   while (level.length > NAME_TREE_FANOUT) {
     const up: Node[] = [];
@@ -457,6 +521,7 @@ function addNameTreeEntry(doc: PDFDocument, root: PDFDict, key: string, value: P
     level = up;
   }
   root.set(PDFName.of('Kids'), doc.context.obj(level.map((n) => limited(doc, n, encode))));
+  return root;
 }
 
 /** A non-root node with its /Limits, registered as an indirect object (kids are references). */
@@ -486,7 +551,7 @@ function removeAttachments(doc: PDFDocument, names: Set<string>): void {
   const removed = new Set<PDFObject>();
   const namesDict = doc.catalog.lookup(PDFName.of('Names'));
   const tree = namesDict instanceof PDFDict ? namesDict.lookup(PDFName.of('EmbeddedFiles')) : undefined;
-  if (tree instanceof PDFDict) pruneNameTree(doc, tree, names, removed, 0);
+  if (tree instanceof PDFDict) pruneNameTree(tree, names, removed);
 
   const af = doc.catalog.lookup(PDFName.of('AF'));
   if (!(af instanceof PDFArray)) return;
@@ -497,26 +562,32 @@ function removeAttachments(doc: PDFDocument, names: Set<string>): void {
   }
 }
 
-function pruneNameTree(doc: PDFDocument, node: PDFDict, names: Set<string>, removed: Set<PDFObject>, depth: number): void {
-  if (depth > 32) return; // a cyclic or absurd tree: leave the rest alone
-  const kids = node.lookup(PDFName.of('Kids'));
-  if (kids instanceof PDFArray) {
-    for (let i = 0; i < kids.size(); i++) {
-      const kid = kids.lookup(i);
-      if (kid instanceof PDFDict) pruneNameTree(doc, kid, names, removed, depth + 1);
-    }
-  }
-  const arr = node.lookup(PDFName.of('Names'));
-  if (!(arr instanceof PDFArray)) return;
-  for (let i = arr.size() - 2; i >= 0; i -= 2) {
-    const key = arr.lookup(i);
-    const keyText = key instanceof PDFString || key instanceof PDFHexString ? key.decodeText() : '';
-    const spec = arr.lookup(i + 1);
-    const specName = spec instanceof PDFDict ? fileSpecName(spec) : undefined;
-    if (names.has(keyText) || (specName !== undefined && names.has(specName))) {
-      removed.add(arr.get(i + 1));
-      arr.remove(i + 1);
-      arr.remove(i);
+/** Remove the named entries from every node of the tree (iterative, each node once: cycles and shared kids are common in garbage). */
+function pruneNameTree(root: PDFDict, names: Set<string>, removed: Set<PDFObject>): void {
+  const seen = new Set<PDFDict>();
+  const stack: { node: PDFDict; depth: number }[] = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (seen.has(node) || depth > MAX_NAME_TREE_DEPTH || seen.size >= MAX_NAME_TREE_NODES) continue;
+    seen.add(node);
+    const kids = node.lookup(PDFName.of('Kids'));
+    if (kids instanceof PDFArray)
+      for (let i = 0; i < kids.size(); i++) {
+        const kid = kids.lookup(i);
+        if (kid instanceof PDFDict) stack.push({ node: kid, depth: depth + 1 });
+      }
+    const arr = node.lookup(PDFName.of('Names'));
+    if (!(arr instanceof PDFArray)) continue;
+    for (let i = arr.size() - 2; i >= 0; i -= 2) {
+      const key = arr.lookup(i);
+      const keyText = key instanceof PDFString || key instanceof PDFHexString ? key.decodeText() : '';
+      const spec = arr.lookup(i + 1);
+      const specName = spec instanceof PDFDict ? fileSpecName(spec) : undefined;
+      if (names.has(keyText) || (specName !== undefined && names.has(specName))) {
+        removed.add(arr.get(i + 1));
+        arr.remove(i + 1);
+        arr.remove(i);
+      }
     }
   }
 }
