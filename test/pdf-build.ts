@@ -3,7 +3,7 @@
  * dictionary plus stream data), a classic cross-reference table with exact offsets, a trailer. Object 1 is the
  * catalog by convention (`plainPdf` fills in catalog, page tree and one page).
  */
-import { decodePDFRawStream, PDFArray, PDFDocument, PDFRawStream, PDFRef, PDFStream } from '@cantoo/pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFDocument, PDFRawStream, PDFRef, type PDFStream } from '@cantoo/pdf-lib';
 
 export type PdfObject = string | { dict: string; data: Buffer | string };
 
