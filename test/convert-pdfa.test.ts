@@ -22,7 +22,7 @@ import { runCli } from './cli-fixtures.js';
 import { xmlFor } from './hybrid-fixtures.js';
 import { hasQpdf, parseXmpPacket, qpdfAttachments, qpdfCheck } from './hybrid-pdf-reader.js';
 import { buildPdf, pageContents, plainPdf, streamData } from './pdf-build.js';
-import { PDFDocument, PDFName, PDFRef } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFName, type PDFRef } from '@cantoo/pdf-lib';
 
 let app: FastifyInstance;
 before(async () => {
