@@ -38,6 +38,7 @@ import { textOfString } from './lazy.js';
 import { MAX_NAME_TREE_DEPTH, MAX_NAME_TREE_NODES, MAX_PAGE_TREE_DEPTH, MAX_PAGE_TREE_NODES, PdfLimitError } from './limits.js';
 import { carryOverPacket, carryOverXmp, extensionSchemaBlock, fxDescription } from './xmp-write.js';
 import { repairForPdfa } from './repair/index.js';
+import { decodedBytes } from './repair/walk.js';
 import { PDFA_TIME_BUDGET_MS } from '../pdfa/layer.js';
 
 // The container vocabulary lives in hybrid.ts (no PDF library), so routes can load this module lazily.
@@ -66,6 +67,8 @@ export async function embedInWorker(
 export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions): Promise<EmbedResult> {
   const doc = await loadPdf(pdfBytes);
   rebuildInfo(doc);
+  // The output intent first: the repairs judge device colours against the intent the written file will have.
+  completeOutputIntent(doc);
   // PDF/A repairs (src/pdf/repair): the input checked once as PDF/A-3, and what its findings call for mended here.
   const repairs = await repairForPdfa(doc, pdfBytes, { timeBudgetMs: PDFA_TIME_BUDGET_MS });
   // Dates have second precision in both Info and XMP; drop milliseconds so the two stay equal.
@@ -294,9 +297,13 @@ const SRGB_CONDITION = 'sRGB IEC61966-2.1';
 
 /**
  * A PDF/A OutputIntent: an input's own GTS_PDFA1 intent stays (an sRGB one without /Info gets /Info and
- * /RegistryName, pdfa.md §b); otherwise the sRGB intent is added with the library's bundled ICC profile.
- * (convertToPDFA only installs its intent on documents without a pdfaid declaration, and ours always has one
- * by then, so this is the one place that decides.)
+ * /RegistryName, pdfa.md §b). Without one, a PDF/A intent is made from another intent of the input (e.g. PDF/X)
+ * whose profile PDF/A can use, sharing that profile (6.2.3-2: all intents carry the same profile), so the colours
+ * keep the meaning the producer gave them; otherwise the sRGB intent is added with the library's bundled ICC
+ * profile, and intents whose profiles PDF/A cannot use are dropped (they would carry a second profile).
+ * Called before the repairs (they judge device colours against this intent) and again after them (the
+ * output-intents repair may have dropped an unusable PDF/A intent); convertToPDFA never installs its own here
+ * (ours always declares pdfaid by then), so this is the one place that decides.
  */
 function completeOutputIntent(doc: PDFDocument): void {
   const ctx = doc.context;
@@ -313,8 +320,31 @@ function completeOutputIntent(doc: PDFDocument): void {
       }
       return; // a PDF/A OutputIntent exists
     }
+    // Another intent whose profile PDF/A accepts: the PDF/A intent shares it.
+    for (let i = 0; i < intents.size(); i++) {
+      const other = intents.lookup(i);
+      const profile = other instanceof PDFDict ? other.get(PDFName.of('DestOutputProfile')) : undefined;
+      if (!(other instanceof PDFDict) || !(profile instanceof PDFRef) || !usableOutputProfile(doc, profile)) continue;
+      const pdfa = ctx.obj({});
+      for (const [k, v] of other.entries()) if (k.decodeText() !== 'DestOutputProfileRef') pdfa.set(k, v);
+      pdfa.set(PDFName.of('S'), PDFName.of('GTS_PDFA1'));
+      if (!pdfa.has(PDFName.of('OutputConditionIdentifier'))) pdfa.set(PDFName.of('OutputConditionIdentifier'), PDFString.of('Custom'));
+      intents.push(ctx.register(pdfa));
+      // Every other profile-carrying intent must share that one profile too.
+      for (let j = intents.size() - 2; j >= 0; j--) {
+        const o = intents.lookup(j);
+        const p = o instanceof PDFDict ? o.get(PDFName.of('DestOutputProfile')) : undefined;
+        if (p !== undefined && !(p instanceof PDFRef && p.toString() === profile.toString())) intents.remove(j);
+      }
+      return;
+    }
   }
-  // No PDF/A OutputIntent yet: add the sRGB one.
+  // No PDF/A OutputIntent yet: add the sRGB one; intents with another profile cannot stay beside it.
+  if (intents instanceof PDFArray)
+    for (let j = intents.size() - 1; j >= 0; j--) {
+      const o = intents.lookup(j);
+      if (!(o instanceof PDFDict) || o.has(PDFName.of('DestOutputProfile')) || o.has(PDFName.of('DestOutputProfileRef'))) intents.remove(j);
+    }
   const profile = ctx.register(ctx.flateStream(getDefaultSRGBProfile(), { N: 3 }));
   const intent = ctx.register(
     ctx.obj({
@@ -330,6 +360,16 @@ function completeOutputIntent(doc: PDFDocument): void {
   else doc.catalog.set(PDFName.of('OutputIntents'), ctx.obj([intent]));
 }
 
+/** An output profile PDF/A accepts (6.2.3-1): an ICC monitor or printer profile, RGB, CMYK or grey, version below 5. */
+function usableOutputProfile(doc: PDFDocument, ref: PDFRef): boolean {
+  const s = doc.context.lookup(ref);
+  if (!(s instanceof PDFRawStream)) return false;
+  const bytes = decodedBytes(doc, s, 16 * 1024 * 1024);
+  if (!bytes || bytes.length < 128) return false;
+  const tag = (a: number) => String.fromCharCode(bytes[a], bytes[a + 1], bytes[a + 2], bytes[a + 3]);
+  return ['mntr', 'prtr'].includes(tag(12)) && ['RGB ', 'CMYK', 'GRAY'].includes(tag(16)) && bytes[8] < 5;
+}
+
 /** Trailer /ID: keep the document's permanent identifier (first element), give this version a new one. */
 function setFileId(doc: PDFDocument, input: Uint8Array, xml: Uint8Array, now: Date): void {
   const ctx = doc.context;
@@ -340,7 +380,9 @@ function setFileId(doc: PDFDocument, input: Uint8Array, xml: Uint8Array, now: Da
     return h.digest('hex');
   };
   let permanent: PDFObject | undefined;
-  if (existing instanceof PDFArray && existing.size() === 2) permanent = existing.get(0);
+  // The input's permanent identifier is kept when it is one (a non-empty string); `[<><>]` is not.
+  const first = existing instanceof PDFArray && existing.size() === 2 ? existing.lookup(0) : undefined;
+  if ((first instanceof PDFHexString || first instanceof PDFString) && first.asBytes().length > 0) permanent = first;
   const changing = PDFHexString.of(md5(input, xml, now.toISOString()));
   ctx.trailerInfo.ID = ctx.obj([permanent ?? PDFHexString.of(md5(input)), changing]);
 }

@@ -204,7 +204,69 @@ function widgetText(doc: PDFDocument, widget: PDFDict): { content: string; resou
   return { content, resources: doc.context.obj({ Font: doc.context.obj({ [tf[1]]: fontRef }) }) };
 }
 
+/** Annotation types ISO 32000-1 defines that PDF/A allows (6.3.1). */
+const ALLOWED_TYPES = new Set([
+  'Text',
+  'Link',
+  'FreeText',
+  'Line',
+  'Square',
+  'Circle',
+  'Polygon',
+  'PolyLine',
+  'Highlight',
+  'Underline',
+  'Squiggly',
+  'StrikeOut',
+  'Stamp',
+  'Caret',
+  'Ink',
+  'Popup',
+  'FileAttachment',
+  'Widget',
+  'PrinterMark',
+  'TrapNet',
+  'Watermark',
+  'Redact',
+]);
+
+/**
+ * 6.3.1-1: annotations of a type PDF/A forbids (3D, Sound, Screen, Movie, RichMedia) or ISO 32000-1 does not
+ * define are taken off their page: they play media or need a handler a PDF/A reader does not have. What such an
+ * annotation drew (a poster frame in its appearance) goes with it, and is reported.
+ */
+export function annotationTypes_6_3_1(doc: PDFDocument): RepairOutcome {
+  let changed = 0;
+  const unrepaired: Finding[] = [];
+  const removed = new Set<PDFDict>();
+  for (const a of annotations(doc)) {
+    const subtype = nameIn(doc, a.annot, 'Subtype');
+    if (subtype && ALLOWED_TYPES.has(subtype)) continue;
+    removed.add(a.annot);
+    if (a.annot.has(key('AP')))
+      unrepaired.push({
+        clause: '6.3.1-1',
+        message: `${subtype ?? 'untyped'} annotation removed with its appearance`,
+        object: describe(a),
+      });
+  }
+  if (removed.size === 0) return { changed: 0 };
+  for (const page of new Set(annotations(doc).map((a) => a.page))) {
+    const list = arrayOf(doc, page.get(key('Annots')));
+    if (!list) continue;
+    for (let i = list.size() - 1; i >= 0; i--) {
+      const d = dictOf(doc, list.get(i));
+      if (d && removed.has(d)) {
+        list.remove(i);
+        changed++;
+      }
+    }
+  }
+  return { changed, ...(unrepaired.length ? { unrepaired } : {}) };
+}
+
 export const ANNOTATION_REPAIRS: Repair[] = [
+  { name: 'annotation-types', clauses: ['6.3.1-1'], apply: ({ doc }) => annotationTypes_6_3_1(doc) },
   { name: 'annotation-flags', clauses: ['6.3.2-1', '6.3.2-2'], apply: ({ doc }) => annotationFlags_6_3_2(doc) },
   {
     name: 'annotation-appearances',

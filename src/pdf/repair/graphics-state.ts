@@ -130,7 +130,25 @@ export function blendModes_6_2_10(doc: PDFDocument): RepairOutcome {
   return { changed };
 }
 
+/**
+ * 6.2.4.2-2: overprint mode 1 (non-zero overprint, a prepress setting) goes back to 0 in ExtGStates that also turn
+ * overprint on, the states under which ICCBased CMYK may not be painted with mode 1. Screen rendering ignores
+ * overprint, so pages look as before; on press, zero components knock out instead of overprinting.
+ */
+export function overprintMode_6_2_4_2(doc: PDFDocument): RepairOutcome {
+  let changed = 0;
+  for (const g of extGStates(doc)) {
+    const opm = g.lookup(key('OPM'));
+    if (opm instanceof PDFNumber && opm.asNumber() === 1) {
+      g.set(key('OPM'), PDFNumber.of(0));
+      changed++;
+    }
+  }
+  return { changed };
+}
+
 export const GRAPHICS_STATE_REPAIRS: Repair[] = [
+  { name: 'overprint-mode', clauses: ['6.2.4.2-2'], apply: ({ doc }) => overprintMode_6_2_4_2(doc) },
   { name: 'transfer-functions', clauses: ['6.2.5-1', '6.2.5-2'], apply: ({ doc }) => transferFunctions_6_2_5(doc) },
   { name: 'halftones', clauses: ['6.2.5-3', '6.2.5-4', '6.2.5-5', '6.2.5-6'], apply: ({ doc }) => halftones_6_2_5(doc) },
   { name: 'rendering-intents', clauses: ['6.2.6-1'], apply: ({ doc, findings }) => renderingIntents_6_2_6(doc, findings) },

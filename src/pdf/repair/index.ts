@@ -20,6 +20,7 @@ import { FORM_REPAIRS } from './forms.js';
 import { GRAPHICS_STATE_REPAIRS } from './graphics-state.js';
 import { NAME_REPAIRS } from './names.js';
 import { OPTIONAL_CONTENT_REPAIRS } from './optional-content.js';
+import { RESOURCE_REPAIRS } from './resources.js';
 import { STREAM_REPAIRS } from './streams.js';
 import { STRUCTURE_REPAIRS } from './structure.js';
 import type { Repair } from './types.js';
@@ -35,6 +36,7 @@ export const REPAIRS: Repair[] = [
   ...ANNOTATION_REPAIRS,
   ...OPTIONAL_CONTENT_REPAIRS,
   ...STREAM_REPAIRS,
+  ...RESOURCE_REPAIRS,
   ...GRAPHICS_STATE_REPAIRS,
   ...COLOUR_REPAIRS,
   ...NAME_REPAIRS,

@@ -3,7 +3,7 @@
  * alternate presentations (6.10), /Requirements (6.11), permissions other than DocMDP and UR3 (6.1.12), and the
  * MIME type and file names of embedded files (6.8-1, 6.8-2).
  */
-import { PDFHexString, PDFName, PDFString, type PDFDict, type PDFDocument } from '@cantoo/pdf-lib';
+import { PDFArray, PDFHexString, PDFName, PDFString, type PDFDict, type PDFDocument } from '@cantoo/pdf-lib';
 import type { Repair, RepairOutcome } from './types.js';
 import { dictOf, MAX_WALK_NODES, objectByNumber, objectNumbers, pageDicts, streamOf } from './walk.js';
 import type { Finding } from '../../pdfa/model.js';
@@ -38,6 +38,22 @@ export function permissions_6_1_12(doc: PDFDocument): RepairOutcome {
       perms.delete(k);
       changed++;
     }
+  return { changed };
+}
+
+/** 6.1.12-2: a DocMDP signature reference has no digest entries (DigestLocation, DigestMethod, DigestValue). */
+export function docMdpDigests_6_1_12_2(doc: PDFDocument, findings: readonly Finding[]): RepairOutcome {
+  let changed = 0;
+  for (const num of objectNumbers(findings)) {
+    const sig = dictOf(doc, objectByNumber(doc, num)?.value);
+    const refs = sig ? sig.lookup(key('Reference')) : undefined;
+    if (!(refs instanceof PDFArray)) continue;
+    for (let i = 0; i < refs.size(); i++) {
+      const r = dictOf(doc, refs.get(i));
+      if (!r) continue;
+      for (const k of ['DigestLocation', 'DigestMethod', 'DigestValue']) changed += drop(r, k);
+    }
+  }
   return { changed };
 }
 
@@ -77,6 +93,14 @@ export function embeddedFiles_6_8(doc: PDFDocument, findings: readonly Finding[]
 export const STRUCTURE_REPAIRS: Repair[] = [
   { name: 'presentations', clauses: ['6.10-1', '6.10-2'], apply: ({ doc }) => presentations_6_10(doc) },
   { name: 'requirements', clauses: ['6.11-1'], apply: ({ doc }) => requirements_6_11(doc) },
-  { name: 'permissions', clauses: ['6.1.12-1'], apply: ({ doc }) => permissions_6_1_12(doc) },
+  {
+    name: 'permissions',
+    clauses: ['6.1.12-1', '6.1.12-2'],
+    apply: ({ doc, findings }) => {
+      const a = permissions_6_1_12(doc);
+      const b = docMdpDigests_6_1_12_2(doc, findings);
+      return { changed: a.changed + b.changed };
+    },
+  },
   { name: 'embedded-file-names', clauses: ['6.8-1', '6.8-2'], apply: ({ doc, findings }) => embeddedFiles_6_8(doc, findings) },
 ];

@@ -136,7 +136,7 @@ const container = (items: XValue[]): XProp => ({
 });
 
 /** The packet rebuilt: valid extension entries kept, declarable properties declared, the rest dropped. */
-export function cleanXmp(xml: Uint8Array): { xml: string; dropped: string[]; declared: string[] } | undefined {
+export function cleanXmp(xml: Uint8Array): { xml: string; dropped: string[]; declared: string[]; droppedSchemas: number } | undefined {
   const pkt = readXmpPacket(xml);
   if (pkt.error) return undefined; // not well-formed: the writer replaces it whole
   const props = pkt.props.slice(0, MAX_PROPERTIES);
@@ -186,7 +186,7 @@ export function cleanXmp(xml: Uint8Array): { xml: string; dropped: string[]; dec
   const byNs = new Map<string, XProp[]>();
   for (const p of kept) byNs.set(p.ns, [...(byNs.get(p.ns) ?? []), p]);
   for (const list of byNs.values()) blocks.push(w.block(list));
-  return { xml: packet(blocks), dropped, declared };
+  return { xml: packet(blocks), dropped, declared, droppedSchemas: entries.length - valid.length };
 }
 
 export function xmpProperties_6_6_2_3(doc: PDFDocument): RepairOutcome {
@@ -196,7 +196,8 @@ export function xmpProperties_6_6_2_3(doc: PDFDocument): RepairOutcome {
   const bytes = decodedBytes(doc, stream, MAX_XMP_BYTES);
   if (!bytes) return { changed: 0 };
   const clean = cleanXmp(bytes);
-  if (!clean) return { changed: 0 };
+  const changed = clean ? clean.dropped.length + clean.declared.length + clean.droppedSchemas : 0;
+  if (!clean || changed === 0) return { changed: 0 }; // what the checker saw is left to the writer's carry-over
   const replacement = doc.context.stream(new TextEncoder().encode(clean.xml), { Type: 'Metadata', Subtype: 'XML' });
   if (ref instanceof PDFRef) doc.context.assign(ref, replacement);
   else doc.catalog.set(key('Metadata'), doc.context.register(replacement));
@@ -209,7 +210,7 @@ export function xmpProperties_6_6_2_3(doc: PDFDocument): RepairOutcome {
         },
       ]
     : [];
-  return { changed: clean.dropped.length + clean.declared.length || 1, ...(unrepaired.length ? { unrepaired } : {}) };
+  return { changed, ...(unrepaired.length ? { unrepaired } : {}) };
 }
 
 export const XMP_REPAIRS: Repair[] = [
