@@ -288,15 +288,67 @@ describe('repairs, one clause at a time', () => {
       page: '/PresSteps<<>>',
       extra: [
         '<</Type/Filespec/F(a.txt)/EF<</F 7 0 R>>/AFRelationship/Data>>',
-        '<</Type/Sig/Filter/Adobe.PPKLite/Reference[<</TransformMethod/DocMDP>>]>>',
+        '<</Type/Sig/Filter/Adobe.PPKLite/Reference[<</TransformMethod/DocMDP/DigestMethod/MD5>>]>>',
         { dict: '<</Type/EmbeddedFile>>', data: 'hello' },
       ],
     });
     await repaired(
       input,
       ['presentations', 'requirements', 'permissions', 'embedded-file-names'],
-      ['6.10-1', '6.10-2', '6.11-1', '6.1.12-1', '6.8-1', '6.8-2'],
+      ['6.10-1', '6.10-2', '6.11-1', '6.1.12-1', '6.1.12-2', '6.8-1', '6.8-2'],
     );
+  });
+});
+
+describe('repairs, more clauses', () => {
+  test('annotation-types (6.3.1): a Screen annotation leaves the page, the link stays', async () => {
+    const input = plainPdf({
+      page: '/Annots[5 0 R 6 0 R]',
+      extra: ['<</Type/Annot/Subtype/Screen/F 4/Rect[10 10 60 60]>>', '<</Type/Annot/Subtype/Link/F 4/Rect[70 10 120 30]>>'],
+    });
+    const { doc } = await repaired(input, ['annotation-types'], ['6.3.1-1']);
+    assert.deepEqual(
+      annots(doc).map((a) => String(a.get(PDFName.of('Subtype')))),
+      ['/Link'],
+    );
+  });
+
+  test('explicit-resources (6.2.2-2): resources inherited from the page tree and from the page are written where used', async () => {
+    const input = buildPdf([
+      '<</Type/Catalog/Pages 2 0 R>>',
+      '<</Type/Pages/Kids[3 0 R]/Count 1/Resources 6 0 R>>',
+      '<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Contents 4 0 R>>',
+      { dict: '<<>>', data: '/Fm1 Do' },
+      { dict: '<</Type/XObject/Subtype/Form/BBox[0 0 200 200]>>', data: '/GS1 gs 0 0 1 rg 10 10 50 50 re f' },
+      '<</XObject<</Fm1 5 0 R>>/ExtGState<</GS1<</CA 1>>>>>>',
+    ]);
+    const { doc } = await repaired(input, ['explicit-resources'], ['6.2.2-2']);
+    assert.equal(String(doc.getPages()[0].node.get(PDFName.of('Resources'))), '6 0 R');
+    assert.equal(String((doc.context.lookup(PDFRef.of(5)) as PDFRawStream).dict.get(PDFName.of('Resources'))), '6 0 R');
+  });
+
+  test('overprint-mode (6.2.4.2-2): OPM 1 with overprint on ICCBased CMYK goes back to 0', async () => {
+    const input = plainPdf({
+      content: '/CS0 cs /GS1 gs 0 0 0 1 sc 20 20 100 50 re f',
+      resources: '/ColorSpace<</CS0[/ICCBased 5 0 R]>>/ExtGState<</GS1<</OP true/op true/OPM 1>>>>',
+      extra: [{ dict: '<</N 4>>', data: Buffer.from(cmykProfile()) }],
+    });
+    await repaired(input, ['overprint-mode'], ['6.2.4.2-2']);
+  });
+
+  test('the output intent: a PDF/X intent with a usable profile is shared by the PDF/A intent; an empty /ID is replaced', async () => {
+    const { getDefaultSRGBProfile } = await import('@cantoo/pdf-lib');
+    const input = plainPdf({
+      catalog: '/OutputIntents[<</Type/OutputIntent/S/GTS_PDFX/OutputConditionIdentifier(sRGB)/DestOutputProfile 5 0 R>>]',
+      extra: [{ dict: '<</N 3>>', data: Buffer.from(getDefaultSRGBProfile()) }],
+      trailer: '/ID[<><>]',
+    });
+    assert.ok(clausesOf(input).includes('6.1.3-1'));
+    const { doc } = await repaired(input, [], ['6.1.3-1', '6.2.4.3-2']);
+    const intents = doc.catalog.lookup(PDFName.of('OutputIntents')) as unknown as { asArray(): PDFRef[]; size(): number };
+    assert.equal(intents.size(), 2);
+    const profiles = intents.asArray().map((r) => String((doc.context.lookup(r) as PDFDict).get(PDFName.of('DestOutputProfile'))));
+    assert.deepEqual(profiles, ['5 0 R', '5 0 R']);
   });
 });
 
