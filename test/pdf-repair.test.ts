@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from '@cantoo/pdf-lib';
 import { embedInvoiceXml, hybridFlavour } from '../src/pdf/embed.js';
 import { repairForPdfa, REPAIRS } from '../src/pdf/repair/index.js';
-import { cmykProfile, cmykToXyz } from '../src/pdf/repair/icc-cmyk.js';
+import { cmykProfile, cmykToRgb, cmykToXyz } from '../src/pdf/repair/icc-cmyk.js';
 import { checkPdfa } from '../src/pdfa/index.js';
 import { cleanXmp } from '../src/pdf/repair/xmp.js';
 import { readPdf } from '../src/pdf/extract.js';
@@ -199,19 +199,27 @@ describe('repairs, one clause at a time', () => {
     assert.match(String(cs), /^\[ \/ICCBased \d+ 0 R \]$/);
   });
 
-  test('the generated CMYK profile: ICC v2 scanner class, CMYK to XYZ, white paper and black ink where they belong', () => {
+  test('the generated CMYK profile: ICC v2 scanner class, CMYK to XYZ, paper white and the inks as viewers draw them', () => {
     const p = Buffer.from(cmykProfile());
     assert.equal(p.readUInt32BE(0), p.length);
     assert.equal(p.toString('latin1', 12, 20), 'scnrCMYK');
-    assert.equal(p.toString('latin1', 20, 24), 'XYZ ');
+    assert.equal(p.toString('latin1', 20, 24), 'Lab ');
     assert.equal(p.toString('latin1', 36, 40), 'acsp');
     assert.equal(p[8], 2);
     assert.deepEqual(
       cmykToXyz(0, 0, 0, 0).map((v) => Math.round(v * 1000)),
       [964, 1000, 825],
     );
-    assert.deepEqual(cmykToXyz(0, 0, 0, 1), [0, 0, 0]);
-    assert.deepEqual(cmykToXyz(1, 1, 1, 0), [0, 0, 0]);
+    assert.deepEqual(cmykToXyz(1, 1, 1, 1), [0, 0, 0]);
+    // Corners come out as the viewer draws them; a 50 % tint lies between paper and ink.
+    assert.deepEqual(
+      cmykToRgb(1, 0, 0, 0).map((v) => Math.round(v * 255)),
+      [0, 173, 239],
+    );
+    assert.deepEqual(
+      cmykToRgb(0.5, 0, 0, 0).map((v) => Math.round(v * 255)),
+      [128, 214, 247],
+    );
   });
 
   test('output-intents (6.2.3): two intents with different profiles and a /DestOutputProfileRef', async () => {
