@@ -362,13 +362,9 @@ async function ingestPdfPart(bytes: Uint8Array, filename: string | undefined): P
   } catch (err) {
     throw fromIngest(err);
   }
-  // Readable (empty user password) is not writable: a PDF/A-3 cannot be encrypted, and the embedding keeps the file's structure.
-  if (ing.encryption) throw new InvalidInputError('PDF_ENCRYPTED', ENCRYPTED_FOR_EMBED);
+  // Readable with the empty user password: the embedder writes it decrypted (a PDF/A-3 cannot be encrypted).
   return ing;
 }
-
-const ENCRYPTED_FOR_EMBED =
-  'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again';
 
 /** Step 1 for the XML: an invoice syntax that a hybrid PDF can carry (`problem`: why there is none, when unknown). */
 function checkXmlSyntax(syntax: string | undefined, problem: string | undefined, format: HybridFormat | undefined): void {

@@ -24,6 +24,7 @@ import {
   PDFDict,
   PDFDocument,
   PDFHexString,
+  PDFInvalidObject,
   PDFName,
   PDFRawStream,
   PDFRef,
@@ -65,12 +66,15 @@ export async function embedInWorker(
 
 /** Embed invoice XML into a PDF (on the calling thread: the routes go through hybrid.ts and the PDF worker). Throws EmbedError for input that cannot be used. */
 export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions): Promise<EmbedResult> {
-  const doc = await loadPdf(pdfBytes);
+  const { doc, decrypted } = await loadPdf(pdfBytes);
+  // The checker reads files in clear: a decrypted input is checked as written without its encryption.
+  const checked = decrypted ? await doc.save({ addDefaultPage: false, updateFieldAppearances: false, useObjectStreams: false }) : pdfBytes;
   rebuildInfo(doc);
   // The output intent first: the repairs judge device colours against the intent the written file will have.
   completeOutputIntent(doc);
   // PDF/A repairs (src/pdf/repair): the input checked once as PDF/A-3, and what its findings call for mended here.
-  const repairs = await repairForPdfa(doc, pdfBytes, { timeBudgetMs: PDFA_TIME_BUDGET_MS });
+  const repairs = await repairForPdfa(doc, checked, { timeBudgetMs: PDFA_TIME_BUDGET_MS });
+  if (decrypted) repairs.repaired.unshift('decryption');
   // Dates have second precision in both Info and XMP; drop milliseconds so the two stay equal.
   const now = new Date(Math.floor((opts.now ?? new Date()).getTime() / 1000) * 1000);
   const { flavour } = opts;
@@ -120,7 +124,7 @@ export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions):
 /** Notes of repairs that could not (fully) repair what they saw, carried with the result; the rest are counted. */
 const MAX_UNREPAIRED_REPORTED = 50;
 
-async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
+async function loadPdf(bytes: Uint8Array): Promise<{ doc: PDFDocument; decrypted: boolean }> {
   if (!isPdf(bytes)) throw new EmbedError('NOT_PDF', 'The uploaded file is not a PDF');
   let doc: PDFDocument;
   try {
@@ -128,14 +132,51 @@ async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
   } catch (err) {
     throw new EmbedError('PDF_UNREADABLE', 'The PDF could not be read: its structure is damaged');
   }
+  let decrypted = false;
   if (doc.isEncrypted) {
-    throw new EmbedError(
-      'PDF_ENCRYPTED',
-      'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again',
-    );
+    // PDF/A forbids encryption (6.1.3-2): a file that opens with the empty user password is decrypted and written
+    // in clear; one that needs a password cannot be used.
+    try {
+      doc = await PDFDocument.load(bytes, { password: '', updateMetadata: false, parseSpeed: Infinity });
+      decrypted = !doc.isEncrypted;
+    } catch {
+      decrypted = false;
+    }
+    if (!decrypted)
+      throw new EmbedError(
+        'PDF_ENCRYPTED',
+        'The PDF is encrypted and could not be opened without a password; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again',
+      );
   }
+  dropStaleStructure(doc, decrypted);
   checkPageTree(doc);
-  return doc;
+  return { doc, decrypted };
+}
+
+/**
+ * The library keeps the input's cross-reference and object streams as ordinary objects and writes them again,
+ * unreferenced, beside its own: an old xref stream carried the input's /Encrypt (and /Prev) into a file written in
+ * clear, where the checker reads it as a trailer (6.1.3-2). They go, and so does the /Encrypt dictionary of a
+ * decrypted input.
+ */
+function dropStaleStructure(doc: PDFDocument, decrypted: boolean): void {
+  for (const [ref, obj] of doc.context.enumerateIndirectObjects()) {
+    if (obj instanceof PDFInvalidObject) {
+      // What the parser could not read is written back byte for byte; a cross-reference stream among it goes.
+      const bytes = new Uint8Array(obj.sizeInBytes());
+      obj.copyBytesInto(bytes, 0);
+      const head = Buffer.from(bytes.subarray(0, 4096)).toString('latin1');
+      if (/\/Type\s*\/(XRef|ObjStm)\b/.test(head)) doc.context.delete(ref);
+      continue;
+    }
+    const dict = obj instanceof PDFRawStream ? obj.dict : obj instanceof PDFDict ? obj : undefined;
+    if (!dict) continue;
+    const type = dict.get(PDFName.of('Type'));
+    const stale =
+      (obj instanceof PDFRawStream && (type === PDFName.of('XRef') || type === PDFName.of('ObjStm'))) ||
+      (decrypted && dict.get(PDFName.of('Filter')) === PDFName.of('Standard') && dict.has(PDFName.of('O')) && dict.has(PDFName.of('U')));
+    if (stale) doc.context.delete(ref);
+  }
 }
 
 /**
