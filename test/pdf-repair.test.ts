@@ -289,22 +289,28 @@ describe('repairs, one clause at a time', () => {
     assert.doesNotMatch(clean.xml, /http:\/\/bad\//);
   });
 
-  test('presentations, requirements, permissions, embedded-file-names (6.10, 6.11, 6.1.12, 6.8)', async () => {
+  test('presentations, requirements, permissions, embedded-file-names, associated-files (6.10, 6.11, 6.1.12, 6.8)', async () => {
     const input = plainPdf({
       catalog:
         '/Requirements[<</S/EnableJavaScripts>>]/Perms<</DocMDP 6 0 R/Foo 6 0 R>>/Names<</EmbeddedFiles<</Names[(a.txt) 5 0 R]>>/AlternatePresentations<<>>>>',
-      page: '/PresSteps<<>>',
+      page: '/PresSteps<<>>/Annots[8 0 R]',
       extra: [
         '<</Type/Filespec/F(a.txt)/EF<</F 7 0 R>>/AFRelationship/Data>>',
         '<</Type/Sig/Filter/Adobe.PPKLite/Reference[<</TransformMethod/DocMDP/DigestMethod/MD5>>]>>',
         { dict: '<</Type/EmbeddedFile>>', data: 'hello' },
+        // A FileAttachment annotation's file: outside the name tree, so only the repair associates it.
+        '<</Type/Annot/Subtype/FileAttachment/F 4/Rect[10 10 30 30]/FS 9 0 R/AP<</N 11 0 R>>>>',
+        '<</Type/Filespec/F(b.txt)/UF(b.txt)/EF<</F 10 0 R>>>>',
+        { dict: '<</Type/EmbeddedFile/Subtype/text#2Fplain>>', data: 'note' },
+        { dict: '<</Type/XObject/Subtype/Form/BBox[0 0 20 20]/Resources<<>>>>', data: '' },
       ],
     });
-    await repaired(
+    const { doc } = await repaired(
       input,
-      ['presentations', 'requirements', 'permissions', 'embedded-file-names'],
-      ['6.10-1', '6.10-2', '6.11-1', '6.1.12-1', '6.1.12-2', '6.8-1', '6.8-2'],
+      ['associated-files', 'presentations', 'requirements', 'permissions', 'embedded-file-names'],
+      ['6.10-1', '6.10-2', '6.11-1', '6.1.12-1', '6.1.12-2', '6.8-1', '6.8-2', '6.8-3', '6.8-4'],
     );
+    assert.equal(String((doc.context.lookup(PDFRef.of(9)) as PDFDict).get(PDFName.of('AFRelationship'))), '/Unspecified');
   });
 });
 

@@ -90,7 +90,36 @@ export function embeddedFiles_6_8(doc: PDFDocument, findings: readonly Finding[]
   return { changed, ...(unrepaired.length ? { unrepaired } : {}) };
 }
 
+/**
+ * 6.8-3 / 6.8-4: every file specification with an embedded file has /AFRelationship and is listed in an /AF array.
+ * The writer does this for the attachments of the name tree; these are the others the checker named (e.g. the file
+ * of a FileAttachment annotation): /Unspecified (nothing else is known of them) and the catalog's /AF.
+ */
+export function associatedFiles_6_8(doc: PDFDocument, findings: readonly Finding[]): RepairOutcome {
+  let changed = 0;
+  let af = doc.catalog.lookup(key('AF'));
+  for (const num of objectNumbers(findings)) {
+    const found = objectByNumber(doc, num);
+    const spec = dictOf(doc, found?.value);
+    if (!found || !spec || !spec.has(key('EF'))) continue;
+    if (findings.some((f) => f.clause === '6.8-3' && f.object === `object ${num}`) && !spec.has(key('AFRelationship'))) {
+      spec.set(key('AFRelationship'), key('Unspecified'));
+      changed++;
+    }
+    if (findings.some((f) => f.clause === '6.8-4' && f.object === `object ${num}`)) {
+      if (!(af instanceof PDFArray)) {
+        af = doc.context.obj([]);
+        doc.catalog.set(key('AF'), af);
+      }
+      (af as PDFArray).push(found.ref);
+      changed++;
+    }
+  }
+  return { changed };
+}
+
 export const STRUCTURE_REPAIRS: Repair[] = [
+  { name: 'associated-files', clauses: ['6.8-3', '6.8-4'], apply: ({ doc, findings }) => associatedFiles_6_8(doc, findings) },
   { name: 'presentations', clauses: ['6.10-1', '6.10-2'], apply: ({ doc }) => presentations_6_10(doc) },
   { name: 'requirements', clauses: ['6.11-1'], apply: ({ doc }) => requirements_6_11(doc) },
   {
