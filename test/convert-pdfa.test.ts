@@ -174,6 +174,17 @@ describe('convert: PDF/A is never a reason to refuse', () => {
     assert.equal(plain.json().code, 'NOT_PDFA3');
   });
 
+  test('the OpenAPI document names the headers and the strict field on convert and merge', async () => {
+    const doc = (await app.inject({ url: '/openapi.json' })).json();
+    for (const path of ['/v1/convert', '/v1/merge']) {
+      const op = doc.paths[path].post;
+      const headers = op.responses['200'].headers;
+      assert.deepEqual(headers['X-PDFA-Check'].schema?.enum ?? headers['X-PDFA-Check'].enum, ['passed', 'failed', 'unverified'], path);
+      assert.ok(headers['X-PDFA-Repairs'] && headers['X-PDFA-Unmet'], path);
+      assert.equal(op.requestBody.content['multipart/form-data'].schema.properties.pdfa_strict.type, 'boolean', path);
+    }
+  });
+
   test('pdfa_strict must be a boolean (422 on convert, ProblemDetails REQUEST_INVALID on merge)', async () => {
     const res = await convertHttp(plainPdf(), [{ name: 'pdfa_strict', value: 'banana' }]);
     assert.equal(res.statusCode, 422);

@@ -145,7 +145,7 @@ async function loadPdf(bytes: Uint8Array): Promise<{ doc: PDFDocument; decrypted
     if (!decrypted)
       throw new EmbedError(
         'PDF_ENCRYPTED',
-        'The PDF is encrypted and could not be opened without a password; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again',
+        'The PDF is encrypted and its encryption could not be removed here; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again',
       );
   }
   dropStaleStructure(doc, decrypted);
