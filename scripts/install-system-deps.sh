@@ -11,10 +11,3 @@ fi
 # No pipe into head: with pipefail, qpdf could die of SIGPIPE and fail the whole test run.
 version="$(qpdf --version)"
 echo "${version%%$'\n'*}"
-# poppler-utils (pdftoppm): the PDF/A repair tests render pages before and after a repair and compare the pixels.
-if ! command -v pdftoppm >/dev/null 2>&1; then
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
-  $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends poppler-utils
-fi

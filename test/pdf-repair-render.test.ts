@@ -3,7 +3,7 @@
  * independent renderer, at 36 dpi) and compared pixel by pixel. DeviceCMYK given a DefaultCMYK with our generated
  * profile (icc-cmyk.ts) must render as DeviceCMYK did: every channel within 3/255 on a chart of 64 tints; a hidden
  * annotation made visible draws nothing; an annotation given an empty appearance draws what it drew before.
- * poppler-utils is installed by scripts/install-system-deps.sh (npm test's pretest).
+ * poppler-utils (pdftoppm) is a test tool like qpdf (scripts/install-system-deps.sh); without it these tests are skipped.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
