@@ -79,6 +79,21 @@ describe('convert: PDF/A is never a reason to refuse', () => {
     assert.equal(Number(/\(\+(\d+)\)$/.exec(cut)?.[1]) + shown.length, 100);
   });
 
+  test('X-PDFA-Partial: a field value that cannot be drawn with an embedded font is reported, though the PDF passes', async () => {
+    const input = plainPdf({
+      catalog: '/AcroForm<</Fields[5 0 R]/DA(/Helv 0 Tf 0 g)/DR<</Font<</Helv<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>>>>>>>',
+      page: '/Annots[5 0 R]',
+      extra: ['<</Type/Annot/Subtype/Widget/FT/Tx/T(name)/V(Ada Lovelace)/F 4/Rect[10 10 150 30]>>'],
+    });
+    const res = await convertHttp(input);
+    assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+    assert.equal(res.headers['x-pdfa-check'], 'passed');
+    assert.equal(res.headers['x-pdfa-repairs'], 'annotation-appearances');
+    assert.equal(res.headers['x-pdfa-partial'], '6.3.3-1');
+    const lib = await convert(input, DOMESTIC_EXAMPLE);
+    assert.match(lib.pdfaPartial[0].message, /could not be drawn with an embedded font/);
+  });
+
   test('finding 1: an ImageMagick PDF whose Info title ends in U+0000 converts (the XMP stays well-formed)', async () => {
     for (const title of ['(image.png\\000)', '<FEFF0069006D0061006700650000>']) {
       const input = plainPdf({

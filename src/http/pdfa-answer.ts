@@ -19,6 +19,7 @@ export const PDFA_STRICT_SCHEMA = {
 
 export const PDFA_REPAIRS_HEADER = 'X-PDFA-Repairs';
 export const PDFA_UNMET_HEADER = 'X-PDFA-Unmet';
+export const PDFA_PARTIAL_HEADER = 'X-PDFA-Partial';
 
 /** Longest value of X-PDFA-Repairs and X-PDFA-Unmet (characters); a longer list ends in ", … (+N)". */
 export const MAX_PDFA_HEADER_CHARS = 512;
@@ -51,11 +52,20 @@ export const PDFA_HEADERS_SCHEMA = {
     type: 'string',
     description: `With X-PDFA-Check: failed, the ISO 19005 clause-test ids the written PDF still fails, each once (e.g. "6.2.2-1"); at most ${MAX_PDFA_HEADER_CHARS} characters, the ids left out counted ("… (+N)").`,
   },
+  [PDFA_PARTIAL_HEADER]: {
+    type: 'string',
+    description: `The clause-test ids (each once) of findings a repair could satisfy only in part, though the PDF may pass: e.g. 6.3.3-1 when a form field's value could not be drawn with a font embedded in the document and its appearance was written empty, 6.3.1-1 when a media annotation was removed with its poster frame, 6.6.2.3.1-1 when XMP properties that cannot be declared were dropped. At most ${MAX_PDFA_HEADER_CHARS} characters.`,
+  },
 } as const;
 
 /** Set the PDF/A headers of a convert or merge answer. */
-export function setPdfaHeaders(reply: FastifyReply, result: Pick<PdfResult, 'pdfaCheck' | 'pdfaRepairs' | 'pdfaUnmet'>): void {
+export function setPdfaHeaders(
+  reply: FastifyReply,
+  result: Pick<PdfResult, 'pdfaCheck' | 'pdfaRepairs' | 'pdfaUnmet' | 'pdfaPartial'>,
+): void {
   reply.header(PDFA_CHECK_HEADER, result.pdfaCheck);
   if (result.pdfaRepairs.length) reply.header(PDFA_REPAIRS_HEADER, boundedList(result.pdfaRepairs));
   if (result.pdfaUnmet.length) reply.header(PDFA_UNMET_HEADER, boundedList(result.pdfaUnmet));
+  const partial = [...new Set(result.pdfaPartial.map((p) => p.clause))];
+  if (partial.length) reply.header(PDFA_PARTIAL_HEADER, boundedList(partial));
 }

@@ -207,6 +207,12 @@ export interface PdfResult {
   /** When pdfaCheck is "failed": the findings behind pdfaUnmet, each once, at most 50 (pdfaFindingsOmitted counts the rest). */
   pdfaFindings: ValidationErrorDetail[];
   pdfaFindingsOmitted: number;
+  /**
+   * What a repair could do only in part, though the output may pass (HTTP X-PDFA-Partial: the clause ids): e.g. a
+   * text field's value that could not be drawn with an embedded font, a media annotation removed with its poster,
+   * XMP properties dropped because they cannot be declared. At most 50.
+   */
+  pdfaPartial: { clause: string; message: string; object?: string }[];
   /** The input PDF was digitally signed and allowSignatureInvalidation let it through: its signatures no longer verify (HTTP X-Signature-Invalidated). */
   signatureInvalidated: boolean;
 }
@@ -317,6 +323,7 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
     droppedFields: built.droppedFields,
     ...gatePdfa(result.pdf, options.pdfaStrict),
     pdfaRepairs: result.repairs?.repaired ?? [],
+    pdfaPartial: result.repairs?.unrepaired ?? [],
     signatureInvalidated: result.signatureInvalidated === true,
   };
 }
@@ -492,6 +499,7 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
     droppedFields: [],
     ...gatePdfa(result.pdf, options.pdfaStrict),
     pdfaRepairs: result.repairs?.repaired ?? [],
+    pdfaPartial: result.repairs?.unrepaired ?? [],
     signatureInvalidated: result.signatureInvalidated === true,
   };
 }
