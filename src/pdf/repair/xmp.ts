@@ -22,6 +22,8 @@ import { decodedBytes, streamOf } from './walk.js';
 const key = (k: string) => PDFName.of(k);
 /** Properties looked at; a packet with more keeps the first ones (an XMP packet has tens). */
 const MAX_PROPERTIES = 2_000;
+/** Extension schema entries judged one by one; beyond this many the rest are dropped (a packet declares a handful). */
+const MAX_SCHEMA_ENTRIES = 200;
 
 /** Writes properties as RDF/XML, one rdf:Description per namespace, with unique prefixes. */
 class XmpWriter {
@@ -144,7 +146,7 @@ export function cleanXmp(xml: Uint8Array): { xml: string; dropped: string[]; dec
   const entries: XValue[] = [];
   for (const c of props.filter((p) => p.ns === NS_PDFA_EXT && p.local === 'schemas'))
     if (c.value.kind === 'array') entries.push(...c.value.items);
-  const valid = entries.filter((item) => {
+  const valid = entries.slice(0, MAX_SCHEMA_ENTRIES).filter((item) => {
     const w = new XmpWriter();
     return issuesOf(packet([w.block([container([item])])])).every((i) => !i.clause.startsWith('6.6.2.3.'));
   });
