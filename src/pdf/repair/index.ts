@@ -16,6 +16,7 @@ import type { Finding } from '../../pdfa/model.js';
 import { ACTION_REPAIRS } from './actions.js';
 import { ANNOTATION_REPAIRS } from './annotations.js';
 import { COLOUR_REPAIRS } from './colour.js';
+import { FONT_REPAIRS } from './fonts.js';
 import { FORM_REPAIRS } from './forms.js';
 import { GRAPHICS_STATE_REPAIRS } from './graphics-state.js';
 import { NAME_REPAIRS } from './names.js';
@@ -28,7 +29,7 @@ import { XMP_REPAIRS } from './xmp.js';
 
 export type { Repair, RepairContext, RepairOutcome } from './types.js';
 
-/** Every repair, in the order they run. Font repairs (src/pdf/repair/fonts.ts) join at the end. */
+/** Every repair, in the order they run; the font repairs (./fonts.ts) last, after everything that adds or drops content. */
 export const REPAIRS: Repair[] = [
   ...STRUCTURE_REPAIRS,
   ...ACTION_REPAIRS,
@@ -41,6 +42,7 @@ export const REPAIRS: Repair[] = [
   ...COLOUR_REPAIRS,
   ...NAME_REPAIRS,
   ...XMP_REPAIRS,
+  ...FONT_REPAIRS,
 ];
 
 export interface RepairRun {
