@@ -136,11 +136,14 @@ async function loadPdf(bytes: Uint8Array): Promise<{ doc: PDFDocument; decrypted
   if (doc.isEncrypted) {
     // PDF/A forbids encryption (6.1.3-2): a file that opens with the empty user password is decrypted and written
     // in clear; one that needs a password cannot be used.
-    try {
-      doc = await PDFDocument.load(bytes, { password: '', updateMetadata: false, parseSpeed: Infinity });
-      decrypted = !doc.isEncrypted;
-    } catch {
-      decrypted = false;
+    for (const attempt of [bytes, withEmptyFileId(bytes)]) {
+      if (!attempt || decrypted) continue;
+      try {
+        doc = await PDFDocument.load(attempt, { password: '', updateMetadata: false, parseSpeed: Infinity });
+        decrypted = !doc.isEncrypted;
+      } catch {
+        decrypted = false;
+      }
     }
     if (!decrypted)
       throw new EmbedError(
@@ -151,6 +154,24 @@ async function loadPdf(bytes: Uint8Array): Promise<{ doc: PDFDocument; decrypted
   dropStaleStructure(doc, decrypted);
   checkPageTree(doc);
   return { doc, decrypted };
+}
+
+/**
+ * An encrypted file without a trailer /ID (Prawn writes them so): the standard security handler then derives its key
+ * from an empty first identifier, which the library does not do (it fails on the missing array). The same file with
+ * an empty incremental update whose trailer says /ID [<><>], or undefined when its last trailer is not a classic one.
+ */
+function withEmptyFileId(bytes: Uint8Array): Uint8Array | undefined {
+  const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 4096))).toString('latin1');
+  const at = tail.lastIndexOf('trailer');
+  const m = at < 0 ? null : /^trailer\s*<<([\s\S]*)>>\s*startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail.slice(at));
+  if (!m || /\/ID\b/.test(m[1]) || !/\/Encrypt\b/.test(m[1])) return undefined;
+  const trailer = m[1].replace(/\/Prev\s+\d+/, '');
+  const update = Buffer.from(
+    `\nxref\n0 0\ntrailer\n<<${trailer}/ID[<><>]/Prev ${m[2]}>>\nstartxref\n${bytes.length + 1}\n%%EOF\n`,
+    'latin1',
+  );
+  return Buffer.concat([bytes, update]);
 }
 
 /**
