@@ -5,9 +5,10 @@
  * ("Rule-set releases") is the reader's version of this table and the procedure for adding a release.
  */
 import { DEFAULT_XR_RELEASE, XR_RELEASES, XR_RELEASE_INFO, type XrRelease } from './xrechnung/common.js';
+import { DEFAULT_PEPPOL_RELEASE, PEPPOL_RELEASES, PEPPOL_RELEASE_INFO, SELF_BILLING_INFO } from './peppol/releases.js';
 
 /** The rule-set families of `rule_set_versions`, keyed as in the map. */
-export type RuleFamilyKey = 'en16931' | 'xrechnung' | 'facturx' | 'br_fr' | 'xsd';
+export type RuleFamilyKey = 'en16931' | 'xrechnung' | 'facturx' | 'br_fr' | 'xsd' | 'peppol';
 
 export interface BundledRelease {
   /** The release as `rule_set_versions` reports it. */
@@ -50,6 +51,19 @@ export const BUNDLED_RULE_SETS: BundledRuleSet[] = [
       default: r === DEFAULT_XR_RELEASE,
       select: { field: 'xrechnung_version', value: r },
       note: `XRechnung ${XR_RELEASE_INFO[r].xrechnung}, ${XR_RELEASE_INFO[r].codeLists} code lists, ${XR_RELEASE_INFO[r].peppol}`,
+    })),
+  },
+  {
+    family: 'peppol',
+    name: 'OpenPeppol BIS Billing 3.0 / Self-Billing 3.0 Schematron (peppol-bis-3, peppol-bis-3-selfbilling)',
+    releases: PEPPOL_RELEASES.map((r) => ({
+      version: r,
+      date: PEPPOL_RELEASE_INFO[r].published,
+      default: r === DEFAULT_PEPPOL_RELEASE,
+      select: { field: 'peppol_version', value: r },
+      note:
+        `BIS Billing ${PEPPOL_RELEASE_INFO[r].bis} (mandatory from ${PEPPOL_RELEASE_INFO[r].mandatory}), ` +
+        `Self-Billing ${SELF_BILLING_INFO[PEPPOL_RELEASE_INFO[r].selfBilling].version}; OpenPeppol ships it with EN 16931 ${PEPPOL_RELEASE_INFO[r].cen}`,
     })),
   },
   {
@@ -135,6 +149,8 @@ export interface RanRuleSets {
   facturx?: string;
   /** The BR-FR edition, when that layer ran. */
   brFrEdition?: string;
+  /** The Peppol BIS Billing release the request chose (`peppol_version`), when a Peppol set ran. */
+  peppol?: string;
   /** The schema the XSD layer checked against, when it ran (e.g. "Factur-X 1.07.3 EN16931"). */
   xsdSchema?: string;
 }
@@ -147,5 +163,6 @@ export function ruleSetVersions(ran: RanRuleSets): Record<string, string> {
   if (ran.ruleSets.some((s) => s.startsWith('xrechnung-'))) out.xrechnung = ran.xrechnung ?? DEFAULT_XR_RELEASE;
   if (ran.ruleSets.some((s) => s.startsWith('fx-'))) out.facturx = ran.facturx ?? FACTURX_RULES_RELEASE;
   if (ran.brFrEdition) out.br_fr = BR_FR_RELEASE_OF[ran.brFrEdition] ?? ran.brFrEdition;
+  if (ran.ruleSets.some((s) => s.startsWith('peppol-'))) out.peppol = ran.peppol ?? DEFAULT_PEPPOL_RELEASE;
   return out;
 }

@@ -12,6 +12,7 @@ import { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION } from '../../validation/br-fr.js
 import { parseValidateOptions } from '../../lib/operations.js';
 import { DEFAULT_XR_RELEASE, XR_RELEASES } from '../../rules/xrechnung/common.js';
 import { DEFAULT_FACTURX_RELEASE, FACTURX_SCHEMA_RELEASES } from '../../xml/xsd-native/facturx-overlay.js';
+import { DEFAULT_PEPPOL_RELEASE, PEPPOL_RELEASES } from '../../rules/peppol/releases.js';
 import { ProblemError } from '../errors.js';
 import { libErrorToHttp } from '../lib-errors.js';
 import { formBoolean, readForm } from '../multipart.js';
@@ -43,6 +44,7 @@ function proReport(result: ValidationResult) {
     ...(result.br_fr_edition ? { br_fr_edition: result.br_fr_edition } : {}),
     ...(result.xrechnung_version ? { xrechnung_version: result.xrechnung_version } : {}),
     ...(result.facturx_version ? { facturx_version: result.facturx_version } : {}),
+    ...(result.peppol_version ? { peppol_version: result.peppol_version } : {}),
     rule_set_versions: result.rule_set_versions,
     ...(result.report_truncated ? { report_truncated: true, findings_omitted: result.findings_omitted } : {}),
   };
@@ -87,6 +89,7 @@ function readLayerOptions(fields: Record<string, string>) {
         brFrEdition: fields.br_fr_edition,
         xrechnungVersion: fields.xrechnung_version,
         facturxVersion: fields.facturx_version,
+        peppolVersion: fields.peppol_version,
       },
       ['body'],
     );
@@ -134,7 +137,10 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           `\`xrechnung_version\` chooses the KoSIT XRechnung schematron release for XRechnung invoices: ${XR_RELEASES.join(', ')} (default ${DEFAULT_XR_RELEASE}); ` +
           'the result echoes the release that ran in `xrechnung_version`. ' +
           `\`facturx_version\` chooses the Factur-X/ZUGFeRD release of the CII schema layer: ${FACTURX_SCHEMA_RELEASES.join(', ')} (default ${DEFAULT_FACTURX_RELEASE}); ` +
-          'echoed in `facturx_version`. `rule_set_versions` names the release of every rule set and schema that ran.',
+          'echoed in `facturx_version`. ' +
+          'Peppol BIS Billing 3.0 (rule sets `peppol-bis-3` / `peppol-bis-3-selfbilling`, on top of EN 16931 UBL) runs for UBL invoices whose ' +
+          `CustomizationID starts with the Peppol billing or self-billing identifier; \`peppol_version\` chooses the release: ${PEPPOL_RELEASES.join(', ')} (default ${DEFAULT_PEPPOL_RELEASE}), ` +
+          'echoed in `peppol_version`. `rule_set_versions` names the release of every rule set and schema that ran.',
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
         response: {
@@ -174,6 +180,13 @@ export default async function validate(app: FastifyInstance): Promise<void> {
             default: DEFAULT_FACTURX_RELEASE,
             description: 'Factur-X / ZUGFeRD release of the CII schema layer (1.09.2 = ZUGFeRD 2.5.2, 1.08 = ZUGFeRD 2.4)',
           },
+          peppol_version: {
+            type: 'string',
+            enum: [...PEPPOL_RELEASES],
+            default: DEFAULT_PEPPOL_RELEASE,
+            description:
+              'Release of the Peppol BIS Billing 3.0 rules (Peppol UBL invoices only): 2026.5 = BIS 3.0.21, 2025.11 = 3.0.20, 2025.5 = 3.0.19',
+          },
         },
         formRequired: ['file'],
       },
@@ -187,6 +200,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           br_fr_edition: { required: false },
           xrechnung_version: { required: false },
           facturx_version: { required: false },
+          peppol_version: { required: false },
         },
       });
       const options = readLayerOptions(form.fields);
