@@ -95,6 +95,21 @@ export interface EmbedResult {
   pageCount: number;
   /** The input was digitally signed (and allowSignatureInvalidation let it through): its signatures no longer verify. */
   signatureInvalidated?: boolean;
+  /** What the PDF/A repairs did (src/pdf/repair): absent only for results made without them. */
+  repairs?: EmbedRepairs;
+}
+
+/** The PDF/A repairs' account, as plain data (it crosses the PDF worker's thread boundary). */
+export interface EmbedRepairs {
+  /** Names of the repairs that changed something, in the order they ran. */
+  repaired: string[];
+  /** Every repair that ran: objects changed and wall time (ms). */
+  runs: { name: string; changed: number; ms: number }[];
+  /** What the repairs saw but could not (fully) repair (at most 50). */
+  unrepaired: { clause: string; message: string; object?: string }[];
+  /** The input check (as PDF/A-3): its time (ms) and how many findings it had. */
+  inputCheckMs: number;
+  inputFindings: number;
 }
 
 export const DEFAULT_PRODUCER = 'einvoice-service';
