@@ -225,6 +225,20 @@ export interface InvoiceLine extends Located {
   classifications: (Identifier & { listVersionId?: string })[]; // BT-158
   originCountryCode?: string; // BT-159
   attributes: ItemAttribute[]; // BG-32
+  // XRechnung extension (UBL cac:SubInvoiceLine / cac:SubCreditNoteLine, BG-DEX-01): the line's sub-lines, each an
+  // InvoiceLine of its own (BT-126... and the same groups); absent when the line has none.
+  subLines?: InvoiceLine[];
+  // CII (Factur-X EXTENDED, BT-X-304 / BT-X-8): the id of the line this one is a sub-line of, and its status reason
+  // (DETAIL, GROUP, INFORMATION); the lines stay flat in `lines`, as the syntax writes them.
+  parentLineId?: string;
+  lineStatusReasonCode?: string;
+}
+
+/** XRechnung extension BG-DEX-09 third party payment (UBL cac:PrepaidPayment). */
+export interface ThirdPartyPayment extends Located {
+  type?: string; // BT-DEX-001
+  amount?: Dec; // BT-DEX-002
+  description?: string; // BT-DEX-003
 }
 
 /** Document kind as the syntax expresses it (UBL distinguishes Invoice and CreditNote roots). */
@@ -269,6 +283,7 @@ export interface Invoice extends Located {
   vatBreakdown: VatBreakdown[]; // BG-23
   supportingDocuments: SupportingDocument[]; // BG-24
   lines: InvoiceLine[]; // BG-25
+  thirdPartyPayments?: ThirdPartyPayment[]; // BG-DEX-09 (XRechnung extension, UBL); absent when there is none
 }
 
 /** A fresh, empty invoice: every array present, every optional field absent. */

@@ -481,6 +481,8 @@ class CiiReader {
     if (idEl) locate(line, 'id', idEl);
     const noteEl = this.ram(doc, 'IncludedNote');
     put(line, 'note', this.ram(noteEl, 'Content'));
+    put(line, 'parentLineId', this.ram(doc, 'ParentLineID'));
+    put(line, 'lineStatusReasonCode', this.ram(doc, 'LineStatusReasonCode'));
 
     const product = this.ram(el, 'SpecifiedTradeProduct');
     if (product) {

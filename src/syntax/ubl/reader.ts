@@ -22,6 +22,7 @@ import {
   type Period,
   type SupportingDocument,
   type TaxRepresentative,
+  type ThirdPartyPayment,
   type VatBreakdown,
 } from '../../model/invoice.js';
 import { attr, child, childrenNamed, type XmlElement } from '../../xml/dom.js';
@@ -113,6 +114,7 @@ export function readUbl(root: XmlElement): Invoice {
   const terms = cac(root, 'PaymentTerms');
   put(inv, 'paymentTerms', cbc(terms, 'Note'));
 
+  readThirdPartyPayments(inv, root);
   for (const acEl of cacs(root, 'AllowanceCharge')) {
     const ac = located<DocumentAllowanceCharge>({}, acEl);
     readAllowanceChargeCommon(ac, acEl);
@@ -142,6 +144,17 @@ export function readUbl(root: XmlElement): Invoice {
       inv.lines.push(readLine(lineEl, creditNote));
   }
   return inv;
+}
+
+/** XRechnung extension BG-DEX-09: cac:PrepaidPayment (type, amount, description), in document order. */
+function readThirdPartyPayments(inv: Invoice, root: XmlElement): void {
+  for (const el of cacs(root, 'PrepaidPayment')) {
+    const p = located<ThirdPartyPayment>({}, el);
+    put(p, 'type', cbc(el, 'ID'));
+    putDec(p, 'amount', cbc(el, 'PaidAmount'));
+    put(p, 'description', cbc(el, 'InstructionID'));
+    (inv.thirdPartyPayments ??= []).push(p);
+  }
 }
 
 /**
@@ -394,6 +407,12 @@ function readLine(el: XmlElement, creditNote: boolean): InvoiceLine {
   if (priceAc) {
     putDec(line, 'priceDiscount', cbc(priceAc, 'Amount'));
     putDec(line, 'grossPrice', cbc(priceAc, 'BaseAmount'));
+  }
+  // XRechnung extension: sub-lines (BG-DEX-01), as deep as they nest (the parser bounds the depth).
+  for (const sub of el.children) {
+    if (sub.ns === UBL_NS.cac && (sub.local === 'SubInvoiceLine' || sub.local === 'SubCreditNoteLine')) {
+      (line.subLines ??= []).push(readLine(sub, creditNote));
+    }
   }
   return line;
 }
