@@ -1,5 +1,5 @@
 /**
- * The typed library: `import { validate, extract, toXml, convert, merge, serialize } from 'einvoice-service'`.
+ * The typed library: `import { validate, extract, toXml, convert, merge, serialize, render } from 'einvoice-service'`.
  * The same operations as the HTTP API and the CLI (one implementation each, ./operations.ts), in-process, on
  * bytes and plain objects. Importing this module loads neither fastify nor the rule sets (they load on first use).
  */
@@ -10,6 +10,15 @@ export {
   convert,
   merge,
   serialize,
+  render,
+  parseRenderOptions,
+  RENDER_FORMATS,
+  RENDER_LANGUAGES,
+  AVAILABLE_RENDER_FORMATS,
+  type RenderOptions,
+  type RenderResult,
+  type RenderFormat,
+  type RenderLanguage,
   parseValidateOptions,
   invoicePdfName,
   BR_FR_EDITIONS,

@@ -9,12 +9,11 @@ import type { IngestResult } from '../input/types.js';
 import { renderHtml } from './html.js';
 import { DEFAULT_LANG, type Lang } from './labels.js';
 import { toRenderModel, type RenderModel } from './model.js';
+import { NothingToRenderError } from './errors.js';
 
-/** The formats the contract names for rendering. */
-export const RENDER_FORMATS = ['html', 'pdf'] as const;
-export type RenderFormat = (typeof RENDER_FORMATS)[number];
-/** The formats this build draws; the others answer RENDER_FORMAT_UNAVAILABLE. */
-export const AVAILABLE_RENDER_FORMATS: readonly RenderFormat[] = ['html'];
+export { NothingToRenderError };
+
+export { AVAILABLE_RENDER_FORMATS, RENDER_FORMATS, type RenderFormat } from './formats.js';
 
 export interface RenderPageOptions {
   lang?: Lang;
@@ -31,20 +30,6 @@ export interface RenderedPage {
   invoiceNumber?: string;
   /** Lines drawn and in the invoice (sub-lines included); shown < total when the page's bound cut the rest. */
   lines: { shown: number; total: number };
-}
-
-/**
- * The upload holds no invoice that can be drawn (a PDF without invoice XML, embedded XML that cannot be parsed, XML
- * that is not CII or UBL): `code` is ingest's problem code (NO_XML, XML_MALFORMED, UNKNOWN_XML, ...).
- */
-export class NothingToRenderError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'NothingToRenderError';
-  }
 }
 
 /** Codes of ingest problems that are notices on a page, not reasons it cannot be drawn. */

@@ -13,7 +13,8 @@ export type WorkerTask =
   | { kind?: 'validate'; bytes: Uint8Array; filename?: string; options?: ValidateOptions; pdfa?: boolean }
   | { kind: 'xml'; metadata: unknown }
   | { kind: 'extract'; bytes: Uint8Array; filename?: string }
-  | { kind: 'serialize'; bytes: Uint8Array; filename?: string };
+  | { kind: 'serialize'; bytes: Uint8Array; filename?: string }
+  | { kind: 'render'; bytes: Uint8Array; filename?: string; options: import('../render/render.js').RenderPageOptions };
 
 /** A metadata error of buildInvoiceXml, as data. */
 export type MetadataErrorData =
@@ -26,6 +27,8 @@ export type WorkerAnswer =
   | { xml: import('./runner.js').BuiltXml }
   | { extraction: ExtractionResult }
   | { serialized: SerializedUpload }
+  | { rendered: import('../render/render.js').RenderedPage }
+  | { renderError: { code: string; message: string } }
   | { ingestError: { code: IngestError['code']; message: string } }
   | { metadataError: MetadataErrorData };
 
@@ -70,8 +73,25 @@ async function extract(bytes: Uint8Array, filename?: string): Promise<WorkerAnsw
   return { extraction: toExtractionResult(await ingest(bytes, filename)) };
 }
 
+let renderModules: Promise<[typeof import('../input/ingest.js'), typeof import('../render/render.js')]> | undefined;
+
+async function render(
+  bytes: Uint8Array,
+  filename: string | undefined,
+  options: import('../render/render.js').RenderPageOptions,
+): Promise<WorkerAnswer> {
+  const [{ ingest }, renderModule] = await (renderModules ??= Promise.all([import('../input/ingest.js'), import('../render/render.js')]));
+  try {
+    return { rendered: renderModule.renderIngested(await ingest(bytes, filename), options) };
+  } catch (err) {
+    if (err instanceof renderModule.NothingToRenderError) return { renderError: { code: err.code, message: err.message } };
+    throw err;
+  }
+}
+
 export default async function runInWorker(task: WorkerTask): Promise<WorkerAnswer> {
   try {
+    if (task.kind === 'render') return await render(task.bytes, task.filename, task.options);
     if (task.kind === 'xml') return await buildXml(task.metadata);
     if (task.kind === 'extract') return await extract(task.bytes, task.filename);
     if (task.kind === 'serialize') return await serialize(task.bytes, task.filename);
