@@ -213,6 +213,10 @@ export interface InvoiceLine extends Located {
   grossPrice?: Dec; // BT-148
   priceBaseQuantity?: Dec; // BT-149
   priceBaseQuantityUnitCode?: string; // BT-150
+  // CII: the gross price's own base quantity (BT-149 / BT-150 of GrossPriceProductTradePrice) when the net price
+  // states another one (priceBaseQuantity is then the net price's); absent otherwise.
+  grossPriceBaseQuantity?: Dec;
+  grossPriceBaseQuantityUnitCode?: string;
   // BG-30 line VAT information
   vatCategoryCode?: string; // BT-151
   vatRate?: Dec; // BT-152

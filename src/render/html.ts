@@ -103,7 +103,7 @@ function downloadName(name: string | undefined): string {
 function attachmentHtml(t: RenderTerm, lang: Lang): string {
   const payload = base64Payload(t.raw);
   const name = t.filename ?? '';
-  if (!payload) return `${open('span', t, ' class="bad"')}${escapeHtml(pageText('notBase64', lang))}</span>`;
+  if (!payload) return `${open('span', t, ' class="bad" data-omitted="not-base64"')}${escapeHtml(pageText('notBase64', lang))}</span>`;
   const size = formatBytes(payload.bytes, lang, pageText('bytes', lang));
   const declared = t.mime?.trim().toLowerCase();
   const mime = declared && LINK_MIME.has(declared) ? declared : 'application/octet-stream';
@@ -386,9 +386,16 @@ function lineRows(g: RenderGroup, depth: number, lang: Lang, out: string[]): voi
     const netPrice = pp.term('BT-146');
     const baseQty = pp.term('BT-149');
     const baseUnit = pp.term('BT-150');
-    priceCell = `<div${groupAttrs(price)}>${v(netPrice, lang)}`;
-    if (baseQty || baseUnit)
-      priceCell += ` <span class="per">${escapeHtml(pageText('per', lang))} ${[v(baseQty, lang), v(baseUnit, lang)].filter(Boolean).join(' ')}</span>`;
+    const per = (qty: RenderTerm | undefined, unit: RenderTerm | undefined) =>
+      qty || unit
+        ? ` <span class="per">${escapeHtml(pageText('per', lang))} ${[v(qty, lang), v(unit, lang)].filter(Boolean).join(' ')}</span>`
+        : '';
+    priceCell = `<div${groupAttrs(price)}>${v(netPrice, lang)}${per(baseQty, baseUnit)}`;
+    const gross = pp.term('BT-148');
+    const discount = pp.term('BT-147');
+    if (gross)
+      priceCell += `<div class="gross">${escapeHtml(label('BT-148', lang))} ${v(gross, lang)}${per(pp.term('BT-149'), pp.term('BT-150'))}</div>`;
+    if (discount) priceCell += `<div class="gross">${escapeHtml(label('BT-147', lang))} ${v(discount, lang)}</div>`;
     priceCell += `${list(pp.rest(), lang)}</div>`;
   }
   let vatCell = '';
@@ -538,6 +545,7 @@ td.num dl{text-align:left;white-space:normal}
 .ac.charge{color:#8a3b12}
 .per,.calc,.code,.reason,.cur{color:var(--muted);font-size:8.5pt}
 .vat{font-size:9pt}
+.gross{font-size:8.5pt;color:var(--muted)}
 .totals{width:auto;min-width:55%;margin-left:auto}
 .totals th{border:0;font-size:10pt;color:var(--ink);font-weight:400;padding:2pt 8pt 2pt 0}
 .totals td{border:0;padding:2pt 0}

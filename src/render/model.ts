@@ -402,6 +402,8 @@ class LineWriter {
         .amount('BT-148', l, 'grossPrice', cur, 'price')
         .term('BT-149', 'quantity', l, 'priceBaseQuantity')
         .code('BT-150', 'unit', l, 'priceBaseQuantityUnitCode')
+        .term('BT-149', 'quantity', l, 'grossPriceBaseQuantity')
+        .code('BT-150', 'unit', l, 'grossPriceBaseQuantityUnitCode')
         .done(),
     );
     b.add(g(id('BG-30')).code('BT-151', 'vatCategory', l, 'vatCategoryCode').term('BT-152', 'percent', l, 'vatRate').done());

@@ -518,9 +518,19 @@ class CiiReader {
     }
     const net = this.ram(ag, 'NetPriceProductTradePrice');
     putDec(line, 'netPrice', this.ram(net, 'ChargeAmount'));
-    const baseQty = this.ram(net, 'BasisQuantity') ?? this.ram(gross, 'BasisQuantity');
+    const netBaseQty = this.ram(net, 'BasisQuantity');
+    const grossBaseQty = this.ram(gross, 'BasisQuantity');
+    const baseQty = netBaseQty ?? grossBaseQty;
     putDec(line, 'priceBaseQuantity', baseQty);
     putAttr(line, 'priceBaseQuantityUnitCode', baseQty, 'unitCode');
+    if (
+      netBaseQty &&
+      grossBaseQty &&
+      (decOf(netBaseQty) !== decOf(grossBaseQty) || attr(netBaseQty, 'unitCode') !== attr(grossBaseQty, 'unitCode'))
+    ) {
+      putDec(line, 'grossPriceBaseQuantity', grossBaseQty);
+      putAttr(line, 'grossPriceBaseQuantityUnitCode', grossBaseQty, 'unitCode');
+    }
 
     const dl = this.ram(el, this.d.lineDelivery);
     const qty = this.ram(dl, 'BilledQuantity');

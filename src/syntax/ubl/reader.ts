@@ -169,7 +169,8 @@ function readTaxTotals(inv: Invoice, root: XmlElement): void {
     const cur = attr(amount, 'currencyID')?.trim();
     const inInvoiceCurrency = cur === undefined || invoiceCurrency === undefined || cur === invoiceCurrency;
     if (amount && inInvoiceCurrency && inv.totals.taxTotal === undefined) putDec(inv.totals, 'taxTotal', amount);
-    else if (amount && cur !== undefined && cur === taxCurrency && inv.totals.taxTotalAccountingCurrency === undefined) {
+    // Not `else`: when BT-6 equals BT-5, one TaxAmount is both BT-110 and BT-111 (as the CII reader reads it).
+    if (amount && cur !== undefined && cur === taxCurrency && inv.totals.taxTotalAccountingCurrency === undefined) {
       putDec(inv.totals, 'taxTotalAccountingCurrency', amount);
     }
     for (const sub of cacs(total, 'TaxSubtotal')) inv.vatBreakdown.push(readVatBreakdown(sub));
