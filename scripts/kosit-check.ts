@@ -17,7 +17,9 @@
  * raw value of each element), and each KoSIT pair counts as found when the page shows that term with that value as
  * often as KoSIT has it. Values compare with whitespace collapsed (Base64 without whitespace); KoSIT joins several
  * BT-7, BT-9 and BT-20 values with ";", such a pair counts when every part is on the page. KoSIT's "ILLEGAL DATE
- * FORMAT" texts (its answer to a date it cannot read) are not invoice values and are left out of the count (reported).
+ * FORMAT" texts (its answer to a date it cannot read) and empty values (its UBL stylesheets write BT-24 even when the
+ * invoice has none) are not invoice values and are left out of the count (reported). `--missing N` lists up to N
+ * pairs not found per term.
  * Exit code: 0 when every set reaches 99 %, 1 otherwise, 2 when the tools are missing.
  */
 import { spawnSync } from 'node:child_process';
@@ -120,6 +122,8 @@ interface SetResult {
   pairs: number;
   found: number;
   illegalDates: number;
+  /** Empty KoSIT values: its UBL stylesheets write BT-24 even when the invoice has no CustomizationID. */
+  empty: number;
   missingByTerm: Map<string, number>;
   missing: { file: string; bt: string; value: string }[];
 }
@@ -133,6 +137,7 @@ async function checkSet(setPath: string, work: string): Promise<SetResult> {
     pairs: 0,
     found: 0,
     illegalDates: 0,
+    empty: 0,
     missingByTerm: new Map(),
     missing: [],
   };
@@ -176,10 +181,14 @@ async function checkSet(setPath: string, work: string): Promise<SetResult> {
     if (!existsSync(dir)) continue;
     mkdirSync(join(work, 'out', kind), { recursive: true });
     // One JVM per stylesheet: Saxon transforms every file of the folder; a file it fails on has no output.
-    spawnSync('java', ['-cp', saxon, 'net.sf.saxon.Transform', `-xsl:${join(vis!, XSL[kind])}`, `-s:${dir}`, `-o:${join(work, 'out', kind)}`], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    spawnSync(
+      'java',
+      ['-cp', saxon, 'net.sf.saxon.Transform', `-xsl:${join(vis!, XSL[kind])}`, `-s:${dir}`, `-o:${join(work, 'out', kind)}`],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
   }
   for (const [rel, { file, html }] of inputs) {
     const out = join(work, 'out', rel);
@@ -202,8 +211,14 @@ async function checkSet(setPath: string, work: string): Promise<SetResult> {
         result.illegalDates++;
         continue;
       }
+      if (value.trim() === '') {
+        result.empty++;
+        continue;
+      }
       result.pairs++;
-      const found = take(bt, value) || ((bt === 'BT-7' || bt === 'BT-9' || bt === 'BT-20') && value.includes(';') && value.split(';').every((part) => take(bt, part)));
+      const found =
+        take(bt, value) ||
+        ((bt === 'BT-7' || bt === 'BT-9' || bt === 'BT-20') && value.includes(';') && value.split(';').every((part) => take(bt, part)));
       if (found) result.found++;
       else {
         result.missingByTerm.set(bt, (result.missingByTerm.get(bt) ?? 0) + 1);
@@ -230,11 +245,19 @@ try {
     console.log(
       `${set}: ${r.files} files, ${r.compared} compared with KoSIT (${r.notInvoices} not invoices we read, ${r.kositFailed.length} KoSIT's XSLT failed on); ` +
         `${r.found} of ${r.pairs} KoSIT (term, value) pairs on our page = ${(share * 100).toFixed(2)} %` +
-        (r.illegalDates ? `; ${r.illegalDates} "ILLEGAL DATE FORMAT" values left out` : ''),
+        (r.illegalDates ? `; ${r.illegalDates} "ILLEGAL DATE FORMAT" values left out` : '') +
+        (r.empty ? `; ${r.empty} empty values left out` : ''),
     );
     if (terms.length) console.log(`  not found, by term: ${terms.map(([bt, c]) => `${bt} ${c}`).join(', ')}`);
-    for (const m of r.missing.slice(0, showMissing)) console.log(`  ${m.bt} ${JSON.stringify(m.value.slice(0, 80))}  ${m.file}`);
-    if (r.kositFailed.length) console.log(`  KoSIT failed on: ${r.kositFailed.slice(0, 10).join(', ')}${r.kositFailed.length > 10 ? ', …' : ''}`);
+    const shown = new Map<string, number>();
+    for (const m of r.missing) {
+      const n = shown.get(m.bt) ?? 0;
+      if (n >= showMissing) continue;
+      shown.set(m.bt, n + 1);
+      console.log(`  ${m.bt} ${JSON.stringify(m.value.slice(0, 80))}  ${m.file}`);
+    }
+    if (r.kositFailed.length)
+      console.log(`  KoSIT failed on: ${r.kositFailed.slice(0, 10).join(', ')}${r.kositFailed.length > 10 ? ', …' : ''}`);
   }
   if (sets.length > 1) console.log(`all sets: ${found} of ${pairs} = ${((found / Math.max(1, pairs)) * 100).toFixed(2)} %`);
 } finally {

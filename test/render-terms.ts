@@ -83,8 +83,50 @@ export function modelTerms(inv: Invoice): Pair[] {
     }
   };
   // prettier-ignore
-  party(inv.seller, ['BT-27', 'BT-28', 'BT-29', 'BT-30', 'BT-31', 'BT-34', 'BT-35', 'BT-36', 'BT-162', 'BT-37', 'BT-38', 'BT-39', 'BT-40', 'BT-41', 'BT-42', 'BT-43'], true);
-  party(inv.buyer, ['BT-44', 'BT-45', 'BT-46', 'BT-47', 'BT-48', 'BT-49', 'BT-50', 'BT-51', 'BT-163', 'BT-52', 'BT-53', 'BT-54', 'BT-55', 'BT-56', 'BT-57', 'BT-58'], false);
+  party(
+    inv.seller,
+    [
+      'BT-27',
+      'BT-28',
+      'BT-29',
+      'BT-30',
+      'BT-31',
+      'BT-34',
+      'BT-35',
+      'BT-36',
+      'BT-162',
+      'BT-37',
+      'BT-38',
+      'BT-39',
+      'BT-40',
+      'BT-41',
+      'BT-42',
+      'BT-43',
+    ],
+    true,
+  );
+  party(
+    inv.buyer,
+    [
+      'BT-44',
+      'BT-45',
+      'BT-46',
+      'BT-47',
+      'BT-48',
+      'BT-49',
+      'BT-50',
+      'BT-51',
+      'BT-163',
+      'BT-52',
+      'BT-53',
+      'BT-54',
+      'BT-55',
+      'BT-56',
+      'BT-57',
+      'BT-58',
+    ],
+    false,
+  );
   if (inv.payee) {
     add('BT-59', inv.payee.name);
     for (const i of inv.payee.identifiers) id('BT-60', i, 'BT-60-1');
