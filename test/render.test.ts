@@ -17,7 +17,7 @@ import { ingest } from '../src/input/ingest.js';
 import { buildInvoiceXml } from '../src/metadata/index.js';
 import { PROFILE_IDS } from '../src/model/profiles.js';
 import { renderIngested, renderModelOf } from '../src/render/render.js';
-import { termsOf } from '../src/render/model.js';
+import { SOURCE_PATHS_MAX_LINES, termsOf } from '../src/render/model.js';
 import { labelledIds, LANGUAGES, label } from '../src/render/labels.js';
 import { codeMeaning } from '../src/render/codes.js';
 import { formatDate, formatDecimal, isIsoDate } from '../src/render/format.js';
@@ -297,4 +297,34 @@ test('library: render() answers the page with its name and lines; typed errors w
     render(readFixture('cen/examples/cii/CII_example4.xml'), { format: 'pdf' }),
     (e) => e instanceof UnprocessableError && e.code === 'RENDER_FORMAT_UNAVAILABLE' && (e.extras.accepted as string[])[0] === 'html',
   );
+});
+
+/** CEN example 4 with its first line repeated `n` times (fresh line ids): n + 2 lines. */
+function manyLines(n: number): Buffer {
+  const xml = readFixture('cen/examples/cii/CII_example4.xml').toString('utf8');
+  const open = '<ram:IncludedSupplyChainTradeLineItem>';
+  const close = '</ram:IncludedSupplyChainTradeLineItem>';
+  const start = xml.indexOf(open);
+  const end = xml.indexOf(close, start) + close.length;
+  const line = xml.slice(start, end);
+  const copies: string[] = [];
+  for (let i = 0; i < n; i++) copies.push(line.replace(/(<ram:LineID>)[^<]*/, `$1${i + 1}`));
+  return Buffer.from(xml.slice(0, start) + copies.join('') + xml.slice(end));
+}
+
+test('long invoices: past SOURCE_PATHS_MAX_LINES only groups carry data-src; a 10,000-line invoice draws every line', async () => {
+  const short = (await pageOf(manyLines(SOURCE_PATHS_MAX_LINES - 2))).page.html;
+  assert.match(short, /<main class="invoice" data-kind="invoice" data-src-detail="all">/);
+  const bytes = manyLines(SOURCE_PATHS_MAX_LINES - 1);
+  await assertComplete(bytes, 'long invoice');
+  const long = (await pageOf(bytes)).page.html;
+  assert.match(long, /data-src-detail="groups"/);
+  assert.doesNotMatch(long, /data-bt="[^"]+" data-src=/);
+  assert.match(
+    long,
+    /<tbody data-bg="BG-25" data-src="\/rsm:CrossIndustryInvoice\[1\]\/rsm:SupplyChainTradeTransaction\[1\]\/ram:IncludedSupplyChainTradeLineItem\[501\]">/,
+  );
+  const huge = await pageOf(manyLines(10_000 - 2));
+  assert.deepEqual(huge.page.lines, { shown: 10_000, total: 10_000 });
+  assert.equal(huge.page.html.match(/<tbody data-bg="BG-25"/g)?.length, 10_000);
 });

@@ -8,7 +8,8 @@
  *   for BT-125 the Base64 after `base64,` in the `href` of its download link (whitespace removed), and otherwise the
  *   element's text;
  * - every group's element carries `data-bg="BG-n"` (and our DOC, REFS, TERMS);
- * - `data-src` on values and groups is the location of the source element, in the form validation findings use.
+ * - `data-src` on values and groups is the location of the source element, in the form validation findings use (on
+ *   groups only past SOURCE_PATHS_MAX_LINES lines: `data-src-detail` on <main> says "all" or "groups").
  * Every term of the model is drawn: each layout takes the terms it places and draws what is left of the group as a
  * list (Picker), so a term the layout does not know still appears.
  */
@@ -570,7 +571,7 @@ export function renderHtml(model: RenderModel, lang: Lang): string {
   const out: string[] = [];
   const pageTitle = `${title(model, lang)}${model.number ? ` ${model.number}` : ''}`;
   out.push(
-    `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="generator" content="einvoice-service"><title>${escapeHtml(pageTitle)}</title><style>${STYLE}</style></head><body><main class="invoice" data-kind="${model.kind}">`,
+    `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="generator" content="einvoice-service"><title>${escapeHtml(pageTitle)}</title><style>${STYLE}</style></head><body><main class="invoice" data-kind="${model.kind}" data-src-detail="${model.sourcePaths}">`,
   );
   for (const section of model.sections) {
     switch (section.id) {

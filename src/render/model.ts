@@ -123,13 +123,27 @@ export interface RenderModel {
   sections: RenderSection[];
   /** Lines (sub-lines included) in the invoice and drawn; `shown < total` when the page cap cut the rest. */
   lineCount: { total: number; shown: number };
+  /** Which items carry `src`: every group and term, or groups only (long invoices, SOURCE_PATHS_MAX_LINES). */
+  sourcePaths: 'all' | 'groups';
   source?: RenderSource;
 }
 
 export interface RenderModelOptions {
   /** At most this many lines (sub-lines included) are drawn; the rest are counted (default MAX_RENDERED_LINES). */
   maxLines?: number;
+  /**
+   * Which items carry `src`: 'all' (groups and terms) or 'groups' only. Default: 'all' up to SOURCE_PATHS_MAX_LINES
+   * lines, 'groups' beyond (see there).
+   */
+  sourcePaths?: 'all' | 'groups';
 }
+
+/**
+ * A term's source location is a string of ~150 characters: on a 10,000-line invoice, one per term tripled the page
+ * (9.5 → 25.8 MB) and doubled the time to draw it. Past this many lines only groups carry theirs (a line, an
+ * allowance, an attribute, ...), which still places a finding on its line; the page says which (`data-src-detail`).
+ */
+export const SOURCE_PATHS_MAX_LINES = 500;
 
 /**
  * The page's bound: a 10,000-line invoice draws in tens of milliseconds; beyond this many lines (sub-lines
@@ -143,6 +157,9 @@ export const MAX_RENDERED_LINES = 20_000;
 
 type Kind = ValueKind;
 
+/** Whether terms get their source location (set per toRenderModel call; the builders run synchronously). */
+let termSources = true;
+
 class GroupBuilder {
   readonly group: RenderGroup;
   constructor(bg: string, src?: Located | string) {
@@ -155,14 +172,14 @@ class GroupBuilder {
   term(bt: string, kind: Kind, obj: Located | undefined, field: string, extra?: Partial<RenderTerm>): this {
     const raw = obj ? (obj as Record<string, unknown>)[field] : undefined;
     if (typeof raw !== 'string') return this;
-    return this.value(bt, kind, raw, fieldLocationOf(obj, field), extra);
+    return this.value(bt, kind, raw, termSources ? fieldLocationOf(obj, field) : undefined, extra);
   }
 
   /** A term with a value at hand. */
   value(bt: string, kind: Kind, raw: string | undefined, src?: string, extra?: Partial<RenderTerm>): this {
     if (raw === undefined) return this;
     const t: RenderTerm = { type: 'term', bt, kind, raw, ...extra };
-    if (src) t.src = src;
+    if (src && termSources) t.src = src;
     this.group.items.push(t);
     return this;
   }
@@ -613,6 +630,16 @@ function nonEmpty(groups: RenderGroup[]): RenderGroup[] {
 
 /** The render model of an invoice (the model step; views: ./html.ts). */
 export function toRenderModel(inv: Invoice, options: RenderModelOptions = {}): RenderModel {
+  const sourcePaths = options.sourcePaths ?? (inv.lines.length <= SOURCE_PATHS_MAX_LINES ? 'all' : 'groups');
+  termSources = sourcePaths === 'all';
+  try {
+    return buildModel(inv, options, sourcePaths);
+  } finally {
+    termSources = true;
+  }
+}
+
+function buildModel(inv: Invoice, options: RenderModelOptions, sourcePaths: 'all' | 'groups'): RenderModel {
   const lines = linesSection(inv, options.maxLines ?? MAX_RENDERED_LINES);
   const parties = nonEmpty([
     seller(inv.seller),
@@ -642,6 +669,7 @@ export function toRenderModel(inv: Invoice, options: RenderModelOptions = {}): R
       { id: 'attachments', groups: attachments(inv) },
     ],
     lineCount: { total: lines.total, shown: lines.shown },
+    sourcePaths,
   };
   if (inv.number !== undefined) model.number = inv.number;
   if (inv.typeCode !== undefined) model.typeCode = inv.typeCode;
