@@ -15,7 +15,7 @@ import { GENERIC_TITLE, toDiagnostic } from '../src/validation/diagnostics.js';
 import { explainFinding } from '../src/validation/explanations/index.js';
 import { isKnownTerm, termName, termsIn } from '../src/validation/explanations/terms.js';
 import { NUMBER_TOO_LONG } from '../src/validation/number-limits.js';
-import { REPORT_TRUNCATED } from '../src/validation/report-bounds.js';
+import { REPORT_TRUNCATED } from '../src/rules/report-bounds.js';
 import { fixturePath, ruleIds } from './fixtures.js';
 import { communityApp, multipart, proApp } from './helpers.js';
 

@@ -78,7 +78,7 @@ test('an upload over MAX_UPLOAD_SIZE_MB answers 413 ProblemDetails and the servi
 });
 
 test('an overloaded worker pool answers 503 SERVICE_BUSY with Retry-After', async () => {
-  const { PoolBusyError } = await import('../src/validation/runner.js');
+  const { PoolBusyError } = await import('../src/workers/gate.js');
   const app = await communityApp();
   app.get('/__busy', async () => {
     throw new PoolBusyError();

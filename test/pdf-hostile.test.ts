@@ -10,7 +10,8 @@ import { deflateRawSync, deflateSync, constants as zlibConstants } from 'node:zl
 import type { FastifyInstance } from 'fastify';
 import { buildInvoiceXml } from '../src/metadata/index.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
-import { readPdf, recoverByScanning, PdfReadError } from '../src/pdf/extract.js';
+import { readPdf, PdfReadError } from '../src/pdf/extract.js';
+import { recoverByScanning } from '../src/pdf/recover.js';
 import { applyFilters } from '../src/pdf/filters.js';
 import { DecodeBudget, MAX_DECODED_BYTES, PdfLimitError } from '../src/pdf/limits.js';
 import { closePdfPool, PdfWorkerOverrunError, runPdfTask } from '../src/pdf/pool.js';

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { XmlElement } from '../src/xml/dom.js';
 import { NS_CAC, NS_CBC, UBL_CUSTOM_RULES, UBL_TABLE, evaluateUblSyntax, ublSyntaxRules } from '../src/syntax/ubl/rules.js';
-import { MAX_FINDINGS_PER_RULE } from '../src/validation/report-bounds.js';
+import { MAX_FINDINGS_PER_RULE } from '../src/rules/report-bounds.js';
 import {
   ensure,
   fixtureVerdicts,

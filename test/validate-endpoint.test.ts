@@ -291,7 +291,7 @@ describe('validation runner: order of pool jobs', () => {
   });
 
   test('the worker gate: first come first served, a job gives up at its deadline, and a full queue refuses', async () => {
-    const { WorkerGate, PoolBusyError } = await import('../src/validation/runner.js');
+    const { WorkerGate, PoolBusyError } = await import('../src/workers/gate.js');
     const far = () => performance.now() + 60_000;
     const gate = new WorkerGate(1, 2);
     assert.equal(await gate.acquire(far()), true, 'a free slot is taken at once');

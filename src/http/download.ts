@@ -1,26 +1,6 @@
-/** Download names for generated files: Content-Disposition with a filename derived from the invoice number. */
+/** Content-Disposition for generated files. */
 
-/**
- * A safe file name stem from an invoice number: letters, digits, dot, dash and underscore kept (other
- * characters become "_"), no leading dots, at most 100 characters; `fallback` when nothing usable is left.
- */
-export function fileStem(invoiceNumber: string | undefined | null, fallback: string): string {
-  const stem = (invoiceNumber ?? '')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '') // accents off, "Rechnung-Nr-ü" → "Rechnung-Nr-u"
-    .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/^[._]+/, '')
-    .replace(/_+$/, '')
-    .slice(0, 100);
-  return stem || fallback;
-}
-
-/** `attachment; filename="…"` (ASCII only after fileStem, so no filename* form is needed). */
+/** `attachment; filename="…"` (ASCII only after fileStem in src/lib/file-names.ts, so no filename* form is needed). */
 export function attachmentDisposition(fileName: string): string {
   return `attachment; filename="${fileName.replace(/["\\]/g, '_')}"`;
-}
-
-/** The download name of a hybrid invoice PDF, e.g. "RE-2026-0042.pdf", "invoice.pdf" without a number. */
-export function invoicePdfName(invoiceNumber: string | undefined | null): string {
-  return `${fileStem(invoiceNumber, 'invoice')}.pdf`;
 }

@@ -5,7 +5,7 @@
  * A 500 never carries the internal message or a stack trace.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PoolBusyError } from '../validation/runner.js';
+import { PoolBusyError } from '../workers/gate.js';
 
 export interface ValidationItem {
   loc: (string | number)[];

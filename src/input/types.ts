@@ -7,12 +7,9 @@ import type { ProfileId } from '../model/profiles.js';
 import type { XmlDoc } from '../xml/dom.js';
 import type { XmpInfo } from '../pdf/xmp.js';
 import type { EncryptionInfo } from '../pdf/crypt.js';
+import type { InvoiceFormat, InvoiceSyntax } from '../syntax/detect.js';
 
-/** Invoice syntax. `zugferd1` is the pre-EN 16931 CrossIndustryDocument (ZUGFeRD 1.0): read best-effort only. */
-export type InvoiceSyntax = 'cii' | 'ubl' | 'zugferd1';
-
-/** Format names used in API answers. */
-export type InvoiceFormat = 'factur-x' | 'zugferd' | 'xrechnung' | 'ubl';
+export type { InvoiceFormat, InvoiceSyntax } from '../syntax/detect.js';
 
 /** A non-fatal finding of ingestion (reported in 200 answers, e.g. ExtractionResult.errors). */
 export interface IngestProblem {

@@ -18,9 +18,10 @@ import type { SerializedUpload } from '../serialize/upload.js';
 import type { ValidationErrorDetail, ValidationResult } from '../validation/validate.js';
 import { SERVICE_VERSION } from '../version.js';
 import { MAX_JSON_DEPTH } from '../util/json-limits.js';
-import { gateWrittenPdf, PDFA_LAYER, runPdfaLayer } from '../pdfa/layer.js';
+import { gateWrittenPdf } from '../pdfa/layer.js';
+import { withPdfa } from '../validation/with-pdfa.js';
 // Pure string helpers (no HTTP framework): the download name of a generated PDF.
-import { fileStem, invoicePdfName } from '../http/download.js';
+import { fileStem, invoicePdfName } from './file-names.js';
 import { ConflictError, EInvoiceError, InternalError, InvalidInputError, ShapeError, UnprocessableError } from './errors.js';
 import { parseValidateOptions, type ValidateCallOptions } from './validate-options.js';
 import { parseRenderOptions, type ParsedRenderOptions, type RenderCallOptions, type RenderLanguage } from './render-options.js';
@@ -69,26 +70,6 @@ let pipeline: Promise<typeof import('../validation/validate.js')> | undefined;
 const loadPipeline = () => (pipeline ??= import('../validation/validate.js'));
 
 /**
- * The native PDF/A layer (pdfa3b) on a PDF, when asked for: its verdict in `pdfa_valid`, each failed clause a
- * finding (rule_set "pdfa"), and a PDF that fails PDF/A is not a valid hybrid invoice. The same layer as pro
- * /v1/validate runs (src/pdfa/layer.ts); over its time budget the layer is skipped and the result partial.
- */
-export function withPdfaRequest(result: ValidationResult, bytes: Uint8Array, pdfa: boolean | undefined): ValidationResult {
-  if (!pdfa || !isPdf(bytes)) return result;
-  const layer = runPdfaLayer(bytes);
-  const layersSkipped = layer.skipped ? [...result.layers_skipped, layer.skipped] : result.layers_skipped;
-  return {
-    ...result,
-    valid: result.valid && layer.pdfa_valid !== false,
-    errors: [...result.errors, ...layer.errors],
-    pdfa_valid: layer.pdfa_valid,
-    layers_executed: layer.executed ? [...result.layers_executed, PDFA_LAYER] : result.layers_executed,
-    layers_skipped: layersSkipped,
-    validation_completeness: layersSkipped.length === 0 ? result.validation_completeness : 'partial',
-  };
-}
-
-/**
  * Validate a Factur-X/ZUGFeRD PDF or CII/UBL XML against EN 16931 (XSD layer, syntax binding rules, business
  * rules, and the layers asked for). An invalid invoice resolves with `valid: false`; unusable input (neither PDF
  * nor XML, encrypted PDF, XML not well-formed) rejects with InvalidInputError (the API's 400 codes).
@@ -101,7 +82,7 @@ export async function validate(input: Bytes, options: ValidateCallOptions = {}):
   try {
     // `syntax` is for callers inside the service (merge); the API's ValidationResult has no such field.
     const { syntax: _syntax, ...result } = await validateBytes(bytes, options.filename, engineOptions);
-    return withPdfaRequest(result, bytes, options.pdfa);
+    return await withPdfa(result, bytes, options.pdfa);
   } catch (err) {
     throw fromIngest(err);
   }

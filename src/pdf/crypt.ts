@@ -9,7 +9,7 @@
  * most 64 + 224 rounds over a few KB), decryption is linear in the bytes it is given.
  */
 import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
-import { isDict, nameOf, type PdfDictValue, type PdfValue } from './lazy.js';
+import { isDict, nameOf, type PdfDictValue, type PdfValue } from './values.js';
 
 /** The 32-byte padding string of algorithm 2 (ISO 32000-1 §7.6.3.3). */
 const PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');

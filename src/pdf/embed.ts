@@ -31,7 +31,7 @@ import {
   type PDFAConformanceLevel,
   type PDFObject,
 } from '@cantoo/pdf-lib';
-import { DEFAULT_PRODUCER, EmbedError, type EmbedOptions, type EmbedResult, type HybridFlavour } from './hybrid.js';
+import { DEFAULT_PRODUCER, EmbedError, type EmbedOptions, type EmbedResult, type HybridFlavour } from './container.js';
 import { INVOICE_FILE_NAMES, isPdf, readPdf } from './extract.js';
 import { readXmp } from './xmp.js';
 import { textOfString } from './lazy.js';
@@ -39,8 +39,8 @@ import { MAX_NAME_TREE_DEPTH, MAX_NAME_TREE_NODES, MAX_PAGE_TREE_DEPTH, MAX_PAGE
 import { carryOverPacket, carryOverXmp, extensionSchemaBlock, fxDescription } from './xmp-write.js';
 
 // The container vocabulary lives in hybrid.ts (no PDF library), so routes can load this module lazily.
-export { DEFAULT_PRODUCER, EmbedError, HYBRID_FORMATS, hybridFlavour } from './hybrid.js';
-export type { EmbedOptions, EmbedResult, HybridFlavour, HybridFormat } from './hybrid.js';
+export { DEFAULT_PRODUCER, EmbedError, HYBRID_FORMATS, hybridFlavour } from './container.js';
+export type { EmbedOptions, EmbedResult, HybridFlavour, HybridFormat } from './container.js';
 
 /**
  * The PDF worker's entry (./pool.ts): embed, and answer as data. Any failure of the library on the input

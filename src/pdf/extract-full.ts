@@ -21,7 +21,7 @@ import {
   type PDFObject,
 } from '@cantoo/pdf-lib';
 import { decodeParms, type FilterStep } from './filters.js';
-import type { PdfAttachment } from './extract.js';
+import type { PdfAttachment } from './contents.js';
 import { textOfString } from './lazy.js';
 import { MAX_NAME_TREE_DEPTH, MAX_NAME_TREE_NODES, PdfLimitError } from './limits.js';
 

@@ -12,12 +12,12 @@ import {
   limitError,
   looksEncrypted,
   PdfReadError,
-  recoverByScanning,
   type PdfAttachment,
   type PdfContents,
-} from './extract.js';
+} from './contents.js';
+import { recoverByScanning } from './recover.js';
 import type { FullParseAnswer, RawStreamData } from './extract-full.js';
-import { EmbedError } from './hybrid.js';
+import { EmbedError } from './container.js';
 import { decodeStreamData, isDict, isRef, LazyPdf, LazyPdfError, nameOf, parseValueAt, type PdfStreamValue } from './lazy.js';
 import { DecodeBudget, MAX_OBJSTM_OBJECTS, MAX_XREF_ENTRIES, PdfLimitError } from './limits.js';
 import { PdfWorkerOverrunError, runPdfTask } from './pool.js';

@@ -13,6 +13,17 @@
  * looped over. A file over a limit throws PdfLimitError, which is final (no fallback gets to try it).
  */
 import { type EncryptionInfo, StandardSecurityHandler } from './crypt.js';
+import {
+  isDict,
+  isRef,
+  isStream,
+  nameOf,
+  type PdfDictValue,
+  type PdfNameValue,
+  type PdfStreamValue,
+  type PdfString,
+  type PdfValue,
+} from './values.js';
 import { readLiteralString } from './literal.js';
 import { applyFilters, applyFiltersAsync, decodeParms, FilterError, type FilterStep } from './filters.js';
 import {
@@ -28,37 +39,14 @@ import {
 } from './limits.js';
 
 export { MAX_DECODED_BYTES } from './limits.js';
+export { isDict, isRef, isStream, nameOf } from './values.js';
+export type { PdfDictValue, PdfNameValue, PdfRefValue, PdfStreamValue, PdfString, PdfValue } from './values.js';
 
 export class LazyPdfError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'LazyPdfError';
   }
-}
-
-export type PdfValue = null | boolean | number | PdfString | PdfNameValue | PdfValue[] | PdfDictValue | PdfRefValue | PdfStreamValue;
-export interface PdfString {
-  kind: 'string';
-  bytes: Uint8Array;
-}
-export interface PdfNameValue {
-  kind: 'name';
-  name: string;
-}
-export interface PdfRefValue {
-  kind: 'ref';
-  num: number;
-  gen: number;
-}
-export interface PdfDictValue {
-  kind: 'dict';
-  map: Map<string, PdfValue>;
-}
-export interface PdfStreamValue {
-  kind: 'stream';
-  dict: PdfDictValue;
-  /** Raw (still encoded) bytes. */
-  raw: Uint8Array;
 }
 
 type XrefEntry = { type: 'offset'; offset: number } | { type: 'compressed'; stream: number; index: number };
@@ -524,19 +512,6 @@ export class LazyPdf {
     this.objStreams.set(num, os);
     return os;
   }
-}
-
-export function isDict(v: PdfValue | undefined): v is PdfDictValue {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'dict';
-}
-export function isStream(v: PdfValue | undefined): v is PdfStreamValue {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'stream';
-}
-export function isRef(v: PdfValue | undefined): v is PdfRefValue {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'ref';
-}
-export function nameOf(v: PdfValue | undefined): string | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'name' ? v.name : undefined;
 }
 
 /** A PDF text string: UTF-16BE with BOM, UTF-8 with BOM, else PDFDocEncoding (Latin-1 for our purposes). */

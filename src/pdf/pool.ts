@@ -13,8 +13,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
-import { PoolBusyError, WorkerGate } from '../validation/runner.js';
-import type { PdfTask, PdfTaskAnswer } from './pdf-worker.js';
+import { PoolBusyError, WorkerGate } from '../workers/gate.js';
+import type { PdfTask, PdfTaskAnswer } from './pdf-task.js';
 
 /** Time for one pdf-lib job, waiting for a worker included (the bound: an answer within 5 s). */
 export const PDF_TASK_TIMEOUT_MS = 4_000;

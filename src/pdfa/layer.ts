@@ -3,7 +3,7 @@
  * validation report needs (verdict, findings as validation details with rule_set "pdfa", or the reason
  * the layer was skipped).
  */
-import type { SkippedLayer, ValidationErrorDetail } from '../validation/validate.js';
+import type { SkippedLayer, ValidationErrorDetail } from '../report/types.js';
 import { checkPdfa, type PdfaReport } from './index.js';
 
 export const PDFA_LAYER = 'pdfa3b';

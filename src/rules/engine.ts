@@ -5,7 +5,7 @@
  */
 import type { Finding, Rule, RuleContext, RuleFamily, RuleSetId, Violation } from './types.js';
 import type { Stages } from '../util/stages.js';
-import { MAX_FINDINGS_PER_RULE, summaryFinding } from '../validation/report-bounds.js';
+import { MAX_FINDINGS_PER_RULE, summaryFinding } from './report-bounds.js';
 
 /** A rule set's table, or (an older release's set, see registerLazyRuleSet) how to build it on first use. */
 const registry = new Map<RuleSetId, readonly Rule[] | (() => readonly Rule[])>();

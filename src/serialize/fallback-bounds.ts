@@ -1,6 +1,6 @@
 /**
  * The fallback list of a serialization stays proportionate, as a validation report does
- * (src/validation/report-bounds.ts): an invoice of 30,000 bare lines has five fallbacks per line, and listing
+ * (src/rules/report-bounds.ts): an invoice of 30,000 bare lines has five fallbacks per line, and listing
  * all 151,000 of them made a 19 MB list beside a 5 MB invoice. Fallbacks are grouped by field with the line
  * (or other) indices taken out, `invoice.line_items[*].quantity`, and by type and original state; the first
  * MAX_FALLBACKS_PER_FIELD of a group are listed, the rest counted per group.

@@ -3,13 +3,18 @@
  * identifier (BT-24: CII GuidelineSpecifiedDocumentContextParameter, UBL CustomizationID), format from
  * the guideline and, for PDFs, from the XMP extension schema and the attachment's file name.
  */
-import type { InvoiceFormat, InvoiceSyntax } from '../input/types.js';
 import type { ProfileId } from '../model/profiles.js';
 import type { XmpInfo } from '../pdf/xmp.js';
 import { child, type XmlElement } from '../xml/dom.js';
 import { textOf } from './reader-helpers.js';
 import { CII_NS, ZUGFERD1_NS, isCiiRoot, isZugferd1Root } from './cii/reader.js';
 import { UBL_NS, isUblRoot } from './ubl/reader.js';
+
+/** Invoice syntax. `zugferd1` is the pre-EN 16931 CrossIndustryDocument (ZUGFeRD 1.0): read best-effort only. */
+export type InvoiceSyntax = 'cii' | 'ubl' | 'zugferd1';
+
+/** Format names used in API answers. */
+export type InvoiceFormat = 'factur-x' | 'zugferd' | 'xrechnung' | 'ubl';
 
 /** Syntax of a document by its root element (namespace URI + local name); undefined for anything else. */
 export function detectSyntax(root: XmlElement): InvoiceSyntax | undefined {

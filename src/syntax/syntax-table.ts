@@ -18,7 +18,7 @@ import { nameIndexCollector, pathOf, type XmlDoc, type XmlElement } from '../xml
 import type { Rule, RuleContext, RuleFamily, Severity, Violation } from '../rules/types.js';
 import { PropertyMap } from '../util/property-map.js';
 import { NO_VIOLATIONS, NOTHING_FIRED } from '../rules/engine.js';
-import { MAX_FINDINGS_PER_RULE, UNLISTED } from '../validation/report-bounds.js';
+import { MAX_FINDINGS_PER_RULE, UNLISTED } from '../rules/report-bounds.js';
 
 /** One step of a child path: an element by namespace and local name. */
 export interface Step {

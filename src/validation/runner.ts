@@ -39,9 +39,10 @@ import { NothingToRenderError } from '../render/errors.js';
 import type { RenderedPage, RenderPageOptions } from '../render/render.js';
 import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../metadata/errors.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
-import type { MetadataErrorData, WorkerAnswer, WorkerTask } from './worker.js';
+import type { BuiltXml, MetadataErrorData, WorkerAnswer, WorkerTask } from './worker-task.js';
 import { InlineBatch } from './inline-batch.js';
 import { withPdfa } from './with-pdfa.js';
+import { WorkerGate } from '../workers/gate.js';
 
 export class ValidationTimeoutError extends Error {
   constructor(
@@ -53,22 +54,7 @@ export class ValidationTimeoutError extends Error {
   }
 }
 
-/** The pool's queue is full: the service is overloaded with large jobs (HTTP 503, with Retry-After). */
-export class PoolBusyError extends Error {
-  constructor() {
-    super('Too many large documents are waiting to be processed; try again shortly');
-    this.name = 'PoolBusyError';
-  }
-}
-
-/** What /v1/xml answers: the XML and the metadata fields the profile could not carry. */
-export interface BuiltXml {
-  xml: string;
-  droppedFields: string[];
-  /** The profile the XML was written for, and BT-1 (for /v1/convert's container and download name). */
-  profile: import('../model/profiles.js').ProfileId;
-  invoiceNumber?: string;
-}
+export type { BuiltXml } from './worker-task.js';
 
 export interface ValidationRunner {
   /** inline: everything on the calling thread (WORKERS=0); pool: big jobs in worker threads, small ones inline. */
@@ -79,7 +65,7 @@ export interface ValidationRunner {
   activeThreads(): number;
   /**
    * `timeoutMs` overrides the runner's bound for this call (pool mode). Throws IngestError for unusable uploads.
-   * `options.pdfa`: also run the PDF/A layer on a PDF upload, where the validation runs (the library's withPdfaRequest).
+   * `options.pdfa`: also run the PDF/A layer on a PDF upload, where the validation runs (./with-pdfa.ts).
    */
   validate(bytes: Uint8Array, filename?: string, options?: RunnerValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
   /** Always through a worker (pool mode only): the readiness check uses it to prove the pool works. */
@@ -222,73 +208,6 @@ export const DEFAULT_VALIDATION_TIMEOUT_MS = 30_000;
 function workerFile(): string {
   const js = fileURLToPath(new URL('./worker.js', import.meta.url));
   return existsSync(js) ? js : fileURLToPath(new URL('./worker-tsx.mjs', import.meta.url));
-}
-
-/**
- * Hands jobs to the pool in the order they came. Piscina queues a job that carries an AbortSignal (ours all
- * do: the time bound) in a side queue of its own, and puts back at its tail a job it could not place, so
- * waiting jobs overtake each other: at concurrency 8 with one worker, a few jobs waited the whole 8 s of a
- * load test behind thousands of newer ones (its `stricterFIFO` option made it worse, not better). So the
- * pool gets one job per worker plus one, which then waits in piscina alone: a worker that finishes a job
- * finds the next one there at once instead of idling while the main thread hands it over (with one job per
- * worker, throughput fell by 10-20%). The other jobs wait here, first come first served, until their deadline.
- */
-export class WorkerGate {
-  private free: number;
-  private readonly waiting: { grant: () => void; timer: NodeJS.Timeout }[] = [];
-
-  constructor(
-    private readonly slots: number,
-    /** Jobs that may wait; one more is refused (PoolBusyError, answered 503). */
-    private readonly maxWaiting: number,
-  ) {
-    this.free = slots;
-  }
-
-  /** Jobs waiting for a worker now. */
-  get queued(): number {
-    return this.waiting.length;
-  }
-
-  /** Jobs in the pool or waiting for it. */
-  get jobs(): number {
-    return this.slots - this.free + this.waiting.length;
-  }
-
-  /**
-   * Resolves true when the job may run (call release() when it is done), false when `deadline` (a
-   * performance.now() time) passed first. Throws PoolBusyError when too many jobs wait already.
-   */
-  acquire(deadline: number): Promise<boolean> {
-    if (this.free > 0 && this.waiting.length === 0) {
-      this.free--;
-      return Promise.resolve(true);
-    }
-    if (this.waiting.length >= this.maxWaiting) return Promise.reject(new PoolBusyError());
-    return new Promise<boolean>((resolve) => {
-      const waiter = {
-        grant: () => {
-          clearTimeout(waiter.timer);
-          resolve(true);
-        },
-        timer: setTimeout(
-          () => {
-            this.waiting.splice(this.waiting.indexOf(waiter), 1);
-            resolve(false);
-          },
-          Math.max(0, deadline - performance.now()),
-        ),
-      };
-      this.waiting.push(waiter);
-    });
-  }
-
-  /** A job is done: its worker goes to the longest-waiting job, or back to the free ones. */
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next.grant();
-    else this.free++;
-  }
 }
 
 export function createValidationRunner(opts: RunnerOptions): ValidationRunner {

@@ -22,31 +22,12 @@ import { runXsdLayer } from './xsd-layer.js';
 import { DEFAULT_XR_RELEASE, type XrRelease } from '../rules/xrechnung/common.js';
 import { ruleSetVersions } from '../rules/releases.js';
 import { DEFAULT_FACTURX_RELEASE, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
-import { boundFindings, isSummary } from './report-bounds.js';
+import { boundFindings, isSummary } from '../rules/report-bounds.js';
 import { overlongNumbers } from './number-limits.js';
 import { attachCompared } from './explanations/attach.js';
+import type { SkippedLayer, ValidationErrorDetail } from '../report/types.js';
 
-export interface ValidationErrorDetail {
-  rule_id: string | null;
-  message: string;
-  severity: 'error' | 'warning' | 'information';
-  /** XPath-like location of the offending element, when known. */
-  location?: string;
-  /** Rule set the finding comes from (en16931-cii, en16931-ubl, xsd, ...). */
-  rule_set?: string;
-  /** Only on a summary entry (report-bounds.ts): how many findings of this rule it stands for, not listed. */
-  omitted?: number;
-  /**
-   * Only with ValidateOptions.explain (pro diagnostics): the values a calculation rule compared, shown as the
-   * diagnostic's context.compared (explanations/values.ts). Never set in a community result.
-   */
-  compared?: Record<string, unknown>;
-}
-
-export interface SkippedLayer {
-  layer: string;
-  reason: string;
-}
+export type { SkippedLayer, ValidationErrorDetail } from '../report/types.js';
 
 export interface ValidationResult {
   valid: boolean;

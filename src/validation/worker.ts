@@ -4,33 +4,7 @@
  * the thread hop; the runner turns them back into the same error classes.
  */
 import { IngestError } from '../input/ingest.js';
-import type { ExtractionResult } from '../extract/result.js';
-import type { ContentIssue, ShapeErrorItem } from '../metadata/errors.js';
-import type { ValidateOptions, ValidationResult } from './validate.js';
-import type { SerializedUpload } from '../serialize/upload.js';
-
-export type WorkerTask =
-  | { kind?: 'validate'; bytes: Uint8Array; filename?: string; options?: ValidateOptions; pdfa?: boolean }
-  | { kind: 'xml'; metadata: unknown }
-  | { kind: 'extract'; bytes: Uint8Array; filename?: string }
-  | { kind: 'serialize'; bytes: Uint8Array; filename?: string }
-  | { kind: 'render'; bytes: Uint8Array; filename?: string; options: import('../render/render.js').RenderPageOptions };
-
-/** A metadata error of buildInvoiceXml, as data. */
-export type MetadataErrorData =
-  | { kind: 'notJson'; message: string; code?: 'METADATA_NOT_JSON' | 'JSON_TOO_DEEP' }
-  | { kind: 'shape'; items: ShapeErrorItem[] }
-  | { kind: 'content'; message: string; issues: ContentIssue[] };
-
-export type WorkerAnswer =
-  | { result: ValidationResult }
-  | { xml: import('./runner.js').BuiltXml }
-  | { extraction: ExtractionResult }
-  | { serialized: SerializedUpload }
-  | { rendered: import('../render/render.js').RenderedPage }
-  | { renderError: { code: string; message: string } }
-  | { ingestError: { code: IngestError['code']; message: string } }
-  | { metadataError: MetadataErrorData };
+import type { WorkerAnswer, WorkerTask } from './worker-task.js';
 
 // Loaded on first use: a worker loads only what its tasks need (the rule sets are the largest part).
 let validateModule: Promise<typeof import('./validate.js')> | undefined;

@@ -12,32 +12,9 @@ import { isAscii } from 'node:buffer';
 import { parseXmlTree, XmlSyntaxError } from './parser.js';
 import { PropertyMap } from '../util/property-map.js';
 import { NS } from './namespaces.js';
+import type { XmlElement, XmlLimits } from './tree.js';
 
-export interface XmlAttribute {
-  ns: string;
-  local: string;
-  prefix: string;
-  value: string;
-}
-
-export interface XmlElement {
-  ns: string; // namespace URI, '' when none
-  local: string;
-  prefix: string;
-  /**
-   * Empty attrs and children of parsed trees are one shared array: to change a parsed tree,
-   * assign a new array (`el.children = [...el.children, x]`), never push into the old one.
-   */
-  attrs: XmlAttribute[];
-  children: XmlElement[];
-  /** Direct character data (text and CDATA children, concatenated). */
-  text: string;
-  parent: XmlElement | null;
-  line: number;
-  /** pathOf's caches (1-based position among same-named siblings, and the path); not data. */
-  _pos?: number;
-  _path?: string;
-}
+export type { XmlAttribute, XmlElement, XmlLimits } from './tree.js';
 
 export interface XmlDoc {
   root: XmlElement;
@@ -49,11 +26,6 @@ export interface XmlDoc {
   mixed?: readonly XmlElement[];
   /** From the parser: the leaves with empty or blank text, in document order (see ParsedTree); absent = unknown. */
   blankLeaves?: readonly XmlElement[];
-}
-
-export interface XmlLimits {
-  maxDepth: number;
-  maxElements: number;
 }
 
 export const DEFAULT_XML_LIMITS: XmlLimits = { maxDepth: 200, maxElements: 5_000_000 };

@@ -1,6 +1,6 @@
 /**
  * A strict, namespace-aware XML 1.0 (fifth edition) + Namespaces in XML 1.0 (third edition) parser that
- * builds the element tree of dom.ts directly, in one pass over the decoded string.
+ * builds the element tree of tree.ts directly, in one pass over the decoded string.
  *
  * Why hand-written: the general-purpose SAX parser it replaces spent most of its time on per-character
  * state dispatch and event objects; invoices are well-formed in the overwhelming majority of cases, so
@@ -15,7 +15,7 @@
  * - Namespace names are trimmed of surrounding whitespace, as the parser this replaced did, so that trees
  *   and namespace checks stay the same for existing documents.
  */
-import type { XmlAttribute, XmlElement, XmlLimits } from './dom.js';
+import type { XmlAttribute, XmlElement, XmlLimits } from './tree.js';
 import { internalize } from '../util/internalize.js';
 
 export type XmlSyntaxCode = 'XML_MALFORMED' | 'XML_DTD_FORBIDDEN' | 'XML_TOO_DEEP' | 'XML_TOO_LARGE';

@@ -22,8 +22,8 @@ import { withContractSeverities } from '../../validation/severities.js';
 const isPdf = (b: Uint8Array) => b.length >= 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d;
 
 /**
- * `result` carries the native PDF/A layer already when it was asked for (the runner runs the library's
- * withPdfaRequest with the validation, on every PDF upload, also one without invoice XML): a PDF that fails
+ * `result` carries the native PDF/A layer already when it was asked for (the runner runs it with the
+ * validation, src/validation/with-pdfa.ts, on every PDF upload, also one without invoice XML): a PDF that fails
  * PDF/A is not a valid Factur-X/ZUGFeRD document.
  */
 function proReport(result: ValidationResult) {

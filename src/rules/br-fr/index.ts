@@ -14,7 +14,7 @@
 import { registerRuleSet } from '../engine.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
 import { pathOf } from '../../xml/dom.js';
-import { MAX_FINDINGS_PER_RULE } from '../../validation/report-bounds.js';
+import { MAX_FINDINGS_PER_RULE } from '../report-bounds.js';
 
 /** A violation the report will not list (beyond MAX_FINDINGS_PER_RULE): no location needed. */
 const UNLISTED: Violation = Object.freeze({});

@@ -32,7 +32,7 @@ import {
   code,
   elementOf,
 } from './helpers.js';
-import { locatedAt } from '../../validation/report-bounds.js';
+import { locatedAt } from '../report-bounds.js';
 
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
 

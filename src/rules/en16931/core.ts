@@ -24,7 +24,7 @@ import {
   each,
   code,
 } from './helpers.js';
-import { locatedAt } from '../../validation/report-bounds.js';
+import { locatedAt } from '../report-bounds.js';
 
 // The totals rules hang on the monetary summation element (CII) / LegalMonetaryTotal (UBL).
 const totalsPresent = (inv: Invoice) => exists(inv.totals);

@@ -9,7 +9,7 @@ import { elementsNamedAnywhere, pathOf, type XmlElement } from '../../xml/dom.js
 import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
 import { fieldLocationOf, hasOwnLocation, locationOf } from '../../syntax/reader-helpers.js';
-import { pushLocated } from '../../validation/report-bounds.js';
+import { pushLocated } from '../report-bounds.js';
 
 export { NO_VIOLATIONS };
 

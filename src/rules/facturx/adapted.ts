@@ -10,7 +10,7 @@ import { has, norm, sel, text, value, values, where } from '../xrechnung/dom.js'
 import { contextNodes } from './codelists.js';
 import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
-import { locatedAt } from '../../validation/report-bounds.js';
+import { locatedAt } from '../report-bounds.js';
 
 const TX = 'rsm:SupplyChainTradeTransaction';
 const SET = `${TX}/ram:ApplicableHeaderTradeSettlement`;

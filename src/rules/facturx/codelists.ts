@@ -12,8 +12,8 @@ import { compileMatch, compileSelect, compileStepTest, lastLocalName, type Eleme
 import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
 import { internalize } from '../../util/internalize.js';
-import { pushLocated } from '../../validation/report-bounds.js';
-import type { FxReleaseDelta } from './release-delta.js';
+import { pushLocated } from '../report-bounds.js';
+import type { FxReleaseDelta } from './release-delta-types.js';
 
 /** Elements by local name: the document's shared index (src/xml/dom.ts). */
 export function elementsNamed(doc: XmlDoc, local: string): XmlElement[] {

@@ -28,7 +28,7 @@ import { codeListRules } from './codelists.js';
 import { notUsedRules } from './not-used.js';
 import { adaptedRules, extendedCategoryRules, extendedLineRules, extendedRules, extendedTotalsRules } from './adapted.js';
 import { structureRules } from './structure.js';
-import { locatedAt } from '../../validation/report-bounds.js';
+import { locatedAt } from '../report-bounds.js';
 import { DEFAULT_FX_RULE_RELEASE, FX_RULE_RELEASES, fxReleaseDelta, type FxRuleRelease } from './release-delta.js';
 
 export const FX_PROFILES = ['fx-minimum', 'fx-basicwl', 'fx-basic', 'fx-en16931', 'fx-extended'] as const;

@@ -9,8 +9,8 @@ import { attr, where } from '../xrechnung/dom.js';
 import { FX_CATALOGUE } from './catalogue.data.js';
 import { contextHandle, contextNodes } from './codelists.js';
 import { NO_VIOLATIONS } from '../engine.js';
-import { MAX_FINDINGS_PER_RULE, UNLISTED } from '../../validation/report-bounds.js';
-import type { FxReleaseDelta } from './release-delta.js';
+import { MAX_FINDINGS_PER_RULE, UNLISTED } from '../report-bounds.js';
+import type { FxReleaseDelta } from './release-delta-types.js';
 
 export function notUsedRules(set: string, delta?: FxReleaseDelta): Rule[] {
   const reports = FX_CATALOGUE[set]?.notUsed ?? [];

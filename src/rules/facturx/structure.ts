@@ -12,7 +12,7 @@ import { structureTests, type StructureTest } from './structure.table.js';
 import { compileCount, singleChildStep } from './xpath-match.js';
 import { PropertyMap } from '../../util/property-map.js';
 import { NO_VIOLATIONS } from '../engine.js';
-import { pushLocated } from '../../validation/report-bounds.js';
+import { pushLocated } from '../report-bounds.js';
 
 function label(child: string): string {
   return child.replace(/^ram:/, '');

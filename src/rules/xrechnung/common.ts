@@ -6,7 +6,7 @@
 import type { XmlDoc, XmlElement } from '../../xml/dom.js';
 import type { Rule, RuleContext, Severity, Violation } from '../types.js';
 import { where } from './dom.js';
-import { MAX_FINDINGS_PER_RULE } from '../../validation/report-bounds.js';
+import { MAX_FINDINGS_PER_RULE } from '../report-bounds.js';
 
 /**
  * The KoSIT XRechnung schematron releases bundled, newest first; the first is the default. A release's

@@ -1,7 +1,7 @@
 /** Attach the compared values (values.ts) to the findings of a validation that asked for diagnostics. */
 import type { Invoice } from '../../model/invoice.js';
-import type { ValidationErrorDetail } from '../validate.js';
-import { boundText } from '../report-bounds.js';
+import type { ValidationErrorDetail } from '../../report/types.js';
+import { boundText } from '../../rules/report-bounds.js';
 import { comparedValues } from './values.js';
 
 /**

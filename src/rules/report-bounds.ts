@@ -18,7 +18,7 @@
  * invoice never has its ~100,000 findings in memory at once; this module applies both bounds to the
  * whole report (XSD layer, rule sets, French CTC layer together).
  */
-import type { Finding, Severity, Violation } from '../rules/types.js';
+import type { Finding, Severity, Violation } from './types.js';
 
 /** Listed findings per rule (rule set + rule id) before the rest are summarised. */
 export const MAX_FINDINGS_PER_RULE = 100;

@@ -1,0 +1,44 @@
+/**
+ * What the runner (./runner.ts) sends its worker threads (./worker.ts) and gets back: the protocol both sides
+ * import, so that neither imports the other. Errors that mean "bad input" travel as data, because class
+ * identity does not survive the thread hop; the runner turns them back into the same error classes.
+ */
+import type { IngestError } from '../input/ingest.js';
+import type { ExtractionResult } from '../extract/result.js';
+import type { ContentIssue, ShapeErrorItem } from '../metadata/errors.js';
+import type { ProfileId } from '../model/profiles.js';
+import type { SerializedUpload } from '../serialize/upload.js';
+import type { ValidateOptions, ValidationResult } from './validate.js';
+import type { RenderedPage, RenderPageOptions } from '../render/render.js';
+
+/** What /v1/xml answers: the XML and the metadata fields the profile could not carry. */
+export interface BuiltXml {
+  xml: string;
+  droppedFields: string[];
+  /** The profile the XML was written for, and BT-1 (for /v1/convert's container and download name). */
+  profile: ProfileId;
+  invoiceNumber?: string;
+}
+
+export type WorkerTask =
+  | { kind?: 'validate'; bytes: Uint8Array; filename?: string; options?: ValidateOptions; pdfa?: boolean }
+  | { kind: 'xml'; metadata: unknown }
+  | { kind: 'extract'; bytes: Uint8Array; filename?: string }
+  | { kind: 'serialize'; bytes: Uint8Array; filename?: string }
+  | { kind: 'render'; bytes: Uint8Array; filename?: string; options: RenderPageOptions };
+
+/** A metadata error of buildInvoiceXml, as data. */
+export type MetadataErrorData =
+  | { kind: 'notJson'; message: string; code?: 'METADATA_NOT_JSON' | 'JSON_TOO_DEEP' }
+  | { kind: 'shape'; items: ShapeErrorItem[] }
+  | { kind: 'content'; message: string; issues: ContentIssue[] };
+
+export type WorkerAnswer =
+  | { result: ValidationResult }
+  | { xml: BuiltXml }
+  | { extraction: ExtractionResult }
+  | { serialized: SerializedUpload }
+  | { rendered: RenderedPage }
+  | { renderError: { code: string; message: string } }
+  | { ingestError: { code: IngestError['code']; message: string } }
+  | { metadataError: MetadataErrorData };
