@@ -328,3 +328,30 @@ test('long invoices: past SOURCE_PATHS_MAX_LINES only groups carry data-src; a 1
   assert.deepEqual(huge.page.lines, { shown: 10_000, total: 10_000 });
   assert.equal(huge.page.html.match(/<tbody data-bg="BG-25"/g)?.length, 10_000);
 });
+
+test('a validation finding’s location finds its element on the page: data-src equal to it, or to its nearest ancestor', async () => {
+  const { validate } = await import('../src/lib/index.js');
+  const cii = readFixture('cen/examples/cii/CII_example4.xml')
+    .toString('utf8')
+    .replace(/<ram:GrandTotalAmount>[^<]*</, '<ram:GrandTotalAmount>1.00<')
+    .replace(/<ram:BilledQuantity unitCode="C62">/, '<ram:BilledQuantity unitCode="XXX">');
+  const ubl = readFixture('cen/examples/ubl/ubl-tc434-example1.xml')
+    .toString('utf8')
+    .replace(/(<cac:LegalMonetaryTotal>[\s\S]*?<cbc:PayableAmount currencyID="EUR">)[^<]*/, '$11.00')
+    .replace(/<cbc:InvoicedQuantity unitCode="[^"]*">/, '<cbc:InvoicedQuantity unitCode="XXX">');
+  for (const xml of [cii, ubl]) {
+    const result = await validate(Buffer.from(xml));
+    assert.equal(result.valid, false);
+    const html = (await pageOf(Buffer.from(xml))).page.html;
+    let exact = 0;
+    for (const finding of result.errors) {
+      let loc = finding.location ?? '';
+      while (loc && !html.includes(`data-src="${loc}"`)) loc = loc.replace(/\/[^/]*$/, '');
+      assert.ok(loc, `${finding.rule_id} at ${finding.location}: no element on the page`);
+      if (loc === finding.location) exact++;
+    }
+    assert.ok(exact >= 2, `${exact} findings located exactly`);
+    // The changed total a calculation rule points at is the element that shows it.
+    assert.match(html, /<data data-bt="BT-11[25]" data-src="[^"]*(GrandTotalAmount|PayableAmount)\[1\]" value="1\.00">/);
+  }
+});
