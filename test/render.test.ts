@@ -169,6 +169,7 @@ test('values: dates in <time datetime>, decimals and codes in <data value>, show
   assert.equal(formatDecimal('.5', 'en'), '0.5');
   assert.equal(formatDecimal('12345678901234567890.123456789', 'en'), '12,345,678,901,234,567,890.123456789');
   assert.equal(formatDecimal('1e5', 'en'), undefined);
+  assert.equal(formatDecimal('9'.repeat(101), 'en'), undefined); // too long to be an amount: shown as written
   assert.equal(isIsoDate('2024-02-29'), true);
   assert.equal(isIsoDate('2023-02-29'), false);
   assert.equal(formatDate('2026-01-31', 'en'), '31 Jan 2026');
@@ -181,11 +182,13 @@ test('a value that is not a date or a decimal is shown as written, marked, witho
   const xml = readFixture('cen/examples/ubl/ubl-tc434-example1.xml')
     .toString('utf8')
     .replace(/<cbc:IssueDate>[^<]*/, '<cbc:IssueDate>31.01.2024')
+    .replace(/(<cac:LegalMonetaryTotal>[\s\S]*?<cbc:LineExtensionAmount[^>]*>)[^<]*/, `$1${'9'.repeat(2_000_000)}`)
     .replace(/(<cac:LegalMonetaryTotal>[\s\S]*?<cbc:PayableAmount[^>]*>)[^<]*/, '$1twelve');
   await assertComplete(Buffer.from(xml), 'bad values');
   const { page } = await pageOf(Buffer.from(xml));
   assert.match(page.html, /<span data-bt="BT-2" [^>]*class="bad"[^>]*>31\.01\.2024<\/span>/);
   assert.match(page.html, /<span data-bt="BT-115" [^>]*class="bad">twelve<\/span>/);
+  assert.match(page.html, /<span data-bt="BT-106" [^>]*class="bad">9{2000000}<\/span>/);
 });
 
 /** UBL example 1 with sub-lines (XRechnung extension) two deep in its first line. */

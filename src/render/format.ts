@@ -12,6 +12,8 @@ const SEPARATORS: Record<Lang, { group: string; decimal: string }> = {
 };
 
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+/** Decimals longer than this are shown as written (a hostile 5-million-digit amount must not be grouped). */
+const MAX_DECIMAL_CHARS = 100;
 
 /**
  * A decimal's lexical form ("1234.50", "-3", ".5") with grouped digits and the language's decimal separator, every
@@ -19,6 +21,8 @@ const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
  * for anything that is not an XSD decimal.
  */
 export function formatDecimal(raw: string, lang: Lang, trimZeros = false, minDecimals = 0): string | undefined {
+  // Longer than any amount (validation reports NUMBER_TOO_LONG): shown as written, not grouped digit by digit.
+  if (raw.length > MAX_DECIMAL_CHARS) return undefined;
   const m = DECIMAL.exec(raw.trim());
   if (!m) return undefined;
   const [, sign, intDigits, fracDigits = ''] = m;
