@@ -541,6 +541,8 @@ td.num dl{text-align:left;white-space:normal}
 .lines .item p{margin:0}
 .lines .item .name{font-weight:600}
 .lines dl,.grid dl{font-size:8.5pt;margin-top:2pt}
+.lines .box{border:0;border-left:2pt solid var(--line);border-radius:0;padding:0 0 0 6pt;margin:3pt 0}
+.lines .box h4{margin:0;font-size:8.5pt}
 .ac{font-size:9pt;margin-top:2pt}
 .ac.allowance{color:#2e6b2e}
 .ac.charge{color:#8a3b12}
