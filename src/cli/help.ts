@@ -8,7 +8,8 @@ Usage: einvoice COMMAND [options]
 Commands:
   validate FILE|DIR|GLOB...        validate invoices (folders are walked for PDF and XML), in parallel
   extract FILE                     read a PDF or XML invoice: format, profile, invoice JSON
-  xml METADATA.json                generate CII XML from invoice metadata
+  xml METADATA.json                generate CII or UBL XML from invoice metadata
+  transform FILE --to ubl|cii      convert an invoice between CII and UBL (EN 16931, XRechnung, Peppol BIS)
   convert PDF METADATA.json -o OUT.pdf   embed generated XML into a PDF (Factur-X / XRechnung)
   merge PDF XML -o OUT.pdf         embed an existing invoice XML into a PDF/A-3
   serialize FILE                   normalized ERP JSON (pro: needs LICENSE_KEY)
@@ -59,16 +60,34 @@ Options:
 
 Exit codes: 0 read; 1 refused (NOT_PDF_OR_XML, PDF_ENCRYPTED, XML_MALFORMED, ...); 2 usage or I/O error.
 `,
-  xml: `Usage: einvoice xml METADATA.json [--profile P] [-o OUT.xml]
+  xml: `Usage: einvoice xml METADATA.json [--profile P] [--syntax cii|ubl] [-o OUT.xml]
 
-Generates Factur-X / ZUGFeRD / XRechnung CII D22B XML from invoice metadata (the API's InvoiceMetadata JSON;
-"-" reads stdin), as POST /v1/xml does. Fields the profile cannot carry are listed on stderr.
+Generates Factur-X / ZUGFeRD / XRechnung CII D22B XML, or EN 16931 / XRechnung / Peppol BIS UBL 2.1 XML, from
+invoice metadata (the API's InvoiceMetadata JSON; "-" reads stdin), as POST /v1/xml does. Fields the profile
+cannot carry are listed on stderr.
 
 Options:
-  --profile P         minimum, basic_wl, basic, en16931, extended or xrechnung (overrides the metadata's profile)
+  --profile P         minimum, basic_wl, basic, en16931, extended, xrechnung or peppol (overrides the metadata's)
+  --syntax S          cii (default) or ubl (with en16931, xrechnung, peppol; peppol is ubl anyway)
   -o, --output FILE   write there instead of stdout
 
 Exit codes: 0 written; 1 refused (METADATA_NOT_JSON, METADATA_INVALID, METADATA_INCONSISTENT); 2 usage or I/O error.
+`,
+  transform: `Usage: einvoice transform FILE --to ubl|cii [--profile P] [--json] [-o OUT]
+
+Converts a CII or UBL invoice, or the CII of a Factur-X / ZUGFeRD PDF, into the other syntax through the EN 16931
+model, as POST /v1/transform does. What does not reach the target (content outside EN 16931, terms the target
+cannot carry, the identifiers it replaces) is listed on stderr, one line per group.
+
+Options:
+  --to S              ubl or cii (required)
+  --profile P         ubl: en16931, xrechnung or peppol; cii: minimum, basic_wl, basic, en16931, extended or
+                      xrechnung (default: the source's, where the target syntax has it, else en16931)
+  --json              write the API's JSON answer (xml, syntax, profile, source, dropped) instead of the XML
+  -o, --output FILE   write there instead of stdout
+
+Exit codes: 0 written; 1 refused (NOT_PDF_OR_XML, XML_MALFORMED, NO_XML, UNKNOWN_XML, OPTION_INVALID, ...); 2 usage
+or I/O error.
 `,
   convert: `Usage: einvoice convert PDF METADATA.json -o OUT.pdf [--profile P] [--allow-signature-invalidation]
 

@@ -8,7 +8,9 @@ import { ingest, IngestError, type IngestResult } from '../input/ingest.js';
 import type { ExtractionResult } from '../extract/result.js';
 import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../metadata/errors.js';
 import type { InvoiceMetadata } from '../metadata/schema.js';
-import { PROFILE_IDS, type ProfileId } from '../model/profiles.js';
+import { PROFILE_IDS, type OutputProfile, type OutputSyntax, type ProfileId } from '../model/profiles.js';
+import { checkTransformOptions, TransformInputError, TransformOptionError, type TransformOptions } from '../transform/options.js';
+import type { DroppedContent, TransformResult } from '../transform/transform.js';
 import { EmbedError, embedInvoiceXml, HYBRID_FORMATS, hybridFlavour, type HybridFormat } from '../pdf/hybrid.js';
 import { isPdf } from '../pdf/extract.js';
 import { licenseOf, requireFeature, type LicenseOptions } from './license-check.js';
@@ -29,6 +31,7 @@ import { NothingToRenderError } from '../render/errors.js';
 import type { RenderedPage } from '../render/render.js';
 
 export type { ExtractionResult, ValidationErrorDetail, ValidationResult, InvoiceMetadata, ProfileId, HybridFormat };
+export type { DroppedContent, OutputProfile, OutputSyntax, TransformResult };
 export type { BrFrEdition } from '../validation/br-fr-edition.js';
 
 /** The producer written into generated PDFs. */
@@ -127,28 +130,37 @@ export function fromMetadataError(err: unknown): unknown {
 }
 
 export interface ToXmlOptions {
-  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung. */
-  profile?: ProfileId | string;
+  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung, peppol. */
+  profile?: OutputProfile | string;
+  /** Output syntax, overriding the metadata's `syntax`: cii (CII D22B) or ubl (UBL 2.1, for en16931, xrechnung, peppol). */
+  syntax?: OutputSyntax | string;
 }
 
 export interface XmlResult {
-  /** The CII D22B XML. */
+  /** The CII D22B or UBL 2.1 XML. */
   xml: string;
-  /** The profile written. */
-  profile: ProfileId;
+  /** The profile written (peppol: Peppol BIS Billing 3.0). */
+  profile: OutputProfile;
+  /** The syntax written. */
+  syntax: OutputSyntax;
   /** Metadata paths the profile cannot carry, left out of the XML (the API's X-Dropped-Fields header). */
   droppedFields: string[];
   /** BT-1, when given. */
   invoiceNumber: string | undefined;
 }
 
-/** The metadata with `profile` put in (JSON text is parsed first). */
-async function withProfile(metadata: string | object, profile: string | undefined): Promise<unknown> {
-  if (profile === undefined) return metadata;
-  if (!(PROFILE_IDS as readonly string[]).includes(profile) && profile !== 'xrechnung_3.0') {
+const OUTPUT_PROFILES: readonly string[] = [...PROFILE_IDS, 'peppol'];
+
+/** The metadata with `profile` (and `syntax`) put in (JSON text is parsed first). */
+async function withProfile(metadata: string | object, profile: string | undefined, syntax?: string): Promise<unknown> {
+  if (profile === undefined && syntax === undefined) return metadata;
+  if (profile !== undefined && !OUTPUT_PROFILES.includes(profile) && profile !== 'xrechnung_3.0') {
     throw new ShapeError('OPTION_INVALID', [
-      { loc: ['profile'], msg: `Input should be ${PROFILE_IDS.map((p) => `'${p}'`).join(', ')}`, type: 'enum', input: profile },
+      { loc: ['profile'], msg: `Input should be ${OUTPUT_PROFILES.map((p) => `'${p}'`).join(', ')}`, type: 'enum', input: profile },
     ]);
+  }
+  if (syntax !== undefined && syntax !== 'cii' && syntax !== 'ubl') {
+    throw new ShapeError('OPTION_INVALID', [{ loc: ['syntax'], msg: "Input should be 'cii' or 'ubl'", type: 'enum', input: syntax }]);
   }
   // Numbers kept as written, a serialized invoice mapped: the profile then goes onto the metadata itself.
   const { parseMetadataText, plainMetadataValue } = await import('../metadata/validate.js');
@@ -159,14 +171,14 @@ async function withProfile(metadata: string | object, profile: string | undefine
     throw fromMetadataError(err);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  return { ...(value as object), profile };
+  return { ...(value as object), ...(profile !== undefined ? { profile } : {}), ...(syntax !== undefined ? { syntax } : {}) };
 }
 
 /** Build the metadata into CII XML; the model too (convert needs it). */
 async function buildXml(metadata: string | object | InvoiceMetadata, options: ToXmlOptions) {
   const { buildInvoiceXml } = await import('../metadata/build.js');
   try {
-    return buildInvoiceXml(await withProfile(metadata as string | object, options.profile));
+    return buildInvoiceXml(await withProfile(metadata as string | object, options.profile, options.syntax));
   } catch (err) {
     throw fromMetadataError(err);
   }
@@ -174,12 +186,76 @@ async function buildXml(metadata: string | object | InvoiceMetadata, options: To
 
 /**
  * Invoice metadata (the API's InvoiceMetadata, as an object or JSON text) → Factur-X / ZUGFeRD / XRechnung CII
- * XML. Totals and the VAT breakdown are computed when absent; given values that disagree reject with
- * InvalidInputError METADATA_INCONSISTENT; a missing or ill-typed field with ShapeError METADATA_INVALID.
+ * XML, or (`syntax: 'ubl'`, or the peppol profile) EN 16931 / XRechnung / Peppol BIS UBL. Totals and the VAT
+ * breakdown are computed when absent; given values that disagree reject with InvalidInputError
+ * METADATA_INCONSISTENT; a missing or ill-typed field, or a profile the syntax does not have, with ShapeError
+ * METADATA_INVALID.
  */
 export async function toXml(metadata: InvoiceMetadata | string | object, options: ToXmlOptions = {}): Promise<XmlResult> {
   const built = await buildXml(metadata, options);
-  return { xml: built.xml, profile: built.profile, droppedFields: built.droppedFields, invoiceNumber: built.invoice.number ?? undefined };
+  return {
+    xml: built.xml,
+    profile: built.target,
+    syntax: built.syntax,
+    droppedFields: built.droppedFields,
+    invoiceNumber: built.invoice.number ?? undefined,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// transform
+
+export interface TransformCallOptions {
+  /** The target syntax: cii or ubl. */
+  to: OutputSyntax | string;
+  /** The target profile: with ubl en16931, xrechnung or peppol; with cii a Factur-X profile or xrechnung. Default: the source's. */
+  profile?: OutputProfile | string;
+  /** Name of the upload, for messages. */
+  filename?: string;
+}
+
+/** A transform option of the wrong value as the library's ShapeError (HTTP 422 at `locRoot` + the field). */
+export function transformOptions(to: unknown, profile: unknown, locRoot: (string | number)[] = []): TransformOptions {
+  try {
+    return checkTransformOptions(to, profile);
+  } catch (err) {
+    if (!(err instanceof TransformOptionError)) throw err;
+    const missing = err.field === 'to' && (to === undefined || to === null || to === '');
+    throw new ShapeError('OPTION_INVALID', [
+      missing
+        ? { loc: [...locRoot, 'to'], msg: 'Field required', type: 'missing' }
+        : { loc: [...locRoot, err.field], msg: err.message, type: err.type, input: err.input },
+    ]);
+  }
+}
+
+/** TransformInputError (and IngestError) → InvalidInputError with the same code (HTTP 400). */
+export function fromTransformError(err: unknown): unknown {
+  if (err instanceof TransformInputError) return new InvalidInputError(err.code, err.message);
+  return fromIngest(err);
+}
+
+/**
+ * A CII or UBL invoice, or a Factur-X / ZUGFeRD PDF → the invoice in the other syntax (`to`), through the EN 16931
+ * model, with everything the target does not carry listed in `dropped` (business term, source locations, reason).
+ * `run` does the work (default: here, in-process); the HTTP service passes its runner's. Rejects with ShapeError
+ * OPTION_INVALID for a bad `to` / `profile`, InvalidInputError for an upload without a readable invoice (NOT_PDF_OR_XML,
+ * XML_MALFORMED, NO_XML, UNKNOWN_XML, UNSUPPORTED_XML, ...).
+ */
+export async function transform(
+  input: Bytes,
+  options: TransformCallOptions,
+  run?: (bytes: Uint8Array, filename: string | undefined, options: TransformOptions) => Promise<TransformResult>,
+): Promise<TransformResult> {
+  const bytes = requireBytes(input, 'input');
+  const checked = transformOptions(options?.to, options?.profile);
+  try {
+    if (run) return await run(bytes, options.filename, checked);
+    const { transformIngested } = await import('../transform/transform.js');
+    return transformIngested(await ingest(bytes, options.filename), checked);
+  } catch (err) {
+    throw fromTransformError(err);
+  }
 }
 
 /** EmbedError → library error: unusable input is 400 with its code, a failed self-check is 500. */
@@ -233,7 +309,7 @@ export interface ConvertOptions extends ToXmlOptions, SignatureOption {
    */
   buildXml?: (
     metadata: InvoiceMetadata | string | object,
-  ) => Promise<{ xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string }>;
+  ) => Promise<{ xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string; syntax?: OutputSyntax }>;
 }
 
 export { invoicePdfName };
@@ -246,16 +322,33 @@ export { invoicePdfName };
 export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | object, options: ConvertOptions = {}): Promise<PdfResult> {
   const pdfBytes = requireBytes(pdf, 'pdf');
   if (!isPdf(pdfBytes)) throw new InvalidInputError('NOT_PDF', `"${options.filename ?? 'pdf'}" is not a PDF`);
-  let built: { xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string };
+  let built: { xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string; syntax?: OutputSyntax };
   if (options.buildXml) {
     try {
-      built = await options.buildXml((await withProfile(metadata as string | object, options.profile)) as string | object);
+      built = await options.buildXml((await withProfile(metadata as string | object, options.profile, options.syntax)) as string | object);
     } catch (err) {
       throw fromMetadataError(err);
     }
   } else {
     const b = await buildXml(metadata, options);
-    built = { xml: b.xml, droppedFields: b.droppedFields, profile: b.profile, invoiceNumber: b.invoice.number ?? undefined };
+    built = {
+      xml: b.xml,
+      droppedFields: b.droppedFields,
+      profile: b.profile,
+      invoiceNumber: b.invoice.number ?? undefined,
+      syntax: b.syntax,
+    };
+  }
+  // A hybrid PDF carries CII (Factur-X / ZUGFeRD / XRechnung CII): UBL and Peppol are /v1/xml's.
+  if (built.syntax === 'ubl') {
+    throw new ShapeError('METADATA_INVALID', [
+      {
+        loc: ['body', 'metadata', 'syntax'],
+        msg: 'convert embeds CII (Factur-X, ZUGFeRD, XRechnung CII): for UBL or Peppol use /v1/xml (toXml)',
+        type: 'value_error',
+        input: 'ubl',
+      },
+    ]);
   }
   const number = built.invoiceNumber;
   let result;

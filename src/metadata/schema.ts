@@ -78,7 +78,13 @@ const unitCode = (description: string) =>
     examples: ['C62'],
   });
 
-export const PROFILE_VALUES = ['minimum', 'basic_wl', 'basic', 'en16931', 'extended', 'xrechnung'] as const;
+export const PROFILE_VALUES = ['minimum', 'basic_wl', 'basic', 'en16931', 'extended', 'xrechnung', 'peppol'] as const;
+
+/** Output syntaxes: CII (the Factur-X profiles, XRechnung CII) or UBL 2.1 (EN 16931, XRechnung UBL, Peppol BIS). */
+export const SYNTAX_VALUES = ['cii', 'ubl'] as const;
+
+/** Profiles UBL is written for; the others are Factur-X profiles, CII only. */
+export const UBL_PROFILE_VALUES = ['en16931', 'xrechnung', 'peppol'] as const;
 
 /** VAT category codes of EN 16931 (UNTDID 5305 subset) that this service writes. */
 export const VAT_CATEGORY_VALUES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'] as const;
@@ -478,7 +484,13 @@ export const InvoiceMetadataSchema = Type.Object(
     profile: Type.Optional(
       Type.Enum([...PROFILE_VALUES], {
         description:
-          'Output profile; default en16931 (xrechnung_3.0 is accepted for xrechnung). minimum and basic_wl carry no lines: the line items only compute the totals (basic_wl also the VAT breakdown).',
+          'Output profile; default en16931 (xrechnung_3.0 is accepted for xrechnung). minimum and basic_wl carry no lines: the line items only compute the totals (basic_wl also the VAT breakdown). peppol is Peppol BIS Billing 3.0, written as UBL; minimum, basic_wl, basic and extended are Factur-X profiles, written as CII.',
+      }),
+    ),
+    syntax: Type.Optional(
+      Type.Enum([...SYNTAX_VALUES], {
+        description:
+          'Output syntax: cii (UN/CEFACT CII D22B, the default) or ubl (OASIS UBL 2.1 Invoice, or CreditNote for credit-note type codes such as 381). ubl goes with the profiles en16931 (plain EN 16931 UBL), xrechnung (XRechnung 3.0 UBL) and peppol (Peppol BIS Billing 3.0, which is ubl by default and only); cii with every profile but peppol. Other combinations answer 422 at this field.',
       }),
     ),
     invoice_number: text('BT-1 invoice number.'),
@@ -598,5 +610,6 @@ export const InvoiceMetadataSchema = Type.Object(
 
 export type InvoiceMetadata = Static<typeof InvoiceMetadataSchema>;
 export type MetadataProfile = (typeof PROFILE_VALUES)[number];
+export type MetadataSyntax = (typeof SYNTAX_VALUES)[number];
 export type LineItemMetadata = Static<typeof LineItemSchema>;
 export type AddressMetadata = Static<typeof AddressSchema>;

@@ -6,8 +6,10 @@
 import type { IngestError } from '../input/ingest.js';
 import type { ExtractionResult } from '../extract/result.js';
 import type { ContentIssue, ShapeErrorItem } from '../metadata/errors.js';
-import type { ProfileId } from '../model/profiles.js';
+import type { OutputProfile, OutputSyntax, ProfileId } from '../model/profiles.js';
 import type { SerializedUpload } from '../serialize/upload.js';
+import type { TransformOptions } from '../transform/options.js';
+import type { TransformResult } from '../transform/transform.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
 import type { RenderedPage, RenderPageOptions } from '../render/render.js';
 
@@ -18,6 +20,9 @@ export interface BuiltXml {
   /** The profile the XML was written for, and BT-1 (for /v1/convert's container and download name). */
   profile: ProfileId;
   invoiceNumber?: string;
+  /** The syntax written (UBL for the UBL targets), and the profile asked for (Peppol included). */
+  syntax?: OutputSyntax;
+  target?: OutputProfile;
 }
 
 export type WorkerTask =
@@ -25,7 +30,8 @@ export type WorkerTask =
   | { kind: 'xml'; metadata: unknown }
   | { kind: 'extract'; bytes: Uint8Array; filename?: string }
   | { kind: 'serialize'; bytes: Uint8Array; filename?: string }
-  | { kind: 'render'; bytes: Uint8Array; filename?: string; options: RenderPageOptions };
+  | { kind: 'render'; bytes: Uint8Array; filename?: string; options: RenderPageOptions }
+  | { kind: 'transform'; bytes: Uint8Array; filename?: string; options: TransformOptions };
 
 /** A metadata error of buildInvoiceXml, as data. */
 export type MetadataErrorData =
@@ -40,5 +46,7 @@ export type WorkerAnswer =
   | { serialized: SerializedUpload }
   | { rendered: RenderedPage }
   | { renderError: { code: string; message: string } }
+  | { transformed: TransformResult }
+  | { transformError: { code: string; message: string } }
   | { ingestError: { code: IngestError['code']; message: string } }
   | { metadataError: MetadataErrorData };

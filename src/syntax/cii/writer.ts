@@ -28,6 +28,12 @@ const NS =
   ' xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"' +
   ' xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"';
 
+/**
+ * BT-8 in CII is a UNTDID 2475 code (5, 29, 72); a model read from UBL holds the UNTDID 2005 code EN 16931 names
+ * (3, 35, 432). The metadata and the CII reader already hold the CII codes.
+ */
+const CII_TAX_POINT_CODE: Record<string, string> = { '3': '5', '35': '29', '432': '72' };
+
 /** ISO date (YYYY-MM-DD) → CII format 102 (YYYYMMDD). */
 export function toCiiDate(iso: string): string {
   return iso.length === 10 && iso[4] === '-' && iso[7] === '-' ? iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) : iso;
@@ -377,7 +383,7 @@ function writePaymentMeans(c: Ctx): void {
   }
 }
 
-function writeTradeTax(c: Ctx, b: VatBreakdown): void {
+function writeTradeTax(c: Ctx, b: VatBreakdown, first: boolean): void {
   const { x, inv, level } = c;
   x.open('ram:ApplicableTradeTax');
   x.leaf('ram:CalculatedAmount', b.taxAmount);
@@ -386,11 +392,12 @@ function writeTradeTax(c: Ctx, b: VatBreakdown): void {
   x.leaf('ram:BasisAmount', b.taxableAmount);
   x.leaf('ram:CategoryCode', b.categoryCode);
   x.leaf('ram:ExemptionReasonCode', b.exemptionReasonCode);
-  // BT-7 / BT-8 are document level in EN 16931; CII puts them into each breakdown entry.
-  if (level >= LEVEL.EN16931 && inv.taxPointDate) {
+  // BT-7 / BT-8 are document level in EN 16931; CII puts them into the breakdown entries, the date at most once
+  // (CII-SR-461), so into the first.
+  if (first && level >= LEVEL.EN16931 && inv.taxPointDate) {
     x.open('ram:TaxPointDate').leaf('udt:DateString', toCiiDate(inv.taxPointDate), { format: '102' }).close('ram:TaxPointDate');
   }
-  x.leaf('ram:DueDateTypeCode', inv.taxPointDateCode);
+  x.leaf('ram:DueDateTypeCode', inv.taxPointDateCode && (CII_TAX_POINT_CODE[inv.taxPointDateCode] ?? inv.taxPointDateCode));
   // Category O has no rate; XRechnung still wants one in the breakdown (BR-DE-14), where 0 is the only sensible value.
   if (b.categoryCode !== 'O') x.leaf('ram:RateApplicablePercent', b.rate);
   else if (c.profile === 'xrechnung') x.leaf('ram:RateApplicablePercent', '0');
@@ -438,7 +445,7 @@ function writeSettlement(c: Ctx): void {
       x.close('ram:PayeeTradeParty');
     }
     writePaymentMeans(c);
-    for (const b of inv.vatBreakdown) writeTradeTax(c, b);
+    for (const [i, b] of inv.vatBreakdown.entries()) writeTradeTax(c, b, i === 0);
     writePeriod(c, inv.invoicingPeriod);
     for (const a of inv.allowances) writeDocumentAllowanceCharge(c, a, false);
     for (const ch of inv.charges) writeDocumentAllowanceCharge(c, ch, true);
