@@ -271,7 +271,7 @@ export function modelTerms(inv: Invoice): Pair[] {
       add('BT-161', a.value);
     }
     add('BT-X-304', l.parentLineId);
-    add('BT-X-8', l.lineStatusReasonCode);
+    add('BT-X-8', l.subtype);
     for (const s of l.subLines ?? []) line(s);
   };
   for (const l of inv.lines) line(l);

@@ -230,12 +230,15 @@ export interface InvoiceLine extends Located {
   originCountryCode?: string; // BT-159
   attributes: ItemAttribute[]; // BG-32
   // XRechnung extension (UBL cac:SubInvoiceLine / cac:SubCreditNoteLine, BG-DEX-01): the line's sub-lines, each an
-  // InvoiceLine of its own (BT-126... and the same groups); absent when the line has none.
+  // InvoiceLine of its own (BT-126... and the same groups); absent when the line has none. (CII writes its sub-lines
+  // flat, each with parentLineId and subtype below.)
   subLines?: InvoiceLine[];
-  // CII (Factur-X EXTENDED, BT-X-304 / BT-X-8): the id of the line this one is a sub-line of, and its status reason
-  // (DETAIL, GROUP, INFORMATION); the lines stay flat in `lines`, as the syntax writes them.
-  parentLineId?: string;
-  lineStatusReasonCode?: string;
+  // EXTENDED / EXTENDED-CTC-FR (AFNOR XP Z12-012): sub-lines and multi-vendor invoices
+  subtype?: 'DETAIL' | 'GROUP' | 'INFORMATION'; // BT-X-8 / EXT-FR-FE-163 line subtype (absent: DETAIL)
+  parentLineId?: string; // BT-X-304 / EXT-FR-FE-162 parent line
+  itemSeller?: LineSeller; // EXT-FR-FE-164… seller of the line (multi-vendor invoices)
+  vatExemptionReason?: string; // EXT-FR-FE-178 line VAT exemption reason text (multi-vendor: the third-party marker)
+  vatExemptionReasonCode?: string; // EXT-FR-FE-179 line VAT exemption reason code
 }
 
 /** XRechnung extension BG-DEX-09 third party payment (UBL cac:PrepaidPayment). */
@@ -243,6 +246,15 @@ export interface ThirdPartyPayment extends Located {
   type?: string; // BT-DEX-001
   amount?: Dec; // BT-DEX-002
   description?: string; // BT-DEX-003
+}
+
+/** The seller of one line of a multi-vendor invoice (CII ItemSellerTradeParty). */
+export interface LineSeller {
+  name?: string; // EXT-FR-FE-164
+  globalId?: Identifier; // EXT-FR-FE-166
+  legalRegistrationId?: Identifier; // EXT-FR-FE-167 (SIREN: scheme 0002)
+  vatId?: string; // EXT-FR-FE-168
+  countryCode?: string; // EXT-FR-FE-177
 }
 
 /** Document kind as the syntax expresses it (UBL distinguishes Invoice and CreditNote roots). */

@@ -408,7 +408,7 @@ class LineWriter {
       .term('BT-132', 'id', l, 'orderLineReference')
       .term('BT-133', 'text', l, 'buyerAccountingReference')
       .term('BT-X-304', 'id', l, 'parentLineId')
-      .code('BT-X-8', 'lineStatus', l, 'lineStatusReasonCode')
+      .code('BT-X-8', 'lineStatus', l, 'subtype')
       .add(period(id('BG-26'), l.period, ['BT-134', 'BT-135']));
     for (const ac of l.allowances) b.add(lineAllowanceCharge(id('BG-27'), false, ac, cur));
     for (const ac of l.charges) b.add(lineAllowanceCharge(id('BG-28'), true, ac, cur));

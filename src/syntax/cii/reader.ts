@@ -482,7 +482,11 @@ class CiiReader {
     const noteEl = this.ram(doc, 'IncludedNote');
     put(line, 'note', this.ram(noteEl, 'Content'));
     put(line, 'parentLineId', this.ram(doc, 'ParentLineID'));
-    put(line, 'lineStatusReasonCode', this.ram(doc, 'LineStatusReasonCode'));
+    // BT-X-8: the model holds the three codes Factur-X EXTENDED defines; another value is not a subtype (the
+    // profile rules report it from the XML).
+    const status = this.ram(doc, 'LineStatusReasonCode');
+    const subtype = status ? textOf(status).trim() : undefined;
+    if (subtype === 'DETAIL' || subtype === 'GROUP' || subtype === 'INFORMATION') put(line, 'subtype', status, subtype);
 
     const product = this.ram(el, 'SpecifiedTradeProduct');
     if (product) {
