@@ -16,8 +16,20 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $SUDO apt-get update
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
 fi
+# Debian's Chromium for the browser UI test (test/ui-browser.test.ts drives it with playwright-core; no browser is
+# ever downloaded). Best effort: where it cannot be installed the suite still runs and that test says it is skipped.
+if ! dpkg-query -W -f='${Status}' chromium 2>/dev/null | grep -q 'install ok installed'; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
+  { $SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium; } ||
+    echo "chromium could not be installed: the browser UI test will be skipped" >&2
+fi
 # No pipe into head: with pipefail, qpdf could die of SIGPIPE and fail the whole test run.
 version="$(qpdf --version)"
 echo "${version%%$'\n'*}"
 version="$(pdftoppm -v 2>&1)"
 echo "${version%%$'\n'*}"
+if command -v chromium >/dev/null 2>&1; then
+  version="$(chromium --version 2>/dev/null || true)"
+  echo "${version%%$'\n'*}"
+fi

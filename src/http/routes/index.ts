@@ -7,6 +7,7 @@ import operations from './operations.js';
 import render from './render.js';
 import serialize from './serialize.js';
 import transform from './transform.js';
+import ui from './ui.js';
 import validate from './validate.js';
 import xml from './xml.js';
 
@@ -20,4 +21,5 @@ export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [
   merge,
   render,
   transform,
+  ui,
 ];
