@@ -18,6 +18,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AVAILABLE_RENDER_FORMATS, validate } from '../src/lib/operations.js';
 import { communityApp, proApp } from './helpers.js';
 import { facturxPdf, readFixture } from './fixtures.js';
+import { runCli } from './cli-fixtures.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = [
@@ -490,6 +491,34 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
     await screenshot(proPage, 'pro-diagnostics', true);
     assertNoViolations(await axe(proPage, 'pro report'), 'with pro diagnostics');
     await proPage.close();
+  });
+
+  await t.test('einvoice validate --format html: the batch report page in the browser, accessible too', async () => {
+    const dir = join(OUT, 'batch');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'valid.xml'), readFixture('cen/examples/cii/CII_example4.xml'));
+    writeFileSync(join(dir, 'invalid.xml'), invalidInvoice());
+    writeFileSync(join(dir, 'notes.pdf'), 'not a PDF');
+    const report = join(OUT, 'batch-report.html');
+    const run = await runCli(['validate', dir, '--format', 'html', '-o', report]);
+    assert.equal(run.code, 1, run.stderr);
+    const batch = await context.newPage();
+    watch(batch, ['file://']);
+    await batch.goto(`file://${report}`);
+    assert.deepEqual(await batch.$$eval('section.file .verdict', (v) => v.map((x) => x.getAttribute('data-verdict'))), [
+      'invalid',
+      'unreadable',
+      'valid',
+    ]);
+    assert.ok((await batch.locator('li.finding[data-rule="BR-CO-10"]').count()) === 1);
+    await screenshot(batch, 'batch-report');
+    // The CSS-only filter: valid files without findings are hidden.
+    await batch.check('#only-findings');
+    assert.equal(await batch.isHidden('section.file.clean'), true);
+    await screenshot(batch, 'batch-report-only-findings');
+    await batch.uncheck('#only-findings');
+    assertNoViolations(await axe(batch, 'batch report (CLI)'), 'on the batch report page');
+    await batch.close();
   });
 
   await t.test('nothing left the service, and the page logged no error (CSP included)', async () => {
