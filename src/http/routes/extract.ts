@@ -10,6 +10,7 @@ import { ProblemError } from '../errors.js';
 import { uploadErrorResponses } from '../schemas.js';
 import { extractXml } from '../../lib/operations.js';
 import { viaLib } from '../lib-errors.js';
+import { inlineDisposition } from '../download.js';
 
 /**
  * `Accept: application/xml` (or text/xml) asks for the invoice XML itself instead of the JSON: the first media type
@@ -86,7 +87,7 @@ export default async function extract(app: FastifyInstance): Promise<void> {
             throw err;
           });
         const { xml, filename } = await viaLib(() => extractXml(file.data, { filename: file.filename, extractor: read }));
-        reply.header('content-disposition', `inline; filename="${filename}"`);
+        reply.header('content-disposition', inlineDisposition(filename));
         return reply.type('application/xml').send(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength));
       }
       try {
