@@ -20,7 +20,8 @@ import { communityApp, proApp } from './helpers.js';
 import { facturxPdf, readFixture } from './fixtures.js';
 import { runCli } from './cli-fixtures.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** Debian's Chromium; EINVOICE_CHROMIUM names another binary (e.g. a missing one, to see the skip message). */
+const CHROMIUM = process.env.EINVOICE_CHROMIUM ?? '/usr/bin/chromium';
 const FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -36,13 +37,30 @@ const OUT = resolve(import.meta.dirname, '..', 'test-output', 'ui');
 function chromiumMissing(): string | false {
   if (!existsSync(CHROMIUM))
     return `${CHROMIUM} is not installed (scripts/install-system-deps.sh installs Debian's chromium): the browser UI test is skipped`;
-  const v = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8', timeout: 30_000 });
+  const v = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' });
   return v.status === 0
     ? false
     : `${CHROMIUM} does not start (${(v.stderr || v.error?.message || '').trim()}): the browser UI test is skipped`;
 }
-const skip = chromiumMissing();
+/**
+ * Without Chromium the test is skipped and says why, except where the browser is required: CI (.ci/run sets
+ * EINVOICE_REQUIRE_CHROMIUM=1; `npm test` installs it first through scripts/install-system-deps.sh) fails instead.
+ */
+const missing = chromiumMissing();
+if (missing && process.env.EINVOICE_REQUIRE_CHROMIUM === '1')
+  throw new Error(`${missing.replace(/: the browser UI test is skipped$/, '')}, and EINVOICE_REQUIRE_CHROMIUM=1 requires it`);
+const skip = missing;
 if (skip) console.log(`# ${skip}`);
+
+/** Every wait in this file is bounded: playwright's own waits by the default below, a page evaluation by this. */
+const WAIT_MS = 30_000;
+function bounded<T>(what: string, work: Promise<T>, ms = WAIT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -91,15 +109,22 @@ before(async () => {
     args: FLAGS,
     acceptDownloads: true,
     viewport: { width: 1400, height: 1000 },
+    timeout: 60_000,
   });
+  context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(WAIT_MS);
 });
 
 after(async () => {
   if (skip) return;
-  await context?.close();
-  await community?.close();
-  await pro?.close();
-  rmSync(profileDir, { recursive: true, force: true });
+  // Chromium ends with its context (playwright kills it); test/setup.mjs kills whatever would still be running.
+  try {
+    await bounded('closing Chromium', context?.close() ?? Promise.resolve());
+  } finally {
+    await community?.close();
+    await pro?.close();
+    rmSync(profileDir, { recursive: true, force: true });
+  }
 });
 
 async function open(origin: string): Promise<Page> {
@@ -119,14 +144,17 @@ const axeRuns: Record<string, { violations: AxeResult['violations']; passes: str
 
 /** axe-core on the UI page (WCAG 2.x A and AA, and best practices); the rendered invoice's frame is left out. */
 async function axe(page: Page, name: string): Promise<AxeResult> {
-  await page.evaluate(axeSource);
-  const result = (await page.evaluate(() =>
-    // @ts-expect-error axe is the global the injected script defines
-    window.axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-      iframes: false,
-      resultTypes: ['violations'],
-    }),
+  await bounded('injecting axe-core', page.evaluate(axeSource));
+  const result = (await bounded(
+    'axe-core run',
+    page.evaluate(() =>
+      // @ts-expect-error axe is the global the injected script defines
+      window.axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+        iframes: false,
+        resultTypes: ['violations'],
+      }),
+    ),
   )) as AxeResult;
   axeRuns[name] = {
     violations: result.violations,
@@ -206,7 +234,7 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
   const page = await open(base);
 
   await t.test('the page, its headers and its accessibility (axe-core, focus order)', async () => {
-    const res = await fetch(`${base}/`);
+    const res = await fetch(`${base}/`, { signal: AbortSignal.timeout(WAIT_MS) });
     assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self';.*frame-ancestors 'none'/);
     await screenshot(page, 'start');
     assertNoViolations(await axe(page, 'start page'), 'on the start page');
@@ -280,6 +308,31 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
     await screenshot(page, 'xml-tab');
     await page.keyboard.press('Home');
     assert.equal(await page.getAttribute('#tab-invoice', 'aria-selected'), 'true');
+    // The labels' language: the invoice is drawn again in German.
+    const again = page.waitForEvent('framenavigated', { predicate: (f) => f.name() === 'invoice-frame' });
+    await page.selectOption('#check-lang', 'de');
+    await again;
+    await page.waitForFunction(
+      () => (document.getElementById('invoice-frame') as HTMLIFrameElement).contentDocument?.documentElement?.lang === 'de',
+    );
+    await page.selectOption('#check-lang', 'en');
+  });
+
+  await t.test('a file dropped on the drop zone is checked', async () => {
+    const frameLoaded = page.waitForEvent('framenavigated', { predicate: (f) => f.name() === 'invoice-frame' });
+    const xml = readFixture('cen/examples/cii/CII_example4.xml').toString('utf8');
+    await page.evaluate((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'dropped.xml', { type: 'application/xml' }));
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        document.getElementById('drop')!.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, xml);
+    await page.waitForSelector('#report .verdict[data-verdict="valid"] .file');
+    assert.equal(await page.textContent('#report .verdict-title .file'), 'dropped.xml');
+    await frameLoaded;
+    await page.frameLocator('#invoice-frame').locator('main.invoice').waitFor();
+    assert.equal(await page.frameLocator('#invoice-frame').locator('[data-bt="BT-1"]').first().textContent(), 'TOSL110');
+    await screenshot(page, 'dropped-xml');
   });
 
   await t.test('an invalid XML: the findings by rule set; each one points at its value, the XSD finding at its XML line', async () => {
@@ -455,7 +508,11 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
     assert.match((await page.textContent('#make-status')) ?? '', /Downloaded UI-2026-001\.pdf \(PDF\/A-3b check: passed\)/);
     // Without a PDF: the drawn Factur-X when the service makes one from metadata alone, else the UI asks for a PDF.
     await page.setInputFiles('#m-pdf', []);
-    const probe = await fetch(`${base}/v1/convert`, { method: 'POST', body: new URLSearchParams({ metadata: '{}' }) });
+    const probe = await fetch(`${base}/v1/convert`, {
+      method: 'POST',
+      body: new URLSearchParams({ metadata: '{}' }),
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
     const drawsFacturX = probe.status !== 422 || !JSON.stringify(await probe.json()).includes('"pdf"');
     if (drawsFacturX) {
       const [drawn] = await Promise.all([page.waitForEvent('download'), page.click('button[value="facturx"]')]);
