@@ -87,3 +87,15 @@ test('PROCESSES: a whole number, or auto for one per core (at most 64)', () => {
   assert.equal(loadConfig({ PROCESSES: 'AUTO' }, 1).processes, 1);
   assert.equal(loadConfig({ PROCESSES: 'auto' }, 200).processes, 64);
 });
+
+test('MAX_RESTARTS_PER_MINUTE: 5 by default, a whole number up to 10,000', () => {
+  assert.equal(loadConfig({}).maxRestartsPerMinute, 5);
+  assert.equal(loadConfig({ MAX_RESTARTS_PER_MINUTE: '0' }).maxRestartsPerMinute, 0);
+  assert.equal(loadConfig({ MAX_RESTARTS_PER_MINUTE: '1000' }).maxRestartsPerMinute, 1000);
+  for (const bad of ['many', '-1', '10001']) {
+    assert.throws(
+      () => loadConfig({ MAX_RESTARTS_PER_MINUTE: bad }),
+      (err: unknown) => err instanceof ConfigError && err.variable === 'MAX_RESTARTS_PER_MINUTE',
+    );
+  }
+});
