@@ -145,7 +145,7 @@ const PDFDOC_SPECIALS = new Map<number, number>([
 
 /**
  * The bytes of a qpdf JSON string as hex, whichever form qpdf chose: `b:<hex>` for binary, `u:<text>` when
- * the bytes happen to read as PDFDoc text (random identifiers sometimes do). Throws for text it cannot map back.
+ * the bytes happen to read as PDFDoc text, or as UTF-16BE after an FE FF mark (random identifiers sometimes do).
  */
 export function qpdfStringHex(value: Json): string {
   if (typeof value !== 'string') throw new Error(`not a qpdf string: ${JSON.stringify(value)}`);
@@ -157,7 +157,8 @@ export function qpdfStringHex(value: Json): string {
     const special = PDFDOC_SPECIALS.get(code);
     if (special !== undefined) bytes.push(special);
     else if (code <= 0xff) bytes.push(code);
-    else throw new Error(`cannot map U+${code.toString(16)} of a qpdf text string back to PDFDoc bytes`);
+    // Not PDFDoc: bytes that began with the UTF-16BE mark (FE FF), which qpdf decodes as such.
+    else return `feff${Buffer.from(value.slice(2), 'utf16le').swap16().toString('hex')}`;
   }
   return Buffer.from(bytes).toString('hex');
 }
