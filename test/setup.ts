@@ -1,0 +1,165 @@
+/**
+ * Preloaded into every test file's process by `npm test` (`--import ./test/setup.ts`, after tsx):
+ *
+ * - A per-test time limit. Node 20's `--test-timeout` bounds each test *file* as a whole (the runner's test for
+ *   the file's process), not the tests in it: a hang surfaced as "test/x.test.ts timed out" after the whole cap.
+ *   Here every `test()` / `it()` and every hook gets `timeout: TEST_TIMEOUT_MS` unless it names its own, so a hang
+ *   becomes a failure of that test, by its name, and the file goes on. A test that is legitimately longer says so
+ *   with its own `{ timeout }` (and a comment why).
+ * - No process outlives its test file. When the file's process ends — normally, by `process.exit`, or killed with
+ *   SIGTERM by the runner at the file cap — every process it started that is still running (servers, CLIs,
+ *   their own children) is killed with SIGKILL and named on stderr. Tests kill what they start themselves (see
+ *   test/spawned.ts); this is the net under them.
+ */
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { isMainThread } from 'node:worker_threads';
+import { killDescendants } from './process-tree.js';
+
+/** The default per-test (and per-hook) limit: generous for a loaded 2-core machine (CONTRIBUTING.md, "Tests"). */
+export const TEST_TIMEOUT_MS = Number(process.env.EINVOICE_TEST_TIMEOUT_S ?? 240) * 1000;
+
+type Fn = (...args: unknown[]) => unknown;
+
+// ------------------------------------------------------------------------------------------ time limits
+
+/**
+ * node:test records where a test was declared from the frame that called `test()`. Our wrapper would be that
+ * frame, so the call is made from a function compiled to sit at the caller's own file, line and column
+ * (`//# sourceURL`): reports point at the test, as without the wrapper.
+ */
+const HEAD = '(function (fn, args) { return (';
+const callers = new Map<string, (fn: Fn, args: unknown[]) => unknown>();
+
+function callAsIfFrom(file: string, line: number, column: number): ((fn: Fn, args: unknown[]) => unknown) | undefined {
+  if (line < 1 || column < 1 || (line === 1 && column - 1 < HEAD.length)) return undefined;
+  const key = `${file}:${line}:${column}`;
+  let caller = callers.get(key);
+  if (!caller) {
+    const pad = line > 1 ? `${'\n'.repeat(line - 1)}${' '.repeat(column - 1)}` : ' '.repeat(column - 1 - HEAD.length);
+    // biome-ignore lint/security/noGlobalEval: the only way to give a frame a chosen file and position
+    caller = (0, eval)(`${HEAD}${pad}fn(...args));\n})\n//# sourceURL=${file}`) as (fn: Fn, args: unknown[]) => unknown;
+    callers.set(key, caller);
+  }
+  return caller;
+}
+
+/** The raw (generated) position of the code that called `skip`, as node:test itself reads it. */
+function callSite(skip: Fn): NodeJS.CallSite | undefined {
+  const previous = Error.prepareStackTrace;
+  Error.prepareStackTrace = (_, sites) => sites;
+  const holder: { stack?: NodeJS.CallSite[] } = {};
+  Error.captureStackTrace(holder, skip);
+  const sites = holder.stack;
+  Error.prepareStackTrace = previous;
+  return Array.isArray(sites) ? sites[0] : undefined;
+}
+
+/** Tests and suites declared and not yet ended (a top-level one's promise settles when it ends). */
+const running = new Set<unknown>();
+
+function track(result: unknown): unknown {
+  if (result instanceof Promise) {
+    running.add(result);
+    const settled = () => {
+      running.delete(result);
+      if (running.size === 0) setTimeout(checkLeftovers, 500).unref();
+    };
+    result.then(settled, settled);
+  }
+  return result;
+}
+
+/** `describe(...)` / `suite(...)`: no time limit of its own (it would bound all its tests together), but tracked. */
+function tracked(original: Fn): Fn {
+  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+    const site = callSite(wrapped);
+    const file = site?.getFileName();
+    const from = file ? callAsIfFrom(file, site!.getLineNumber() ?? 0, site!.getColumnNumber() ?? 0) : undefined;
+    return track(from ? from(original, args) : original.apply(this, args));
+  };
+  Object.assign(wrapped, original);
+  return wrapped;
+}
+
+/** `test(name?, options?, fn?)` / `it(...)`: options get the default timeout unless they have one. */
+function withTestTimeout(original: Fn): Fn {
+  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+    const at = args.findIndex((a) => typeof a === 'object' && a !== null);
+    if (at >= 0) {
+      const options = args[at] as { timeout?: number };
+      if (options.timeout === undefined) args[at] = { ...options, timeout: TEST_TIMEOUT_MS };
+    } else {
+      const fnAt = args.findIndex((a) => typeof a === 'function');
+      args.splice(fnAt >= 0 ? fnAt : args.length, 0, { timeout: TEST_TIMEOUT_MS });
+    }
+    const site = callSite(wrapped);
+    const file = site?.getFileName();
+    const from = file ? callAsIfFrom(file, site!.getLineNumber() ?? 0, site!.getColumnNumber() ?? 0) : undefined;
+    return track(from ? from(original, args) : original.apply(this, args));
+  };
+  Object.assign(wrapped, original); // test.skip, test.todo, test.only, ...
+  return wrapped;
+}
+
+/** `before(fn, options?)` and the other hooks. */
+function withHookTimeout(original: Fn): Fn {
+  const wrapped = function (this: unknown, ...given: unknown[]): unknown {
+    const options = given[1] as { timeout?: number } | undefined;
+    const args = [given[0], { ...options, timeout: options?.timeout ?? TEST_TIMEOUT_MS }];
+    const site = callSite(wrapped);
+    const file = site?.getFileName();
+    const from = file ? callAsIfFrom(file, site!.getLineNumber() ?? 0, site!.getColumnNumber() ?? 0) : undefined;
+    return from ? from(original, args) : original.apply(this, args);
+  };
+  return wrapped;
+}
+
+// (--import runs in worker threads too, which the tests' pools start: they run no tests and own no processes.)
+if (isMainThread) {
+  const require = createRequire(import.meta.url);
+  const nodeTest = require('node:test') as Record<string, Fn>;
+  nodeTest.test = withTestTimeout(nodeTest.test);
+  nodeTest.it = withTestTimeout(nodeTest.it);
+  nodeTest.describe = tracked(nodeTest.describe);
+  nodeTest.suite = tracked(nodeTest.suite);
+  for (const hook of ['before', 'after', 'beforeEach', 'afterEach']) nodeTest[hook] = withHookTimeout(nodeTest[hook]);
+  // `import { test } from 'node:test'` reads these bindings: make them the wrapped functions.
+  syncBuiltinESMExports();
+}
+
+// ------------------------------------------------------------------------------------------ leftover processes
+
+function reapLeftovers(why: string): void {
+  const left = killDescendants(process.pid);
+  if (left.length > 0) {
+    process.stderr.write(
+      `test/setup.ts: ${why}: killed ${left.length} process(es) a test left running:\n${left.map((p) => `  ${p.pid} ${p.command.slice(0, 200)}`).join('\n')}\n`,
+    );
+  }
+}
+
+/**
+ * Every test of the file has ended: a child process still running now (its handle keeps the event loop alive, so
+ * node would wait for it and the file would never end — the root `after` hooks only run once the loop is empty)
+ * is a test's leak. It is killed and the file fails, naming it.
+ */
+function checkLeftovers(): void {
+  if (running.size > 0 || !process.getActiveResourcesInfo().includes('ProcessWrap')) return;
+  const left = killDescendants(process.pid);
+  if (left.length === 0) return;
+  process.exitCode = 1;
+  process.stderr.write(
+    `test/setup.ts: every test of this file has ended, but ${left.length} process(es) a test started were still running (killed now; this fails the file):\n${left.map((p) => `  ${p.pid} ${p.command.slice(0, 200)}`).join('\n')}\n`,
+  );
+}
+
+if (isMainThread) {
+  process.once('exit', () => reapLeftovers('the test file ended'));
+  // The runner ends a file that outlives --test-timeout with SIGTERM, whose default action skips 'exit' handlers.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      reapLeftovers(`${signal} to the test file`);
+      process.exit(signal === 'SIGTERM' ? 143 : 130);
+    });
+  }
+}
