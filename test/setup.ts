@@ -62,7 +62,7 @@ function track(result: unknown): unknown {
     running.add(result);
     const settled = () => {
       running.delete(result);
-      if (running.size === 0) setTimeout(checkLeftovers, 500).unref();
+      if (running.size === 0) watchLeftovers();
     };
     result.then(settled, settled);
   }
@@ -138,19 +138,35 @@ function reapLeftovers(why: string): void {
   }
 }
 
+/** How long the file's own root `after` hooks get to stop what they started, once every test has ended. */
+const AFTER_HOOKS_GRACE_MS = 30_000;
+let watching: NodeJS.Timeout | undefined;
+
 /**
- * Every test of the file has ended: a child process still running now (its handle keeps the event loop alive, so
- * node would wait for it and the file would never end — the root `after` hooks only run once the loop is empty)
- * is a test's leak. It is killed and the file fails, naming it.
+ * Every test of the file has ended. The file's root `after` hooks run now and may stop processes its tests shared
+ * (a server); a child process that is still running AFTER_HOOKS_GRACE_MS later keeps the event loop alive, so the
+ * file would never end (until the runner's cap): that is a test's leak. It is killed and the file fails, naming it.
  */
-function checkLeftovers(): void {
-  if (running.size > 0 || !process.getActiveResourcesInfo().includes('ProcessWrap')) return;
-  const left = killDescendants(process.pid);
-  if (left.length === 0) return;
-  process.exitCode = 1;
-  process.stderr.write(
-    `test/setup.ts: every test of this file has ended, but ${left.length} process(es) a test started were still running (killed now; this fails the file):\n${left.map((p) => `  ${p.pid} ${p.command.slice(0, 200)}`).join('\n')}\n`,
-  );
+function watchLeftovers(): void {
+  if (watching) return;
+  const since = Date.now();
+  watching = setInterval(() => {
+    if (running.size > 0) {
+      clearInterval(watching);
+      watching = undefined;
+      return;
+    }
+    if (!process.getActiveResourcesInfo().includes('ProcessWrap')) return;
+    if (Date.now() - since < AFTER_HOOKS_GRACE_MS) return;
+    clearInterval(watching);
+    const left = killDescendants(process.pid);
+    if (left.length === 0) return;
+    process.exitCode = 1;
+    process.stderr.write(
+      `test/setup.ts: every test of this file ended ${AFTER_HOOKS_GRACE_MS / 1000} s ago, but ${left.length} process(es) a test started were still running (killed now; this fails the file):\n${left.map((p) => `  ${p.pid} ${p.command.slice(0, 200)}`).join('\n')}\n`,
+    );
+  }, 1_000);
+  watching.unref();
 }
 
 if (isMainThread) {
