@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { SYNC_CHILD } from './spawned.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 test('defaults: 0.0.0.0:8080, 10 MB uploads, 1 worker for invoices over 128 KB, community', () => {
@@ -70,7 +71,7 @@ test('a bad value stops the process with one line naming the variable', () => {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'silent' },
     encoding: 'utf8',
-    timeout: 30_000,
+    ...SYNC_CHILD,
   });
   assert.equal(run.status, 2);
   const lines = run.stderr

@@ -14,6 +14,12 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { TestContext } from 'node:test';
 import { descendants } from './process-tree.js';
 
+/**
+ * For spawnSync / execFileSync: a synchronous child blocks the test's event loop, so no per-test time limit can end
+ * it; it gets its own bound (generous: a tsx start or a qpdf run on a loaded machine) and is killed past it.
+ */
+export const SYNC_CHILD = { timeout: 180_000, killSignal: 'SIGKILL' } as const;
+
 /** A server may take this long to listen: a module load under tsx on a loaded 2-core machine. */
 export const START_BOUND_MS = 120_000;
 
