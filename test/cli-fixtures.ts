@@ -11,7 +11,7 @@ import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { buildInvoiceXml } from '../src/metadata/index.js';
 import { convert } from '../src/lib/index.js';
 import { SCENARIOS } from './invoice-scenarios.js';
-import { descendants } from './process-tree.js';
+import { descendants } from './process-tree.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(ROOT, 'src/cli/main.ts');

@@ -27,7 +27,7 @@ import { collectInputs } from '../src/cli/files.js';
 import { threadsFor, workerExecArgv } from '../src/cli/pool.js';
 import { CLI, CLI_BOUND_MS, killTree, makeInvoiceFolder, makePdf, ROOT, runCli, TSX, xmlOf, type Folder } from './cli-fixtures.js';
 import { testKeys, testLicense } from './helpers.js';
-import { descendants } from './process-tree.js';
+import { descendants } from './process-tree.mjs';
 import { loadFactor, START_BOUND_MS, SYNC_CHILD, waitFor } from './spawned.js';
 
 let tmp: string;

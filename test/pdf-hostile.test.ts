@@ -5,7 +5,6 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { availableParallelism, loadavg } from 'node:os';
 import { deflateRawSync, deflateSync, constants as zlibConstants } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { buildInvoiceXml } from '../src/metadata/index.js';
@@ -16,6 +15,7 @@ import { applyFilters } from '../src/pdf/filters.js';
 import { DecodeBudget, MAX_DECODED_BYTES, PdfLimitError } from '../src/pdf/limits.js';
 import { closePdfPool, PdfWorkerOverrunError, runPdfTask } from '../src/pdf/pool.js';
 import { communityApp, multipart, proApp } from './helpers.js';
+import { loadFactor } from './spawned.js';
 
 // ---------------------------------------------------------------------------------------------
 // Building PDFs
@@ -155,10 +155,17 @@ before(async () => {
     ['/v1/convert', [file('pdf', honest), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]],
   ] as const) {
     const { payload, headers } = multipart([...parts]);
-    await fetch(`${base}${path}`, { method: 'POST', headers, body: new Uint8Array(payload) }).then((r) => r.arrayBuffer());
+    await fetch(`${base}${path}`, { method: 'POST', headers, body: new Uint8Array(payload), signal: AbortSignal.timeout(REQUEST_MS) }).then(
+      (r) => r.arrayBuffer(),
+    );
   }
   const { payload, headers } = multipart([file('file', Buffer.from(invoiceXml))]);
-  await fetch(`${base}/v1/validate`, { method: 'POST', headers, body: new Uint8Array(payload) }).then((r) => r.arrayBuffer());
+  await fetch(`${base}/v1/validate`, {
+    method: 'POST',
+    headers,
+    body: new Uint8Array(payload),
+    signal: AbortSignal.timeout(REQUEST_MS),
+  }).then((r) => r.arrayBuffer());
 });
 after(async () => {
   await app.close();
@@ -187,7 +194,7 @@ async function hostile(path: string, parts: Parameters<typeof multipart>[0]): Pr
     while (!done) {
       const t = performance.now();
       // A fresh connection each time: a kept-alive one can be closed by the server's keep-alive timer under us.
-      const r = await fetch(`${base}/health`, { headers: { connection: 'close' } });
+      const r = await fetch(`${base}/health`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(REQUEST_MS) });
       await r.arrayBuffer();
       assert.equal(r.status, 200);
       healthMaxMs = Math.max(healthMaxMs, performance.now() - t);
@@ -196,7 +203,12 @@ async function hostile(path: string, parts: Parameters<typeof multipart>[0]): Pr
     }
   })();
   const t0 = performance.now();
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers, body: new Uint8Array(payload) });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers,
+    body: new Uint8Array(payload),
+    signal: AbortSignal.timeout(REQUEST_MS),
+  });
   const body = await res.text();
   const ms = performance.now() - t0;
   done = true;
@@ -210,11 +222,10 @@ async function hostile(path: string, parts: Parameters<typeof multipart>[0]): Pr
  * machine whose load average is at most its core count; on a shared test machine with ten times as many
  * runnable threads as cores, a thread gets a tenth of a core and every wall-clock time stretches alike.
  * (Measured there: the main thread's CPU for the 3 MB name-tree file was ~55 ms, for the 400 KB file of
- * unterminated objects ~40 ms, while their wall time was 450 ms and 250 ms.)
+ * unterminated objects ~40 ms, while their wall time was 450 ms and 250 ms.) loadFactor() is test/spawned.ts's.
  */
-function loadFactor(): number {
-  return Math.max(1, loadavg()[0] / availableParallelism());
-}
+/** A client gives up on a request after this long: far past every bound asserted here, so a hang fails by name. */
+const REQUEST_MS = 120_000;
 
 /** The common bar: in time, /health alive, memory bounded, a JSON body without internals; returns the parsed body. */
 function assertBounded(o: Outcome, what: string): Record<string, unknown> {
@@ -407,7 +418,7 @@ test('(e) broken-xref Factur-X whose XML inflates to 1 GiB: the cap holds on eve
 });
 
 // CPU-bound (the test's own LZW encoder on 8 MB, the bombs decoded to their caps): ~20 s of CPU, 95-127 s of wall
-// time at load average 20; the default limit (test/setup.ts) is for tests an order of magnitude shorter.
+// time at load average 20; the default limit (test/setup.mjs) is for tests an order of magnitude shorter.
 test('Flate, LZW and ASCII85 bombs: every filter stops at the cap; honest data decodes exactly', { timeout: 600_000 }, () => {
   const text = Buffer.from('<Invoice>'.repeat(5000) + 'é€'.repeat(1000));
   const lzw = lzwEncode(text);

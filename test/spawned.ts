@@ -6,13 +6,13 @@
  *   runs (or two helpers on one machine) never race for a port;
  * - every server is killed — with the processes under it (cluster's server processes) — when its test ends,
  *   pass or fail (`t.after`, or the file's `after` for a server shared by its tests): a failed assertion never
- *   leaves a process that keeps the test file, and so `npm test`, from ending (test/setup.ts is the net under this);
+ *   leaves a process that keeps the test file, and so `npm test`, from ending (test/setup.mjs is the net under this);
  * - every wait has a bound, so a server that does not start or a request that hangs fails by name.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import type { TestContext } from 'node:test';
-import { descendants } from './process-tree.js';
+import { descendants } from './process-tree.mjs';
 
 /**
  * For spawnSync / execFileSync: a synchronous child blocks the test's event loop, so no per-test time limit can end

@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Every process descended from `root` (children first found, then theirs), read from /proc (Linux; [] elsewhere). */
-export function descendants(root: number): { pid: number; command: string }[] {
-  const parentOf = new Map<number, number[]>();
-  let entries: string[];
+export function descendants(root) {
+  const parentOf = new Map();
+  let entries;
   try {
     entries = readdirSync('/proc');
   } catch {
@@ -23,10 +23,10 @@ export function descendants(root: number): { pid: number; command: string }[] {
       // gone meanwhile
     }
   }
-  const out: { pid: number; command: string }[] = [];
+  const out = [];
   const queue = [root];
   while (queue.length > 0) {
-    for (const pid of parentOf.get(queue.shift()!) ?? []) {
+    for (const pid of parentOf.get(queue.shift()) ?? []) {
       let command = '';
       try {
         command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
@@ -44,7 +44,7 @@ export function descendants(root: number): { pid: number; command: string }[] {
 const LOADER_SERVICE = /\/esbuild --service=/;
 
 /** SIGKILL every process descended from `root` (but the loader's own service); returns what was still running. */
-export function killDescendants(root: number): { pid: number; command: string }[] {
+export function killDescendants(root) {
   const left = descendants(root).filter((p) => !LOADER_SERVICE.test(p.command));
   for (const { pid } of left) {
     try {

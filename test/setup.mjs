@@ -1,5 +1,6 @@
 /**
- * Preloaded into every test file's process by `npm test` (`--import ./test/setup.ts`, after tsx):
+ * Preloaded into every test file's process by `npm test` (`--import ./test/setup.mjs`, after tsx). Plain JavaScript:
+ * --import runs in every worker thread too (the service's pools), where tsx cannot yet load TypeScript.
  *
  * - A per-test time limit. Node 20's `--test-timeout` bounds each test *file* as a whole (the runner's test for
  *   the file's process), not the tests in it: a hang surfaced as "test/x.test.ts timed out" after the whole cap.
@@ -13,12 +14,10 @@
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
-import { killDescendants } from './process-tree.js';
+import { killDescendants } from './process-tree.mjs';
 
 /** The default per-test (and per-hook) limit: generous for a loaded 2-core machine (CONTRIBUTING.md, "Tests"). */
 export const TEST_TIMEOUT_MS = Number(process.env.EINVOICE_TEST_TIMEOUT_S ?? 240) * 1000;
-
-type Fn = (...args: unknown[]) => unknown;
 
 // ------------------------------------------------------------------------------------------ time limits
 
@@ -28,26 +27,27 @@ type Fn = (...args: unknown[]) => unknown;
  * (`//# sourceURL`): reports point at the test, as without the wrapper.
  */
 const HEAD = '(function (fn, args) { return (';
-const callers = new Map<string, (fn: Fn, args: unknown[]) => unknown>();
 
-function callAsIfFrom(file: string, line: number, column: number): ((fn: Fn, args: unknown[]) => unknown) | undefined {
+const callers = new Map();
+
+function callAsIfFrom(file, line, column) {
   if (line < 1 || column < 1 || (line === 1 && column - 1 < HEAD.length)) return undefined;
   const key = `${file}:${line}:${column}`;
   let caller = callers.get(key);
   if (!caller) {
     const pad = line > 1 ? `${'\n'.repeat(line - 1)}${' '.repeat(column - 1)}` : ' '.repeat(column - 1 - HEAD.length);
     // biome-ignore lint/security/noGlobalEval: the only way to give a frame a chosen file and position
-    caller = (0, eval)(`${HEAD}${pad}fn(...args));\n})\n//# sourceURL=${file}`) as (fn: Fn, args: unknown[]) => unknown;
+    caller = (0, eval)(`${HEAD}${pad}fn(...args));\n})\n//# sourceURL=${file}`);
     callers.set(key, caller);
   }
   return caller;
 }
 
 /** The raw (generated) position of the code that called `skip`, as node:test itself reads it. */
-function callSite(skip: Fn): NodeJS.CallSite | undefined {
+function callSite(skip) {
   const previous = Error.prepareStackTrace;
   Error.prepareStackTrace = (_, sites) => sites;
-  const holder: { stack?: NodeJS.CallSite[] } = {};
+  const holder = {};
   Error.captureStackTrace(holder, skip);
   const sites = holder.stack;
   Error.prepareStackTrace = previous;
@@ -55,9 +55,9 @@ function callSite(skip: Fn): NodeJS.CallSite | undefined {
 }
 
 /** Tests and suites declared and not yet ended (a top-level one's promise settles when it ends). */
-const running = new Set<unknown>();
+const running = new Set();
 
-function track(result: unknown): unknown {
+function track(result) {
   if (result instanceof Promise) {
     running.add(result);
     const settled = () => {
@@ -70,11 +70,11 @@ function track(result: unknown): unknown {
 }
 
 /** `describe(...)` / `suite(...)`: no time limit of its own (it would bound all its tests together), but tracked. */
-function tracked(original: Fn): Fn {
-  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+function tracked(original) {
+  const wrapped = function (...args) {
     const site = callSite(wrapped);
     const file = site?.getFileName();
-    const from = file ? callAsIfFrom(file, site!.getLineNumber() ?? 0, site!.getColumnNumber() ?? 0) : undefined;
+    const from = file ? callAsIfFrom(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0) : undefined;
     return track(from ? from(original, args) : original.apply(this, args));
   };
   Object.assign(wrapped, original);
@@ -82,11 +82,11 @@ function tracked(original: Fn): Fn {
 }
 
 /** `test(name?, options?, fn?)` / `it(...)`: options get the default timeout unless they have one. */
-function withTestTimeout(original: Fn): Fn {
-  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+function withTestTimeout(original) {
+  const wrapped = function (...args) {
     const at = args.findIndex((a) => typeof a === 'object' && a !== null);
     if (at >= 0) {
-      const options = args[at] as { timeout?: number };
+      const options = args[at];
       if (options.timeout === undefined) args[at] = { ...options, timeout: TEST_TIMEOUT_MS };
     } else {
       const fnAt = args.findIndex((a) => typeof a === 'function');
@@ -94,7 +94,7 @@ function withTestTimeout(original: Fn): Fn {
     }
     const site = callSite(wrapped);
     const file = site?.getFileName();
-    const from = file ? callAsIfFrom(file, site!.getLineNumber() ?? 0, site!.getColumnNumber() ?? 0) : undefined;
+    const from = file ? callAsIfFrom(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0) : undefined;
     return track(from ? from(original, args) : original.apply(this, args));
   };
   Object.assign(wrapped, original); // test.skip, test.todo, test.only, ...
@@ -102,13 +102,13 @@ function withTestTimeout(original: Fn): Fn {
 }
 
 /** `before(fn, options?)` and the other hooks. */
-function withHookTimeout(original: Fn): Fn {
-  const wrapped = function (this: unknown, ...given: unknown[]): unknown {
-    const options = given[1] as { timeout?: number } | undefined;
+function withHookTimeout(original) {
+  const wrapped = function (...given) {
+    const options = given[1];
     const args = [given[0], { ...options, timeout: options?.timeout ?? TEST_TIMEOUT_MS }];
     const site = callSite(wrapped);
     const file = site?.getFileName();
-    const from = file ? callAsIfFrom(file, site!.getLineNumber() ?? 0, site!.getColumnNumber() ?? 0) : undefined;
+    const from = file ? callAsIfFrom(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0) : undefined;
     return from ? from(original, args) : original.apply(this, args);
   };
   return wrapped;
@@ -117,7 +117,7 @@ function withHookTimeout(original: Fn): Fn {
 // (--import runs in worker threads too, which the tests' pools start: they run no tests and own no processes.)
 if (isMainThread) {
   const require = createRequire(import.meta.url);
-  const nodeTest = require('node:test') as Record<string, Fn>;
+  const nodeTest = require('node:test');
   nodeTest.test = withTestTimeout(nodeTest.test);
   nodeTest.it = withTestTimeout(nodeTest.it);
   nodeTest.describe = tracked(nodeTest.describe);
@@ -129,25 +129,26 @@ if (isMainThread) {
 
 // ------------------------------------------------------------------------------------------ leftover processes
 
-function reapLeftovers(why: string): void {
+function reapLeftovers(why) {
   const left = killDescendants(process.pid);
   if (left.length > 0) {
     process.stderr.write(
-      `test/setup.ts: ${why}: killed ${left.length} process(es) a test left running:\n${left.map((p) => `  ${p.pid} ${p.command.slice(0, 200)}`).join('\n')}\n`,
+      `test/setup.mjs: ${why}: killed ${left.length} process(es) a test left running:\n${left.map((p) => `  ${p.pid} ${p.command.slice(0, 200)}`).join('\n')}\n`,
     );
   }
 }
 
 /** How long the file's own root `after` hooks get to stop what they started, once every test has ended. */
 const AFTER_HOOKS_GRACE_MS = 30_000;
-let watching: NodeJS.Timeout | undefined;
+
+let watching;
 
 /**
  * Every test of the file has ended. The file's root `after` hooks run now and may stop processes its tests shared
  * (a server); a child process that is still running AFTER_HOOKS_GRACE_MS later keeps the event loop alive, so the
  * file would never end (until the runner's cap): that is a test's leak. It is killed and the file fails, naming it.
  */
-function watchLeftovers(): void {
+function watchLeftovers() {
   if (watching) return;
   const since = Date.now();
   watching = setInterval(() => {
@@ -163,7 +164,7 @@ function watchLeftovers(): void {
     if (left.length === 0) return;
     process.exitCode = 1;
     process.stderr.write(
-      `test/setup.ts: every test of this file ended ${AFTER_HOOKS_GRACE_MS / 1000} s ago, but ${left.length} process(es) a test started were still running (killed now; this fails the file):\n${left.map((p) => `  ${p.pid} ${p.command.slice(0, 200)}`).join('\n')}\n`,
+      `test/setup.mjs: every test of this file ended ${AFTER_HOOKS_GRACE_MS / 1000} s ago, but ${left.length} process(es) a test started were still running (killed now; this fails the file):\n${left.map((p) => `  ${p.pid} ${p.command.slice(0, 200)}`).join('\n')}\n`,
     );
   }, 1_000);
   watching.unref();
@@ -172,7 +173,7 @@ function watchLeftovers(): void {
 if (isMainThread) {
   process.once('exit', () => reapLeftovers('the test file ended'));
   // The runner ends a file that outlives --test-timeout with SIGTERM, whose default action skips 'exit' handlers.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  for (const signal of ['SIGTERM', 'SIGINT']) {
     process.once(signal, () => {
       reapLeftovers(`${signal} to the test file`);
       process.exit(signal === 'SIGTERM' ? 143 : 130);
