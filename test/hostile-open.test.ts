@@ -143,7 +143,7 @@ async function postWithHealth(
   const poll = (async () => {
     while (!stop) {
       const t = performance.now();
-      const r = await fetch(`${base}/health`, { signal: AbortSignal.timeout(REQUEST_MS) });
+      const r = await fetch(`${base}/health`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(REQUEST_MS) });
       await r.arrayBuffer();
       assert.equal(r.status, 200);
       healthMs = Math.max(healthMs, performance.now() - t);
@@ -155,7 +155,8 @@ async function postWithHealth(
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
     body: new Uint8Array(mp.payload),
-    headers: mp.headers,
+    // A fresh connection: a pooled one can be closed by the in-process server's keep-alive timer under us.
+    headers: { ...mp.headers, connection: 'close' },
     signal: AbortSignal.timeout(REQUEST_MS),
   });
   const text = Buffer.from(await res.arrayBuffer()).toString('utf8');

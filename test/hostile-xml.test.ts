@@ -63,7 +63,7 @@ async function send(server: Server, url: string, init: { body: Buffer | string; 
   const poll = (async () => {
     while (!stop) {
       const t = performance.now();
-      const r = await fetch(`${server.base}/health`, { signal: AbortSignal.timeout(REQUEST_MS) });
+      const r = await fetch(`${server.base}/health`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(REQUEST_MS) });
       await r.arrayBuffer();
       assert.equal(r.status, 200);
       healthMs = Math.max(healthMs, performance.now() - t);
@@ -80,7 +80,9 @@ async function send(server: Server, url: string, init: { body: Buffer | string; 
   const res = await fetch(`${server.base}${url}`, {
     method: 'POST',
     body: typeof init.body === 'string' ? init.body : new Uint8Array(init.body),
-    headers: init.headers,
+    // A fresh connection each time: a pooled keep-alive one can be closed by the server's keep-alive timer (it shares
+    // this process) just as a request is sent on it, after a test that held the event loop.
+    headers: { ...init.headers, connection: 'close' },
     signal: AbortSignal.timeout(REQUEST_MS),
   });
   const buf = Buffer.from(await res.arrayBuffer());

@@ -155,14 +155,17 @@ before(async () => {
     ['/v1/convert', [file('pdf', honest), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]],
   ] as const) {
     const { payload, headers } = multipart([...parts]);
-    await fetch(`${base}${path}`, { method: 'POST', headers, body: new Uint8Array(payload), signal: AbortSignal.timeout(REQUEST_MS) }).then(
-      (r) => r.arrayBuffer(),
-    );
+    await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { ...headers, connection: 'close' },
+      body: new Uint8Array(payload),
+      signal: AbortSignal.timeout(REQUEST_MS),
+    }).then((r) => r.arrayBuffer());
   }
   const { payload, headers } = multipart([file('file', Buffer.from(invoiceXml))]);
   await fetch(`${base}/v1/validate`, {
     method: 'POST',
-    headers,
+    headers: { ...headers, connection: 'close' },
     body: new Uint8Array(payload),
     signal: AbortSignal.timeout(REQUEST_MS),
   }).then((r) => r.arrayBuffer());
@@ -203,9 +206,12 @@ async function hostile(path: string, parts: Parameters<typeof multipart>[0]): Pr
     }
   })();
   const t0 = performance.now();
+  // A fresh connection for every request: the server shares this process, and a test that holds the event loop
+  // (the filter bombs, seconds of synchronous decoding) lets its keep-alive timer close a pooled connection just as
+  // the next test sends on it (ECONNRESET, seen under load).
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
-    headers,
+    headers: { ...headers, connection: 'close' },
     body: new Uint8Array(payload),
     signal: AbortSignal.timeout(REQUEST_MS),
   });

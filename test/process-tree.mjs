@@ -1,7 +1,7 @@
 /** The processes under a process, read from /proc (Linux): for killing what a test started, and nothing else. */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** Every process descended from `root` (children first found, then theirs), read from /proc (Linux; [] elsewhere). */
+/** Every running process descended from `root` (children first found, then theirs), read from /proc (Linux; [] elsewhere). */
 export function descendants(root) {
   const parentOf = new Map();
   let entries;
@@ -15,7 +15,10 @@ export function descendants(root) {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const [state, ppidField] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // A zombie (Z) or dead (X) process runs nothing: it has ended and waits to be reaped by its parent.
+      if (state === 'Z' || state === 'X') continue;
+      const ppid = Number(ppidField);
       const list = parentOf.get(ppid) ?? [];
       list.push(Number(entry));
       parentOf.set(ppid, list);
