@@ -6,9 +6,12 @@
 import type { IngestError } from '../input/ingest.js';
 import type { ExtractionResult } from '../extract/result.js';
 import type { ContentIssue, ShapeErrorItem } from '../metadata/errors.js';
-import type { ProfileId } from '../model/profiles.js';
+import type { OutputProfile, OutputSyntax, ProfileId } from '../model/profiles.js';
 import type { SerializedUpload } from '../serialize/upload.js';
+import type { TransformOptions } from '../transform/options.js';
+import type { TransformResult } from '../transform/transform.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
+import type { RenderedPage, RenderPageOptions } from '../render/render.js';
 
 /** What /v1/xml answers: the XML and the metadata fields the profile could not carry. */
 export interface BuiltXml {
@@ -17,13 +20,18 @@ export interface BuiltXml {
   /** The profile the XML was written for, and BT-1 (for /v1/convert's container and download name). */
   profile: ProfileId;
   invoiceNumber?: string;
+  /** The syntax written (UBL for the UBL targets), and the profile asked for (Peppol included). */
+  syntax?: OutputSyntax;
+  target?: OutputProfile;
 }
 
 export type WorkerTask =
   | { kind?: 'validate'; bytes: Uint8Array; filename?: string; options?: ValidateOptions; pdfa?: boolean }
   | { kind: 'xml'; metadata: unknown }
   | { kind: 'extract'; bytes: Uint8Array; filename?: string }
-  | { kind: 'serialize'; bytes: Uint8Array; filename?: string };
+  | { kind: 'serialize'; bytes: Uint8Array; filename?: string }
+  | { kind: 'render'; bytes: Uint8Array; filename?: string; options: RenderPageOptions }
+  | { kind: 'transform'; bytes: Uint8Array; filename?: string; options: TransformOptions };
 
 /** A metadata error of buildInvoiceXml, as data. */
 export type MetadataErrorData =
@@ -36,5 +44,9 @@ export type WorkerAnswer =
   | { xml: BuiltXml }
   | { extraction: ExtractionResult }
   | { serialized: SerializedUpload }
+  | { rendered: RenderedPage }
+  | { renderError: { code: string; message: string } }
+  | { transformed: TransformResult }
+  | { transformError: { code: string; message: string } }
   | { ingestError: { code: IngestError['code']; message: string } }
   | { metadataError: MetadataErrorData };

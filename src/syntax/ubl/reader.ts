@@ -22,6 +22,7 @@ import {
   type Period,
   type SupportingDocument,
   type TaxRepresentative,
+  type ThirdPartyPayment,
   type VatBreakdown,
 } from '../../model/invoice.js';
 import { attr, child, childrenNamed, type XmlElement } from '../../xml/dom.js';
@@ -91,8 +92,14 @@ export function readUbl(root: XmlElement): Invoice {
   put(inv, 'contractReference', cbc(cac(root, 'ContractDocumentReference'), 'ID'));
   for (const doc of cacs(root, 'AdditionalDocumentReference')) {
     const idEl = cbc(doc, 'ID');
-    if (code(cbc(doc, 'DocumentTypeCode')) === '130') {
+    const typeCode = code(cbc(doc, 'DocumentTypeCode'));
+    if (typeCode === '130') {
       if (!inv.invoicedObjectIdentifier && idEl) putIdentifier(inv, 'invoicedObjectIdentifier', idEl);
+      continue;
+    }
+    // A CreditNote has no cac:ProjectReference: the binding carries BT-11 as a document reference of type 50.
+    if (typeCode === '50' && creditNote && inv.projectReference === undefined && idEl) {
+      put(inv, 'projectReference', idEl);
       continue;
     }
     inv.supportingDocuments.push(readSupportingDocument(doc));
@@ -113,6 +120,7 @@ export function readUbl(root: XmlElement): Invoice {
   const terms = cac(root, 'PaymentTerms');
   put(inv, 'paymentTerms', cbc(terms, 'Note'));
 
+  readThirdPartyPayments(inv, root);
   for (const acEl of cacs(root, 'AllowanceCharge')) {
     const ac = located<DocumentAllowanceCharge>({}, acEl);
     readAllowanceChargeCommon(ac, acEl);
@@ -144,6 +152,17 @@ export function readUbl(root: XmlElement): Invoice {
   return inv;
 }
 
+/** XRechnung extension BG-DEX-09: cac:PrepaidPayment (type, amount, description), in document order. */
+function readThirdPartyPayments(inv: Invoice, root: XmlElement): void {
+  for (const el of cacs(root, 'PrepaidPayment')) {
+    const p = located<ThirdPartyPayment>({}, el);
+    put(p, 'type', cbc(el, 'ID'));
+    putDec(p, 'amount', cbc(el, 'PaidAmount'));
+    put(p, 'description', cbc(el, 'InstructionID'));
+    (inv.thirdPartyPayments ??= []).push(p);
+  }
+}
+
 /**
  * cac:TaxTotal appears once in the invoice currency (with subtotals: BT-110 and BG-23) and once more in
  * the VAT accounting currency (BT-111) when BT-6 is given; cbc:TaxAmount's currencyID tells them apart.
@@ -156,7 +175,8 @@ function readTaxTotals(inv: Invoice, root: XmlElement): void {
     const cur = attr(amount, 'currencyID')?.trim();
     const inInvoiceCurrency = cur === undefined || invoiceCurrency === undefined || cur === invoiceCurrency;
     if (amount && inInvoiceCurrency && inv.totals.taxTotal === undefined) putDec(inv.totals, 'taxTotal', amount);
-    else if (amount && cur !== undefined && cur === taxCurrency && inv.totals.taxTotalAccountingCurrency === undefined) {
+    // Not `else`: when BT-6 equals BT-5, one TaxAmount is both BT-110 and BT-111 (as the CII reader reads it).
+    if (amount && cur !== undefined && cur === taxCurrency && inv.totals.taxTotalAccountingCurrency === undefined) {
       putDec(inv.totals, 'taxTotalAccountingCurrency', amount);
     }
     for (const sub of cacs(total, 'TaxSubtotal')) inv.vatBreakdown.push(readVatBreakdown(sub));
@@ -323,8 +343,10 @@ function readPeriod(el: XmlElement): Period {
   return p;
 }
 
+/** cbc:ChargeIndicator is an xs:boolean: "true" or "1" is a charge. */
 function isCharge(el: XmlElement): boolean {
-  return code(cbc(el, 'ChargeIndicator')) === 'true';
+  const v = code(cbc(el, 'ChargeIndicator'));
+  return v === 'true' || v === '1';
 }
 
 function readAllowanceChargeCommon(ac: DocumentAllowanceCharge | LineAllowanceCharge, el: XmlElement): void {
@@ -394,6 +416,12 @@ function readLine(el: XmlElement, creditNote: boolean): InvoiceLine {
   if (priceAc) {
     putDec(line, 'priceDiscount', cbc(priceAc, 'Amount'));
     putDec(line, 'grossPrice', cbc(priceAc, 'BaseAmount'));
+  }
+  // XRechnung extension: sub-lines (BG-DEX-01), as deep as they nest (the parser bounds the depth).
+  for (const sub of el.children) {
+    if (sub.ns === UBL_NS.cac && (sub.local === 'SubInvoiceLine' || sub.local === 'SubCreditNoteLine')) {
+      (line.subLines ??= []).push(readLine(sub, creditNote));
+    }
   }
   return line;
 }
