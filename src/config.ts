@@ -16,6 +16,8 @@ export interface Config {
   workers: number;
   /** Server processes sharing the port (node:cluster); 1 = this process serves alone. */
   processes: number;
+  /** With processes > 1: server processes that may die within a minute (each replaced); one more and the supervisor gives up. */
+  maxRestartsPerMinute: number;
   /** Uploads (and PDF-embedded invoice XML) up to this many KB are validated on the main thread; larger ones in the pool. */
   validationInlineMaxKb: number;
   logLevel: LogLevel;
@@ -92,6 +94,7 @@ export function loadConfig(env: Env = process.env, cores = availableParallelism(
     maxUploadSizeMb: integer(env, 'MAX_UPLOAD_SIZE_MB', 10, 1, 1024),
     workers: integer(env, 'WORKERS', 1, 0, 64),
     processes: processCount(env, cores),
+    maxRestartsPerMinute: integer(env, 'MAX_RESTARTS_PER_MINUTE', 5, 0, 10_000),
     validationInlineMaxKb: integer(env, 'VALIDATION_INLINE_MAX_KB', 128, 0, 1024 * 1024),
     logLevel: logLevel as LogLevel,
     licenseKey: text(env, 'LICENSE_KEY'),
