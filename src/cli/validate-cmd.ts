@@ -1,6 +1,6 @@
 /** `einvoice validate FILE|DIR|GLOB...`: the batch over worker threads, its reports and its exit code. */
 import { createWriteStream, statSync, type WriteStream } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableCpus } from '../util/cgroup.js';
 import { parseArgs } from 'node:util';
 import { ShapeError } from '../lib/errors.js';
 import { licenseOf, requireFeature } from '../lib/license-check.js';
@@ -83,7 +83,7 @@ export async function validateCommand(argv: string[]): Promise<number> {
   const failOn = (values['fail-on'] ?? 'error') as FailOn;
   if (failOn !== 'error' && failOn !== 'warning')
     throw new UsageError(`--fail-on must be error or warning, got "${values['fail-on']}"`, 'validate');
-  const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+  const jobs = values.jobs === undefined ? availableCpus() : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)
     throw new UsageError(`--jobs must be a whole number from 1 to 256, got "${values.jobs}"`, 'validate');
   const maxMb = values['max-size'] === undefined ? 100 : Number(values['max-size']);
