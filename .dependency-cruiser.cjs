@@ -28,8 +28,9 @@ const LAYERS = [
   { name: 'input', paths: ['^src/input/'] },
   // Mappings of the model and documents: metadata JSON → model, model → ExtractionResult / BusinessReadyInvoice / views.
   { name: 'documents', paths: ['^src/metadata/', '^src/extract/', '^src/serialize/', '^src/render/'] },
-  // The validation pipeline and the runner (where every operation's CPU work runs); the CDAR status messages.
-  { name: 'validation', paths: ['^src/validation/', '^src/cdar/'] },
+  // The validation pipeline and the runner (where every operation's CPU work runs); the CDAR status messages; the
+  // CII ⇄ UBL transform (the runner runs it; it names what it drops with the diagnostics' term tables).
+  { name: 'validation', paths: ['^src/validation/', '^src/cdar/', '^src/transform/'] },
   // The operations: one implementation each, used by the HTTP routes, the CLI and the library.
   { name: 'operations', paths: ['^src/lib/'] },
   // What reads the outside world: HTTP, the command line, the environment.

@@ -31,11 +31,11 @@ async function plainPdf(pdfa: boolean): Promise<Uint8Array> {
 }
 
 const meta = structuredClone(DOMESTIC_EXAMPLE);
-const { xml } = buildInvoiceXml(meta);
+const { xml, profile } = buildInvoiceXml(meta);
 const plain = await plainPdf(false);
 const { pdf } = await embedInvoiceXml(plain, {
   xml: new TextEncoder().encode(xml),
-  flavour: hybridFlavour(meta.profile ?? 'en16931'),
+  flavour: hybridFlavour(profile),
   title: `Invoice ${meta.invoice_number}`,
 });
 

@@ -98,7 +98,7 @@ test('the document passes the client checks, and the checks catch what they look
   const doc = (await app.inject({ url: '/openapi.json' })).json() as Doc;
   await app.close();
   assert.deepEqual(clientProblems(doc), []);
-  assert.equal(operations(doc).length, 10, 'ten operations: six under /v1 and four operational ones');
+  assert.equal(operations(doc).length, 11, 'eleven operations: seven under /v1 and four operational ones');
 
   // The same document with the faults the checks are there for.
   const broken = structuredClone(doc);
@@ -180,6 +180,17 @@ async function realAnswers(): Promise<Sample[]> {
         { name: 'xml', value: cii, filename: 'a.xml' },
       ]),
     );
+    samples.push(
+      await answer(community, 'transformInvoice', '/v1/transform', [...file(cii, 'invoice.xml'), { name: 'to', value: 'ubl' }], {
+        accept: 'application/json',
+      }),
+    );
+    samples.push(
+      await answer(community, 'transformInvoice', '/v1/transform', [...file(ubl, 'invoice.xml'), { name: 'to', value: 'json' }]),
+    );
+    samples.push(
+      await answer(community, 'transformInvoice', '/v1/transform', file('neither', 'x.txt').concat({ name: 'to', value: 'cii' })),
+    );
     samples.push(await answer(community, 'getHealth', '/health'));
     samples.push(await answer(community, 'getReadiness', '/healthz'));
     samples.push(await answer(community, 'getDiagnostics', '/diagnostics', undefined, { authorization: 'Bearer diag-token' }));
@@ -199,9 +210,12 @@ function bodyLiteral(op: Operation): string | null {
   const type = Object.keys(content)[0];
   if (!type) return null;
   const schema = content[type].schema;
-  const fields = (schema.required ?? []).map(
-    (name) => `${JSON.stringify(name)}: ${schema.properties?.[name]?.type === 'boolean' ? 'true' : '""'}`,
-  );
+  const literal = (name: string) => {
+    const prop = schema.properties?.[name] as { type?: string; enum?: unknown[] } | undefined;
+    if (prop?.enum?.length) return JSON.stringify(prop.enum[0]);
+    return prop?.type === 'boolean' ? 'true' : '""';
+  };
+  const fields = (schema.required ?? []).map((name) => `${JSON.stringify(name)}: ${literal(name)}`);
   return `{ ${fields.join(', ')} }`;
 }
 
@@ -259,7 +273,7 @@ expect<Equals<Body<'getHealth', 200>, Schemas['HealthResponse']>>();
 expect<Equals<Body<'getReadiness', 503>, Schemas['ReadinessResponse']>>();
 expect<Equals<Body<'mergeInvoice', 409>, Schemas['ProblemDetails']>>();
 expect<Equals<Body<'extractInvoice', 422>, Schemas['HTTPValidationError'] | Schemas['ProblemDetails']>>();
-for (const id of ['extractInvoice', 'validateInvoice', 'serializeInvoice', 'generateInvoiceXml', 'convertInvoice', 'mergeInvoice'] as const) {
+for (const id of ['extractInvoice', 'validateInvoice', 'serializeInvoice', 'generateInvoiceXml', 'convertInvoice', 'mergeInvoice', 'transformInvoice'] as const) {
   expect<Equals<Body<typeof id, 413>, Schemas['ProblemDetails']>>();
   expect<Equals<Body<typeof id, 415>, Schemas['ProblemDetails']>>();
 }

@@ -6,8 +6,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { EInvoiceError, ShapeError } from '../lib/errors.js';
+import type { DroppedContent } from '../transform/transform.js';
 import { entryModule, runNodeChild } from './child.js';
 import { HELP } from './help.js';
+import { pdfaNote } from './pdfa-note.js';
 import { EXIT, UsageError } from './usage.js';
 import { validateCommand } from './validate-cmd.js';
 
@@ -79,7 +81,7 @@ async function run(argv: string[]): Promise<number> {
 
   if (command === 'validate') return validateCommand(rest);
   // The engine is loaded once the command is known: `help` and a batch handed to a child process never need it.
-  const { convert, extract, merge, serialize, toXml } = await import('../lib/operations.js');
+  const { convert, extract, merge, serialize, toXml, transform } = await import('../lib/operations.js');
   switch (command) {
     case 'extract': {
       const { values, positionals } = args(rest, 'extract', 1, { xml: { type: 'boolean' } });
@@ -96,8 +98,11 @@ async function run(argv: string[]): Promise<number> {
       return EXIT.OK;
     }
     case 'xml': {
-      const { values, positionals } = args(rest, 'xml', 1, { profile: { type: 'string' } });
-      const built = await toXml(Buffer.from(readInput(positionals[0])).toString('utf8'), { profile: values.profile as string | undefined });
+      const { values, positionals } = args(rest, 'xml', 1, { profile: { type: 'string' }, syntax: { type: 'string' } });
+      const built = await toXml(Buffer.from(readInput(positionals[0])).toString('utf8'), {
+        profile: values.profile as string | undefined,
+        syntax: values.syntax as string | undefined,
+      });
       if (built.droppedFields.length)
         process.stderr.write(`dropped fields (the ${built.profile} profile cannot carry them): ${built.droppedFields.join(', ')}\n`);
       writeOutput(values.output as string | undefined, built.xml);
@@ -107,6 +112,7 @@ async function run(argv: string[]): Promise<number> {
       const { values, positionals } = args(rest, 'convert', 2, {
         profile: { type: 'string' },
         'allow-signature-invalidation': { type: 'boolean' },
+        'pdfa-strict': { type: 'boolean' },
       });
       if (!values.output) throw new UsageError('convert needs -o OUT.pdf', 'convert');
       const [pdf, meta] = positionals;
@@ -114,9 +120,11 @@ async function run(argv: string[]): Promise<number> {
         filename: pdf,
         profile: values.profile as string | undefined,
         allowSignatureInvalidation: values['allow-signature-invalidation'] === true,
+        pdfaStrict: values['pdfa-strict'] === true,
       });
       if (result.droppedFields.length) process.stderr.write(`dropped fields: ${result.droppedFields.join(', ')}\n`);
       if (result.signatureInvalidated) process.stderr.write(SIGNATURE_INVALIDATED_NOTE);
+      process.stderr.write(pdfaNote(result));
       writeOutput(values.output as string, result.pdf);
       return EXIT.OK;
     }
@@ -124,6 +132,7 @@ async function run(argv: string[]): Promise<number> {
       const { values, positionals } = args(rest, 'merge', 2, {
         format: { type: 'string' },
         'allow-signature-invalidation': { type: 'boolean' },
+        'pdfa-strict': { type: 'boolean' },
       });
       if (!values.output) throw new UsageError('merge needs -o OUT.pdf', 'merge');
       const [pdf, xml] = positionals;
@@ -132,8 +141,10 @@ async function run(argv: string[]): Promise<number> {
         pdfFilename: pdf,
         xmlFilename: xml,
         allowSignatureInvalidation: values['allow-signature-invalidation'] === true,
+        pdfaStrict: values['pdfa-strict'] === true,
       });
       if (result.signatureInvalidated) process.stderr.write(SIGNATURE_INVALIDATED_NOTE);
+      process.stderr.write(pdfaNote(result));
       writeOutput(values.output as string, result.pdf);
       return EXIT.OK;
     }
@@ -143,11 +154,40 @@ async function run(argv: string[]): Promise<number> {
       writeOutput(values.output as string | undefined, json(await serialize(readInput(file), { filename: file })));
       return EXIT.OK;
     }
+    case 'transform': {
+      const { values, positionals } = args(rest, 'transform', 1, {
+        to: { type: 'string' },
+        profile: { type: 'string' },
+        json: { type: 'boolean' },
+      });
+      if (values.to === undefined) throw new UsageError('transform needs --to cii|ubl', 'transform');
+      const [file] = positionals;
+      const result = await transform(readInput(file), {
+        to: values.to as string,
+        profile: values.profile as string | undefined,
+        filename: file,
+      });
+      if (result.dropped.length && !values.json) process.stderr.write(describeDropped(result.dropped));
+      writeOutput(values.output as string | undefined, values.json ? json(result) : result.xml);
+      return EXIT.OK;
+    }
     case 'serve':
       args(rest, 'serve', 0);
       return serve();
   }
   throw new UsageError(`unknown command: ${command}`);
+}
+
+/** The dropped list of a transform on stderr: one line per group (term or source path, reason, count, first location). */
+function describeDropped(dropped: DroppedContent[]): string {
+  const lines = [`not carried into the target (${dropped.length} group${dropped.length === 1 ? '' : 's'}; --json lists them in full):`];
+  for (const d of dropped) {
+    const what = d.term ? `${d.term} ${d.name}` : d.path;
+    const where = d.locations[0] ? ` at ${d.locations[0]}` : '';
+    const extra = d.replacement ? ` (now ${d.replacement})` : '';
+    lines.push(`  ${what}: ${d.reason.replaceAll('_', ' ')}${d.count > 1 ? `, ${d.count} times` : ''}${where}${extra}`);
+  }
+  return lines.join('\n') + '\n';
 }
 
 /** The service as `npm start` runs it (its Node flags), in a child process. */

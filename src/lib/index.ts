@@ -1,5 +1,5 @@
 /**
- * The typed library: `import { validate, extract, toXml, convert, merge, serialize } from 'einvoice-service'`.
+ * The typed library: `import { validate, extract, toXml, convert, merge, serialize, transform } from 'einvoice-service'`.
  * The same operations as the HTTP API and the CLI (one implementation each, ./operations.ts), in-process, on
  * bytes and plain objects. Importing this module loads neither fastify nor the rule sets (they load on first use).
  */
@@ -10,6 +10,7 @@ export {
   convert,
   merge,
   serialize,
+  transform,
   parseValidateOptions,
   invoicePdfName,
   BR_FR_EDITIONS,
@@ -20,16 +21,21 @@ export {
   type Bytes,
   type BrFrEdition,
   type ConvertOptions,
+  type DroppedContent,
   type ExtractOptions,
   type ExtractionResult,
   type HybridFormat,
   type InvoiceMetadata,
   type MergeOptions,
+  type OutputProfile,
+  type OutputSyntax,
   type PdfResult,
   type ProfileId,
   type SerializationResult,
   type SerializeOptions,
   type ToXmlOptions,
+  type TransformCallOptions as TransformOptions,
+  type TransformResult,
   type ValidateCallOptions as ValidateOptions,
   type ValidationErrorDetail,
   type ValidationResult,

@@ -8,7 +8,9 @@ import { ingest, IngestError, type IngestResult } from '../input/ingest.js';
 import type { ExtractionResult } from '../extract/result.js';
 import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../metadata/errors.js';
 import type { InvoiceMetadata } from '../metadata/schema.js';
-import { PROFILE_IDS, type ProfileId } from '../model/profiles.js';
+import { PROFILE_IDS, type OutputProfile, type OutputSyntax, type ProfileId } from '../model/profiles.js';
+import { checkTransformOptions, TransformInputError, TransformOptionError, type TransformOptions } from '../transform/options.js';
+import type { DroppedContent, TransformResult } from '../transform/transform.js';
 import { EmbedError, embedInvoiceXml, HYBRID_FORMATS, hybridFlavour, type HybridFormat } from '../pdf/hybrid.js';
 import { isPdf } from '../pdf/extract.js';
 import { licenseOf, requireFeature, type LicenseOptions } from './license-check.js';
@@ -26,6 +28,7 @@ import { ConflictError, EInvoiceError, InternalError, InvalidInputError, ShapeEr
 import { parseValidateOptions, type ValidateCallOptions } from './validate-options.js';
 
 export type { ExtractionResult, ValidationErrorDetail, ValidationResult, InvoiceMetadata, ProfileId, HybridFormat };
+export type { DroppedContent, OutputProfile, OutputSyntax, TransformResult };
 export type { BrFrEdition } from '../validation/br-fr-edition.js';
 
 /** The producer written into generated PDFs. */
@@ -124,28 +127,37 @@ export function fromMetadataError(err: unknown): unknown {
 }
 
 export interface ToXmlOptions {
-  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung. */
-  profile?: ProfileId | string;
+  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung, extended_ctc_fr, peppol. */
+  profile?: OutputProfile | string;
+  /** Output syntax, overriding the metadata's `syntax`: cii (CII D22B) or ubl (UBL 2.1, for en16931, xrechnung, peppol). */
+  syntax?: OutputSyntax | string;
 }
 
 export interface XmlResult {
-  /** The CII D22B XML. */
+  /** The CII D22B or UBL 2.1 XML. */
   xml: string;
-  /** The profile written. */
-  profile: ProfileId;
+  /** The profile written (peppol: Peppol BIS Billing 3.0). */
+  profile: OutputProfile;
+  /** The syntax written. */
+  syntax: OutputSyntax;
   /** Metadata paths the profile cannot carry, left out of the XML (the API's X-Dropped-Fields header). */
   droppedFields: string[];
   /** BT-1, when given. */
   invoiceNumber: string | undefined;
 }
 
-/** The metadata with `profile` put in (JSON text is parsed first). */
-async function withProfile(metadata: string | object, profile: string | undefined): Promise<unknown> {
-  if (profile === undefined) return metadata;
-  if (!(PROFILE_IDS as readonly string[]).includes(profile) && profile !== 'xrechnung_3.0') {
+const OUTPUT_PROFILES: readonly string[] = [...PROFILE_IDS, 'peppol'];
+
+/** The metadata with `profile` (and `syntax`) put in (JSON text is parsed first). */
+async function withProfile(metadata: string | object, profile: string | undefined, syntax?: string): Promise<unknown> {
+  if (profile === undefined && syntax === undefined) return metadata;
+  if (profile !== undefined && !OUTPUT_PROFILES.includes(profile) && profile !== 'xrechnung_3.0') {
     throw new ShapeError('OPTION_INVALID', [
-      { loc: ['profile'], msg: `Input should be ${PROFILE_IDS.map((p) => `'${p}'`).join(', ')}`, type: 'enum', input: profile },
+      { loc: ['profile'], msg: `Input should be ${OUTPUT_PROFILES.map((p) => `'${p}'`).join(', ')}`, type: 'enum', input: profile },
     ]);
+  }
+  if (syntax !== undefined && syntax !== 'cii' && syntax !== 'ubl') {
+    throw new ShapeError('OPTION_INVALID', [{ loc: ['syntax'], msg: "Input should be 'cii' or 'ubl'", type: 'enum', input: syntax }]);
   }
   // Numbers kept as written, a serialized invoice mapped: the profile then goes onto the metadata itself.
   const { parseMetadataText, plainMetadataValue } = await import('../metadata/validate.js');
@@ -156,14 +168,14 @@ async function withProfile(metadata: string | object, profile: string | undefine
     throw fromMetadataError(err);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  return { ...(value as object), profile };
+  return { ...(value as object), ...(profile !== undefined ? { profile } : {}), ...(syntax !== undefined ? { syntax } : {}) };
 }
 
 /** Build the metadata into CII XML; the model too (convert needs it). */
 async function buildXml(metadata: string | object | InvoiceMetadata, options: ToXmlOptions) {
   const { buildInvoiceXml } = await import('../metadata/build.js');
   try {
-    return buildInvoiceXml(await withProfile(metadata as string | object, options.profile));
+    return buildInvoiceXml(await withProfile(metadata as string | object, options.profile, options.syntax));
   } catch (err) {
     throw fromMetadataError(err);
   }
@@ -171,12 +183,76 @@ async function buildXml(metadata: string | object | InvoiceMetadata, options: To
 
 /**
  * Invoice metadata (the API's InvoiceMetadata, as an object or JSON text) → Factur-X / ZUGFeRD / XRechnung CII
- * XML. Totals and the VAT breakdown are computed when absent; given values that disagree reject with
- * InvalidInputError METADATA_INCONSISTENT; a missing or ill-typed field with ShapeError METADATA_INVALID.
+ * XML, or (`syntax: 'ubl'`, or the peppol profile) EN 16931 / XRechnung / Peppol BIS UBL. Totals and the VAT
+ * breakdown are computed when absent; given values that disagree reject with InvalidInputError
+ * METADATA_INCONSISTENT; a missing or ill-typed field, or a profile the syntax does not have, with ShapeError
+ * METADATA_INVALID.
  */
 export async function toXml(metadata: InvoiceMetadata | string | object, options: ToXmlOptions = {}): Promise<XmlResult> {
   const built = await buildXml(metadata, options);
-  return { xml: built.xml, profile: built.profile, droppedFields: built.droppedFields, invoiceNumber: built.invoice.number ?? undefined };
+  return {
+    xml: built.xml,
+    profile: built.target,
+    syntax: built.syntax,
+    droppedFields: built.droppedFields,
+    invoiceNumber: built.invoice.number ?? undefined,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// transform
+
+export interface TransformCallOptions {
+  /** The target syntax: cii or ubl. */
+  to: OutputSyntax | string;
+  /** The target profile: with ubl en16931, xrechnung or peppol; with cii a Factur-X profile or xrechnung. Default: the source's. */
+  profile?: OutputProfile | string;
+  /** Name of the upload, for messages. */
+  filename?: string;
+}
+
+/** A transform option of the wrong value as the library's ShapeError (HTTP 422 at `locRoot` + the field). */
+export function transformOptions(to: unknown, profile: unknown, locRoot: (string | number)[] = []): TransformOptions {
+  try {
+    return checkTransformOptions(to, profile);
+  } catch (err) {
+    if (!(err instanceof TransformOptionError)) throw err;
+    const missing = err.field === 'to' && (to === undefined || to === null || to === '');
+    throw new ShapeError('OPTION_INVALID', [
+      missing
+        ? { loc: [...locRoot, 'to'], msg: 'Field required', type: 'missing' }
+        : { loc: [...locRoot, err.field], msg: err.message, type: err.type, input: err.input },
+    ]);
+  }
+}
+
+/** TransformInputError (and IngestError) → InvalidInputError with the same code (HTTP 400). */
+export function fromTransformError(err: unknown): unknown {
+  if (err instanceof TransformInputError) return new InvalidInputError(err.code, err.message);
+  return fromIngest(err);
+}
+
+/**
+ * A CII or UBL invoice, or a Factur-X / ZUGFeRD PDF → the invoice in the other syntax (`to`), through the EN 16931
+ * model, with everything the target does not carry listed in `dropped` (business term, source locations, reason).
+ * `run` does the work (default: here, in-process); the HTTP service passes its runner's. Rejects with ShapeError
+ * OPTION_INVALID for a bad `to` / `profile`, InvalidInputError for an upload without a readable invoice (NOT_PDF_OR_XML,
+ * XML_MALFORMED, NO_XML, UNKNOWN_XML, UNSUPPORTED_XML, ...).
+ */
+export async function transform(
+  input: Bytes,
+  options: TransformCallOptions,
+  run?: (bytes: Uint8Array, filename: string | undefined, options: TransformOptions) => Promise<TransformResult>,
+): Promise<TransformResult> {
+  const bytes = requireBytes(input, 'input');
+  const checked = transformOptions(options?.to, options?.profile);
+  try {
+    if (run) return await run(bytes, options.filename, checked);
+    const { transformIngested } = await import('../transform/transform.js');
+    return transformIngested(await ingest(bytes, options.filename), checked);
+  } catch (err) {
+    throw fromTransformError(err);
+  }
 }
 
 /** EmbedError → library error: unusable input is 400 with its code, a failed self-check is 500. */
@@ -195,8 +271,24 @@ export interface PdfResult {
   filename: string;
   /** Metadata paths the profile could not carry (convert only; empty for merge). */
   droppedFields: string[];
-  /** The PDF/A-3b check of the written PDF: passed, or unverified when its time budget ran out (HTTP X-PDFA-Check). */
-  pdfaCheck: 'passed' | 'unverified';
+  /**
+   * The PDF/A-3b check of the written PDF (HTTP X-PDFA-Check): passed, failed (the input's content breaks a clause
+   * no repair could mend; see pdfaUnmet), or unverified when its time budget ran out.
+   */
+  pdfaCheck: PdfaCheck;
+  /** Names of the PDF/A repairs that changed something, in the order they ran (HTTP X-PDFA-Repairs); empty when none was needed. */
+  pdfaRepairs: string[];
+  /** When pdfaCheck is "failed": the clause-test ids the written PDF still fails, each once (HTTP X-PDFA-Unmet). Else empty. */
+  pdfaUnmet: string[];
+  /** When pdfaCheck is "failed": the findings behind pdfaUnmet, each once, at most 50 (pdfaFindingsOmitted counts the rest). */
+  pdfaFindings: ValidationErrorDetail[];
+  pdfaFindingsOmitted: number;
+  /**
+   * What a repair could do only in part, though the output may pass (HTTP X-PDFA-Partial: the clause ids): e.g. a
+   * text field's value that could not be drawn with an embedded font, a media annotation removed with its poster,
+   * XMP properties dropped because they cannot be declared. At most 50.
+   */
+  pdfaPartial: { clause: string; message: string; object?: string }[];
   /** The input PDF was digitally signed and allowSignatureInvalidation let it through: its signatures no longer verify (HTTP X-Signature-Invalidated). */
   signatureInvalidated: boolean;
 }
@@ -210,18 +302,51 @@ interface SignatureOption {
   allowSignatureInvalidation?: boolean;
 }
 
-/**
- * Never hand out a PDF that claims PDF/A-3b and fails it: the written PDF is checked, and a failure (almost always
- * the input's content: fonts not embedded, device colour without output intent) is a 422 PDFA_NONCONFORMANT
- * listing the clauses.
- */
-function gatePdfa(pdf: Uint8Array): 'passed' | 'unverified' {
-  const gate = gateWrittenPdf(pdf);
-  if (gate.failures) throw new UnprocessableError('PDFA_NONCONFORMANT', gate.detail!, { errors: gate.failures });
-  return gate.header as 'passed' | 'unverified';
+/** Shared by convert and merge. */
+interface PdfaStrictOption {
+  /**
+   * Refuse instead of answering a PDF that fails PDF/A-3b after the repairs: UnprocessableError PDFA_NONCONFORMANT
+   * (HTTP 422) listing each finding once, at most 50 (the rest counted). Default false: the PDF is answered with
+   * pdfaCheck "failed" and the clauses in pdfaUnmet.
+   */
+  pdfaStrict?: boolean;
 }
 
-export interface ConvertOptions extends ToXmlOptions, SignatureOption {
+export type PdfaCheck = 'passed' | 'failed' | 'unverified';
+
+/** Findings listed in a PDFA_NONCONFORMANT refusal (and in pdfaFindings); the rest are counted. */
+export const MAX_PDFA_FINDINGS_LISTED = 50;
+
+/**
+ * The written PDF is checked again after the repairs (src/pdf/repair): passed, failed (with the clauses still unmet),
+ * or unverified. In strict mode a failure is the 422 PDFA_NONCONFORMANT of before, its body bounded: each finding
+ * once, at most 50 listed, `findings_omitted` counting the rest.
+ */
+function gatePdfa(
+  pdf: Uint8Array,
+  strict: boolean | undefined,
+): Pick<PdfResult, 'pdfaCheck' | 'pdfaUnmet' | 'pdfaFindings' | 'pdfaFindingsOmitted'> {
+  const gate = gateWrittenPdf(pdf);
+  if (!gate.failures) return { pdfaCheck: gate.header, pdfaUnmet: [], pdfaFindings: [], pdfaFindingsOmitted: 0 };
+  const seen = new Set<string>();
+  const unique = gate.failures.filter((f) => {
+    const k = `${f.rule_id}|${f.location ?? ''}|${f.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  const listed = unique.slice(0, MAX_PDFA_FINDINGS_LISTED);
+  const omitted = unique.length - listed.length;
+  if (strict)
+    throw new UnprocessableError('PDFA_NONCONFORMANT', gate.detail!, {
+      errors: listed,
+      unmet_clauses: gate.clauses,
+      ...(omitted > 0 ? { report_truncated: true, findings_omitted: omitted } : {}),
+    });
+  return { pdfaCheck: 'failed', pdfaUnmet: gate.clauses ?? [], pdfaFindings: listed, pdfaFindingsOmitted: omitted };
+}
+
+export interface ConvertOptions extends ToXmlOptions, SignatureOption, PdfaStrictOption {
   /** Name of the PDF, for messages. */
   filename?: string;
   /**
@@ -230,7 +355,7 @@ export interface ConvertOptions extends ToXmlOptions, SignatureOption {
    */
   buildXml?: (
     metadata: InvoiceMetadata | string | object,
-  ) => Promise<{ xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string }>;
+  ) => Promise<{ xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string; syntax?: OutputSyntax }>;
 }
 
 export { invoicePdfName };
@@ -243,16 +368,33 @@ export { invoicePdfName };
 export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | object, options: ConvertOptions = {}): Promise<PdfResult> {
   const pdfBytes = requireBytes(pdf, 'pdf');
   if (!isPdf(pdfBytes)) throw new InvalidInputError('NOT_PDF', `"${options.filename ?? 'pdf'}" is not a PDF`);
-  let built: { xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string };
+  let built: { xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string; syntax?: OutputSyntax };
   if (options.buildXml) {
     try {
-      built = await options.buildXml((await withProfile(metadata as string | object, options.profile)) as string | object);
+      built = await options.buildXml((await withProfile(metadata as string | object, options.profile, options.syntax)) as string | object);
     } catch (err) {
       throw fromMetadataError(err);
     }
   } else {
     const b = await buildXml(metadata, options);
-    built = { xml: b.xml, droppedFields: b.droppedFields, profile: b.profile, invoiceNumber: b.invoice.number ?? undefined };
+    built = {
+      xml: b.xml,
+      droppedFields: b.droppedFields,
+      profile: b.profile,
+      invoiceNumber: b.invoice.number ?? undefined,
+      syntax: b.syntax,
+    };
+  }
+  // A hybrid PDF carries CII (Factur-X / ZUGFeRD / XRechnung CII): UBL and Peppol are /v1/xml's.
+  if (built.syntax === 'ubl') {
+    throw new ShapeError('METADATA_INVALID', [
+      {
+        loc: ['body', 'metadata', 'syntax'],
+        msg: 'convert embeds CII (Factur-X, ZUGFeRD, XRechnung CII): for UBL or Peppol use /v1/xml (toXml)',
+        type: 'value_error',
+        input: 'ubl',
+      },
+    ]);
   }
   const number = built.invoiceNumber;
   let result;
@@ -272,7 +414,9 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
     pdf: result.pdf,
     filename: invoicePdfName(number),
     droppedFields: built.droppedFields,
-    pdfaCheck: gatePdfa(result.pdf),
+    ...gatePdfa(result.pdf, options.pdfaStrict),
+    pdfaRepairs: result.repairs?.repaired ?? [],
+    pdfaPartial: result.repairs?.unrepaired ?? [],
     signatureInvalidated: result.signatureInvalidated === true,
   };
 }
@@ -282,7 +426,7 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
 
 export { HYBRID_FORMATS };
 
-export interface MergeOptions extends SignatureOption {
+export interface MergeOptions extends SignatureOption, PdfaStrictOption {
   /** Container override: factur-x, zugferd or xrechnung. Default: from the XML's profile. */
   format?: HybridFormat | string | null;
   /** File names, for messages. */
@@ -318,13 +462,9 @@ async function ingestPdfPart(bytes: Uint8Array, filename: string | undefined): P
   } catch (err) {
     throw fromIngest(err);
   }
-  // Readable (empty user password) is not writable: a PDF/A-3 cannot be encrypted, and the embedding keeps the file's structure.
-  if (ing.encryption) throw new InvalidInputError('PDF_ENCRYPTED', ENCRYPTED_FOR_EMBED);
+  // Readable with the empty user password: the embedder writes it decrypted (a PDF/A-3 cannot be encrypted).
   return ing;
 }
-
-const ENCRYPTED_FOR_EMBED =
-  'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again';
 
 /** Step 1 for the XML: an invoice syntax that a hybrid PDF can carry (`problem`: why there is none, when unknown). */
 function checkXmlSyntax(syntax: string | undefined, problem: string | undefined, format: HybridFormat | undefined): void {
@@ -450,7 +590,9 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
     pdf: result.pdf,
     filename: invoicePdfName(number),
     droppedFields: [],
-    pdfaCheck: gatePdfa(result.pdf),
+    ...gatePdfa(result.pdf, options.pdfaStrict),
+    pdfaRepairs: result.repairs?.repaired ?? [],
+    pdfaPartial: result.repairs?.unrepaired ?? [],
     signatureInvalidated: result.signatureInvalidated === true,
   };
 }

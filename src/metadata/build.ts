@@ -1,16 +1,17 @@
 /**
- * Metadata JSON → CII XML in one call, for POST /v1/xml and POST /v1/convert.
+ * Metadata JSON → CII or UBL XML in one call, for POST /v1/xml and POST /v1/convert.
  *
  * Throws MetadataNotJsonError (→ 400), MetadataShapeError (→ 422) or MetadataContentError (→ 400) from ./errors.js.
  */
 import { Big, decOrZero } from '../model/decimal.js';
 import type { Invoice } from '../model/invoice.js';
-import type { ProfileId } from '../model/profiles.js';
+import type { OutputProfile, OutputSyntax, ProfileId } from '../model/profiles.js';
 import { writeCii } from '../syntax/cii/writer.js';
+import { writeUbl } from '../syntax/ubl/writer.js';
 import { XmlOutputTooLargeError } from '../syntax/cii/writer-xml.js';
 import { completeInvoice } from './compute.js';
 import { MetadataContentError, MetadataShapeError } from './errors.js';
-import { droppedFields } from './profile-fit.js';
+import { droppedFields, ublDroppedFields } from './profile-fit.js';
 import type { InvoiceMetadata } from './schema.js';
 import { metadataToModel } from './to-model.js';
 import { parseMetadata } from './validate.js';
@@ -27,14 +28,19 @@ export const MAX_GENERATED_XML_CHARS = 16 * 1024 * 1024;
 export interface BuiltInvoice {
   /** Complete, computed EN 16931 model. */
   invoice: Invoice;
+  /** The CII profile whose content the invoice has (a Peppol invoice: en16931). */
   profile: ProfileId;
+  /** The profile asked for: `profile`, Peppol included. */
+  target: OutputProfile;
+  /** The syntax the XML is written in. */
+  syntax: OutputSyntax;
   /** Metadata paths the profile cannot carry (left out of the XML), e.g. `seller.contact`. */
   droppedFields: string[];
 }
 
 /** Validated metadata → computed model, checked for consistency. */
 export function buildInvoice(meta: InvoiceMetadata): BuiltInvoice {
-  const { invoice, profile, given } = metadataToModel(meta);
+  const { invoice, profile, target, syntax, given } = metadataToModel(meta);
   const issues = completeInvoice(invoice, given, { hasLines: invoice.lines.length > 0 });
   if (issues.length) throw new MetadataContentError('The given amounts do not match the invoice content', issues);
   // BR-CO-25: a positive amount due needs a due date or payment terms (EN 16931 invoices: BASIC and above).
@@ -54,15 +60,21 @@ export function buildInvoice(meta: InvoiceMetadata): BuiltInvoice {
       },
     ]);
   }
-  return { invoice, profile, droppedFields: droppedFields(meta, profile) };
+  const dropped = droppedFields(meta, profile);
+  if (syntax === 'ubl') for (const path of ublDroppedFields(meta, invoice)) if (!dropped.includes(path)) dropped.push(path);
+  return { invoice, profile, target, syntax, droppedFields: dropped };
 }
 
-/** Metadata (JSON text or parsed value) → CII D22B XML for the metadata's profile. */
+/** Metadata (JSON text or parsed value) → CII D22B or UBL 2.1 XML for the metadata's profile and syntax. */
 export function buildInvoiceXml(metadataJson: string | unknown): BuiltInvoice & { xml: string } {
   const meta = parseMetadata(metadataJson);
   const built = buildInvoice(meta);
   try {
-    return { ...built, xml: writeCii(built.invoice, built.profile, MAX_GENERATED_XML_CHARS) };
+    const xml =
+      built.syntax === 'ubl'
+        ? writeUbl(built.invoice, MAX_GENERATED_XML_CHARS)
+        : writeCii(built.invoice, built.profile, MAX_GENERATED_XML_CHARS);
+    return { ...built, xml };
   } catch (err) {
     if (!(err instanceof XmlOutputTooLargeError)) throw err;
     const mb = MAX_GENERATED_XML_CHARS / 1024 / 1024;

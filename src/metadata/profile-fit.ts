@@ -7,6 +7,7 @@
  * allowances/charges); they are the way these profiles are meant to be filled.
  * Array members are reported once with `[]`, e.g. `line_items[].description`.
  */
+import type { Invoice } from '../model/invoice.js';
 import type { ProfileId } from '../model/profiles.js';
 import { LEVEL, PROFILE_LEVEL } from '../syntax/cii/writer-profile.js';
 import type { InvoiceMetadata } from './schema.js';
@@ -113,6 +114,12 @@ export function droppedFields(meta: InvoiceMetadata, profile: ProfileId): string
     }
   }
 
+  // Sub-lines and line sellers (multi-vendor invoices) exist from EXTENDED up.
+  if (level < LEVEL.EXTENDED) {
+    for (const k of ['subtype', 'parent_line_id', 'seller', 'vat_exemption_reason', 'vat_exemption_reason_code'])
+      if ((meta.line_items ?? []).some((l) => present((l as Record<string, unknown>)[k]))) add(`line_items[].${k}`);
+  }
+
   // No EN 16931 term for a unit label: CII carries only the unit code.
   if (level > LEVEL.BASIC_WL && (meta.line_items ?? []).some((l) => present(l.unit_label))) add('line_items[].unit_label');
 
@@ -121,5 +128,15 @@ export function droppedFields(meta: InvoiceMetadata, profile: ProfileId): string
     const c = meta[who].contact;
     if (level >= LEVEL.EN16931 && c?.name && c.department) add(`${who}.contact.department`);
   }
+  return out;
+}
+
+/**
+ * What UBL cannot carry beyond the profile's limits: a credit note's due date (BT-9) sits in a payment means
+ * (cac:PaymentMeans/cbc:PaymentDueDate), which needs the payment means code; UBL 2.1 CreditNote has no DueDate.
+ */
+export function ublDroppedFields(meta: InvoiceMetadata, invoice: Invoice): string[] {
+  const out: string[] = [];
+  if (invoice.kind === 'credit-note' && present(meta.due_date) && !meta.payment) out.push('due_date');
   return out;
 }

@@ -18,7 +18,16 @@ import {
   type Party,
   type VatBreakdown,
 } from '../model/invoice.js';
-import { GUIDELINE_ID, type ProfileId } from '../model/profiles.js';
+import {
+  CREDIT_NOTE_TYPE_CODES,
+  GUIDELINE_ID,
+  PEPPOL_BILLING_PROCESS,
+  UBL_CUSTOMIZATION_ID,
+  type OutputProfile,
+  type OutputSyntax,
+  type ProfileId,
+  type UblProfileId,
+} from '../model/profiles.js';
 import { vatKey } from './compute.js';
 import type { AddressMetadata, InvoiceMetadata, LineItemMetadata } from './schema.js';
 
@@ -35,9 +44,6 @@ export const DEFAULT_EXEMPTIONS: Record<string, { reason: string; code: string }
 
 /** BT-8: EN 16931 names UNTDID 2005 codes; CII writes them as UNTDID 2475 (3 → 5, 35 → 29, 432 → 72). */
 const CII_TAX_POINT_CODE: Record<string, string> = { '3': '5', '35': '29', '432': '72' };
-
-/** Credit-note type codes (UBL writes them as CreditNote; CII keeps one root). */
-const CREDIT_NOTE_CODES = new Set(['81', '83', '261', '262', '296', '308', '381', '396', '420', '458', '532']);
 
 function address(a: AddressMetadata | undefined): Address | undefined {
   if (!a) return undefined;
@@ -120,6 +126,20 @@ function line(l: LineItemMetadata, index: number): InvoiceLine {
   out.classifications = (l.classifications ?? []).map((c) => ({ value: c.code, schemeId: c.list_id, listVersionId: c.list_version }));
   out.originCountryCode = l.origin_country;
   out.attributes = (l.attributes ?? []).map((a) => ({ name: a.name, value: a.value }));
+  out.subtype = l.subtype;
+  out.parentLineId = l.parent_line_id;
+  out.vatExemptionReason = l.vat_exemption_reason;
+  out.vatExemptionReasonCode = l.vat_exemption_reason_code;
+  if (l.seller) {
+    const s = l.seller;
+    out.itemSeller = {
+      name: s.name,
+      globalId: identifier(s.global_id),
+      legalRegistrationId: s.registration_id ? { value: s.registration_id, schemeId: s.registration_scheme } : undefined,
+      vatId: s.vat_number,
+      countryCode: s.country_code,
+    };
+  }
   return out;
 }
 
@@ -162,21 +182,36 @@ function defaultDeliveryDate(meta: InvoiceMetadata, profile: ProfileId): string 
     (!!meta.receiving_advice_reference && profile !== 'basic_wl' && profile !== 'basic');
   if (!timeOfSupply) return meta.invoice_date;
   // XRechnung exempts the delivery element from R008; BASIC WL's set does not carry R008.
-  if (deliveryContent || !(profile === 'basic' || profile === 'en16931' || profile === 'extended')) return undefined;
+  if (deliveryContent || !(profile === 'basic' || profile === 'en16931' || profile === 'extended' || profile === 'extended_ctc_fr'))
+    return undefined;
   return period?.end ?? period?.start ?? meta.invoice_date;
 }
 
 export interface ModelWithGiven {
   invoice: Invoice;
+  /** The CII profile whose content the invoice has (Peppol: en16931). */
   profile: ProfileId;
+  /** The profile asked for (`profile`, default en16931), Peppol included. */
+  target: OutputProfile;
+  /** The syntax to write: `syntax`, by default CII (UBL for Peppol). */
+  syntax: OutputSyntax;
   /** What the caller gave for values that are otherwise computed (checked by compute.ts). */
   given: { breakdown: VatBreakdown[]; totals: Invoice['totals'] };
 }
 
+/**
+ * EXTENDED-CTC-FR needs a billing framework (BT-23, BR-FR-08): without one, M1, the framework of a single invoice for
+ * goods and services alike (B1 goods, S1 services are narrower), is written.
+ */
+const FRENCH_DEFAULT_FRAMEWORK = 'M1';
+
 export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
-  const profile: ProfileId = meta.profile ?? 'en16931';
+  const target: OutputProfile = meta.profile ?? 'en16931';
+  const syntax: OutputSyntax = meta.syntax ?? (target === 'peppol' ? 'ubl' : 'cii');
+  // Peppol BIS Billing 3.0 carries what EN 16931 carries: the same content, its own identifiers.
+  const profile: ProfileId = target === 'peppol' ? 'en16931' : target;
   const typeCode = meta.document_type_code ?? '380';
-  const inv = emptyInvoice(CREDIT_NOTE_CODES.has(typeCode) ? 'credit-note' : 'invoice');
+  const inv = emptyInvoice(CREDIT_NOTE_TYPE_CODES.has(typeCode) ? 'credit-note' : 'invoice');
   inv.number = meta.invoice_number;
   inv.issueDate = meta.invoice_date;
   inv.typeCode = typeCode;
@@ -197,8 +232,16 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
   inv.buyerAccountingReference = meta.buyer_accounting_reference;
   inv.paymentTerms = meta.payment_terms;
   inv.notes = (meta.notes ?? []).map((n) => ({ text: n.text, subjectCode: n.subject_code }));
-  inv.businessProcess = meta.business_process ?? (profile === 'xrechnung' ? XRECHNUNG_BUSINESS_PROCESS : undefined);
-  inv.specificationId = GUIDELINE_ID[profile];
+  inv.businessProcess =
+    meta.business_process ??
+    (profile === 'xrechnung'
+      ? XRECHNUNG_BUSINESS_PROCESS
+      : target === 'peppol'
+        ? PEPPOL_BILLING_PROCESS
+        : profile === 'extended_ctc_fr'
+          ? FRENCH_DEFAULT_FRAMEWORK
+          : undefined);
+  inv.specificationId = syntax === 'ubl' ? UBL_CUSTOMIZATION_ID[target as UblProfileId] : GUIDELINE_ID[profile];
   inv.precedingInvoices = (meta.preceding_invoices ?? []).map((p) => ({ number: p.number, date: p.date }));
   inv.seller = party(meta.seller);
   inv.buyer = party(meta.buyer);
@@ -290,6 +333,8 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
   return {
     invoice: inv,
     profile,
+    target,
+    syntax,
     given: {
       breakdown: givenBreakdown,
       totals: {

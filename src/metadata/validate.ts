@@ -3,6 +3,7 @@
  * conditional requirements of EN 16931 and of the chosen profile (XRechnung's BR-DE-*, VAT category rules).
  * Every problem becomes a FastAPI-style item whose `loc` starts with ['body', 'metadata'].
  */
+import { billingModes } from '../rules/br-fr/checks.js';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Big, parseDec } from '../model/decimal.js';
@@ -11,7 +12,8 @@ import { jsonTooDeep, jsonTooDeepMessage, valueTooDeep } from '../util/json-limi
 
 const ZERO = new Big('0');
 import { MetadataNotJsonError, MetadataShapeError, type ShapeErrorItem } from './errors.js';
-import { InvoiceMetadataSchema, type InvoiceMetadata, type MetadataProfile } from './schema.js';
+import { InvoiceMetadataSchema, UBL_PROFILE_VALUES, type InvoiceMetadata, type MetadataProfile } from './schema.js';
+import { CREDIT_NOTE_TYPE_CODES } from '../model/profiles.js';
 import { parseJsonKeepingNumbers, resolveNumbers } from './json-numbers.js';
 import { fromBusinessReady } from './business-ready-input.js';
 
@@ -513,7 +515,135 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
   codeListErrors(meta, add);
   otherRuleErrors(meta, add, missing);
   if (profile === 'xrechnung') xrechnungErrors(meta, add, missing);
+  syntaxErrors(meta, add);
+  if (profile === 'peppol') peppolErrors(meta, add, missing);
+  if (profile === 'extended_ctc_fr') frenchExtendedErrors(meta, add, missing);
+  subLineErrors(meta, add);
   return items;
+}
+
+/** The output syntax a profile is written in: UBL for the UBL targets, CII for the Factur-X profiles (and by default). */
+function syntaxErrors(meta: InvoiceMetadata, add: (loc: Loc, msg: string, type?: string, input?: unknown) => void): void {
+  const profile = profileOf(meta);
+  if (meta.syntax === 'ubl' && !(UBL_PROFILE_VALUES as readonly string[]).includes(profile)) {
+    add(
+      ['syntax'],
+      `profile ${profile} is ${profile === 'extended_ctc_fr' ? 'a French CII profile' : 'a Factur-X profile'}, written as CII only; with syntax ubl use profile en16931, xrechnung or peppol`,
+      'value_error',
+      meta.syntax,
+    );
+  }
+  if (meta.syntax === 'cii' && profile === 'peppol') {
+    add(['syntax'], 'Peppol BIS Billing 3.0 is written as UBL: leave syntax out or set it to ubl', 'value_error', meta.syntax);
+  }
+}
+
+/** BT-23 of a Peppol BIS Billing 3.0 document: urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0 (PEPPOL-EN16931-R007). */
+const PEPPOL_PROCESS = /^urn:fdc:peppol\.eu:2017:poacc:billing:([0-9]{2}):1\.0$/;
+/** Type codes Peppol BIS Billing 3.0 allows in the billing process 01 (PEPPOL-EN16931-P0100 invoices, P0101 credit notes). */
+const PEPPOL_INVOICE_TYPES = new Set(
+  '71 80 82 84 102 218 219 326 331 380 382 383 384 386 388 393 395 553 575 623 780 817 870 875 876 877'.split(' '),
+);
+const PEPPOL_CREDIT_NOTE_TYPES = new Set(['381', '396', '81', '83', '532']);
+
+/**
+ * What Peppol BIS Billing 3.0 requires beyond EN 16931 that the metadata alone decides (the Peppol rules' ids in the
+ * messages); code lists and identifier check digits are left to the validator's peppol-bis-3 rule set.
+ */
+function peppolErrors(
+  meta: InvoiceMetadata,
+  add: (loc: Loc, msg: string, type?: string, input?: unknown) => void,
+  missing: (loc: Loc, why: string) => void,
+): void {
+  if (!meta.seller.electronic_address)
+    missing(
+      ['seller', 'electronic_address'],
+      'Peppol needs the seller electronic address, e.g. {"id":"4000001123452","scheme":"0088"} (PEPPOL-EN16931-R020)',
+    );
+  if (!meta.buyer.electronic_address)
+    missing(['buyer', 'electronic_address'], 'Peppol needs the buyer electronic address (PEPPOL-EN16931-R010)');
+  const germans = meta.seller.address?.country_code === 'DE' && meta.buyer.address?.country_code === 'DE';
+  // Between German parties Peppol applies the German rules (DE-R-*, XRechnung's BR-DE-* by number); the buyer
+  // reference is then required outright (DE-R-015), not only as an alternative to the order reference (R003).
+  if (germans) germanErrors(meta, add, missing, 'Peppol between German parties', (n) => `DE-R-${String(n).padStart(3, '0')}`);
+  else if (!meta.buyer_reference && !meta.purchase_order_reference)
+    missing(['buyer_reference'], 'Peppol needs the buyer reference or the purchase order reference (PEPPOL-EN16931-R003)');
+  if ((meta.notes ?? []).length > 1 && !germans)
+    add(['notes'], 'Peppol allows one note unless seller and buyer are both German (PEPPOL-EN16931-R002)', 'too_long');
+  const process = meta.business_process?.trim();
+  const processNumber = process === undefined ? '01' : PEPPOL_PROCESS.exec(process)?.[1];
+  if (process !== undefined && processNumber === undefined)
+    add(
+      ['business_process'],
+      "Peppol's business process is urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0 (PEPPOL-EN16931-R007)",
+      'value_error',
+      meta.business_process,
+    );
+  const type = meta.document_type_code ?? '380';
+  const creditNote = CREDIT_NOTE_TYPE_CODES.has(type);
+  if (processNumber === '01' && !(creditNote ? PEPPOL_CREDIT_NOTE_TYPES : PEPPOL_INVOICE_TYPES).has(type))
+    add(
+      ['document_type_code'],
+      `Peppol's billing process does not allow ${creditNote ? 'credit note' : 'invoice'} type code ${type} (PEPPOL-EN16931-${creditNote ? 'P0101' : 'P0100'})`,
+      'value_error',
+      type,
+    );
+  if ((type === '326' || type === '384') && !germans)
+    add(
+      ['document_type_code'],
+      `Peppol allows type code ${type} only between German seller and buyer (PEPPOL-EN16931-P0112)`,
+      'value_error',
+      type,
+    );
+  // R110 / R111: line periods within the invoicing period.
+  const period = meta.invoice_period;
+  for (const [i, l] of (meta.line_items ?? []).entries()) {
+    if (period?.start && l.period?.start && l.period.start < period.start)
+      add(
+        ['line_items', i, 'period', 'start'],
+        'Peppol wants a line period within the invoicing period (PEPPOL-EN16931-R110)',
+        'value_error',
+        l.period.start,
+      );
+    if (period?.end && l.period?.end && l.period.end > period.end)
+      add(
+        ['line_items', i, 'period', 'end'],
+        'Peppol wants a line period within the invoicing period (PEPPOL-EN16931-R111)',
+        'value_error',
+        l.period.end,
+      );
+  }
+}
+
+type AddIssue = (loc: Loc, msg: string, type?: string, input?: unknown) => void;
+type MissingIssue = (loc: Loc, why: string) => void;
+
+/**
+ * EXTENDED-CTC-FR: the billing framework (cadre de facturation, BT-23) is one of the codes of AFNOR XP Z12-012
+ * (BR-FR-08, release 1.4); when absent the writer writes M1 (src/metadata/to-model.ts).
+ */
+function frenchExtendedErrors(meta: InvoiceMetadata, add: AddIssue, _missing: MissingIssue): void {
+  const modes = billingModes('1.4');
+  if (meta.business_process !== undefined && !modes.includes(meta.business_process))
+    add(['business_process'], `The billing framework (BT-23) must be one of ${modes.join(', ')} (BR-FR-08)`, 'enum', meta.business_process);
+}
+
+/** Sub-lines: a parent names another line (BR-FREXT-11), and a line with a parent states its subtype (BR-FREXT-06). */
+function subLineErrors(meta: InvoiceMetadata, add: AddIssue): void {
+  const lines = meta.line_items ?? [];
+  const ids = lines.map((l, i) => l.id ?? String(i + 1));
+  for (const [i, l] of lines.entries()) {
+    if (l.parent_line_id === undefined) continue;
+    if (!ids.some((id, j) => id === l.parent_line_id && j !== i))
+      add(
+        ['line_items', i, 'parent_line_id'],
+        'parent_line_id must name another line of the invoice (BR-FREXT-11)',
+        'value_error',
+        l.parent_line_id,
+      );
+    if (l.subtype === undefined)
+      add(['line_items', i, 'subtype'], 'A line with a parent_line_id must state its subtype (BR-FREXT-06)', 'missing', undefined);
+  }
 }
 
 /** Values that must come from an EN 16931 code list (BR-CL-*), checked against the official lists. */
@@ -626,10 +756,14 @@ function otherRuleErrors(
     // BT-150 belongs to BT-149; XRechnung (PEPPOL-EN16931-R130) wants it equal to the invoiced quantity's unit.
     if (l.price_base_quantity_unit_code && !l.price_base_quantity)
       missing(['line_items', i, 'price_base_quantity'], 'price_base_quantity_unit_code is the unit of price_base_quantity: give both');
-    else if (l.price_base_quantity_unit_code && profileOf(meta) === 'xrechnung' && l.price_base_quantity_unit_code !== l.unit_code)
+    else if (
+      l.price_base_quantity_unit_code &&
+      (profileOf(meta) === 'xrechnung' || profileOf(meta) === 'peppol') &&
+      l.price_base_quantity_unit_code !== l.unit_code
+    )
       add(
         ['line_items', i, 'price_base_quantity_unit_code'],
-        'XRechnung requires the unit of the price base quantity to be the unit_code (PEPPOL-EN16931-R130)',
+        `${profileOf(meta) === 'peppol' ? 'Peppol' : 'XRechnung'} requires the unit of the price base quantity to be the unit_code (PEPPOL-EN16931-R130)`,
         'value_error',
         l.price_base_quantity_unit_code,
       );
@@ -700,34 +834,58 @@ function xrechnungErrors(
   add: (loc: Loc, msg: string, type?: string, input?: unknown) => void,
   missing: (loc: Loc, why: string) => void,
 ): void {
-  if (!meta.buyer_reference) missing(['buyer_reference'], 'XRechnung needs the buyer reference, e.g. the Leitweg-ID (BR-DE-15)');
-  if (!meta.seller.electronic_address)
-    missing(['seller', 'electronic_address'], 'XRechnung needs the seller electronic address (PEPPOL-EN16931-R020)');
-  if (!meta.buyer.electronic_address)
-    missing(['buyer', 'electronic_address'], 'XRechnung needs the buyer electronic address (PEPPOL-EN16931-R010)');
+  germanErrors(
+    meta,
+    add,
+    missing,
+    'XRechnung',
+    (n) => `BR-DE-${n}`,
+    () => {
+      if (!meta.seller.electronic_address)
+        missing(['seller', 'electronic_address'], 'XRechnung needs the seller electronic address (PEPPOL-EN16931-R020)');
+      if (!meta.buyer.electronic_address)
+        missing(['buyer', 'electronic_address'], 'XRechnung needs the buyer electronic address (PEPPOL-EN16931-R010)');
+    },
+  );
+}
+
+/**
+ * The German rules: XRechnung's BR-DE-*, which Peppol BIS applies between a German seller and a German buyer as
+ * DE-R-* (the same numbers). `who` names the requirement in the messages, `id` the rule.
+ */
+function germanErrors(
+  meta: InvoiceMetadata,
+  add: (loc: Loc, msg: string, type?: string, input?: unknown) => void,
+  missing: (loc: Loc, why: string) => void,
+  who: string,
+  id: (n: number) => string,
+  afterBuyerReference?: () => void,
+): void {
+  if (!meta.buyer_reference) missing(['buyer_reference'], `${who} needs the buyer reference, e.g. the Leitweg-ID (${id(15)})`);
+  afterBuyerReference?.();
   const c = meta.seller.contact;
-  if (!c && !meta.seller.email) missing(['seller', 'contact'], 'XRechnung needs the seller contact with name, phone and email (BR-DE-2)');
+  if (!c && !meta.seller.email) missing(['seller', 'contact'], `${who} needs the seller contact with name, phone and email (${id(2)})`);
   else {
-    if (!c?.name && !c?.department) missing(['seller', 'contact', 'name'], 'XRechnung needs the seller contact name (BR-DE-5)');
-    if (!c?.phone) missing(['seller', 'contact', 'phone'], 'XRechnung needs the seller contact telephone (BR-DE-6)');
-    if (!c?.email && !meta.seller.email) missing(['seller', 'contact', 'email'], 'XRechnung needs the seller contact e-mail (BR-DE-7)');
+    if (!c?.name && !c?.department) missing(['seller', 'contact', 'name'], `${who} needs the seller contact name (${id(5)})`);
+    if (!c?.phone) missing(['seller', 'contact', 'phone'], `${who} needs the seller contact telephone (${id(6)})`);
+    if (!c?.email && !meta.seller.email) missing(['seller', 'contact', 'email'], `${who} needs the seller contact e-mail (${id(7)})`);
   }
-  for (const who of ['seller', 'buyer'] as const) {
-    const a = meta[who].address;
+  for (const party of ['seller', 'buyer'] as const) {
+    const a = meta[party].address;
     if (!a) continue;
-    if (!a.city) missing([who, 'address', 'city'], `XRechnung needs the ${who} city (BR-DE-${who === 'seller' ? 3 : 8})`);
-    if (!a.postcode) missing([who, 'address', 'postcode'], `XRechnung needs the ${who} post code (BR-DE-${who === 'seller' ? 4 : 9})`);
+    if (!a.city) missing([party, 'address', 'city'], `${who} needs the ${party} city (${id(party === 'seller' ? 3 : 8)})`);
+    if (!a.postcode) missing([party, 'address', 'postcode'], `${who} needs the ${party} post code (${id(party === 'seller' ? 4 : 9)})`);
   }
   const da = meta.delivery?.address;
   if (da) {
-    if (!da.city) missing(['delivery', 'address', 'city'], 'XRechnung needs the deliver-to city (BR-DE-10)');
-    if (!da.postcode) missing(['delivery', 'address', 'postcode'], 'XRechnung needs the deliver-to post code (BR-DE-11)');
+    if (!da.city) missing(['delivery', 'address', 'city'], `${who} needs the deliver-to city (${id(10)})`);
+    if (!da.postcode) missing(['delivery', 'address', 'postcode'], `${who} needs the deliver-to post code (${id(11)})`);
   }
-  if (!meta.payment) missing(['payment'], 'XRechnung needs payment instructions with means_code (BR-DE-1)');
+  if (!meta.payment) missing(['payment'], `${who} needs payment instructions with means_code (${id(1)})`);
   else {
     const code = meta.payment.means_code;
     if (['48', '54', '55'].includes(code) && !meta.payment.card)
-      missing(['payment', 'card'], `payment means ${code} needs the card (BR-DE-24-a)`);
+      missing(['payment', 'card'], `payment means ${code} needs the card (${id(24)}-a)`);
     const groups = [
       meta.payment.credit_transfers?.length ? 'credit_transfers' : '',
       meta.payment.card ? 'card' : '',
@@ -742,7 +900,8 @@ function xrechnungErrors(
             ? 'direct_debit'
             : '';
     for (const g of groups) {
-      if (expected && g !== expected) add(['payment', g], `payment means ${code} allows only ${expected} in XRechnung (BR-DE-23..25)`);
+      if (expected && g !== expected)
+        add(['payment', g], `payment means ${code} allows only ${expected} in ${who} (${id(23)}..${id(25).replace(/^.*-/, '')})`);
     }
   }
 }

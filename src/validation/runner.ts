@@ -35,6 +35,8 @@ import { Piscina } from 'piscina';
 import { IngestError, XmlTooLargeError } from '../input/ingest.js';
 import type { ExtractionResult } from '../extract/result.js';
 import type { SerializedUpload } from '../serialize/upload.js';
+import { TransformInputError, type TransformOptions } from '../transform/options.js';
+import type { TransformResult } from '../transform/transform.js';
 import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../metadata/errors.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
 import type { BuiltXml, MetadataErrorData, WorkerAnswer, WorkerTask } from './worker-task.js';
@@ -74,6 +76,8 @@ export interface ValidationRunner {
   extract(bytes: Uint8Array, filename?: string): Promise<ExtractionResult>;
   /** Upload → the /v1/serialize payload (src/serialize/upload.ts); throws IngestError for unusable uploads. */
   serialize(bytes: Uint8Array, filename?: string): Promise<SerializedUpload>;
+  /** Upload → the invoice in the other syntax (src/transform/); throws IngestError or TransformInputError for unusable uploads. */
+  transform(bytes: Uint8Array, filename: string | undefined, options: TransformOptions): Promise<TransformResult>;
   close(): Promise<void>;
 }
 
@@ -118,7 +122,14 @@ const loadExtraction = () => (extraction ??= Promise.all([import('../input/inges
 
 async function buildXmlInline(metadata: unknown): Promise<BuiltXml> {
   const built = (await loadXmlBuilder()).buildInvoiceXml(metadata);
-  return { xml: built.xml, droppedFields: built.droppedFields, profile: built.profile, invoiceNumber: built.invoice.number ?? undefined };
+  return {
+    xml: built.xml,
+    droppedFields: built.droppedFields,
+    profile: built.profile,
+    invoiceNumber: built.invoice.number ?? undefined,
+    syntax: built.syntax,
+    target: built.target,
+  };
 }
 
 let serialization: Promise<[typeof import('../input/ingest.js'), typeof import('../serialize/upload.js')]> | undefined;
@@ -127,6 +138,19 @@ const loadSerialization = () => (serialization ??= Promise.all([import('../input
 async function serializeInline(bytes: Uint8Array, filename: string | undefined, maxXmlBytes?: number): Promise<SerializedUpload> {
   const [{ ingest }, { serializeIngested }] = await loadSerialization();
   return serializeIngested(await ingest(bytes, filename, maxXmlBytes === undefined ? {} : { maxXmlBytes }));
+}
+
+let transformation: Promise<[typeof import('../input/ingest.js'), typeof import('../transform/transform.js')]> | undefined;
+const loadTransformation = () => (transformation ??= Promise.all([import('../input/ingest.js'), import('../transform/transform.js')]));
+
+async function transformInline(
+  bytes: Uint8Array,
+  filename: string | undefined,
+  options: TransformOptions,
+  maxXmlBytes?: number,
+): Promise<TransformResult> {
+  const [{ ingest }, { transformIngested }] = await loadTransformation();
+  return transformIngested(await ingest(bytes, filename, maxXmlBytes === undefined ? {} : { maxXmlBytes }), options);
 }
 
 async function extractInline(bytes: Uint8Array, filename: string | undefined, maxXmlBytes?: number): Promise<ExtractionResult> {
@@ -217,6 +241,10 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
         counts.inline++;
         return batch.run(() => serializeInline(bytes, filename));
       },
+      transform(bytes, filename, options) {
+        counts.inline++;
+        return batch.run(() => transformInline(bytes, filename, options));
+      },
       close: async () => {},
     };
   }
@@ -267,6 +295,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     }
     if ('ingestError' in answer) throw new IngestError(answer.ingestError.code, answer.ingestError.message);
     if ('metadataError' in answer) throw metadataError(answer.metadataError);
+    if ('transformError' in answer) throw new TransformInputError(answer.transformError.code, answer.transformError.message);
     return answer;
   }
   const preferInline = () => inlineMaxBytes > 0 && !(spill && gate.jobs < threads * SPILL_DEPTH && isBusy());
@@ -331,6 +360,15 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
       }
       const task: WorkerTask = { kind: 'serialize', bytes, ...(filename ? { filename } : {}) };
       return ((await inPool(task, opts.timeoutMs, 'Serialization')) as { serialized: SerializedUpload }).serialized;
+    },
+    async transform(bytes, filename, options) {
+      // Like extract: the size of the invoice XML decides (a PDF's embedded XML is taken out inline first).
+      if (preferInline() && inlineSized(bytes)) {
+        const result = await boundedInline(() => batch.run(() => transformInline(bytes, filename, options, inlineMaxBytes)));
+        if (result) return result;
+      }
+      const task: WorkerTask = { kind: 'transform', bytes, options, ...(filename ? { filename } : {}) };
+      return ((await inPool(task, opts.timeoutMs, 'Transformation')) as { transformed: TransformResult }).transformed;
     },
     close: () => pool.destroy(),
   };

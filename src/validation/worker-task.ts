@@ -6,8 +6,10 @@
 import type { IngestError } from '../input/ingest.js';
 import type { ExtractionResult } from '../extract/result.js';
 import type { ContentIssue, ShapeErrorItem } from '../metadata/errors.js';
-import type { ProfileId } from '../model/profiles.js';
+import type { OutputProfile, OutputSyntax, ProfileId } from '../model/profiles.js';
 import type { SerializedUpload } from '../serialize/upload.js';
+import type { TransformOptions } from '../transform/options.js';
+import type { TransformResult } from '../transform/transform.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
 
 /** What /v1/xml answers: the XML and the metadata fields the profile could not carry. */
@@ -17,13 +19,17 @@ export interface BuiltXml {
   /** The profile the XML was written for, and BT-1 (for /v1/convert's container and download name). */
   profile: ProfileId;
   invoiceNumber?: string;
+  /** The syntax written (UBL for the UBL targets), and the profile asked for (Peppol included). */
+  syntax?: OutputSyntax;
+  target?: OutputProfile;
 }
 
 export type WorkerTask =
   | { kind?: 'validate'; bytes: Uint8Array; filename?: string; options?: ValidateOptions; pdfa?: boolean }
   | { kind: 'xml'; metadata: unknown }
   | { kind: 'extract'; bytes: Uint8Array; filename?: string }
-  | { kind: 'serialize'; bytes: Uint8Array; filename?: string };
+  | { kind: 'serialize'; bytes: Uint8Array; filename?: string }
+  | { kind: 'transform'; bytes: Uint8Array; filename?: string; options: TransformOptions };
 
 /** A metadata error of buildInvoiceXml, as data. */
 export type MetadataErrorData =
@@ -36,5 +42,7 @@ export type WorkerAnswer =
   | { xml: BuiltXml }
   | { extraction: ExtractionResult }
   | { serialized: SerializedUpload }
+  | { transformed: TransformResult }
+  | { transformError: { code: string; message: string } }
   | { ingestError: { code: IngestError['code']; message: string } }
   | { metadataError: MetadataErrorData };

@@ -4,6 +4,7 @@
  * the thread hop; the runner turns them back into the same error classes.
  */
 import { IngestError } from '../input/ingest.js';
+import type { TransformOptions } from '../transform/options.js';
 import type { WorkerAnswer, WorkerTask } from './worker-task.js';
 
 // Loaded on first use: a worker loads only what its tasks need (the rule sets are the largest part).
@@ -19,7 +20,14 @@ async function buildXml(metadata: unknown): Promise<WorkerAnswer> {
   try {
     const built = buildInvoiceXml(metadata);
     return {
-      xml: { xml: built.xml, droppedFields: built.droppedFields, profile: built.profile, invoiceNumber: built.invoice.number ?? undefined },
+      xml: {
+        xml: built.xml,
+        droppedFields: built.droppedFields,
+        profile: built.profile,
+        invoiceNumber: built.invoice.number ?? undefined,
+        syntax: built.syntax,
+        target: built.target,
+      },
     };
   } catch (err) {
     if (err instanceof errors.MetadataNotJsonError) return { metadataError: { kind: 'notJson', message: err.message, code: err.code } };
@@ -47,8 +55,21 @@ async function extract(bytes: Uint8Array, filename?: string): Promise<WorkerAnsw
   return { extraction: toExtractionResult(await ingest(bytes, filename)) };
 }
 
+let transformModules: Promise<[typeof import('../input/ingest.js'), typeof import('../transform/transform.js')]> | undefined;
+
+async function transform(bytes: Uint8Array, filename: string | undefined, options: TransformOptions): Promise<WorkerAnswer> {
+  const [{ ingest }, t] = await (transformModules ??= Promise.all([import('../input/ingest.js'), import('../transform/transform.js')]));
+  try {
+    return { transformed: t.transformIngested(await ingest(bytes, filename), options) };
+  } catch (err) {
+    if (err instanceof t.TransformInputError) return { transformError: { code: err.code, message: err.message } };
+    throw err;
+  }
+}
+
 export default async function runInWorker(task: WorkerTask): Promise<WorkerAnswer> {
   try {
+    if (task.kind === 'transform') return await transform(task.bytes, task.filename, task.options);
     if (task.kind === 'xml') return await buildXml(task.metadata);
     if (task.kind === 'extract') return await extract(task.bytes, task.filename);
     if (task.kind === 'serialize') return await serialize(task.bytes, task.filename);

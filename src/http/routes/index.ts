@@ -5,7 +5,17 @@ import extract from './extract.js';
 import merge from './merge.js';
 import operations from './operations.js';
 import serialize from './serialize.js';
+import transform from './transform.js';
 import validate from './validate.js';
 import xml from './xml.js';
 
-export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [operations, extract, serialize, xml, validate, convert, merge];
+export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [
+  operations,
+  extract,
+  serialize,
+  xml,
+  validate,
+  convert,
+  merge,
+  transform,
+];

@@ -1,5 +1,6 @@
 /**
- * POST /v1/xml: invoice metadata JSON (form field `metadata`) → Factur-X / ZUGFeRD / XRechnung CII D22B XML.
+ * POST /v1/xml: invoice metadata JSON (form field `metadata`) → Factur-X / ZUGFeRD / XRechnung CII D22B XML, or
+ * EN 16931 / XRechnung / Peppol BIS UBL 2.1 XML (`syntax: "ubl"`, profile `peppol`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { INVOICE_METADATA_COMPONENT } from '../../metadata/index.js';
@@ -23,7 +24,14 @@ export function toHttpError(err: unknown): unknown {
 }
 
 const DESCRIPTION = `Generates Cross Industry Invoice (D22B) XML from invoice metadata JSON, for the Factur-X/ZUGFeRD profiles
-\`minimum\`, \`basic_wl\`, \`basic\`, \`en16931\` (default) and \`extended\`, and for \`xrechnung\` (XRechnung 3.0 CII).
+\`minimum\`, \`basic_wl\`, \`basic\`, \`en16931\` (default) and \`extended\`, and for \`xrechnung\` (XRechnung 3.0 CII);
+or, with \`"syntax": "ubl"\` in the metadata, UBL 2.1 XML (an Invoice, or a CreditNote for credit-note type codes such as
+381) for \`en16931\` (plain EN 16931 UBL), \`xrechnung\` (XRechnung 3.0 UBL) and \`peppol\` (Peppol BIS Billing 3.0, UBL
+only: \`syntax\` may be left out; CustomizationID urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0,
+ProfileID urn:fdc:peppol.eu:2017:poacc:billing:01:1.0, electronic addresses as EndpointID with schemeID). \`syntax\`
+\`ubl\` with a Factur-X profile (\`minimum\`, \`basic_wl\`, \`basic\`, \`extended\`) or \`cii\` with \`peppol\` is **422** at
+\`["body","metadata","syntax"]\`; \`peppol\` requires what Peppol does beyond EN 16931 (both electronic addresses, a buyer
+or purchase order reference, one note unless seller and buyer are German, the Peppol type codes), also 422 at the field.
 The metadata is the JSON schema \`InvoiceMetadata\`, sent as the form field \`metadata\`
 (\`application/x-www-form-urlencoded\`; \`multipart/form-data\` is accepted too), or as an \`application/json\` body
 that is the metadata object itself (or \`{"metadata": ...}\`). A BusinessReadyInvoice from /v1/serialize (or the whole
@@ -148,7 +156,7 @@ export default async function xml(app: FastifyInstance): Promise<void> {
     {
       schema: {
         operationId: 'generateInvoiceXml',
-        summary: 'Generate invoice XML (CII D22B) from metadata',
+        summary: 'Generate invoice XML (CII D22B or UBL 2.1) from metadata',
         description: DESCRIPTION,
         tags: ['invoices'],
         response: {

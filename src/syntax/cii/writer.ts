@@ -14,6 +14,7 @@ import type {
   Invoice,
   InvoiceLine,
   LineAllowanceCharge,
+  LineSeller,
   Party,
   VatBreakdown,
 } from '../../model/invoice.js';
@@ -27,6 +28,12 @@ const NS =
   ' xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100"' +
   ' xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"' +
   ' xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"';
+
+/**
+ * BT-8 in CII is a UNTDID 2475 code (5, 29, 72); a model read from UBL holds the UNTDID 2005 code EN 16931 names
+ * (3, 35, 432). The metadata and the CII reader already hold the CII codes.
+ */
+const CII_TAX_POINT_CODE: Record<string, string> = { '3': '5', '35': '29', '432': '72' };
 
 /** ISO date (YYYY-MM-DD) → CII format 102 (YYYYMMDD). */
 export function toCiiDate(iso: string): string {
@@ -88,6 +95,11 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
 
   x.open('ram:AssociatedDocumentLineDocument');
   x.leaf('ram:LineID', l.id);
+  if (level >= LEVEL.EXTENDED) {
+    // Sub-lines (BT-X-304 parent line, BT-X-8 subtype): EXTENDED and the French EXTENDED-CTC-FR.
+    x.leaf('ram:ParentLineID', l.parentLineId);
+    x.leaf('ram:LineStatusReasonCode', l.subtype);
+  }
   x.wrapped('ram:IncludedNote', 'ram:Content', l.note);
   x.close('ram:AssociatedDocumentLineDocument');
 
@@ -132,6 +144,7 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   x.leaf('ram:ChargeAmount', l.netPrice);
   if (baseQty) x.leaf('ram:BasisQuantity', l.priceBaseQuantity, baseQty);
   x.close('ram:NetPriceProductTradePrice');
+  if (level >= LEVEL.EXTENDED && l.itemSeller) writeLineSeller(c, l.itemSeller);
   x.close('ram:SpecifiedLineTradeAgreement');
 
   x.open('ram:SpecifiedLineTradeDelivery');
@@ -142,7 +155,12 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   x.open('ram:ApplicableTradeTax');
   x.leaf('ram:TypeCode', 'VAT');
   // EXTENDED repeats the exemption reason on the line (its breakdown rules compare the two).
-  const exemption = level >= LEVEL.EXTENDED ? lineExemption(c, l) : undefined;
+  const exemption =
+    level < LEVEL.EXTENDED
+      ? undefined
+      : l.vatExemptionReason !== undefined || l.vatExemptionReasonCode !== undefined
+        ? { exemptionReason: l.vatExemptionReason, exemptionReasonCode: l.vatExemptionReasonCode }
+        : lineExemption(c, l);
   x.leaf('ram:ExemptionReason', exemption?.exemptionReason);
   x.leaf('ram:CategoryCode', l.vatCategoryCode);
   x.leaf('ram:ExemptionReasonCode', exemption?.exemptionReasonCode);
@@ -169,8 +187,27 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   x.close('ram:IncludedSupplyChainTradeLineItem');
 }
 
+/** The seller of a line of a multi-vendor invoice (ItemSellerTradeParty, EXTENDED / EXTENDED-CTC-FR). */
+function writeLineSeller(c: Ctx, s: LineSeller): void {
+  const { x } = c;
+  x.open('ram:ItemSellerTradeParty');
+  if (s.globalId) x.leaf('ram:GlobalID', s.globalId.value, { schemeID: s.globalId.schemeId });
+  x.leaf('ram:Name', s.name);
+  if (s.legalRegistrationId) {
+    x.open('ram:SpecifiedLegalOrganization');
+    x.leaf('ram:ID', s.legalRegistrationId.value, { schemeID: s.legalRegistrationId.schemeId });
+    x.close('ram:SpecifiedLegalOrganization');
+  }
+  x.wrapped('ram:PostalTradeAddress', 'ram:CountryID', s.countryCode);
+  x.wrapped('ram:SpecifiedTaxRegistration', 'ram:ID', s.vatId, { schemeID: 'VA' });
+  x.close('ram:ItemSellerTradeParty');
+}
+
 /** The breakdown entry of a line's VAT category (and rate) when it carries an exemption reason. */
 function lineExemption(c: Ctx, l: InvoiceLine): VatBreakdown | undefined {
+  // When lines state their own reasons, the breakdown is split by them (src/metadata/compute.ts): a line without one
+  // belongs to the breakdown without one.
+  if (c.inv.lines.some((x) => x.vatExemptionReason !== undefined || x.vatExemptionReasonCode !== undefined)) return undefined;
   const rate = decOrZero(l.vatRate);
   return c.inv.vatBreakdown.find(
     (b) => b.categoryCode === l.vatCategoryCode && (b.exemptionReason || b.exemptionReasonCode) && decOrZero(b.rate).eq(rate),
@@ -377,7 +414,7 @@ function writePaymentMeans(c: Ctx): void {
   }
 }
 
-function writeTradeTax(c: Ctx, b: VatBreakdown): void {
+function writeTradeTax(c: Ctx, b: VatBreakdown, first: boolean): void {
   const { x, inv, level } = c;
   x.open('ram:ApplicableTradeTax');
   x.leaf('ram:CalculatedAmount', b.taxAmount);
@@ -386,11 +423,12 @@ function writeTradeTax(c: Ctx, b: VatBreakdown): void {
   x.leaf('ram:BasisAmount', b.taxableAmount);
   x.leaf('ram:CategoryCode', b.categoryCode);
   x.leaf('ram:ExemptionReasonCode', b.exemptionReasonCode);
-  // BT-7 / BT-8 are document level in EN 16931; CII puts them into each breakdown entry.
-  if (level >= LEVEL.EN16931 && inv.taxPointDate) {
+  // BT-7 / BT-8 are document level in EN 16931; CII puts them into the breakdown entries, the date at most once
+  // (CII-SR-461), so into the first.
+  if (first && level >= LEVEL.EN16931 && inv.taxPointDate) {
     x.open('ram:TaxPointDate').leaf('udt:DateString', toCiiDate(inv.taxPointDate), { format: '102' }).close('ram:TaxPointDate');
   }
-  x.leaf('ram:DueDateTypeCode', inv.taxPointDateCode);
+  x.leaf('ram:DueDateTypeCode', inv.taxPointDateCode && (CII_TAX_POINT_CODE[inv.taxPointDateCode] ?? inv.taxPointDateCode));
   // Category O has no rate; XRechnung still wants one in the breakdown (BR-DE-14), where 0 is the only sensible value.
   if (b.categoryCode !== 'O') x.leaf('ram:RateApplicablePercent', b.rate);
   else if (c.profile === 'xrechnung') x.leaf('ram:RateApplicablePercent', '0');
@@ -438,7 +476,7 @@ function writeSettlement(c: Ctx): void {
       x.close('ram:PayeeTradeParty');
     }
     writePaymentMeans(c);
-    for (const b of inv.vatBreakdown) writeTradeTax(c, b);
+    for (const [i, b] of inv.vatBreakdown.entries()) writeTradeTax(c, b, i === 0);
     writePeriod(c, inv.invoicingPeriod);
     for (const a of inv.allowances) writeDocumentAllowanceCharge(c, a, false);
     for (const ch of inv.charges) writeDocumentAllowanceCharge(c, ch, true);

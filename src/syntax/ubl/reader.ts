@@ -91,8 +91,14 @@ export function readUbl(root: XmlElement): Invoice {
   put(inv, 'contractReference', cbc(cac(root, 'ContractDocumentReference'), 'ID'));
   for (const doc of cacs(root, 'AdditionalDocumentReference')) {
     const idEl = cbc(doc, 'ID');
-    if (code(cbc(doc, 'DocumentTypeCode')) === '130') {
+    const typeCode = code(cbc(doc, 'DocumentTypeCode'));
+    if (typeCode === '130') {
       if (!inv.invoicedObjectIdentifier && idEl) putIdentifier(inv, 'invoicedObjectIdentifier', idEl);
+      continue;
+    }
+    // A CreditNote has no cac:ProjectReference: the binding carries BT-11 as a document reference of type 50.
+    if (typeCode === '50' && creditNote && inv.projectReference === undefined && idEl) {
+      put(inv, 'projectReference', idEl);
       continue;
     }
     inv.supportingDocuments.push(readSupportingDocument(doc));
@@ -323,8 +329,10 @@ function readPeriod(el: XmlElement): Period {
   return p;
 }
 
+/** cbc:ChargeIndicator is an xs:boolean: "true" or "1" is a charge. */
 function isCharge(el: XmlElement): boolean {
-  return code(cbc(el, 'ChargeIndicator')) === 'true';
+  const v = code(cbc(el, 'ChargeIndicator'));
+  return v === 'true' || v === '1';
 }
 
 function readAllowanceChargeCommon(ac: DocumentAllowanceCharge | LineAllowanceCharge, el: XmlElement): void {
