@@ -30,7 +30,7 @@ COPY . .
 # The commit the image is built from, for GET /diagnostics (there is no .git in the build context).
 ARG GIT_HASH=unknown
 RUN BUILD_GIT_HASH="${GIT_HASH}" npm run build \
- && npm pack --ignore-scripts --pack-destination /tmp >/dev/null \
+ && npm pack --ignore-scripts --loglevel=error --pack-destination /tmp >/dev/null \
  && mkdir /app \
  && tar -xzf /tmp/einvoice-service-*.tgz -C /app --strip-components=1 --no-same-owner
 

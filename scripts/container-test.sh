@@ -15,9 +15,9 @@
 # Base images: NODE_IMAGE and NODE_BUILD_IMAGE when set; else the official node:20-trixie-slim if it is present or
 # can be pulled; else Node 20 images made from Debian trixie with mmdebstrap (minbase + nodejs + ca-certificates,
 # and npm for the build stage), imported once as localhost/einvoice-base:node20-trixie[-npm]. The CA bundle named
-# by NODE_EXTRA_CA_CERTS (a TLS-inspecting proxy's) is passed to the build as the secret "ca" so that npm ci trusts
-# it. CONTAINER_RUNTIME (default: runc when installed) and the ulimits below suit machines where crun cannot set up
-# cgroups or raised rlimits.
+# by NODE_EXTRA_CA_CERTS (a TLS-inspecting proxy's; else the machine's trust store) is passed to the build as the
+# secret "ca" so that npm ci trusts it. CONTAINER_RUNTIME (default: runc when installed) and the ulimits below suit
+# machines where crun cannot set up cgroups or raised rlimits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,7 +61,7 @@ base_from_debian() { # name, packages
   if ! podman image exists "$1"; then
     command -v mmdebstrap >/dev/null 2>&1 || fail "no Node base image: set NODE_IMAGE, or install mmdebstrap"
     echo "container-test: making $1 from Debian trixie ($2)"
-    mmdebstrap --quiet --variant=minbase --include="$2" trixie - | podman import --change 'CMD ["node"]' - "$1" >/dev/null
+    mmdebstrap --quiet --variant=minbase --include="$2" trixie - | podman import --quiet --change 'CMD ["node"]' - "$1" >/dev/null
   fi
 }
 if [ -z "${NODE_IMAGE:-}" ]; then
@@ -80,9 +80,10 @@ NODE_BUILD_IMAGE="${NODE_BUILD_IMAGE:-$NODE_IMAGE}"
 # --- build
 build_args=(--build-arg "NODE_IMAGE=$NODE_IMAGE" --build-arg "NODE_BUILD_IMAGE=$NODE_BUILD_IMAGE")
 build_args+=(--build-arg "GIT_HASH=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)")
-if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -s "$NODE_EXTRA_CA_CERTS" ]; then
-  build_args+=(--secret "id=ca,src=$NODE_EXTRA_CA_CERTS")
-fi
+# The CA bundle npm ci must trust inside the build: NODE_EXTRA_CA_CERTS's, else this machine's trust store (which
+# holds a local CA added with update-ca-certificates, and the public ones).
+ca="${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}"
+if [ -s "$ca" ]; then build_args+=(--secret "id=ca,src=$ca"); fi
 if [ -n "$runtime" ]; then build_args+=(--runtime "$runtime"); fi
 t0="$(now)"
 # --format docker: the OCI image format has no HEALTHCHECK.
@@ -136,7 +137,8 @@ name=einvoice-ct-$$
 containers+=("$name")
 url="$(start_service "$name" --cpus 1 --memory 1g -e PROCESSES=auto -e "SHUTDOWN_GRACE_S=$GRACE_S" -e DIAGNOSTICS_TOKEN=ct)"
 startup_s="$(wait_healthy "$url")"
-echo "container-test: started in ${startup_s} s (podman run → first 200 on /health)"
+idle_rss="$(podman exec "$name" node -p "/VmRSS:\s+(\d+)/.exec(require('fs').readFileSync('/proc/1/status','utf8'))[1]*1024")"
+echo "container-test: started in ${startup_s} s (podman run → first 200 on /health); RSS idle $(mb "$idle_rss") MB"
 
 [ "$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' "$url/health")" = 200 ] || fail "/health"
 healthz="$(curl -sS --max-time 30 -w ' %{http_code}' "$url/healthz")"

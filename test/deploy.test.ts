@@ -206,6 +206,19 @@ test('Service, autoscaler, disruption budget and ServiceMonitor select the Deplo
   assert.equal(sm.spec.endpoints[0].authorization.credentials.key, 'METRICS_TOKEN');
 });
 
+test("the Ingress example: the Service and its port, a body limit just above the service's, a read timeout above 30 s", () => {
+  const ingress = one('Ingress');
+  const svc = one('Service', 'einvoice-service');
+  const backend = ingress.spec.rules[0].http.paths[0].backend.service;
+  assert.equal(backend.name, svc.metadata.name);
+  assert.equal(backend.port.name, svc.spec.ports[0].name);
+  const annotations = ingress.metadata.annotations;
+  const uploadMb = Number(envOf(one('Deployment').spec.template.spec.containers[0]).get('MAX_UPLOAD_SIZE_MB')?.value);
+  const bodyMb = Number.parseInt(annotations['nginx.ingress.kubernetes.io/proxy-body-size'], 10);
+  assert.ok(bodyMb > uploadMb && bodyMb <= uploadMb + 2, `proxy-body-size ${bodyMb} MB for uploads of ${uploadMb} MB`);
+  assert.ok(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout']) > 30);
+});
+
 test('the Indexed Job: one shard per completion index, JSON lines per shard, failures that retrying cannot fix fail it', () => {
   const job = one('Job', 'einvoice-validate');
   assert.equal(job.spec.completionMode, 'Indexed');
