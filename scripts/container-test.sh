@@ -79,7 +79,8 @@ NODE_BUILD_IMAGE="${NODE_BUILD_IMAGE:-$NODE_IMAGE}"
 
 # --- build
 build_args=(--build-arg "NODE_IMAGE=$NODE_IMAGE" --build-arg "NODE_BUILD_IMAGE=$NODE_BUILD_IMAGE")
-build_args+=(--build-arg "GIT_HASH=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)")
+git_hash="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+build_args+=(--build-arg "GIT_HASH=$git_hash")
 # The CA bundle npm ci must trust inside the build: NODE_EXTRA_CA_CERTS's, else this machine's trust store (which
 # holds a local CA added with update-ca-certificates, and the public ones).
 ca="${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}"
@@ -152,7 +153,7 @@ again="$(curl -sS --max-time 30 -F file=@"$work/converted.pdf" -w ' %{http_code}
 [[ "$again" == *'"valid":true'*'"format":"factur-x"'*' 200' || "$again" == *'"format":"factur-x"'*'"valid":true'*' 200' ]] ||
   fail "the converted PDF does not validate: ${again:0:300}"
 diag="$(curl -sS --max-time 10 -H 'Authorization: Bearer ct' "$url/diagnostics")"
-[[ "$diag" == *"\"git_hash\":\"$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)\""* ]] || fail "/diagnostics git_hash: ${diag:0:200}"
+[[ "$diag" == *"\"git_hash\":\"$git_hash\""* ]] || fail "/diagnostics git_hash: ${diag:0:200}"
 podman healthcheck run "$name" >/dev/null 2>&1 || fail "the image's HEALTHCHECK failed"
 echo "container-test: /health, /healthz (ready), /v1/validate, /v1/convert (its PDF validates), /diagnostics, HEALTHCHECK: ok"
 
