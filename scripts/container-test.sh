@@ -8,7 +8,10 @@
 # - SIGTERM during an upload: the upload is answered 200, the container exits 0 within SHUTDOWN_GRACE_S;
 # - the batch command of deploy/kubernetes/batch-job.yaml, run in the image as its pods run it (read-only, one
 #   shard per container), writes each shard's JSON lines;
-# - a short load: requests per second and the peak memory of the server process and of the container.
+# - a short load: requests per second and the peak memory of the server process and of the container; six uploads
+#   near the size limit at once (the memory gate answers 503, the container is not killed);
+# - with the corpus beside the checkout (EINVOICE_CORPUS, default ../shared/corpus): all of it validated by the image's
+#   command line gets every verdict the checkout's sources give.
 # Prints the figures and "container-test: PASS", or the failed check and exits 1. Without podman it prints one line
 # and exits 0 (scripts/install-container-tools.sh installs podman and mmdebstrap on Debian).
 #
@@ -306,5 +309,41 @@ lines="$(cat "$work/reports"/shard-*.jsonl | wc -l)"
 broken="$(grep -h '"file":"/invoices/broken.xml"' "$work/reports"/shard-*.jsonl)"
 [[ "$broken" == *'"status":"unreadable"'* ]] || fail "broken.xml not unreadable: $broken"
 echo "container-test: the batch Job's command in the image: $shards shards, read-only, no network: 4 files reported, exit 0"
+
+# --- the whole corpus, when it is beside the checkout: the image's command line (compiled, trimmed dependencies, the
+# base image's node) gives every file the verdict the checkout's sources give
+corpus="${EINVOICE_CORPUS:-../shared/corpus}"
+if [ -f "$corpus/verdicts.jsonl" ]; then
+  corpus="$(cd "$corpus" && pwd)"
+  mkdir -p "$work/corpus-reports"
+  chmod 0777 "$work/corpus-reports"
+  t0="$(now)"
+  podman run --rm "${RUN_OPTS[@]}" "${LOCKED[@]}" --cpus 2 --memory 2g --network none \
+    -v "$corpus:/invoices:ro" -v "$work/corpus-reports:/reports" "$IMAGE" node -e "
+      const r = require('child_process').spawnSync('node', ['/app/bin/einvoice.js', 'validate', '/invoices', '--format', 'json',
+        '--fail-on', 'never', '--output', '/reports/image.jsonl'], { stdio: 'inherit' });
+      const fs = require('fs');
+      const read = (f) => { try { return fs.readFileSync(f, 'utf8').trim(); } catch { return ''; } };
+      const peak = read('/sys/fs/cgroup/memory.peak') || read('/sys/fs/cgroup/memory/memory.max_usage_in_bytes') || '0';
+      fs.writeFileSync('/reports/peak', peak);
+      process.exit(r.status ?? 2);" >"$work/corpus-image.out" 2>&1 || fail "the corpus in the image: $(tail -5 "$work/corpus-image.out")"
+  image_s="$(since "$t0")"
+  node --import tsx src/cli/main.ts validate "$corpus" --format json --fail-on never --output "$work/corpus-reports/checkout.jsonl" \
+    >/dev/null 2>&1 || fail "the corpus from the checkout"
+  compared="$(node -e "
+    const fs = require('fs');
+    const read = (f, prefix) => new Map(fs.readFileSync(f, 'utf8').split('\\n').filter(Boolean).map((l) => JSON.parse(l)).map((r) =>
+      [r.file.slice(prefix.length), JSON.stringify([r.status, r.error_count, r.warning_count, r.problem?.code,
+        (r.errors ?? []).map((e) => e.severity + ' ' + e.rule_id + ' ' + e.location).sort()])]));
+    const a = read(process.argv[1], '/invoices'), b = read(process.argv[2], process.argv[3]);
+    const differ = [...b.keys()].filter((f) => a.get(f) !== b.get(f));
+    console.log(a.size + ' ' + b.size + ' ' + differ.length + ' ' + (differ[0] ?? ''));
+  " "$work/corpus-reports/image.jsonl" "$work/corpus-reports/checkout.jsonl" "$corpus")"
+  read -r n_image n_checkout n_differ first_differ <<<"$compared"
+  [ "$n_image" = "$n_checkout" ] && [ "$n_differ" = 0 ] ||
+    fail "the image and the checkout disagree on the corpus: $n_image / $n_checkout files, $n_differ differ (first: $first_differ)"
+  echo "container-test: the corpus ($n_image files) validated in the image (--cpus 2, read-only) in ${image_s} s, peak memory" \
+    "$(mb "$(cat "$work/corpus-reports/peak")") MB (cgroup): every verdict the checkout's"
+fi
 
 echo "container-test: PASS"
