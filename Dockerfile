@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # The service as a container image: docs/deployment.md. Build and check it with scripts/container-test.sh.
 #
 #   docker build -t einvoice-service .
