@@ -2,7 +2,7 @@
  * Configuration from environment variables, parsed and validated once at start-up.
  * A bad value is a ConfigError naming the variable; main.ts prints it on one line and exits.
  */
-import { availableParallelism } from 'node:os';
+import { availableCpus } from './util/cgroup.js';
 
 /** The licence section of the service's own start page (GET /): how to obtain and install a key. */
 export const SERVICE_LICENSE_PAGE = '/#license';
@@ -76,14 +76,14 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be true or false, got "${v}"`);
 }
 
-/** PROCESSES: a whole number, or `auto` for one process per core the machine offers. */
+/** PROCESSES: a whole number, or `auto` for one process per core the machine (or its container's CPU quota) offers. */
 function processCount(env: Env, cores: number): number {
   if (text(env, 'PROCESSES')?.toLowerCase() === 'auto') return Math.max(1, Math.min(64, cores));
   return integer(env, 'PROCESSES', 1, 1, 64);
 }
 
 /** Parse and validate the configuration. Throws ConfigError on the first bad variable. */
-export function loadConfig(env: Env = process.env, cores = availableParallelism()): Config {
+export function loadConfig(env: Env = process.env, cores = availableCpus()): Config {
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);

@@ -225,6 +225,42 @@ test('--shard i/n: the shards are disjoint and together are the whole list', asy
   assert.match(bad.stderr, /--shard must be i\/n/);
 });
 
+test("--shard-index i/n counts from 0, as Kubernetes' JOB_COMPLETION_INDEX: the same slice as --shard i+1/n", async () => {
+  for (const i of [0, 2]) {
+    const zero = await runCli(['validate', folder.dir, '--format', 'json', '--jobs', '1', '--shard-index', `${i}/3`]);
+    const one = await runCli(['validate', folder.dir, '--format', 'json', '--jobs', '1', '--shard', `${i + 1}/3`]);
+    assert.equal(zero.code, one.code);
+    assert.ok(jsonLines(zero.stdout).length > 0);
+    assert.deepEqual(
+      jsonLines(zero.stdout).map((l) => l.file),
+      jsonLines(one.stdout).map((l) => l.file),
+    );
+  }
+  const out = await runCli(['validate', folder.dir, '--shard-index', '3/3']);
+  assert.equal(out.code, 2);
+  assert.match(out.stderr, /--shard-index must be i\/n with 0 <= i < n/);
+  const both = await runCli(['validate', folder.dir, '--shard-index', '0/3', '--shard', '1/3']);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /--shard and --shard-index/);
+});
+
+test('--fail-on never: exit 0 with invalid and unreadable files (a batch whose report is the result); 2 stays', async () => {
+  const files = [...folder.invalid, ...folder.unreadable];
+  const run = await runCli(['validate', ...files, '--jobs', '1', '--format', 'json', '--fail-on', 'never']);
+  assert.equal(run.code, 0, run.stderr);
+  const lines = jsonLines(run.stdout);
+  assert.equal(lines.length, files.length);
+  assert.ok(lines.every((l) => l.status !== 'valid'));
+  const junit = await runCli(['validate', ...folder.invalid, '--jobs', '1', '--format', 'junit', '--fail-on', 'never']);
+  assert.equal(junit.code, 0);
+  assert.match(junit.stdout, /<failure type="BR-CO-15"/, 'the report still marks the errors');
+  const usage = await runCli(['validate', join(folder.dir, 'no-such-file.xml'), '--fail-on', 'never']);
+  assert.equal(usage.code, 2);
+  const bad = await runCli(['validate', folder.dir, '--fail-on', 'sometimes']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--fail-on must be error, warning or never/);
+});
+
 /** `pid`'s child processes (Linux /proc) with their command lines; [] when it has none or ended. */
 function childProcesses(pid: number): { pid: number; cmdline: string }[] {
   const out: { pid: number; cmdline: string }[] = [];
