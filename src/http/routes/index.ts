@@ -5,6 +5,7 @@ import extract from './extract.js';
 import merge from './merge.js';
 import operations from './operations.js';
 import serialize from './serialize.js';
+import status from './status.js';
 import transform from './transform.js';
 import validate from './validate.js';
 import xml from './xml.js';
@@ -18,4 +19,5 @@ export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [
   convert,
   merge,
   transform,
+  status,
 ];
