@@ -20,7 +20,7 @@ import type { Finding } from '../rules/types.js';
 import { jsonTooDeep, jsonTooDeepMessage, valueTooDeep } from '../util/json-limits.js';
 import { StatusMessageSchema } from './schema.js';
 import { validateCdarDocument } from './validate.js';
-import { GUIDELINE_PLATFORMS, GUIDELINE_PPF } from '../syntax/cdar/codes.js';
+import { GUIDELINE_PLATFORMS, GUIDELINE_PPF, PPF_ID } from '../syntax/cdar/codes.js';
 
 /** One FastAPI-style validation item. */
 export interface StatusShapeItem {
@@ -239,13 +239,24 @@ export function parseStatusRequest(input: string | unknown, root: (string | numb
   return msg;
 }
 
+/**
+ * Is the PPF the message's one recipient, as BR-FR-CDV-CL-01 reads it (one recipient GlobalID, 0000 under scheme
+ * 0238, role DFH)? Such a message carries no business process (at most 3 characters there), whatever its guideline.
+ */
+function toPpfOnly(msg: StatusMessage): boolean {
+  const ids = msg.recipients.flatMap((r) => r.ids ?? []);
+  return (
+    ids.length === 1 && ids[0].value === PPF_ID.value && ids[0].scheme === PPF_ID.scheme && msg.recipients.some((r) => r.role === 'DFH')
+  );
+}
+
 /** The message with every default filled in (a new object; the input is not changed). */
 export function completeStatus(msg: StatusMessage): StatusMessage {
   const info = STATUS_CODES[msg.status.code];
   const guideline = msg.guideline ?? GUIDELINE_PLATFORMS;
   const out: StatusMessage = structuredClone(msg);
   out.guideline = guideline;
-  if (out.business_process === undefined && guideline !== GUIDELINE_PPF) out.business_process = 'REGULATED';
+  if (out.business_process === undefined && guideline !== GUIDELINE_PPF && !toPpfOnly(out)) out.business_process = 'REGULATED';
   const phase = out.status.phase ?? info?.phase;
   out.status = {
     code: out.status.code,

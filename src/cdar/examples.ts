@@ -73,7 +73,8 @@ const DETAILS: Record<string, StatusDetail[]> = {
   '501': [{ reason_code: 'IRR_SYNTAX', reason: 'The file is not well-formed XML' }],
 };
 
-function example(code: string): StatusMessage {
+/** The example message of a status code (a fresh copy). */
+export function exampleFor(code: string): StatusMessage {
   const info = STATUS_CODES[code];
   const phase: StatusPhase = info.phase;
   const bySeller = BY_SELLER.has(code);
@@ -106,13 +107,15 @@ function example(code: string): StatusMessage {
     },
   };
   const details = DETAILS[code];
-  if (details) msg.details = structuredClone(details);
-  return msg;
+  if (details) msg.details = details;
+  // A copy the caller owns: the parties above are shared by every example.
+  return structuredClone(msg);
 }
 
 /** A status to the PPF (flow 6 towards the public portal): one recipient, the PPF, no business process. */
-function toPpf(): StatusMessage {
-  const msg = example('212');
+/** The 212 example sent to the PPF (a fresh copy). */
+export function toPpf(): StatusMessage {
+  const msg = exampleFor('212');
   msg.message_id = 'FA-2026-0042_212_PPF_20261102100500';
   msg.guideline = GUIDELINE_PPF;
   msg.sender = { role: 'WK', ids: [{ value: '0042', scheme: '0238' }], name: 'Platform of the seller' };
@@ -131,7 +134,7 @@ export const STATUS_EXAMPLES: Record<string, StatusExample> = Object.fromEntries
     `status_${code}`,
     {
       summary: `${code} ${STATUS_CODES[code].label}${STATUS_CODES[code].meaningUnpublished ? '' : ` (${STATUS_CODES[code].english})`}`,
-      value: example(code),
+      value: exampleFor(code),
     },
   ]),
   ['status_212_to_ppf', { summary: '212 Encaissée, sent to the PPF (einvoicingF2)', value: toPpf() }],
