@@ -105,7 +105,13 @@ test('a status code outside the published list needs a phase, and is built with 
 });
 
 test('POST /v1/status: request shape errors are 422 in FastAPI shape, located in the body', async () => {
-  const msg = exampleFor('207') as unknown as Record<string, any>;
+  const msg = exampleFor('207') as unknown as {
+    status: { code: string };
+    recipients: { role: string }[];
+    invoice: { issue_date: string };
+    colour?: string;
+    issuer?: unknown;
+  };
   msg.status.code = '2077';
   msg.recipients[0].role = 'XX';
   msg.invoice.issue_date = '2026-13-01';
