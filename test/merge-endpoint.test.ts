@@ -100,10 +100,11 @@ test('200: the XML profile decides the container, format overrides it', async ()
   assertContainer(u.rawPayload, ubl, hybridFlavour('xrechnung'));
 });
 
-test('400: not a PDF, encrypted PDF, not XML, malformed XML, UBL for a CII-only format', async () => {
+test('400: not a PDF, not XML, malformed XML, UBL for a CII-only format', async () => {
   const xml = xmlFor('en16931');
   problem(await merge(Buffer.from('plain text, not a PDF'), xml), 400, 'NOT_PDF');
-  problem(await merge(ENCRYPTED(), xml), 400, 'PDF_ENCRYPTED');
+  // An encrypted PDF that opens without a password is read like any other (and written decrypted): this one is PDF/A-2b.
+  problem(await merge(ENCRYPTED(), xml), 422, 'NOT_PDFA3');
   problem(await merge(PDFA3B(), Buffer.from('not xml at all')), 400, 'NOT_XML');
   problem(await merge(PDFA3B(), PDFA3B()), 400, 'NOT_XML');
   problem(await merge(PDFA3B(), Buffer.from('<Invoice><unclosed></Invoice>')), 400, 'XML_MALFORMED');

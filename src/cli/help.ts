@@ -33,6 +33,8 @@ Options:
   --br-fr-edition E        1.2.0, 1.4 (default) or 1.4-warning
   --xrechnung-version V    XRechnung schematron release: 2.5.0 or 2.4.0 (default: the engine's current one)
   --facturx-version V      Factur-X / ZUGFeRD schema release: 1.09.2 or 1.08 (default: 1.09.2)
+  --peppol-version V       Peppol BIS Billing 3.0 release: 2026.5, 2025.11 or 2025.5 (default: 2026.5)
+  --extended-ctc-fr-version V  EXTENDED-CTC-FR rules release: 1.4.0.02, 1.4.0.01 or 1.4.0 (default: 1.4.0.02)
   --pdfa                   check PDFs against PDF/A (the part their XMP declares; the native pdfa3b layer);
                            pro: needs LICENSE_KEY, else exit 2 LICENSE_REQUIRED
   -f, --format F           text (default), json (one line per file, in input order), junit, sarif
@@ -67,7 +69,8 @@ invoice metadata (the API's InvoiceMetadata JSON; "-" reads stdin), as POST /v1/
 cannot carry are listed on stderr.
 
 Options:
-  --profile P         minimum, basic_wl, basic, en16931, extended, xrechnung or peppol (overrides the metadata's)
+  --profile P         minimum, basic_wl, basic, en16931, extended, xrechnung, extended_ctc_fr or peppol
+                      (overrides the metadata's)
   --syntax S          cii (default) or ubl (with en16931, xrechnung, peppol; peppol is ubl anyway)
   -o, --output FILE   write there instead of stdout
 
@@ -89,22 +92,29 @@ Options:
 Exit codes: 0 written; 1 refused (NOT_PDF_OR_XML, XML_MALFORMED, NO_XML, UNKNOWN_XML, OPTION_INVALID, ...); 2 usage
 or I/O error.
 `,
-  convert: `Usage: einvoice convert PDF METADATA.json -o OUT.pdf [--profile P] [--allow-signature-invalidation]
+  convert: `Usage: einvoice convert PDF METADATA.json -o OUT.pdf [--profile P] [--allow-signature-invalidation] [--pdfa-strict]
 
 Generates the invoice XML from the metadata and embeds it in the PDF (factur-x.xml, or xrechnung.xml for the
 xrechnung profile), as POST /v1/convert does. A digitally signed PDF is refused (PDF_SIGNED): embedding would
 invalidate its signature; --allow-signature-invalidation embeds anyway (and says so on stderr).
 
-Exit codes: 0 written; 1 refused (NOT_PDF, PDF_ENCRYPTED, PDF_SIGNED, METADATA_*); 2 usage or I/O error.
+PDF/A never stops a conversion: what the input breaks is repaired where the pages stay as they are, and the
+output is checked against PDF/A-3b. stderr says so when something was repaired or the check did not pass
+("PDF/A-3b: failed, unmet: 6.2.2-1", then the findings). --pdfa-strict refuses such a PDF instead
+(PDFA_NONCONFORMANT, exit 1, nothing written).
+
+Exit codes: 0 written; 1 refused (NOT_PDF, PDF_ENCRYPTED, PDF_SIGNED, METADATA_*, PDFA_NONCONFORMANT with --pdfa-strict);
+2 usage or I/O error.
 `,
-  merge: `Usage: einvoice merge PDF XML -o OUT.pdf [--format factur-x|zugferd|xrechnung] [--allow-signature-invalidation]
+  merge: `Usage: einvoice merge PDF XML -o OUT.pdf [--format factur-x|zugferd|xrechnung] [--allow-signature-invalidation] [--pdfa-strict]
 
 Embeds an existing invoice XML into an existing PDF/A-3 PDF, as POST /v1/merge does (the PDF must declare
 PDF/A-3 and carry no invoice yet; the XML must pass EN 16931). A digitally signed PDF is refused (PDF_SIGNED)
-unless --allow-signature-invalidation is given.
+unless --allow-signature-invalidation is given. Content of the PDF that fails PDF/A-3b is repaired and the result
+checked, as for convert (stderr says what was repaired or is still unmet; --pdfa-strict refuses instead).
 
-Exit codes: 0 written; 1 refused (NOT_PDF, NOT_XML, XML_ALREADY_EMBEDDED, NOT_PDFA3, EN16931_INVALID, PDF_SIGNED, ...; the
-failed rules are listed); 2 usage or I/O error.
+Exit codes: 0 written; 1 refused (NOT_PDF, NOT_XML, XML_ALREADY_EMBEDDED, NOT_PDFA3, EN16931_INVALID, PDF_SIGNED,
+PDFA_NONCONFORMANT with --pdfa-strict, ...; the failed rules are listed); 2 usage or I/O error.
 `,
   serialize: `Usage: einvoice serialize FILE [-o OUT.json]
 

@@ -9,6 +9,7 @@ import { EInvoiceError, ShapeError } from '../lib/errors.js';
 import type { DroppedContent } from '../transform/transform.js';
 import { entryModule, runNodeChild } from './child.js';
 import { HELP } from './help.js';
+import { pdfaNote } from './pdfa-note.js';
 import { EXIT, UsageError } from './usage.js';
 import { validateCommand } from './validate-cmd.js';
 
@@ -111,6 +112,7 @@ async function run(argv: string[]): Promise<number> {
       const { values, positionals } = args(rest, 'convert', 2, {
         profile: { type: 'string' },
         'allow-signature-invalidation': { type: 'boolean' },
+        'pdfa-strict': { type: 'boolean' },
       });
       if (!values.output) throw new UsageError('convert needs -o OUT.pdf', 'convert');
       const [pdf, meta] = positionals;
@@ -118,9 +120,11 @@ async function run(argv: string[]): Promise<number> {
         filename: pdf,
         profile: values.profile as string | undefined,
         allowSignatureInvalidation: values['allow-signature-invalidation'] === true,
+        pdfaStrict: values['pdfa-strict'] === true,
       });
       if (result.droppedFields.length) process.stderr.write(`dropped fields: ${result.droppedFields.join(', ')}\n`);
       if (result.signatureInvalidated) process.stderr.write(SIGNATURE_INVALIDATED_NOTE);
+      process.stderr.write(pdfaNote(result));
       writeOutput(values.output as string, result.pdf);
       return EXIT.OK;
     }
@@ -128,6 +132,7 @@ async function run(argv: string[]): Promise<number> {
       const { values, positionals } = args(rest, 'merge', 2, {
         format: { type: 'string' },
         'allow-signature-invalidation': { type: 'boolean' },
+        'pdfa-strict': { type: 'boolean' },
       });
       if (!values.output) throw new UsageError('merge needs -o OUT.pdf', 'merge');
       const [pdf, xml] = positionals;
@@ -136,8 +141,10 @@ async function run(argv: string[]): Promise<number> {
         pdfFilename: pdf,
         xmlFilename: xml,
         allowSignatureInvalidation: values['allow-signature-invalidation'] === true,
+        pdfaStrict: values['pdfa-strict'] === true,
       });
       if (result.signatureInvalidated) process.stderr.write(SIGNATURE_INVALIDATED_NOTE);
+      process.stderr.write(pdfaNote(result));
       writeOutput(values.output as string, result.pdf);
       return EXIT.OK;
     }

@@ -64,6 +64,8 @@ export async function validateCommand(argv: string[]): Promise<number> {
       'br-fr-edition': { type: 'string' },
       'xrechnung-version': { type: 'string' },
       'facturx-version': { type: 'string' },
+      'peppol-version': { type: 'string' },
+      'extended-ctc-fr-version': { type: 'string' },
       pdfa: { type: 'boolean' },
       format: { type: 'string', short: 'f' },
       output: { type: 'string', short: 'o' },
@@ -115,6 +117,8 @@ export async function validateCommand(argv: string[]): Promise<number> {
     brFrEdition: values['br-fr-edition'],
     xrechnungVersion: values['xrechnung-version'],
     facturxVersion: values['facturx-version'],
+    peppolVersion: values['peppol-version'],
+    extendedCtcFrVersion: values['extended-ctc-fr-version'],
     pdfa: values.pdfa ?? false,
   };
   // Checked without loading the engine: this thread only reads outcomes, the batch's threads load it.

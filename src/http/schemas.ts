@@ -6,6 +6,7 @@ import { BR_FR_EDITIONS } from '../validation/br-fr.js';
 import { XR_RELEASES } from '../rules/xrechnung/common.js';
 import { FACTURX_SCHEMA_RELEASES } from '../xml/xsd-native/facturx-overlay.js';
 import { StatusMessageSchema } from '../cdar/schema.js';
+import { PEPPOL_RELEASES } from '../rules/peppol/releases.js';
 
 const str = { type: 'string' } as const;
 const strOrNull = { type: ['string', 'null'] } as const;
@@ -36,6 +37,11 @@ const resultExtras = {
     type: 'string',
     enum: [...FACTURX_SCHEMA_RELEASES],
     description: 'The Factur-X release whose schema checked the CII invoice (only when the XSD layer checked a CII invoice)',
+  },
+  peppol_version: {
+    type: 'string',
+    enum: [...PEPPOL_RELEASES],
+    description: 'The Peppol BIS Billing 3.0 release that ran (only when a Peppol rule set ran)',
   },
   rule_set_versions: ref('RuleSetVersions'),
   report_truncated: {
@@ -228,7 +234,8 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
     additionalProperties: { type: 'string' },
     description:
       'Which release of each rule set and schema judged the invoice, for the families that ran: en16931 (CEN validation artefacts), ' +
-      'xrechnung (KoSIT schematron), facturx (Factur-X/ZUGFeRD profile rules), br_fr (FNFE-MPE BR-FR), xsd (the schema the XSD layer used)',
+      'xrechnung (KoSIT schematron), facturx (Factur-X/ZUGFeRD profile rules), br_fr (FNFE-MPE BR-FR), peppol (Peppol BIS Billing 3.0), ' +
+      'extended_ctc_fr (FNFE-MPE EXTENDED-CTC-FR profile rules), xsd (the schema the XSD layer used)',
     examples: [{ xsd: 'Factur-X 1.09.2 EN16931', en16931: '1.3.16', facturx: '1.09.2' }],
   },
   ValidationResult: {

@@ -127,7 +127,7 @@ export function fromMetadataError(err: unknown): unknown {
 }
 
 export interface ToXmlOptions {
-  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung, peppol. */
+  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung, extended_ctc_fr, peppol. */
   profile?: OutputProfile | string;
   /** Output syntax, overriding the metadata's `syntax`: cii (CII D22B) or ubl (UBL 2.1, for en16931, xrechnung, peppol). */
   syntax?: OutputSyntax | string;
@@ -271,8 +271,24 @@ export interface PdfResult {
   filename: string;
   /** Metadata paths the profile could not carry (convert only; empty for merge). */
   droppedFields: string[];
-  /** The PDF/A-3b check of the written PDF: passed, or unverified when its time budget ran out (HTTP X-PDFA-Check). */
-  pdfaCheck: 'passed' | 'unverified';
+  /**
+   * The PDF/A-3b check of the written PDF (HTTP X-PDFA-Check): passed, failed (the input's content breaks a clause
+   * no repair could mend; see pdfaUnmet), or unverified when its time budget ran out.
+   */
+  pdfaCheck: PdfaCheck;
+  /** Names of the PDF/A repairs that changed something, in the order they ran (HTTP X-PDFA-Repairs); empty when none was needed. */
+  pdfaRepairs: string[];
+  /** When pdfaCheck is "failed": the clause-test ids the written PDF still fails, each once (HTTP X-PDFA-Unmet). Else empty. */
+  pdfaUnmet: string[];
+  /** When pdfaCheck is "failed": the findings behind pdfaUnmet, each once, at most 50 (pdfaFindingsOmitted counts the rest). */
+  pdfaFindings: ValidationErrorDetail[];
+  pdfaFindingsOmitted: number;
+  /**
+   * What a repair could do only in part, though the output may pass (HTTP X-PDFA-Partial: the clause ids): e.g. a
+   * text field's value that could not be drawn with an embedded font, a media annotation removed with its poster,
+   * XMP properties dropped because they cannot be declared. At most 50.
+   */
+  pdfaPartial: { clause: string; message: string; object?: string }[];
   /** The input PDF was digitally signed and allowSignatureInvalidation let it through: its signatures no longer verify (HTTP X-Signature-Invalidated). */
   signatureInvalidated: boolean;
 }
@@ -286,18 +302,51 @@ interface SignatureOption {
   allowSignatureInvalidation?: boolean;
 }
 
-/**
- * Never hand out a PDF that claims PDF/A-3b and fails it: the written PDF is checked, and a failure (almost always
- * the input's content: fonts not embedded, device colour without output intent) is a 422 PDFA_NONCONFORMANT
- * listing the clauses.
- */
-function gatePdfa(pdf: Uint8Array): 'passed' | 'unverified' {
-  const gate = gateWrittenPdf(pdf);
-  if (gate.failures) throw new UnprocessableError('PDFA_NONCONFORMANT', gate.detail!, { errors: gate.failures });
-  return gate.header as 'passed' | 'unverified';
+/** Shared by convert and merge. */
+interface PdfaStrictOption {
+  /**
+   * Refuse instead of answering a PDF that fails PDF/A-3b after the repairs: UnprocessableError PDFA_NONCONFORMANT
+   * (HTTP 422) listing each finding once, at most 50 (the rest counted). Default false: the PDF is answered with
+   * pdfaCheck "failed" and the clauses in pdfaUnmet.
+   */
+  pdfaStrict?: boolean;
 }
 
-export interface ConvertOptions extends ToXmlOptions, SignatureOption {
+export type PdfaCheck = 'passed' | 'failed' | 'unverified';
+
+/** Findings listed in a PDFA_NONCONFORMANT refusal (and in pdfaFindings); the rest are counted. */
+export const MAX_PDFA_FINDINGS_LISTED = 50;
+
+/**
+ * The written PDF is checked again after the repairs (src/pdf/repair): passed, failed (with the clauses still unmet),
+ * or unverified. In strict mode a failure is the 422 PDFA_NONCONFORMANT of before, its body bounded: each finding
+ * once, at most 50 listed, `findings_omitted` counting the rest.
+ */
+function gatePdfa(
+  pdf: Uint8Array,
+  strict: boolean | undefined,
+): Pick<PdfResult, 'pdfaCheck' | 'pdfaUnmet' | 'pdfaFindings' | 'pdfaFindingsOmitted'> {
+  const gate = gateWrittenPdf(pdf);
+  if (!gate.failures) return { pdfaCheck: gate.header, pdfaUnmet: [], pdfaFindings: [], pdfaFindingsOmitted: 0 };
+  const seen = new Set<string>();
+  const unique = gate.failures.filter((f) => {
+    const k = `${f.rule_id}|${f.location ?? ''}|${f.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  const listed = unique.slice(0, MAX_PDFA_FINDINGS_LISTED);
+  const omitted = unique.length - listed.length;
+  if (strict)
+    throw new UnprocessableError('PDFA_NONCONFORMANT', gate.detail!, {
+      errors: listed,
+      unmet_clauses: gate.clauses,
+      ...(omitted > 0 ? { report_truncated: true, findings_omitted: omitted } : {}),
+    });
+  return { pdfaCheck: 'failed', pdfaUnmet: gate.clauses ?? [], pdfaFindings: listed, pdfaFindingsOmitted: omitted };
+}
+
+export interface ConvertOptions extends ToXmlOptions, SignatureOption, PdfaStrictOption {
   /** Name of the PDF, for messages. */
   filename?: string;
   /**
@@ -365,7 +414,9 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
     pdf: result.pdf,
     filename: invoicePdfName(number),
     droppedFields: built.droppedFields,
-    pdfaCheck: gatePdfa(result.pdf),
+    ...gatePdfa(result.pdf, options.pdfaStrict),
+    pdfaRepairs: result.repairs?.repaired ?? [],
+    pdfaPartial: result.repairs?.unrepaired ?? [],
     signatureInvalidated: result.signatureInvalidated === true,
   };
 }
@@ -375,7 +426,7 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
 
 export { HYBRID_FORMATS };
 
-export interface MergeOptions extends SignatureOption {
+export interface MergeOptions extends SignatureOption, PdfaStrictOption {
   /** Container override: factur-x, zugferd or xrechnung. Default: from the XML's profile. */
   format?: HybridFormat | string | null;
   /** File names, for messages. */
@@ -411,13 +462,9 @@ async function ingestPdfPart(bytes: Uint8Array, filename: string | undefined): P
   } catch (err) {
     throw fromIngest(err);
   }
-  // Readable (empty user password) is not writable: a PDF/A-3 cannot be encrypted, and the embedding keeps the file's structure.
-  if (ing.encryption) throw new InvalidInputError('PDF_ENCRYPTED', ENCRYPTED_FOR_EMBED);
+  // Readable with the empty user password: the embedder writes it decrypted (a PDF/A-3 cannot be encrypted).
   return ing;
 }
-
-const ENCRYPTED_FOR_EMBED =
-  'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again';
 
 /** Step 1 for the XML: an invoice syntax that a hybrid PDF can carry (`problem`: why there is none, when unknown). */
 function checkXmlSyntax(syntax: string | undefined, problem: string | undefined, format: HybridFormat | undefined): void {
@@ -543,7 +590,9 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
     pdf: result.pdf,
     filename: invoicePdfName(number),
     droppedFields: [],
-    pdfaCheck: gatePdfa(result.pdf),
+    ...gatePdfa(result.pdf, options.pdfaStrict),
+    pdfaRepairs: result.repairs?.repaired ?? [],
+    pdfaPartial: result.repairs?.unrepaired ?? [],
     signatureInvalidated: result.signatureInvalidated === true,
   };
 }

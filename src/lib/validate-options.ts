@@ -8,6 +8,8 @@ import type { ValidateOptions } from '../validation/validate.js';
 import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, parseBrFrEdition } from '../validation/br-fr-edition.js';
 import { XR_RELEASES, parseXrRelease, type XrRelease } from '../rules/xrechnung/common.js';
 import { FACTURX_SCHEMA_RELEASES, parseFacturxRelease, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
+import { PEPPOL_RELEASES, parsePeppolRelease, type PeppolRelease } from '../rules/peppol/releases.js';
+import { EXTENDED_CTC_FR_RELEASES, parseExtendedCtcFrRelease } from '../rules/extended-ctc-fr/releases.js';
 
 /** Extra rule layers that can be asked for. */
 export const EXTRA_RULE_LAYERS = [BR_FR_LAYER] as const;
@@ -21,6 +23,11 @@ export type XRechnungVersion = XrRelease;
 /** Factur-X / ZUGFeRD schema releases accepted by `facturxVersion`: 1.09.2 (current, default) and 1.08 (the contract's). */
 export const FACTURX_VERSIONS = FACTURX_SCHEMA_RELEASES;
 export type FacturxVersion = FacturxSchemaRelease;
+/** Peppol BIS Billing 3.0 releases accepted by `peppolVersion`: 2026.5 (current, default), 2025.11 and 2025.5. */
+export const PEPPOL_VERSIONS = PEPPOL_RELEASES;
+export type PeppolVersion = PeppolRelease;
+/** EXTENDED-CTC-FR schematron releases accepted by `extendedCtcFrVersion` (FNFE-MPE, newest first; "1.4" = the newest). */
+export { EXTENDED_CTC_FR_RELEASES };
 
 export interface ValidateCallOptions extends LicenseOptions {
   /** Name of the file, for messages only (the bytes decide what the file is). */
@@ -33,6 +40,10 @@ export interface ValidateCallOptions extends LicenseOptions {
   xrechnungVersion?: string;
   /** Factur-X / ZUGFeRD schema release: 1.09.2 (default, the current one) or 1.08 (the one the contract names). */
   facturxVersion?: string;
+  /** Peppol BIS Billing 3.0 release for Peppol invoices: 2026.5 (default, the current one), 2025.11 or 2025.5 ("2026-05" accepted). */
+  peppolVersion?: string;
+  /** EXTENDED-CTC-FR schematron release for invoices of that profile: 1.4.0.02 (default), 1.4.0.01 or 1.4.0. */
+  extendedCtcFrVersion?: string;
   /**
    * Check a PDF against PDF/A (the part its XMP declares) with the native checker: `pdfa_valid`, `pdfa3b` in
    * `layers_executed`, each failed clause a finding (rule_set "pdfa"); a PDF that fails PDF/A is not valid.
@@ -70,11 +81,18 @@ export function parseValidateOptions(options: ValidateCallOptions = {}, locRoot:
   if (!xrechnungVersion) throw notOneOf([...locRoot, 'xrechnung_version'], XR_RELEASES, options.xrechnungVersion);
   const facturxVersion = parseFacturxRelease(options.facturxVersion);
   if (!facturxVersion) throw notOneOf([...locRoot, 'facturx_version'], FACTURX_SCHEMA_RELEASES, options.facturxVersion);
+  const peppolVersion = parsePeppolRelease(options.peppolVersion === undefined ? undefined : String(options.peppolVersion));
+  if (!peppolVersion) throw notOneOf([...locRoot, 'peppol_version'], PEPPOL_RELEASES, options.peppolVersion);
+  const extendedCtcFrVersion = parseExtendedCtcFrRelease(options.extendedCtcFrVersion);
+  if (!extendedCtcFrVersion)
+    throw notOneOf([...locRoot, 'extended_ctc_fr_version'], EXTENDED_CTC_FR_RELEASES, options.extendedCtcFrVersion);
   const out: ValidateOptions = {
     brFr: names.some((s) => s.toLowerCase() === BR_FR_LAYER),
     brFrEdition: edition,
     xrechnungVersion,
     facturxVersion,
+    peppolVersion,
+    extendedCtcFrVersion,
   };
   return out;
 }

@@ -3,6 +3,7 @@
  * conditional requirements of EN 16931 and of the chosen profile (XRechnung's BR-DE-*, VAT category rules).
  * Every problem becomes a FastAPI-style item whose `loc` starts with ['body', 'metadata'].
  */
+import { billingModes } from '../rules/br-fr/checks.js';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Big, parseDec } from '../model/decimal.js';
@@ -516,6 +517,8 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
   if (profile === 'xrechnung') xrechnungErrors(meta, add, missing);
   syntaxErrors(meta, add);
   if (profile === 'peppol') peppolErrors(meta, add, missing);
+  if (profile === 'extended_ctc_fr') frenchExtendedErrors(meta, add, missing);
+  subLineErrors(meta, add);
   return items;
 }
 
@@ -525,7 +528,7 @@ function syntaxErrors(meta: InvoiceMetadata, add: (loc: Loc, msg: string, type?:
   if (meta.syntax === 'ubl' && !(UBL_PROFILE_VALUES as readonly string[]).includes(profile)) {
     add(
       ['syntax'],
-      `profile ${profile} is a Factur-X profile, written as CII only; with syntax ubl use profile en16931, xrechnung or peppol`,
+      `profile ${profile} is ${profile === 'extended_ctc_fr' ? 'a French CII profile' : 'a Factur-X profile'}, written as CII only; with syntax ubl use profile en16931, xrechnung or peppol`,
       'value_error',
       meta.syntax,
     );
@@ -609,6 +612,37 @@ function peppolErrors(
         'value_error',
         l.period.end,
       );
+  }
+}
+
+type AddIssue = (loc: Loc, msg: string, type?: string, input?: unknown) => void;
+type MissingIssue = (loc: Loc, why: string) => void;
+
+/**
+ * EXTENDED-CTC-FR: the billing framework (cadre de facturation, BT-23) is one of the codes of AFNOR XP Z12-012
+ * (BR-FR-08, release 1.4); when absent the writer writes M1 (src/metadata/to-model.ts).
+ */
+function frenchExtendedErrors(meta: InvoiceMetadata, add: AddIssue, _missing: MissingIssue): void {
+  const modes = billingModes('1.4');
+  if (meta.business_process !== undefined && !modes.includes(meta.business_process))
+    add(['business_process'], `The billing framework (BT-23) must be one of ${modes.join(', ')} (BR-FR-08)`, 'enum', meta.business_process);
+}
+
+/** Sub-lines: a parent names another line (BR-FREXT-11), and a line with a parent states its subtype (BR-FREXT-06). */
+function subLineErrors(meta: InvoiceMetadata, add: AddIssue): void {
+  const lines = meta.line_items ?? [];
+  const ids = lines.map((l, i) => l.id ?? String(i + 1));
+  for (const [i, l] of lines.entries()) {
+    if (l.parent_line_id === undefined) continue;
+    if (!ids.some((id, j) => id === l.parent_line_id && j !== i))
+      add(
+        ['line_items', i, 'parent_line_id'],
+        'parent_line_id must name another line of the invoice (BR-FREXT-11)',
+        'value_error',
+        l.parent_line_id,
+      );
+    if (l.subtype === undefined)
+      add(['line_items', i, 'subtype'], 'A line with a parent_line_id must state its subtype (BR-FREXT-06)', 'missing', undefined);
   }
 }
 

@@ -225,6 +225,21 @@ export interface InvoiceLine extends Located {
   classifications: (Identifier & { listVersionId?: string })[]; // BT-158
   originCountryCode?: string; // BT-159
   attributes: ItemAttribute[]; // BG-32
+  // EXTENDED / EXTENDED-CTC-FR (AFNOR XP Z12-012): sub-lines and multi-vendor invoices
+  subtype?: 'DETAIL' | 'GROUP' | 'INFORMATION'; // BT-X-8 / EXT-FR-FE-163 line subtype (absent: DETAIL)
+  parentLineId?: string; // BT-X-304 / EXT-FR-FE-162 parent line
+  itemSeller?: LineSeller; // EXT-FR-FE-164… seller of the line (multi-vendor invoices)
+  vatExemptionReason?: string; // EXT-FR-FE-178 line VAT exemption reason text (multi-vendor: the third-party marker)
+  vatExemptionReasonCode?: string; // EXT-FR-FE-179 line VAT exemption reason code
+}
+
+/** The seller of one line of a multi-vendor invoice (CII ItemSellerTradeParty). */
+export interface LineSeller {
+  name?: string; // EXT-FR-FE-164
+  globalId?: Identifier; // EXT-FR-FE-166
+  legalRegistrationId?: Identifier; // EXT-FR-FE-167 (SIREN: scheme 0002)
+  vatId?: string; // EXT-FR-FE-168
+  countryCode?: string; // EXT-FR-FE-177
 }
 
 /** Document kind as the syntax expresses it (UBL distinguishes Invoice and CreditNote roots). */

@@ -20,8 +20,10 @@ import { flavorOf, selectRuleSets } from './rulesets.js';
 import { BR_FR_LAYER, brFrNotApplicableReason, declaresFrenchCtc, runBrFr, type BrFrEdition, DEFAULT_BR_FR_EDITION } from './br-fr.js';
 import { runXsdLayer } from './xsd-layer.js';
 import { DEFAULT_XR_RELEASE, type XrRelease } from '../rules/xrechnung/common.js';
+import { DEFAULT_PEPPOL_RELEASE, type PeppolRelease } from '../rules/peppol/releases.js';
 import { ruleSetVersions } from '../rules/releases.js';
 import { DEFAULT_FACTURX_RELEASE, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
+import { DEFAULT_EXTENDED_CTC_FR_RELEASE, type ExtendedCtcFrRelease } from '../rules/extended-ctc-fr/releases.js';
 import { boundFindings, isSummary } from '../rules/report-bounds.js';
 import { overlongNumbers } from './number-limits.js';
 import { attachCompared } from './explanations/attach.js';
@@ -48,6 +50,8 @@ export interface ValidationResult {
   xrechnung_version?: XrRelease;
   /** The Factur-X release whose schema the XSD layer used, when it checked a CII invoice. */
   facturx_version?: FacturxSchemaRelease;
+  /** The Peppol BIS Billing 3.0 release that ran, when a Peppol rule set ran. */
+  peppol_version?: PeppolRelease;
   /**
    * Which release of each rule set and schema judged the invoice, by family (en16931, xrechnung,
    * facturx, br_fr, xsd): only the families that ran (src/rules/releases.ts).
@@ -74,6 +78,10 @@ export interface ValidateOptions {
   xrechnungVersion?: XrRelease;
   /** Factur-X release of the XSD layer and the profile rules (default DEFAULT_FACTURX_RELEASE, 1.09.2). */
   facturxVersion?: FacturxSchemaRelease;
+  /** Peppol BIS Billing 3.0 release of the Peppol rule sets (default DEFAULT_PEPPOL_RELEASE, 2026.5). */
+  peppolVersion?: PeppolRelease;
+  /** EXTENDED-CTC-FR release (`extended_ctc_fr_version`; default the newest bundled, 1.4.0.02). */
+  extendedCtcFrVersion?: ExtendedCtcFrRelease;
   /** Pro diagnostics: attach the values calculation rules compared to their findings (`compared`). */
   explain?: boolean;
 }
@@ -101,8 +109,12 @@ registerRuleSet(EN16931_UBL, [...ublSyntaxRules, ...en16931UblBusinessRules]);
 // Further rule sets (XRechnung, Factur-X profiles) register themselves when their modules exist.
 const XRECHNUNG_MODULE = '../rules/xrechnung/index.js';
 const FACTURX_MODULE = '../rules/facturx/index.js';
+const PEPPOL_MODULE = '../rules/peppol/index.js';
+const EXTENDED_CTC_FR_MODULE = '../rules/extended-ctc-fr/index.js';
 await optionalImport(XRECHNUNG_MODULE);
 await optionalImport(FACTURX_MODULE);
+await optionalImport(PEPPOL_MODULE);
+await optionalImport(EXTENDED_CTC_FR_MODULE);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -138,6 +150,10 @@ function registryId(id: RuleSetId, options: ValidateOptions): string {
   if (id.startsWith('xrechnung-')) return xr !== DEFAULT_XR_RELEASE ? `${id}@${xr}` : id;
   const fx = options.facturxVersion ?? DEFAULT_FACTURX_RELEASE;
   if (id.startsWith('fx-')) return fx !== DEFAULT_FACTURX_RELEASE ? `${id}@${fx}` : id;
+  const peppol = options.peppolVersion ?? DEFAULT_PEPPOL_RELEASE;
+  if (id.startsWith('peppol-')) return peppol !== DEFAULT_PEPPOL_RELEASE ? `${id}@${peppol}` : id;
+  const fr = options.extendedCtcFrVersion ?? DEFAULT_EXTENDED_CTC_FR_RELEASE;
+  if (id.startsWith('extended-ctc-fr-')) return fr !== DEFAULT_EXTENDED_CTC_FR_RELEASE ? `${id}@${fr}` : id;
   return id;
 }
 
@@ -329,6 +345,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
   for (const f of ruleFindings) findings.push(f);
   result.rule_sets = ran;
   if (ran.some((id) => id.startsWith('xrechnung-'))) result.xrechnung_version = options.xrechnungVersion ?? DEFAULT_XR_RELEASE;
+  if (ran.some((id) => id.startsWith('peppol-'))) result.peppol_version = options.peppolVersion ?? DEFAULT_PEPPOL_RELEASE;
   if (ran.length > 0) result.layers_executed.push('schematron');
   for (const id of missing)
     result.layers_skipped.push({ layer: id.startsWith('br-fr') ? 'br_fr_ctc' : 'schematron', reason: `ruleset_unavailable:${id}` });
@@ -351,7 +368,9 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
     ruleSets: result.rule_sets,
     xrechnung: result.xrechnung_version,
     facturx: options.facturxVersion,
+    peppol: result.peppol_version,
     brFrEdition: result.br_fr_edition,
+    extendedCtcFr: options.extendedCtcFrVersion,
     xsdSchema,
   });
   const blank = blankInvoiceNumber(doc, syntax);

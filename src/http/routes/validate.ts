@@ -3,6 +3,7 @@
  * syntax binding rules, business rules), natively and off the event loop (see validation/runner.ts).
  * Community: the raw report with official rule ids. Pro: smart diagnostics and the PDF/A switch.
  */
+import { DEFAULT_EXTENDED_CTC_FR_RELEASE, EXTENDED_CTC_FR_RELEASES } from '../../rules/extended-ctc-fr/releases.js';
 import type { FastifyInstance } from 'fastify';
 import { IngestError } from '../../input/ingest.js';
 import { toDiagnostic } from '../../validation/diagnostics.js';
@@ -12,6 +13,7 @@ import { BR_FR_EDITIONS, DEFAULT_BR_FR_EDITION } from '../../validation/br-fr.js
 import { parseValidateOptions } from '../../lib/operations.js';
 import { DEFAULT_XR_RELEASE, XR_RELEASES } from '../../rules/xrechnung/common.js';
 import { DEFAULT_FACTURX_RELEASE, FACTURX_SCHEMA_RELEASES } from '../../xml/xsd-native/facturx-overlay.js';
+import { DEFAULT_PEPPOL_RELEASE, PEPPOL_RELEASES } from '../../rules/peppol/releases.js';
 import { ProblemError } from '../errors.js';
 import { libErrorToHttp } from '../lib-errors.js';
 import { formBoolean, readForm } from '../multipart.js';
@@ -43,6 +45,7 @@ function proReport(result: ValidationResult) {
     ...(result.br_fr_edition ? { br_fr_edition: result.br_fr_edition } : {}),
     ...(result.xrechnung_version ? { xrechnung_version: result.xrechnung_version } : {}),
     ...(result.facturx_version ? { facturx_version: result.facturx_version } : {}),
+    ...(result.peppol_version ? { peppol_version: result.peppol_version } : {}),
     rule_set_versions: result.rule_set_versions,
     ...(result.report_truncated ? { report_truncated: true, findings_omitted: result.findings_omitted } : {}),
   };
@@ -87,6 +90,8 @@ function readLayerOptions(fields: Record<string, string>) {
         brFrEdition: fields.br_fr_edition,
         xrechnungVersion: fields.xrechnung_version,
         facturxVersion: fields.facturx_version,
+        peppolVersion: fields.peppol_version,
+        extendedCtcFrVersion: fields.extended_ctc_fr_version,
       },
       ['body'],
     );
@@ -134,7 +139,14 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           `\`xrechnung_version\` chooses the KoSIT XRechnung schematron release for XRechnung invoices: ${XR_RELEASES.join(', ')} (default ${DEFAULT_XR_RELEASE}); ` +
           'the result echoes the release that ran in `xrechnung_version`. ' +
           `\`facturx_version\` chooses the Factur-X/ZUGFeRD release of the CII schema layer: ${FACTURX_SCHEMA_RELEASES.join(', ')} (default ${DEFAULT_FACTURX_RELEASE}); ` +
-          'echoed in `facturx_version`. `rule_set_versions` names the release of every rule set and schema that ran.',
+          'echoed in `facturx_version`. ' +
+          'Peppol BIS Billing 3.0 (rule sets `peppol-bis-3` / `peppol-bis-3-selfbilling`, on top of EN 16931 UBL) runs for UBL invoices whose ' +
+          `CustomizationID starts with the Peppol billing or self-billing identifier; \`peppol_version\` chooses the release: ${PEPPOL_RELEASES.join(', ')} (default ${DEFAULT_PEPPOL_RELEASE}), ` +
+          'echoed in `peppol_version`. ' +
+          'An invoice declaring the French EXTENDED-CTC-FR profile (`urn.cpro.gouv.fr:1p0:extended-ctc-fr`, CII or UBL) is checked by the ' +
+          'FNFE-MPE EXTENDED-CTC-FR rules instead of the plain EN 16931 ones (they carry EN 16931 adapted to sub-lines and multi-vendor ' +
+          `invoices), then by BR-FR; \`extended_ctc_fr_version\` chooses their release: ${EXTENDED_CTC_FR_RELEASES.join(', ')} (default ${DEFAULT_EXTENDED_CTC_FR_RELEASE}). ` +
+          '`rule_set_versions` names the release of every rule set and schema that ran.',
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
         response: {
@@ -174,6 +186,19 @@ export default async function validate(app: FastifyInstance): Promise<void> {
             default: DEFAULT_FACTURX_RELEASE,
             description: 'Factur-X / ZUGFeRD release of the CII schema layer (1.09.2 = ZUGFeRD 2.5.2, 1.08 = ZUGFeRD 2.4)',
           },
+          peppol_version: {
+            type: 'string',
+            enum: [...PEPPOL_RELEASES],
+            default: DEFAULT_PEPPOL_RELEASE,
+            description:
+              'Release of the Peppol BIS Billing 3.0 rules (Peppol UBL invoices only): 2026.5 = BIS 3.0.21, 2025.11 = 3.0.20, 2025.5 = 3.0.19',
+          },
+          extended_ctc_fr_version: {
+            type: 'string',
+            enum: [...EXTENDED_CTC_FR_RELEASES],
+            default: DEFAULT_EXTENDED_CTC_FR_RELEASE,
+            description: 'Release of the FNFE-MPE EXTENDED-CTC-FR profile rules (invoices declaring that profile only)',
+          },
         },
         formRequired: ['file'],
       },
@@ -187,6 +212,8 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           br_fr_edition: { required: false },
           xrechnung_version: { required: false },
           facturx_version: { required: false },
+          peppol_version: { required: false },
+          extended_ctc_fr_version: { required: false },
         },
       });
       const options = readLayerOptions(form.fields);

@@ -12,6 +12,16 @@ import type { Rule } from '../types.js';
 import { allElements, anywhere, attr, first, has, is, norm, NS, sel, text, value, values } from './dom.js';
 import { perDocument } from '../../util/property-map.js';
 import { toRule, type XrRelease, type XrRuleDef } from './common.js';
+import {
+  hasEndpointId,
+  hasMandateReference,
+  hasProfileId,
+  isDirectDebit,
+  lineReferenceIsObject,
+  oneTaxTotalWithBreakdown,
+  priceAllowanceIsAllowance,
+  taxTotalInAccountingCurrency,
+} from '../peppol/ubl-shared.js';
 
 const dec = (s: string | undefined): BigValue | undefined => (s === undefined ? undefined : parseDec(s.trim()));
 const ZERO = new Big('0');
@@ -366,14 +376,14 @@ const ublDefs: XrRuleDef[] = [
     severity: 'error',
     message: 'The business process (BT-23) must be given.',
     contexts: (doc) => (isUblRoot(doc.root) ? [doc.root] : []),
-    test: (r) => has(r, 'cbc:ProfileID'),
+    test: hasProfileId,
   },
   {
     id: 'PEPPOL-EN16931-R053',
     severity: 'error',
     message: 'Exactly one tax total with VAT breakdowns must be given.',
     contexts: (doc) => (isUblRoot(doc.root) ? [doc.root] : []),
-    test: (r) => sel(r, 'cac:TaxTotal').filter((t) => has(t, 'cac:TaxSubtotal')).length === 1,
+    test: oneTaxTotalWithBreakdown,
   },
   {
     id: 'PEPPOL-EN16931-R054',
@@ -381,7 +391,7 @@ const ublDefs: XrRuleDef[] = [
     message:
       'Exactly one tax total without VAT breakdowns must be given when the VAT accounting currency (BT-6) is given, and none otherwise.',
     contexts: (doc) => (isUblRoot(doc.root) ? [doc.root] : []),
-    test: (r) => sel(r, 'cac:TaxTotal').filter((t) => !has(t, 'cac:TaxSubtotal')).length === (has(r, 'cbc:TaxCurrencyCode') ? 1 : 0),
+    test: taxTotalInAccountingCurrency,
   },
   {
     id: 'PEPPOL-EN16931-R055',
@@ -414,14 +424,14 @@ const ublDefs: XrRuleDef[] = [
     severity: 'error',
     message: 'The buyer electronic address (BT-49) must be given.',
     contexts: (doc) => anywhere(doc, 'cac:Party').filter((p) => is(p.parent, 'cac:AccountingCustomerParty')),
-    test: (p) => has(p, 'cbc:EndpointID'),
+    test: hasEndpointId,
   },
   {
     id: 'PEPPOL-EN16931-R020',
     severity: 'error',
     message: 'The seller electronic address (BT-34) must be given.',
     contexts: (doc) => anywhere(doc, 'cac:Party').filter((p) => is(p.parent, 'cac:AccountingSupplierParty')),
-    test: (p) => has(p, 'cbc:EndpointID'),
+    test: hasEndpointId,
   },
   {
     id: 'PEPPOL-EN16931-R041',
@@ -462,8 +472,8 @@ const ublDefs: XrRuleDef[] = [
     id: 'PEPPOL-EN16931-R061',
     severity: 'error',
     message: 'Payment by direct debit (49, 59) requires the mandate reference (BT-89).',
-    contexts: (doc) => anywhere(doc, 'cac:PaymentMeans').filter((pm) => ['49', '59'].includes(norm(value(pm, 'cbc:PaymentMeansCode')))),
-    test: (pm) => has(pm, 'cac:PaymentMandate/cbc:ID'),
+    contexts: (doc) => anywhere(doc, 'cac:PaymentMeans').filter(isDirectDebit),
+    test: hasMandateReference,
   },
   {
     id: 'PEPPOL-EN16931-R110',
@@ -530,14 +540,14 @@ const ublDefs: XrRuleDef[] = [
     severity: 'error',
     message: 'A document referenced on a line may only be the invoiced object (type code 130).',
     contexts: (doc) => anywhere(doc, 'cac:InvoiceLine').concat(anywhere(doc, 'cac:CreditNoteLine')),
-    test: (l) => !has(l, 'cac:DocumentReference') || values(l, 'cac:DocumentReference/cbc:DocumentTypeCode').includes('130'),
+    test: lineReferenceIsObject,
   },
   {
     id: 'PEPPOL-EN16931-R044',
     severity: 'error',
     message: 'A charge on price level is not allowed: a price allowance must have the charge indicator false.',
     contexts: (doc) => anywhere(doc, 'cac:AllowanceCharge').filter((a) => is(a.parent, 'cac:Price')),
-    test: (a) => norm(value(a, 'cbc:ChargeIndicator')) === 'false',
+    test: priceAllowanceIsAllowance,
   },
   {
     id: 'PEPPOL-EN16931-R046',

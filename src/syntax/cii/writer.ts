@@ -14,6 +14,7 @@ import type {
   Invoice,
   InvoiceLine,
   LineAllowanceCharge,
+  LineSeller,
   Party,
   VatBreakdown,
 } from '../../model/invoice.js';
@@ -94,6 +95,11 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
 
   x.open('ram:AssociatedDocumentLineDocument');
   x.leaf('ram:LineID', l.id);
+  if (level >= LEVEL.EXTENDED) {
+    // Sub-lines (BT-X-304 parent line, BT-X-8 subtype): EXTENDED and the French EXTENDED-CTC-FR.
+    x.leaf('ram:ParentLineID', l.parentLineId);
+    x.leaf('ram:LineStatusReasonCode', l.subtype);
+  }
   x.wrapped('ram:IncludedNote', 'ram:Content', l.note);
   x.close('ram:AssociatedDocumentLineDocument');
 
@@ -138,6 +144,7 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   x.leaf('ram:ChargeAmount', l.netPrice);
   if (baseQty) x.leaf('ram:BasisQuantity', l.priceBaseQuantity, baseQty);
   x.close('ram:NetPriceProductTradePrice');
+  if (level >= LEVEL.EXTENDED && l.itemSeller) writeLineSeller(c, l.itemSeller);
   x.close('ram:SpecifiedLineTradeAgreement');
 
   x.open('ram:SpecifiedLineTradeDelivery');
@@ -148,7 +155,12 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   x.open('ram:ApplicableTradeTax');
   x.leaf('ram:TypeCode', 'VAT');
   // EXTENDED repeats the exemption reason on the line (its breakdown rules compare the two).
-  const exemption = level >= LEVEL.EXTENDED ? lineExemption(c, l) : undefined;
+  const exemption =
+    level < LEVEL.EXTENDED
+      ? undefined
+      : l.vatExemptionReason !== undefined || l.vatExemptionReasonCode !== undefined
+        ? { exemptionReason: l.vatExemptionReason, exemptionReasonCode: l.vatExemptionReasonCode }
+        : lineExemption(c, l);
   x.leaf('ram:ExemptionReason', exemption?.exemptionReason);
   x.leaf('ram:CategoryCode', l.vatCategoryCode);
   x.leaf('ram:ExemptionReasonCode', exemption?.exemptionReasonCode);
@@ -175,8 +187,27 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   x.close('ram:IncludedSupplyChainTradeLineItem');
 }
 
+/** The seller of a line of a multi-vendor invoice (ItemSellerTradeParty, EXTENDED / EXTENDED-CTC-FR). */
+function writeLineSeller(c: Ctx, s: LineSeller): void {
+  const { x } = c;
+  x.open('ram:ItemSellerTradeParty');
+  if (s.globalId) x.leaf('ram:GlobalID', s.globalId.value, { schemeID: s.globalId.schemeId });
+  x.leaf('ram:Name', s.name);
+  if (s.legalRegistrationId) {
+    x.open('ram:SpecifiedLegalOrganization');
+    x.leaf('ram:ID', s.legalRegistrationId.value, { schemeID: s.legalRegistrationId.schemeId });
+    x.close('ram:SpecifiedLegalOrganization');
+  }
+  x.wrapped('ram:PostalTradeAddress', 'ram:CountryID', s.countryCode);
+  x.wrapped('ram:SpecifiedTaxRegistration', 'ram:ID', s.vatId, { schemeID: 'VA' });
+  x.close('ram:ItemSellerTradeParty');
+}
+
 /** The breakdown entry of a line's VAT category (and rate) when it carries an exemption reason. */
 function lineExemption(c: Ctx, l: InvoiceLine): VatBreakdown | undefined {
+  // When lines state their own reasons, the breakdown is split by them (src/metadata/compute.ts): a line without one
+  // belongs to the breakdown without one.
+  if (c.inv.lines.some((x) => x.vatExemptionReason !== undefined || x.vatExemptionReasonCode !== undefined)) return undefined;
   const rate = decOrZero(l.vatRate);
   return c.inv.vatBreakdown.find(
     (b) => b.categoryCode === l.vatCategoryCode && (b.exemptionReason || b.exemptionReasonCode) && decOrZero(b.rate).eq(rate),

@@ -31,6 +31,8 @@ function familyOf(ruleId: string, ruleSet: string | undefined): string {
   const set = ruleSet ?? '';
   if (/^FX-|^BR-FXEXT-/.test(ruleId) || set.startsWith('fx-')) return `a rule of the Factur-X/ZUGFeRD ${profileName(set)} profile`;
   if (ruleId.startsWith('BR-FR-')) return 'a rule of the French e-invoicing reform (FNFE-MPE BR-FR, French CTC)';
+  if (set.startsWith('peppol-') && PEPPOL_NATIONAL.test(ruleId)) return 'a national rule of Peppol BIS Billing 3.0 (OpenPeppol)';
+  if (set.startsWith('peppol-')) return 'a rule of Peppol BIS Billing 3.0 (OpenPeppol)';
   if (ruleId.startsWith('PEPPOL-')) return 'a Peppol BIS Billing rule that the XRechnung CIUS applies';
   if (/^BR-(DE|DEX|TMP)-/.test(ruleId)) return 'a rule of the XRechnung CIUS (German public-sector invoices)';
   if (ruleId.startsWith('CII-')) return 'an EN 16931 rule of the CII syntax binding';
@@ -385,8 +387,11 @@ export function explainFinding(input: ExplainInput): Explained | null {
 
 /** Ids of the official and profile rule sets (not the service's own codes). */
 function isRuleId(ruleId: string): boolean {
-  return /^(BR-|CII-|UBL-|PEPPOL-|FX-|NOID-)/.test(ruleId);
+  return /^(BR-|CII-|UBL-|PEPPOL-|FX-|NOID-)/.test(ruleId) || PEPPOL_NATIONAL.test(ruleId);
 }
+
+/** The national rules of Peppol BIS Billing 3.0 (NO-R-001, GR-S-011, DE-R-T02, ...). */
+const PEPPOL_NATIONAL = /^(NO|DK|IT|SE|GR|IS|NL|DE)-[RS]-[0-9T]/;
 
 /** The attribute a message speaks of, as its own term: @schemeID of BT-49 is BT-49-1, @unitCode of BT-129 is BT-130. */
 function attributeTerms(terms: string[], message: string): string[] {

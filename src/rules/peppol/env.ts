@@ -1,0 +1,238 @@
+/**
+ * The document-level variables of the Peppol schematron (`$profile`, `$supplierCountry`, the national rules'
+ * country tests, ...), computed once per document and variant on first use, and the element helpers the rule
+ * tables share. Each getter follows its variable's XPath: which elements it reads, whether it normalises or
+ * upper-cases, what it answers when the element is absent.
+ */
+import type { XmlDoc, XmlElement } from '../../xml/dom.js';
+import { NS } from '../../xml/namespaces.js';
+import { has, sel, value, values } from '../xrechnung/dom.js';
+import { ns, substr } from './xpath.js';
+import type { RuleVariant } from './variant.js';
+
+export const isEl = (el: XmlElement | null | undefined, nsUri: string, local: string): el is XmlElement =>
+  !!el && el.local === local && el.ns === nsUri;
+export const isCac = (el: XmlElement | null | undefined, local: string): el is XmlElement => isEl(el, NS.cac, local);
+export const isCbc = (el: XmlElement | null | undefined, local: string): el is XmlElement => isEl(el, NS.cbc, local);
+export const isInvoice = (el: XmlElement | null | undefined): el is XmlElement => isEl(el, NS.ubl, 'Invoice');
+export const isCreditNote = (el: XmlElement | null | undefined): el is XmlElement => isEl(el, NS.cn, 'CreditNote');
+export const isDocRoot = (el: XmlElement | null | undefined): el is XmlElement => isInvoice(el) || isCreditNote(el);
+/** The element is the document element and an Invoice or CreditNote (contexts written `/ubl-invoice:Invoice`). */
+export const isTopRoot = (el: XmlElement | null | undefined): el is XmlElement => !!el && el.parent === null && isDocRoot(el);
+
+/** The PartyTaxScheme children of `party` whose TaxScheme/ID equals 'VAT' (exactly, or after normalize-space when asked). */
+export function vatSchemes(party: XmlElement | undefined, normalized: boolean): XmlElement[] {
+  if (!party) return [];
+  return sel(party, 'cac:PartyTaxScheme').filter((pts) =>
+    normalized ? ns(value(pts, 'cac:TaxScheme/cbc:ID')) === 'VAT' : values(pts, 'cac:TaxScheme/cbc:ID').includes('VAT'),
+  );
+}
+
+/** `substring(cbc:CompanyID, from, n)` of each scheme (an absent CompanyID gives ''). */
+export const companyIdParts = (schemes: XmlElement[], from: number, n?: number) =>
+  schemes.map((s) => substr(value(s, 'cbc:CompanyID') ?? '', from, n));
+
+export class DocEnv {
+  readonly root: XmlElement;
+
+  constructor(
+    readonly doc: XmlDoc,
+    readonly variant: RuleVariant,
+  ) {
+    this.root = doc.root;
+  }
+
+  get isInvoiceDoc(): boolean {
+    return isInvoice(this.root);
+  }
+
+  get isCreditNoteDoc(): boolean {
+    return isCreditNote(this.root);
+  }
+
+  /** `$profile`: '01', '02' (2026.5 billing with response), another two-digit token (older releases) or 'Unknown'. */
+  private _profile: string | undefined;
+  get profile(): string {
+    if (this._profile === undefined) this._profile = (() => this.variant.profileOf(values(this.root, 'cbc:ProfileID')))();
+    return this._profile;
+  }
+
+  get supplierParty(): XmlElement | undefined {
+    return sel(this.root, 'cac:AccountingSupplierParty/cac:Party')[0];
+  }
+
+  get customerParty(): XmlElement | undefined {
+    return sel(this.root, 'cac:AccountingCustomerParty/cac:Party')[0];
+  }
+
+  /** `$supplierCountry`: the seller's VAT prefix, else the tax representative's, else the seller's country code, else 'XX'. */
+  private _supplierCountry: string | undefined;
+  get supplierCountry(): string {
+    if (this._supplierCountry === undefined)
+      this._supplierCountry = (() => {
+        const own = companyIdParts(vatSchemes(this.supplierParty, false), 1, 2);
+        if (own.length > 0 && own[0] !== '') return ns(own[0]).toUpperCase();
+        const rep = companyIdParts(vatSchemes(sel(this.root, 'cac:TaxRepresentativeParty')[0], false), 1, 2);
+        if (rep.length > 0 && rep[0] !== '') return ns(rep[0]).toUpperCase();
+        return this.countryOr(this.supplierParty);
+      })();
+    return this._supplierCountry;
+  }
+
+  /** `$customerCountry`: the buyer's VAT prefix, else the buyer's country code, else 'XX'. */
+  private _customerCountry: string | undefined;
+  get customerCountry(): string {
+    if (this._customerCountry === undefined)
+      this._customerCountry = (() => {
+        const own = companyIdParts(vatSchemes(this.customerParty, false), 1, 2);
+        if (own.length > 0 && own[0] !== '') return ns(own[0]).toUpperCase();
+        return this.countryOr(this.customerParty);
+      })();
+    return this._customerCountry;
+  }
+
+  /** The Greek rules' `$accountingSupplierCountry`: as `$supplierCountry` without the tax representative. */
+  private _accountingSupplierCountry: string | undefined;
+  get accountingSupplierCountry(): string {
+    if (this._accountingSupplierCountry === undefined)
+      this._accountingSupplierCountry = (() => {
+        const own = companyIdParts(vatSchemes(this.supplierParty, false), 1, 2);
+        if (own.length > 0 && own[0] !== '') return ns(own[0]).toUpperCase();
+        return this.countryOr(this.supplierParty);
+      })();
+    return this._accountingSupplierCountry;
+  }
+
+  private countryOr(party: XmlElement | undefined): string {
+    if (party && has(party, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode'))
+      return ns(value(party, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode')).toUpperCase();
+    return 'XX';
+  }
+
+  /** upper-case(normalize-space(<party>/cac:PostalAddress/cac:Country/cbc:IdentificationCode)). */
+  private countryCode(path: string): string {
+    return ns(value(this.root, `${path}/cac:PostalAddress/cac:Country/cbc:IdentificationCode`)).toUpperCase();
+  }
+
+  private _supplierIsDE: boolean | undefined;
+  get supplierIsDE(): boolean {
+    if (this._supplierIsDE === undefined) this._supplierIsDE = (() => this.countryCode('cac:AccountingSupplierParty/cac:Party') === 'DE')();
+    return this._supplierIsDE;
+  }
+
+  private _customerIsDE: boolean | undefined;
+  get customerIsDE(): boolean {
+    if (this._customerIsDE === undefined) this._customerIsDE = (() => this.countryCode('cac:AccountingCustomerParty/cac:Party') === 'DE')();
+    return this._customerIsDE;
+  }
+
+  get bothDE(): boolean {
+    return this.supplierIsDE && this.customerIsDE;
+  }
+
+  private _supplierIsNL: boolean | undefined;
+  get supplierIsNL(): boolean {
+    if (this._supplierIsNL === undefined) this._supplierIsNL = (() => this.countryCode('cac:AccountingSupplierParty/cac:Party') === 'NL')();
+    return this._supplierIsNL;
+  }
+
+  private _customerIsNL: boolean | undefined;
+  get customerIsNL(): boolean {
+    if (this._customerIsNL === undefined) this._customerIsNL = (() => this.countryCode('cac:AccountingCustomerParty/cac:Party') === 'NL')();
+    return this._customerIsNL;
+  }
+
+  private _taxRepresentativeIsNL: boolean | undefined;
+  get taxRepresentativeIsNL(): boolean {
+    if (this._taxRepresentativeIsNL === undefined)
+      this._taxRepresentativeIsNL = (() => this.countryCode('cac:TaxRepresentativeParty') === 'NL')();
+    return this._taxRepresentativeIsNL;
+  }
+
+  /** The Danish and Icelandic rules' country: the supplier's country code as written (concat(), no normalisation). */
+  private _supplierCountryAsWritten: string | undefined;
+  get supplierCountryAsWritten(): string {
+    if (this._supplierCountryAsWritten === undefined)
+      this._supplierCountryAsWritten = (() =>
+        value(this.root, 'cac:AccountingSupplierParty/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode') ?? '')();
+    return this._supplierCountryAsWritten;
+  }
+
+  private _customerCountryAsWritten: string | undefined;
+  get customerCountryAsWritten(): string {
+    if (this._customerCountryAsWritten === undefined)
+      this._customerCountryAsWritten = (() =>
+        value(this.root, 'cac:AccountingCustomerParty/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode') ?? '')();
+    return this._customerCountryAsWritten;
+  }
+
+  get bothDK(): boolean {
+    return this.supplierCountryAsWritten === 'DK' && this.customerCountryAsWritten === 'DK';
+  }
+
+  get isGreekSender(): boolean {
+    return this.supplierCountry === 'GR' || this.supplierCountry === 'EL';
+  }
+
+  get isGreekReceiver(): boolean {
+    return this.customerCountry === 'GR' || this.customerCountry === 'EL';
+  }
+
+  /** `$documentCurrencyCode`: the values of /*\/cbc:DocumentCurrencyCode. */
+  private _documentCurrency: string[] | undefined;
+  get documentCurrency(): string[] {
+    if (this._documentCurrency === undefined) this._documentCurrency = (() => values(this.root, 'cbc:DocumentCurrencyCode'))();
+    return this._documentCurrency;
+  }
+
+  /** The Swedish rules' supplier test: some supplier party with country code 'SE' (exactly). */
+  private _supplierCountryIsSE: boolean | undefined;
+  get supplierCountryIsSE(): boolean {
+    if (this._supplierCountryIsSE === undefined)
+      this._supplierCountryIsSE = (() =>
+        allSupplierParties(this.doc).some((p) => values(p, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode').includes('SE')))();
+    return this._supplierCountryIsSE;
+  }
+
+  /** Some supplier party with country 'SE' and a VAT scheme whose CompanyID starts with 'SE' (SE-R-001 / SE-R-006). */
+  private _swedishVatSupplier: boolean | undefined;
+  get swedishVatSupplier(): boolean {
+    if (this._swedishVatSupplier === undefined) this._swedishVatSupplier = (() => allSupplierParties(this.doc).some(isSwedishVatParty))();
+    return this._swedishVatSupplier;
+  }
+
+  private _customerCountryIsSE: boolean | undefined;
+  get customerCountryIsSE(): boolean {
+    if (this._customerCountryIsSE === undefined)
+      this._customerCountryIsSE = (() =>
+        allCustomerParties(this.doc).some((p) => values(p, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode').includes('SE')))();
+    return this._customerCountryIsSE;
+  }
+}
+
+/** `cac:AccountingSupplierParty/cac:Party[Country = 'SE' and PartyTaxScheme[TaxScheme/ID = 'VAT']/substring(CompanyID, 1, 2) = 'SE']`. */
+export const isSwedishVatParty = (p: XmlElement) =>
+  values(p, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode').includes('SE') &&
+  companyIdParts(vatSchemes(p, false), 1, 2).includes('SE');
+
+/** Every cac:AccountingSupplierParty/cac:Party of the document (the Swedish rules search with `//`). */
+function allSupplierParties(doc: XmlDoc): XmlElement[] {
+  return partiesUnder(doc, 'AccountingSupplierParty');
+}
+
+function allCustomerParties(doc: XmlDoc): XmlElement[] {
+  return partiesUnder(doc, 'AccountingCustomerParty');
+}
+
+function partiesUnder(doc: XmlDoc, role: string): XmlElement[] {
+  const out: XmlElement[] = [];
+  const visit = (el: XmlElement) => {
+    if (isCac(el, role)) for (const c of el.children) if (isCac(c, 'Party')) out.push(c);
+    for (const c of el.children) visit(c);
+  };
+  // Roles sit at the top level in every real invoice: look there first, and only walk deeper in odd documents.
+  for (const c of doc.root.children) if (isCac(c, role)) for (const p of c.children) if (isCac(p, 'Party')) out.push(p);
+  if (out.length > 0) return out;
+  visit(doc.root);
+  return out;
+}

@@ -1,0 +1,112 @@
+/**
+ * The XPath 2.0 value semantics the Peppol rules rely on, for values read from the parsed document:
+ * number() (NaN when not a number), xs:decimal() casts (undefined where the cast would be a dynamic
+ * error: the official artefact then gives no verdict, and we do not report), `castable as xs:date` /
+ * `xs:integer`, normalize-space() and tokenize(). Small and pure: the rules read like their tests.
+ */
+import { Big, parseDec, safeNumber, type BigValue } from '../../model/decimal.js';
+
+/** XML whitespace (what XPath's normalize-space() and casts trim): space, tab, CR, LF. */
+const XML_WS = /^[ \t\r\n]+|[ \t\r\n]+$/g;
+const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+/** Strip XML whitespace at both ends (most values have none: then no new string). */
+const trimXml = (s: string) => (s.length > 0 && (isWs(s.charCodeAt(0)) || isWs(s.charCodeAt(s.length - 1))) ? s.replace(XML_WS, '') : s);
+
+/** normalize-space(): undefined (an empty sequence) is ''. */
+export function ns(s: string | undefined): string {
+  return s === undefined ? '' : s.replace(/[ \t\r\n]+/g, ' ').trim();
+}
+
+/** XPath number(): NaN for an empty sequence or a string that is no xs:double ("INF" and "-INF" are numbers). */
+export function num(s: string | undefined): number {
+  if (s === undefined) return Number.NaN;
+  const t = trimXml(s);
+  if (t === 'INF' || t === '+INF') return Number.POSITIVE_INFINITY;
+  if (t === '-INF') return Number.NEGATIVE_INFINITY;
+  // A lexical double: big.js reads it (bounded), then JS turns it into a double, as number() does.
+  const d = safeNumber(t);
+  return d === undefined ? Number.NaN : Number(d.toString());
+}
+
+/** xs:decimal(s): undefined when the cast fails (or the value is absent). Whitespace around it is allowed. */
+export function dec(s: string | undefined): BigValue | undefined {
+  return s === undefined ? undefined : parseDec(trimXml(s));
+}
+
+export const ZERO = new Big('0');
+export const ONE = new Big('1');
+export const HUNDRED = new Big('100');
+
+/** `castable as xs:integer`. */
+export function castableInteger(s: string): boolean {
+  return /^[+-]?[0-9]+$/.test(trimXml(s));
+}
+
+const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const DATE = /^(-?)([0-9]{4,})-([0-9]{2})-([0-9]{2})(Z|[+-]([0-9]{2}):([0-9]{2}))?$/;
+
+/** `castable as xs:date`: year-month-day (optional time zone), a day that exists (29 February only in leap years). */
+export function castableDate(s: string): boolean {
+  const m = DATE.exec(trimXml(s));
+  if (!m) return false;
+  if (m[2].length > 4 && m[2].startsWith('0')) return false;
+  const year = Number(m[2]);
+  const month = Number(m[3]);
+  const day = Number(m[4]);
+  if (year === 0 && m[1] === '') {
+    // Year 0000 is not allowed in XSD 1.0 (Saxon 9.9 follows XSD 1.0 here).
+    return false;
+  }
+  if (month < 1 || month > 12 || day < 1 || day > DAYS[month - 1]) return false;
+  if (month === 2 && day === 29) {
+    const y = m[1] === '-' ? 1 - year : year;
+    if (!(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return false;
+  }
+  if (m[6] !== undefined && (Number(m[6]) > 14 || Number(m[7]) > 59 || (Number(m[6]) === 14 && Number(m[7]) !== 0))) return false;
+  return true;
+}
+
+/** xs:date(a) compared with xs:date(b) on the timeline (time zones applied, local dates taken as UTC); undefined if either is no date. */
+export function compareDates(a: string, b: string): number | undefined {
+  const x = dateKey(a);
+  const y = dateKey(b);
+  if (x === undefined || y === undefined) return undefined;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function dateKey(s: string): number | undefined {
+  if (!castableDate(s)) return undefined;
+  const m = DATE.exec(trimXml(s))!;
+  const year = (m[1] === '-' ? -1 : 1) * Number(m[2]);
+  const d = new Date(0);
+  d.setUTCFullYear(year, Number(m[3]) - 1, Number(m[4]));
+  let minutes = d.getTime() / 60000;
+  if (m[5] !== undefined && m[5] !== 'Z') minutes -= (m[5].startsWith('-') ? -1 : 1) * (Number(m[6]) * 60 + Number(m[7]));
+  return minutes;
+}
+
+/** tokenize(s, re): an empty input is an empty sequence; separators at either end give empty strings, as XPath does. */
+export function tokenize(s: string, re: RegExp): string[] {
+  return s === '' ? [] : s.split(re);
+}
+
+/** XPath round(x): halves towards positive infinity. */
+export function roundHalfUp(v: BigValue): BigValue {
+  const down = v.round(0, Big.roundDown);
+  const frac = v.minus(down);
+  if (v.gte(ZERO)) return frac.gte(new Big('0.5')) ? down.plus(ONE) : down;
+  return frac.lt(new Big('-0.5')) ? down.minus(ONE) : down;
+}
+
+/** u:slack(exp, val, slack): exp - slack <= val <= exp + slack. */
+export const withinSlack = (exp: BigValue, val: BigValue, slack: BigValue) => exp.plus(slack).gte(val) && exp.minus(slack).lte(val);
+
+/** string-length(): code points, as XPath counts them (not UTF-16 units). */
+export const len = (s: string) => [...s].length;
+
+/** substring(s, start, length) with XPath's 1-based, code-point positions (start ≥ 1 here). */
+export function substr(s: string | undefined, start: number, length?: number): string {
+  if (s === undefined) return '';
+  const cps = [...s];
+  return cps.slice(start - 1, length === undefined ? undefined : start - 1 + length).join('');
+}
