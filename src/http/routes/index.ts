@@ -4,6 +4,7 @@ import convert from './convert.js';
 import extract from './extract.js';
 import merge from './merge.js';
 import operations from './operations.js';
+import render from './render.js';
 import serialize from './serialize.js';
 import status from './status.js';
 import transform from './transform.js';
@@ -18,6 +19,7 @@ export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [
   validate,
   convert,
   merge,
+  render,
   transform,
   status,
 ];
