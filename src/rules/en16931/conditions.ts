@@ -15,6 +15,7 @@ import {
   nonVatScope,
   descendants,
   kid,
+  kids,
   rootChildren,
   present,
   exists,
@@ -255,8 +256,7 @@ export const conditionRules: RuleDef[] = [
     id: 'BR-CO-14',
     message: 'The invoice total VAT amount (BT-110) must equal the sum of the VAT category tax amounts (BT-117).',
     check: (ctx) => {
-      const { invoice: i, syntax } = ctx;
-      if (syntax === 'ubl') {
+      if (ctx.syntax === 'ubl') {
         // Each TaxTotal with subtotals must add up on its own.
         return rootChildren(ctx, 'TaxTotal')
           .filter((tt) => tt.children.some((c) => c.local === 'TaxSubtotal'))
@@ -267,10 +267,27 @@ export const conditionRules: RuleDef[] = [
           })
           .map(locatedAt(pathOf));
       }
-      const total = i.totals.taxTotal;
-      if (total === undefined) return NO_VIOLATIONS;
-      const d = dec(total);
-      return unless(d !== undefined && d.eq(round2(sum(i.vatBreakdown.map((b) => b.taxAmount)))), i.totals, 'taxTotal');
+      // CII: on each VAT total element in the invoice currency, of any totals element (the model keeps one).
+      const settlements = kids(ctx.doc.root, 'SupplyChainTradeTransaction').flatMap((tx) => kids(tx, 'ApplicableHeaderTradeSettlement'));
+      const currencies = settlements.flatMap((s) => kids(s, 'InvoiceCurrencyCode')).map((c) => c.text);
+      const totals = descendants(ctx, 'SpecifiedTradeSettlementHeaderMonetarySummation')
+        .flatMap((s) => kids(s, 'TaxTotalAmount'))
+        .filter((t) => currencies.includes(attr(t, 'currencyID') ?? '\u0000'));
+      if (totals.length === 0) return NO_VIOLATIONS;
+      const expected = round2(
+        sum(
+          settlements
+            .flatMap((s) => kids(s, 'ApplicableTradeTax'))
+            .flatMap((t) => kids(t, 'CalculatedAmount'))
+            .map((c) => c.text),
+        ),
+      );
+      return totals
+        .filter((t) => {
+          const d = dec(t.text);
+          return d === undefined || !d.eq(expected);
+        })
+        .map(locatedAt(pathOf));
     },
   },
   {

@@ -354,7 +354,9 @@ function familyRules(c: Category): RuleDef[] {
       }
       if (items.length === 0) return NO_VIOLATIONS;
       const ok = declared && (c.ids === 'none' ? outsideIdsOk(inv, syntax) : idsOk(inv, c.ids));
-      return ok ? NO_VIOLATIONS : items.map((it) => ({ location: loc(it) }));
+      if (ok) return NO_VIOLATIONS;
+      // CII asks on each line / allowance / charge of the category; UBL once, on the document.
+      return syntax === 'ubl' ? [{ location: loc(inv) }] : items.map((it) => ({ location: loc(it) }));
     };
   const rateRule =
     (which: 'line' | 'allowance' | 'charge') =>
