@@ -117,10 +117,10 @@ const modelCases: ModelCase[] = [
   { id: 'BR-09', fail: (i) => (i.seller.address!.countryCode = undefined) },
   { id: 'BR-10', fail: (i) => (i.buyer.address = undefined) },
   { id: 'BR-11', fail: (i) => (i.buyer.address!.countryCode = undefined) },
-  { id: 'BR-12', fail: (i) => (i.totals.lineNetTotal = undefined) },
-  { id: 'BR-13', fail: (i) => (i.totals.taxExclusiveAmount = undefined) },
-  { id: 'BR-14', fail: (i) => (i.totals.taxInclusiveAmount = undefined) },
-  { id: 'BR-15', fail: (i) => (i.totals.amountDue = undefined) },
+  { id: 'BR-12', only: 'cii', fail: (i) => (i.totals.lineNetTotal = undefined) },
+  { id: 'BR-13', only: 'cii', fail: (i) => (i.totals.taxExclusiveAmount = undefined) },
+  { id: 'BR-14', only: 'cii', fail: (i) => (i.totals.taxInclusiveAmount = undefined) },
+  { id: 'BR-15', only: 'cii', fail: (i) => (i.totals.amountDue = undefined) },
   { id: 'BR-16', fail: (i) => (i.lines = []) },
   // CII BR-17, BR-62…64 read the elements (XML cases below); UBL BR-61 too.
   { id: 'BR-17', only: 'ubl', fail: (i) => (i.payee!.name = undefined) },
@@ -172,8 +172,8 @@ const modelCases: ModelCase[] = [
   { id: 'BR-CO-16', fail: (i) => (i.totals.amountDue = '1.00') },
   { id: 'BR-CO-17', fail: (i) => (i.vatBreakdown[0].taxAmount = d(i.vatBreakdown[0].taxAmount).plus(new Big('5')).toFixed(2)) },
   { id: 'BR-CO-18', fail: (i) => (i.vatBreakdown = []) },
-  { id: 'BR-CO-19', fail: (i) => ((i.invoicingPeriod = {}), (i.taxPointDateCode = undefined)) },
-  { id: 'BR-CO-20', fail: (i) => (i.lines[0].period = {}) },
+  { id: 'BR-CO-19', only: 'cii', fail: (i) => ((i.invoicingPeriod = {}), (i.taxPointDateCode = undefined)) },
+  { id: 'BR-CO-20', only: 'cii', fail: (i) => (i.lines[0].period = {}) },
   { id: 'BR-CO-21', fail: (i) => Object.assign(i.allowances[0], { reason: undefined, reasonCode: undefined }) },
   { id: 'BR-CO-22', fail: (i) => Object.assign(i.charges[0], { reason: undefined, reasonCode: undefined }) },
   { id: 'BR-CO-23', base: lineAc, fail: (i) => (lineAc(i), (i.lines[0].allowances[0].reason = undefined)) },
@@ -412,6 +412,15 @@ const xmlCases: XmlCase[] = [
       '<ram:SpecifiedTradeSettlementHeaderMonetarySummation><ram:TaxTotalAmount currencyID="NOK">1.00</ram:TaxTotalAmount></ram:SpecifiedTradeSettlementHeaderMonetarySummation>',
     ),
   },
+  // A line allowance with a VAT category (Factur-X EXTENDED has one): the document-level category rules take it too.
+  {
+    id: 'BR-S-06',
+    syntax: 'cii',
+    fail: replace(
+      /(<ram:SpecifiedLineTradeSettlement>[\s\S]*?<ram:SpecifiedTradeAllowanceCharge>[\s\S]*?<\/ram:ChargeIndicator>)/,
+      '$1<ram:CategoryTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:RateApplicablePercent>0</ram:RateApplicablePercent></ram:CategoryTradeTax>',
+    ),
+  },
   { id: 'BR-CO-09', syntax: 'cii', fail: replace(/(schemeID="VA">)[A-Z]{2}/, '$1QQ') },
   { id: 'BR-CL-01', syntax: 'cii', fail: replace(/(<rsm:ExchangedDocument>[\s\S]*?<ram:TypeCode>)[^<]*/, '$1999') },
   { id: 'BR-CL-03', syntax: 'cii', fail: replace(/(<ram:TaxTotalAmount currencyID=")[^"]*/, '$1EURO') },
@@ -534,6 +543,51 @@ const xmlCases: XmlCase[] = [
     id: 'BR-61',
     syntax: 'ubl',
     fail: after('</cac:PaymentMeans>', '<cac:PaymentMeans><cbc:PaymentMeansCode>58</cbc:PaymentMeansCode></cac:PaymentMeans>'),
+  },
+  // UBL BR-12…15, BR-CO-19/20 ask on every totals / period element (the model keeps one).
+  ...(
+    [
+      ['BR-12', 'LineExtensionAmount'],
+      ['BR-13', 'TaxExclusiveAmount'],
+      ['BR-14', 'TaxInclusiveAmount'],
+      ['BR-15', 'PayableAmount'],
+    ] as const
+  ).flatMap(([id, amount]): XmlCase[] => [
+    { id, syntax: 'ubl', fail: replace(new RegExp(`<cbc:${amount} currencyID="NOK">[^<]*</cbc:${amount}>`), '') },
+    {
+      id,
+      syntax: 'ubl',
+      fail: after(
+        '</cac:LegalMonetaryTotal>',
+        '<cac:LegalMonetaryTotal><cbc:AllowanceTotalAmount currencyID="NOK">0</cbc:AllowanceTotalAmount></cac:LegalMonetaryTotal>',
+      ),
+    },
+  ]),
+  {
+    id: 'BR-CO-19',
+    syntax: 'ubl',
+    fail: replace(
+      /(<cac:InvoicePeriod>)\s*<cbc:StartDate>[^<]*<\/cbc:StartDate>\s*<cbc:EndDate>[^<]*<\/cbc:EndDate>\s*<cbc:DescriptionCode>[^<]*<\/cbc:DescriptionCode>/,
+      '$1',
+    ),
+  },
+  { id: 'BR-CO-19', syntax: 'ubl', fail: after('</cac:InvoicePeriod>', '<cac:InvoicePeriod></cac:InvoicePeriod>') },
+  {
+    id: 'BR-CO-20',
+    syntax: 'ubl',
+    fail: replace(
+      /(<cbc:AccountingCost>BookingCode001<\/cbc:AccountingCost>\s*<cac:InvoicePeriod>)[\s\S]*?(<\/cac:InvoicePeriod>)/,
+      '$1$2',
+    ),
+  },
+  {
+    id: 'BR-49',
+    syntax: 'ubl',
+    // Also a payment means inside an allowance (UBL allows one there; the model does not read it).
+    fail: after(
+      '<cbc:ChargeIndicator>false</cbc:ChargeIndicator>',
+      '<cac:PaymentMeans><cbc:PaymentID>1</cbc:PaymentID></cac:PaymentMeans>',
+    ),
   },
   { id: 'BR-56', syntax: 'ubl', fail: replace(/(<cac:TaxRepresentativeParty>[\s\S]*?<cac:TaxScheme>\s*<cbc:ID>)VAT/, '$1ABC') },
   { id: 'BR-CO-09', syntax: 'ubl', fail: replace(/(<cac:PartyTaxScheme>\s*<cbc:CompanyID>)[A-Z]{2}/, '$1QQ') },

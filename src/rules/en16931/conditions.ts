@@ -147,6 +147,13 @@ function takenByCategoryRule(ctx: RuleContext, b: Located): boolean {
   return category && vat;
 }
 
+/** UBL `cac:InvoicePeriod` elements: a line's (BR-CO-20's context, which takes them first) or the others (BR-CO-19's). */
+function ublPeriods(ctx: RuleContext, ofLines: boolean) {
+  return descendants(ctx, 'InvoicePeriod').filter(
+    (p) => (p.parent?.local === 'InvoiceLine' || p.parent?.local === 'CreditNoteLine') === ofLines,
+  );
+}
+
 export const conditionRules: RuleDef[] = [
   {
     id: 'BR-CO-03',
@@ -355,21 +362,30 @@ export const conditionRules: RuleDef[] = [
   {
     id: 'BR-CO-19',
     message: 'An invoicing period (BG-14) must have a start date (BT-73) or an end date (BT-74).',
-    check: ({ invoice: i, syntax }) => {
-      const p = i.invoicingPeriod;
+    check: (ctx) => {
+      // UBL: every period element other than a line's (the model keeps one).
+      if (ctx.syntax === 'ubl')
+        return ublPeriods(ctx, false)
+          .filter((p) => !['StartDate', 'EndDate', 'DescriptionCode'].some((c) => kid(p, c)))
+          .map(locatedAt(pathOf));
+      const p = ctx.invoice.invoicingPeriod;
       if (!p) return NO_VIOLATIONS;
-      return unless(present(p.start) || present(p.end) || (syntax === 'ubl' && present(i.taxPointDateCode)), p);
+      return unless(present(p.start) || present(p.end), p);
     },
   },
   {
     id: 'BR-CO-20',
     message: 'An invoice line period (BG-26) must have a start date (BT-134) or an end date (BT-135).',
-    check: ({ invoice: i }) =>
-      each(
-        i.lines,
-        (l) => !l.period || present(l.period.start) || present(l.period.end),
-        (l) => loc(l.period),
-      ),
+    check: (ctx) =>
+      ctx.syntax === 'ubl'
+        ? ublPeriods(ctx, true)
+            .filter((p) => !kid(p, 'StartDate') && !kid(p, 'EndDate'))
+            .map(locatedAt(pathOf))
+        : each(
+            ctx.invoice.lines,
+            (l) => !l.period || present(l.period.start) || present(l.period.end),
+            (l) => loc(l.period),
+          ),
   },
   {
     id: 'BR-CO-21',

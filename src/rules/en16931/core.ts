@@ -45,6 +45,16 @@ function payeeDistinct(inv: Invoice): boolean {
   return !payee.identifiers.some((i) => sellerIds.has(i.value));
 }
 
+/** BR-12…15: the totals element lacks an amount. UBL asks on every `cac:LegalMonetaryTotal` (the model keeps one). */
+function totalsLack(ctx: RuleContext, field: 'lineNetTotal' | 'taxExclusiveAmount' | 'taxInclusiveAmount' | 'amountDue', child: string) {
+  if (ctx.syntax === 'ubl')
+    return descendants(ctx, 'LegalMonetaryTotal')
+      .filter((t) => kid(t, child) === undefined)
+      .map(locatedAt(pathOf));
+  const i = ctx.invoice;
+  return totalsPresent(i) ? unless(present(i.totals[field]), i.totals) : NO_VIOLATIONS;
+}
+
 // ---------------------------------------------------------------------------------------------
 // CII rules whose official test reads elements the model step collapses (a second party, product or
 // communication element; a payee element outside the settlement): they look at the elements, as the artefact does.
@@ -141,22 +151,22 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-12',
     message: 'The sum of invoice line net amounts (BT-106) is missing.',
-    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.lineNetTotal), i.totals) : NO_VIOLATIONS),
+    check: (ctx) => totalsLack(ctx, 'lineNetTotal', 'LineExtensionAmount'),
   },
   {
     id: 'BR-13',
     message: 'The invoice total without VAT (BT-109) is missing.',
-    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxExclusiveAmount), i.totals) : NO_VIOLATIONS),
+    check: (ctx) => totalsLack(ctx, 'taxExclusiveAmount', 'TaxExclusiveAmount'),
   },
   {
     id: 'BR-14',
     message: 'The invoice total with VAT (BT-112) is missing.',
-    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxInclusiveAmount), i.totals) : NO_VIOLATIONS),
+    check: (ctx) => totalsLack(ctx, 'taxInclusiveAmount', 'TaxInclusiveAmount'),
   },
   {
     id: 'BR-15',
     message: 'The amount due for payment (BT-115) is missing.',
-    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.amountDue), i.totals) : NO_VIOLATIONS),
+    check: (ctx) => totalsLack(ctx, 'amountDue', 'PayableAmount'),
   },
   {
     id: 'BR-16',
@@ -435,9 +445,9 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-49',
     message: 'Payment instructions must have a payment means type code (BT-81).',
-    // Context: each payment means element of the document (the model merges them).
+    // Context: each payment means element of the document (the model merges them; UBL: also one in an allowance).
     check: (ctx) =>
-      (ctx.syntax === 'ubl' ? rootChildren(ctx, 'PaymentMeans') : descendants(ctx, 'SpecifiedTradeSettlementPaymentMeans'))
+      (ctx.syntax === 'ubl' ? descendants(ctx, 'PaymentMeans') : descendants(ctx, 'SpecifiedTradeSettlementPaymentMeans'))
         .filter((pm) => kid(pm, ctx.syntax === 'ubl' ? 'PaymentMeansCode' : 'TypeCode') === undefined)
         .map(locatedAt(pathOf)),
   },
