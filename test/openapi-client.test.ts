@@ -98,7 +98,7 @@ test('the document passes the client checks, and the checks catch what they look
   const doc = (await app.inject({ url: '/openapi.json' })).json() as Doc;
   await app.close();
   assert.deepEqual(clientProblems(doc), []);
-  assert.equal(operations(doc).length, 11, 'eleven operations: seven under /v1 and four operational ones');
+  assert.equal(operations(doc).length, 12, 'twelve operations: eight under /v1 and four operational ones');
 
   // The same document with the faults the checks are there for.
   const broken = structuredClone(doc);
@@ -180,6 +180,9 @@ async function realAnswers(): Promise<Sample[]> {
         { name: 'xml', value: cii, filename: 'a.xml' },
       ]),
     );
+    // /v1/render answers HTML on success (text/html, no JSON body to type); its JSON answers are the errors.
+    samples.push(await answer(community, 'renderInvoice', '/v1/render', file(plainPdf, 'plain.pdf')));
+    samples.push(await answer(community, 'renderInvoice', '/v1/render', [{ name: 'other', value: 'x' }]));
     samples.push(
       await answer(community, 'transformInvoice', '/v1/transform', [...file(cii, 'invoice.xml'), { name: 'to', value: 'ubl' }], {
         accept: 'application/json',

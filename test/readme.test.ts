@@ -75,6 +75,7 @@ test('every other shell block of the README runs against a started server', asyn
       assert.ok(bytes.length > 0, file);
       if (file.endsWith('.pdf')) assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-', file);
       if (file.endsWith('.xml')) assert.match(bytes.subarray(0, 100).toString('utf8'), /^<\?xml/, file);
+      if (file.endsWith('.html')) assert.match(bytes.subarray(0, 100).toString('utf8'), /^<!DOCTYPE html>/, file);
     }
   }
   assert.ok(rest.length >= 5);

@@ -13,6 +13,7 @@ Commands:
   convert PDF METADATA.json -o OUT.pdf   embed generated XML into a PDF (Factur-X / XRechnung)
   merge PDF XML -o OUT.pdf         embed an existing invoice XML into a PDF/A-3
   serialize FILE                   normalized ERP JSON (pro: needs LICENSE_KEY)
+  render FILE [-o OUT.html]        the invoice as a human-readable HTML page (--lang en|de|fr)
   serve                            start the HTTP service (the same as npm start)
   help [COMMAND]                   this text, or a command's
   --version                        engine and rule-set versions
@@ -114,6 +115,20 @@ checked, as for convert (stderr says what was repaired or is still unmet; --pdfa
 
 Exit codes: 0 written; 1 refused (NOT_PDF, NOT_XML, XML_ALREADY_EMBEDDED, NOT_PDFA3, EN16931_INVALID, PDF_SIGNED,
 PDFA_NONCONFORMANT with --pdfa-strict, ...; the failed rules are listed); 2 usage or I/O error.
+`,
+  render: `Usage: einvoice render FILE [-o OUT.html] [--lang en|de|fr] [--format html|pdf]
+
+Draws a PDF or XML invoice as one self-contained HTML page, as POST /v1/render answers it: every business term with
+its label, each value marked with its EN 16931 id (data-bt), codes with their meaning. Without -o the page goes to
+stdout.
+
+Options:
+  -o, --output FILE   write the page there (a name ending in .pdf asks for format pdf)
+  --lang L            language of the labels: en (default), de, fr
+  --format F          html (default); pdf is not drawn by this version (exit 1, RENDER_FORMAT_UNAVAILABLE)
+
+Exit codes: 0 written; 1 refused (NOT_PDF_OR_XML, XML_MALFORMED, NO_XML, UNKNOWN_XML, RENDER_FORMAT_UNAVAILABLE, ...);
+2 usage or I/O error (a --lang or --format that is not accepted is a usage error).
 `,
   serialize: `Usage: einvoice serialize FILE [-o OUT.json]
 

@@ -4,6 +4,7 @@ import convert from './convert.js';
 import extract from './extract.js';
 import merge from './merge.js';
 import operations from './operations.js';
+import render from './render.js';
 import serialize from './serialize.js';
 import transform from './transform.js';
 import validate from './validate.js';
@@ -17,5 +18,6 @@ export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [
   validate,
   convert,
   merge,
+  render,
   transform,
 ];
