@@ -179,7 +179,7 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
       },
       profile_detected: {
         ...strOrNull,
-        description: 'minimum, basic_wl, basic, en16931, extended or xrechnung (from BT-24, else the PDF XMP)',
+        description: 'minimum, basic_wl, basic, en16931, extended, xrechnung or extended_ctc_fr (from BT-24, else the PDF XMP)',
       },
       xml_extracted: { type: 'boolean' },
       invoice_json: refOrNull('InvoiceJson'),
