@@ -6,6 +6,7 @@ import merge from './merge.js';
 import operations from './operations.js';
 import render from './render.js';
 import serialize from './serialize.js';
+import status from './status.js';
 import transform from './transform.js';
 import ui from './ui.js';
 import validate from './validate.js';
@@ -22,4 +23,5 @@ export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [
   render,
   transform,
   ui,
+  status,
 ];
