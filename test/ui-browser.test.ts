@@ -412,6 +412,7 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
     await page.setInputFiles('#check-file', plain);
     await page.waitForFunction(() => !document.getElementById('invoice-note')?.hidden);
     assert.match((await page.textContent('#invoice-note')) ?? '', /NO_XML/);
+    assert.equal(await page.isHidden('#invoice-frame'), true, 'no frame showing the raw refusal');
     assert.equal(await page.getAttribute('#report .verdict', 'data-verdict'), 'invalid');
     assert.ok((await listedFindings(page)).some((f) => f.rule === 'NO_XML'));
     const junk = join(OUT, 'notes.txt');
@@ -419,6 +420,8 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
     await page.setInputFiles('#check-file', junk);
     await page.waitForSelector('#report .verdict[data-verdict="unreadable"]');
     assert.match((await page.textContent('#report')) ?? '', /NOT_PDF_OR_XML/);
+    await page.waitForFunction(() => /NOT_PDF_OR_XML/.test(document.getElementById('invoice-note')?.textContent ?? ''));
+    assert.equal(await page.isHidden('#invoice-frame'), true);
     await screenshot(page, 'not-an-invoice');
   });
 
@@ -456,6 +459,9 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
     await row(2, 'quantity').fill('6.5');
     await row(2, 'unit_code').fill('HUR');
     await row(2, 'net_price').fill('120');
+    // Line 2 under reverse charge (AE, 0 %): the invoice gets a VAT breakdown per category.
+    await page.selectOption('#m-lines tr:nth-child(2) select[data-line="vat_category"]', 'AE');
+    await row(2, 'vat_rate').fill('0');
     // A value the service refuses (a VAT rate of 19 % with category... here: a country that does not exist).
     await page.fill('#m-buyer-country', 'XX');
     await page.click('button[value="xml"]');
@@ -483,6 +489,11 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
     const xmlText = readFileSync(xmlPath, 'utf8');
     for (const v of ['UI-2026-001', 'Beispiel AG', 'Consulting', 'PO-4711', 'DE02120300000000202051']) assert.ok(xmlText.includes(v), v);
     assert.match(xmlText, /<ram:LineTotalAmount>780\.00<\/ram:LineTotalAmount>/, 'the service computed line 2 (6.5 × 120)');
+    assert.deepEqual(
+      [...xmlText.matchAll(/<ram:ApplicableTradeTax>.*?<ram:CategoryCode>(\w+)<\/ram:CategoryCode>/gs)].map((m) => m[1]).sort(),
+      ['AE', 'AE', 'S', 'S'],
+      'each line and the breakdown carry their category',
+    );
     await screenshot(page, 'form-xml-downloaded');
 
     // The rendered PDF (POST /v1/render format=pdf): a PDF when this build draws them, else the UI says it cannot.

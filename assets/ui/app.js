@@ -266,6 +266,7 @@ function renderFile(file) {
   ui.renderLang.value = ui.lang.value;
   ui.invoiceNote.hidden = true;
   ui.invoiceNote.classList.remove('error');
+  ui.frame.hidden = false;
   return new Promise((resolve) => {
     const loaded = () => {
       ui.frame.removeEventListener('load', loaded);
@@ -292,6 +293,8 @@ function frameLoaded() {
     ui.invoiceNote.textContent = `Nothing to draw: ${body?.code ? `${body.code}: ` : ''}${body?.detail ?? body?.title ?? 'the service refused the file'}`;
     ui.invoiceNote.classList.add('error');
     ui.invoiceNote.hidden = false;
+    // The refusal is said above; the frame would only show its raw JSON.
+    ui.frame.hidden = true;
     return;
   }
   for (const el of doc.querySelectorAll('[data-src]')) {
@@ -466,7 +469,7 @@ function addLine() {
 function renumberLines() {
   const rows = [...ui.lines.querySelectorAll('tr')];
   rows.forEach((tr, i) => {
-    for (const input of tr.querySelectorAll('input')) {
+    for (const input of tr.querySelectorAll('input, select')) {
       const what = input.getAttribute('aria-label')?.replace(/, line \d+$/, '') ?? '';
       input.setAttribute('aria-label', `${what}, line ${i + 1}`);
     }
@@ -525,7 +528,8 @@ function metadataOf() {
   meta.line_items = [...ui.lines.querySelectorAll('tr')].map((tr) => {
     /** @type {Record<string, string>} */
     const line = {};
-    for (const input of tr.querySelectorAll('input')) {
+    for (const input of tr.querySelectorAll('input, select')) {
+      if (!(input instanceof HTMLInputElement || input instanceof HTMLSelectElement)) continue;
       const value = input.value.trim();
       if (value && input.dataset.line) line[input.dataset.line] = value;
     }
@@ -583,8 +587,8 @@ function showProblem(what, problem) {
 function inputFor(loc) {
   if (loc[0] === 'line_items' && typeof loc[1] === 'number') {
     const row = ui.lines.querySelectorAll('tr')[loc[1]];
-    const input = row?.querySelector(`input[data-line="${CSS.escape(String(loc[2] ?? 'name'))}"]`) ?? row?.querySelector('input');
-    if (input instanceof HTMLInputElement) {
+    const input = row?.querySelector(`[data-line="${CSS.escape(String(loc[2] ?? 'name'))}"]`) ?? row?.querySelector('input');
+    if (input instanceof HTMLInputElement || input instanceof HTMLSelectElement) {
       input.id ||= `m-line-${loc[1]}-${String(loc[2] ?? 'name')}`;
       return input;
     }
