@@ -504,8 +504,9 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
       await pdfDownload.saveAs(pdfPath);
       assert.equal(readFileSync(pdfPath).subarray(0, 5).toString('latin1'), '%PDF-');
     } else {
-      await page.click('button[value="pdf"]');
-      await page.waitForFunction(() => /RENDER_FORMAT_UNAVAILABLE/.test(document.getElementById('make-status')?.textContent ?? ''));
+      // No button that could only answer RENDER_FORMAT_UNAVAILABLE; the PDF field says a Factur-X needs the user's PDF.
+      assert.equal(await page.isHidden('button[value="pdf"]'), true);
+      assert.match((await page.textContent('#m-pdf-hint')) ?? '', /does not draw invoices as PDFs/);
     }
 
     // The Factur-X PDF with an uploaded PDF (POST /v1/convert).

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { extractXml } from '../src/lib/operations.js';
+import { AVAILABLE_RENDER_FORMATS, extractXml } from '../src/lib/operations.js';
 import { UI_ASSETS_DIR, UI_CSP } from '../src/http/routes/ui.js';
 import { communityApp, multipart, proApp } from './helpers.js';
 import { facturxPdf, FX_EN16931_XML, readFixture } from './fixtures.js';
@@ -41,7 +41,8 @@ test('GET /: the UI page with a strict CSP, revalidated by ETag; its #license se
   assert.equal(again.body, '');
   // Filled in: version, edition, asset paths. No inline script or style (the CSP would refuse them).
   assert.doesNotMatch(res.body, /\{\{\w+\}\}/);
-  assert.match(res.body, /<body data-edition="community">/);
+  // What /v1/render draws, so that the page offers no download this build cannot make.
+  assert.match(res.body, new RegExp(`<body data-edition="community" data-render-formats="${AVAILABLE_RENDER_FORMATS.join(' ')}">`));
   assert.doesNotMatch(res.body, /<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle=|\son\w+=/i);
   // The license section LICENSE_URL's default points at.
   const license = res.body.slice(res.body.indexOf('<section id="license"'));

@@ -711,6 +711,15 @@ ui.make.addEventListener('submit', (ev) => {
     });
 });
 
+// A build that does not draw invoices as PDFs (RENDER_FORMAT_UNAVAILABLE): no "Download PDF" button that can only
+// fail, and the Factur-X PDF needs the user's own PDF (/v1/convert draws one with the same renderer).
+if (!(document.body.dataset.renderFormats ?? '').split(' ').includes('pdf')) {
+  const drawButton = ui.make.querySelector('button[value="pdf"]');
+  if (drawButton instanceof HTMLElement) drawButton.hidden = true;
+  const hint = document.getElementById('m-pdf-hint');
+  if (hint) hint.textContent = 'Needed for a Factur-X PDF: this version of the service does not draw invoices as PDFs.';
+}
+
 addLine();
 const today = new Date().toISOString().slice(0, 10);
 byId('m-date', HTMLInputElement).value ||= today;

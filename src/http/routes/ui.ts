@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AVAILABLE_RENDER_FORMATS } from '../../lib/operations.js';
 import { PROJECT_ROOT, SERVICE_VERSION } from '../../version.js';
 
 /** Where the UI's files are, in a checkout and in the installed package ("files": assets/). */
@@ -47,7 +48,7 @@ interface UiFiles {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Read the UI's files and fill in the page: the asset path, the version, the edition. */
+/** Read the UI's files and fill in the page: the asset path, the version, the edition, what /v1/render can draw. */
 export function loadUi(edition: string): UiFiles {
   const assets = new Map<string, Buffer>();
   const hasher = createHash('sha256');
@@ -58,7 +59,12 @@ export function loadUi(edition: string): UiFiles {
   }
   const template = readFileSync(join(UI_ASSETS_DIR, 'index.html'), 'utf8');
   const hash = hasher.update(template).digest('hex').slice(0, 16);
-  const values: Record<string, string> = { assets: `/ui/${hash}`, version: SERVICE_VERSION, edition };
+  const values: Record<string, string> = {
+    assets: `/ui/${hash}`,
+    version: SERVICE_VERSION,
+    edition,
+    renderFormats: AVAILABLE_RENDER_FORMATS.join(' '),
+  };
   const page = template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => (key in values ? escapeHtml(values[key]) : whole));
   const etag = `"${createHash('sha256').update(page).digest('hex').slice(0, 24)}"`;
   return { page, etag, hash, assets };
