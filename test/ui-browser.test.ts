@@ -389,6 +389,13 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
       }
     }
     assert.ok(exact >= 2, `findings pointed at exactly (${exact}; by their parent group: ${byParent})`);
+    // A finding that lands on a group (BR-11: the buyer's address without its country) names the group and its
+    // values as laid out, one after the other, not run together.
+    await buttons.nth(listed.findIndex((f) => f.rule === 'BR-11')).click();
+    assert.match(
+      (await page.textContent('#check-status')) ?? '',
+      /^BR-11: shown on the invoice at BG-8 Anystreet, Building 1 · 101 Anytown/,
+    );
     // Keyboard: Enter on a finding's button points at it too.
     const coIndex = listed.findIndex((f) => f.rule === 'BR-S-08');
     await buttons.nth(coIndex).focus();

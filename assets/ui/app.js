@@ -343,7 +343,14 @@ function targetOf(f) {
 /** @param {Element} el */
 function describe(el) {
   const id = el.getAttribute('data-bt') ?? el.getAttribute('data-bg');
-  const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+  // As laid out (a group's values one per line, not run together), in one line.
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point (one value per line)
+  const laidOut = 'innerText' in el ? /** @type {HTMLElement} */ (el).innerText : (el.textContent ?? '');
+  const text = laidOut
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join(' · ');
   return `${id ? `${id} ` : ''}${text.length > 80 ? `${text.slice(0, 77)}…` : text}`;
 }
 
