@@ -51,6 +51,9 @@ export interface PdfViewOptions {
   now?: Date;
   /** The Producer written into Info and XMP. */
   producer?: string;
+  /** Page bounds (default MAX_PAGES and MAX_LINE_PAGES; lower ones let tests reach them). */
+  maxPages?: number;
+  maxLinePages?: number;
 }
 
 export interface DrawnPdf {
@@ -157,13 +160,18 @@ class PdfView {
   readonly flow: PageFlow;
   readonly width: number;
   linesDrawn = 0;
+  readonly termIds: boolean;
   private readonly fontNames: Map<TextFont, string>;
+
+  private readonly maxLinePages: number;
 
   constructor(
     readonly model: RenderModel,
     readonly lang: Lang,
-    readonly termIds: boolean,
+    options: PdfViewOptions,
   ) {
+    this.termIds = options.termIds !== false;
+    this.maxLinePages = options.maxLinePages ?? MAX_LINE_PAGES;
     this.fontNames = new Map([
       [this.s.regular, 'F1'],
       [this.s.bold, 'F2'],
@@ -171,7 +179,7 @@ class PdfView {
     this.flow = new PageFlow({
       margin: MARGIN,
       fontName: (f) => this.fontNames.get(f)!,
-      maxPages: MAX_PAGES,
+      maxPages: options.maxPages ?? MAX_PAGES,
       compress: (content) => deflateSync(content),
     });
     this.width = this.flow.contentWidth;
@@ -419,24 +427,22 @@ class PdfView {
     this.flow.keep(80);
     this.flow.place(header);
     this.flow.header = header;
-    const startPages = this.flow.pageCount;
-    let stopped = false;
-    for (const g of section.groups) {
-      if (this.flow.pageCount - startPages >= MAX_LINE_PAGES || this.flow.full) {
-        stopped = true;
-        break;
-      }
-      this.lineRows(g, 0);
-    }
+    this.linesStart = this.flow.pageCount;
+    for (const g of section.groups) if (!this.lineRows(g, 0)) break;
     this.flow.header = undefined;
-    if (stopped || this.linesDrawn < lineCount.shown) this.linesCutNotice(this.linesDrawn, lineCount.total);
+    if (this.linesDrawn < lineCount.shown) this.linesCutNotice(this.linesDrawn, lineCount.total);
   }
+
+  /** The page the lines table started on (its page bound counts from there). */
+  private linesStart = 0;
 
   private linesCutNotice(shown: number, total: number): void {
     this.notice(pageText('pdfLinesCut', this.lang, { shown: this.count(shown), total: this.count(total) }));
   }
 
-  private lineRows(g: RenderGroup, depth: number): void {
+  /** Draw a line and its sub-lines; false once the lines' page bound (or the document's) is reached. */
+  private lineRows(g: RenderGroup, depth: number): boolean {
+    if (this.flow.full || this.flow.pageCount - this.linesStart >= this.maxLinePages) return false;
     const ids = depth === 0 ? LINE_IDS.main : LINE_IDS.sub;
     const s = this.s;
     const c = this.lineCols();
@@ -529,8 +535,10 @@ class PdfView {
       fill: depth ? SOFT : undefined,
       ruleBelow: { color: RULE, width: 0.5 },
     });
-    if (!this.flow.full) this.linesDrawn++;
-    for (const sub of subLines) this.lineRows(sub, depth + 1);
+    if (this.flow.full) return false;
+    this.linesDrawn++;
+    for (const sub of subLines) if (!this.lineRows(sub, depth + 1)) return false;
+    return true;
   }
 
   /** "Allowance: reason · code (base × percent) amount" on a line. */
@@ -812,7 +820,7 @@ class PdfView {
  * subset fonts with ToUnicode, a trailer /ID), labels in `lang`.
  */
 export async function renderPdf(model: RenderModel, lang: Lang, options: PdfViewOptions = {}): Promise<DrawnPdf> {
-  const view = new PdfView(model, lang, options.termIds !== false);
+  const view = new PdfView(model, lang, options);
   view.draw();
   // Notices about missing characters are drawn with the fonts too: measure first, then finish.
   view.finish();
