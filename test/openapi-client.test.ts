@@ -319,7 +319,11 @@ ${literals.join('\n\n')}
         files: ['api.ts', 'check.ts'],
       }),
     );
-    const out = await run(TSC, ['-p', join(dir, 'tsconfig.json')], { maxBuffer: 16 * 1024 * 1024 }).then(
+    const out = await run(TSC, ['-p', join(dir, 'tsconfig.json')], {
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 300_000,
+      killSignal: 'SIGKILL',
+    }).then(
       () => '',
       (err: { stdout?: string; stderr?: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}`,
     );

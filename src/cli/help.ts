@@ -39,10 +39,12 @@ Options:
                            pro: needs LICENSE_KEY, else exit 2 LICENSE_REQUIRED
   -f, --format F           text (default), json (one line per file, in input order), junit, sarif
   -o, --output FILE        write the report there instead of stdout
-  --fail-on LEVEL          error (default): exit 1 when a file has errors; warning: also when it has warnings
+  --fail-on LEVEL          error (default): exit 1 when a file has errors; warning: also when it has warnings;
+                           never: exit 0 whatever the verdicts (2 still for usage and I/O errors)
   -j, --jobs N             worker threads at most (default: the number of cores); a smaller batch gets one
                            per 800 files or 16 MB, as more would start slower than they help
   --shard i/n              validate only the i-th of n slices of the input list (1 <= i <= n), for parallel jobs
+  --shard-index i/n        the same counted from 0 (0 <= i < n), as Kubernetes' $(JOB_COMPLETION_INDEX)
   --max-size MB            larger files are unreadable entries, not read (default 100)
   --timeout S              a file taking longer is an unreadable entry (TIMEOUT), its thread replaced (default 60)
   --progress / --no-progress   force the progress bar on stderr on or off (default: on when stderr is a terminal)

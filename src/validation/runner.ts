@@ -28,7 +28,7 @@
  * sends everything to the pool.
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableCpus } from '../util/cgroup.js';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
@@ -279,7 +279,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     };
   }
   const inlineMaxBytes = opts.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
-  const threads = Math.min(opts.workers, Math.max(1, availableParallelism()));
+  const threads = Math.min(opts.workers, availableCpus());
   /**
    * Small jobs stay inline unless the main thread is saturated and workers can take more. Only with two or
    * more workers: one worker (the default) is kept for large invoices, because a worker thread costs ~100 MB
