@@ -13,6 +13,7 @@ Commands:
   convert [PDF] METADATA.json -o OUT.pdf  embed generated XML into a PDF, or into the invoice drawn (Factur-X / XRechnung)
   merge PDF XML -o OUT.pdf         embed an existing invoice XML into a PDF/A-3
   serialize FILE                   normalized ERP JSON (pro: needs LICENSE_KEY)
+  status STATUS.json               build a French lifecycle status message (CDAR D22B XML) from JSON
   render FILE [-o OUT.html|.pdf]   the invoice as a human-readable HTML page or PDF (--lang en|de|fr)
   serve                            start the HTTP service (the same as npm start)
   help [COMMAND]                   this text, or a command's
@@ -140,6 +141,20 @@ Pro: normalized, typed ERP JSON (BusinessReadyInvoice) as POST /v1/serialize ans
 LICENSE_PUBLIC_KEY when licenses are signed with another key), verified as the server verifies them.
 
 Exit codes: 0 written; 1 refused (NOT_PDF_OR_XML, XML_MALFORMED, ...); 2 usage or I/O error, or LICENSE_REQUIRED.
+`,
+  status: `Usage: einvoice status STATUS.json [--json] [-o OUT.xml]
+
+Builds a French lifecycle status message (CDV, AFNOR XP Z12-012) as UN/CEFACT CDAR D22B XML from JSON (the API's
+StatusMessage; "-" reads stdin), as POST /v1/status does: the defaults filled in (label, phase, detail status,
+business process, guideline, detail numbers), then checked by the CDAR XSD and the BR-FR-CDV rules. Warnings (a
+status code outside the published list) go to stderr. \`einvoice validate\` and \`einvoice extract\` read CDAR files.
+
+Options:
+  --json              write { xml, status_json, warnings } (status_json: the complete message written)
+  -o, --output FILE   write there instead of stdout
+
+Exit codes: 0 written; 1 refused (STATUS_NOT_JSON, STATUS_INVALID with the fields, STATUS_NOT_ALLOWED with the
+rules broken); 2 usage or I/O error.
 `,
   serve: `Usage: einvoice serve
 

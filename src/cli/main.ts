@@ -211,6 +211,17 @@ async function run(argv: string[]): Promise<number> {
       writeOutput(values.output as string | undefined, values.json ? json(result) : result.xml);
       return EXIT.OK;
     }
+    case 'status': {
+      const { buildStatus } = await import('../lib/operations.js');
+      const { values, positionals } = args(rest, 'status', 1, { json: { type: 'boolean' } });
+      const built = await buildStatus(Buffer.from(readInput(positionals[0])).toString('utf8'));
+      if (!values.json) for (const w of built.warnings) process.stderr.write(`warning ${w.rule_id}: ${w.message}\n`);
+      writeOutput(
+        values.output as string | undefined,
+        values.json ? json({ xml: built.xml, status_json: built.status, warnings: built.warnings }) : built.xml,
+      );
+      return EXIT.OK;
+    }
     case 'serve':
       args(rest, 'serve', 0);
       return serve();

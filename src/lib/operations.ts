@@ -704,6 +704,68 @@ export async function serialize(input: Bytes, options: SerializeOptions = {}): P
 export { EInvoiceError, requireFeature };
 
 // ------------------------------------------------------------------------------------------------
+// buildStatus: French lifecycle status messages (CDAR)
+
+export type { StatusMessage } from '../syntax/cdar/model.js';
+
+export interface StatusResult {
+  /** The CDAR D22B XML. */
+  xml: string;
+  /** The complete message written (defaults filled in): what extract() reads back from `xml` as `status_json`. */
+  status: import('../syntax/cdar/model.js').StatusMessage;
+  /** BR-FR-CDV warnings of the message (a status code outside the published list); never errors. */
+  warnings: ValidationErrorDetail[];
+  /** Download name from the message id, e.g. "FA-2026-0042_205.xml". */
+  filename: string;
+}
+
+/** The status builder's errors as library errors (STATUS_NOT_JSON / JSON_TOO_DEEP 400, STATUS_INVALID and STATUS_NOT_ALLOWED 422). */
+export async function fromStatusError(err: unknown): Promise<unknown> {
+  const { StatusNotAllowedError, StatusNotJsonError, StatusShapeError } = await import('../cdar/build.js');
+  if (err instanceof StatusNotJsonError) {
+    return new InvalidInputError(err.code, err.message, err.code === 'JSON_TOO_DEEP' ? { max_json_depth: MAX_JSON_DEPTH } : {});
+  }
+  if (err instanceof StatusShapeError) return new ShapeError('STATUS_INVALID', err.items);
+  if (err instanceof StatusNotAllowedError) {
+    const errors: ValidationErrorDetail[] = err.findings.map((f) => ({
+      rule_id: f.ruleId,
+      message: f.message,
+      severity: f.severity,
+      ...(f.location ? { location: f.location } : {}),
+      rule_set: f.ruleSet,
+    }));
+    return new UnprocessableError('STATUS_NOT_ALLOWED', err.message, { errors });
+  }
+  return err;
+}
+
+/**
+ * A lifecycle status message as JSON (the API's StatusMessage, an object or JSON text) → CDAR D22B XML, checked by
+ * the CDAR XSD and the BR-FR-CDV rules before it is handed out. Rejects with InvalidInputError STATUS_NOT_JSON /
+ * JSON_TOO_DEEP, ShapeError STATUS_INVALID (a field missing or out of its format; `issues` locate it under
+ * `['body', …]`), or UnprocessableError STATUS_NOT_ALLOWED (a combination the rules forbid, `extras.errors` lists
+ * their findings).
+ */
+export async function buildStatus(message: import('../syntax/cdar/model.js').StatusMessage | string | object): Promise<StatusResult> {
+  const { buildStatusMessage } = await import('../cdar/build.js');
+  let built;
+  try {
+    built = buildStatusMessage(message);
+  } catch (err) {
+    throw await fromStatusError(err);
+  }
+  const warnings: ValidationErrorDetail[] = built.warnings.map((f) => ({
+    rule_id: f.ruleId,
+    message: f.message,
+    severity: f.severity,
+    ...(f.location ? { location: f.location } : {}),
+    rule_set: f.ruleSet,
+  }));
+  const base = built.status.message_id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'status';
+  return { xml: built.xml, status: built.status, warnings, filename: `${base}.xml` };
+}
+
+// ------------------------------------------------------------------------------------------------
 // render
 
 export {

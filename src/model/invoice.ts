@@ -239,6 +239,11 @@ export interface InvoiceLine extends Located {
   itemSeller?: LineSeller; // EXT-FR-FE-164… seller of the line (multi-vendor invoices)
   vatExemptionReason?: string; // EXT-FR-FE-178 line VAT exemption reason text (multi-vendor: the third-party marker)
   vatExemptionReasonCode?: string; // EXT-FR-FE-179 line VAT exemption reason code
+  // Multi-vendor invoices (frameworks S8/B8/M8): each GROUP line without parent is a sub-invoice of one seller.
+  subInvoiceNumber?: string; // BT-128 with reference type AFL: the number of the sub-invoice the line belongs to
+  subInvoiceFramework?: string; // BT-128 with reference type AVV: the sub-invoice's billing framework (e.g. S1)
+  taxTotal?: Dec; // EXT-FR-FE-181 VAT total of the sub-invoice (GROUP line), in the invoice currency
+  grossTotal?: Dec; // EXT-FR-FE-184 total with VAT of the sub-invoice (GROUP line)
 }
 
 /** XRechnung extension BG-DEX-09 third party payment (UBL cac:PrepaidPayment). */

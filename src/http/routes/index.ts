@@ -6,6 +6,7 @@ import merge from './merge.js';
 import operations from './operations.js';
 import render from './render.js';
 import serialize from './serialize.js';
+import status from './status.js';
 import transform from './transform.js';
 import validate from './validate.js';
 import xml from './xml.js';
@@ -20,4 +21,5 @@ export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [
   merge,
   render,
   transform,
+  status,
 ];
