@@ -19,6 +19,7 @@ import { AVAILABLE_RENDER_FORMATS, validate } from '../src/lib/operations.js';
 import { communityApp, proApp } from './helpers.js';
 import { facturxPdf, readFixture } from './fixtures.js';
 import { runCli } from './cli-fixtures.js';
+import { SYNC_CHILD } from './spawned.js';
 
 /** Debian's Chromium; EINVOICE_CHROMIUM names another binary (e.g. a missing one, to see the skip message). */
 const CHROMIUM = process.env.EINVOICE_CHROMIUM ?? '/usr/bin/chromium';
@@ -510,6 +511,10 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
       const pdfPath = join(OUT, 'made-by-form-rendered.pdf');
       await pdfDownload.saveAs(pdfPath);
       assert.equal(readFileSync(pdfPath).subarray(0, 5).toString('latin1'), '%PDF-');
+      // Read back by poppler, which did not write it: the form's number, buyer and line are on the page.
+      const text = spawnSync('pdftotext', [pdfPath, '-'], { encoding: 'utf8', ...SYNC_CHILD });
+      assert.equal(text.status, 0, text.stderr);
+      for (const v of ['UI-2026-001', 'Beispiel AG', 'Consulting']) assert.ok(text.stdout.includes(v), v);
     } else {
       // No button that could only answer RENDER_FORMAT_UNAVAILABLE; the PDF field says a Factur-X needs the user's PDF.
       assert.equal(await page.isHidden('button[value="pdf"]'), true);
@@ -537,7 +542,10 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
       const [drawn] = await Promise.all([page.waitForEvent('download'), page.click('button[value="facturx"]')]);
       const drawnPath = join(OUT, 'made-by-form-drawn-factur-x.pdf');
       await drawn.saveAs(drawnPath);
-      assert.equal((await validate(readFileSync(drawnPath))).valid, true);
+      const drawnCheck = await validate(readFileSync(drawnPath));
+      assert.equal(drawnCheck.valid, true, JSON.stringify(drawnCheck.errors));
+      assert.equal(drawnCheck.format, 'factur-x');
+      assert.match((await page.textContent('#make-status')) ?? '', /Downloaded UI-2026-001\.pdf \(PDF\/A-3b check: passed\)/);
     } else {
       await page.click('button[value="facturx"]');
       await page.waitForFunction(() => /Choose your invoice PDF/.test(document.getElementById('make-status')?.textContent ?? ''));
