@@ -334,6 +334,18 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
     await page.frameLocator('#invoice-frame').locator('main.invoice').waitFor();
     assert.equal(await page.frameLocator('#invoice-frame').locator('[data-bt="BT-1"]').first().textContent(), 'TOSL110');
     await screenshot(page, 'dropped-xml');
+    // The French CTC rules on request: ticking the box checks the same file again with rules=br_fr_ctc.
+    const withBrFr = await validate(readFixture('cen/examples/cii/CII_example4.xml'), { rules: 'br_fr_ctc' });
+    const brFrSets = [...new Set(withBrFr.errors.map((e) => e.rule_set))].filter((r) => /fr/.test(r ?? ''));
+    assert.ok(brFrSets.length > 0, 'the CEN example breaks French CTC rules');
+    await page.check('#check-br-fr');
+    await page.waitForFunction((n) => document.querySelectorAll('#report li.finding').length === n, withBrFr.errors.length);
+    assert.deepEqual(
+      await listedFindings(page),
+      withBrFr.errors.map((e) => ({ rule: e.rule_id ?? '', location: e.location ?? null })),
+    );
+    await page.uncheck('#check-br-fr');
+    await page.waitForFunction(() => document.querySelectorAll('#report li.finding').length === 0);
   });
 
   await t.test('an invalid XML: the findings by rule set; each one points at its value, the XSD finding at its XML line', async () => {
