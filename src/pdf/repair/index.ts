@@ -16,6 +16,7 @@ import type { Finding } from '../../pdfa/model.js';
 import { ACTION_REPAIRS } from './actions.js';
 import { ANNOTATION_REPAIRS } from './annotations.js';
 import { COLOUR_REPAIRS } from './colour.js';
+import { COLOURANT_REPAIRS } from './colourants.js';
 import { FONT_REPAIRS } from './fonts.js';
 import { FORM_REPAIRS } from './forms.js';
 import { GRAPHICS_STATE_REPAIRS } from './graphics-state.js';
@@ -41,6 +42,7 @@ export const REPAIRS: Repair[] = [
   ...GRAPHICS_STATE_REPAIRS,
   ...COLOUR_REPAIRS,
   ...NAME_REPAIRS,
+  ...COLOURANT_REPAIRS,
   ...XMP_REPAIRS,
   ...FONT_REPAIRS,
 ];

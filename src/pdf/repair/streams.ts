@@ -2,7 +2,8 @@
  * ISO 19005-2/3 6.1.7.2 (filters) and 6.2.8 / 6.2.9 (images and form XObjects): what PDF/A forbids on a stream
  * dictionary, on the objects the checker names. LZW-compressed data is decompressed (capped) and compressed again
  * with Flate, the same bytes under a standard filter. Image /Interpolate (a smoothing hint viewers may ignore),
- * /Alternates, /OPI and reference-XObject /Ref entries are removed: the image or form itself stays as drawn.
+ * /Alternates, /OPI and reference-XObject /Ref entries are removed: the image or form itself stays as drawn. An inline
+ * image's /I true is rewritten to false in its content stream, nothing else in the stream changed.
  */
 import { deflateSync } from 'node:zlib';
 import { PDFArray, type PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
@@ -10,7 +11,8 @@ import type { Finding } from '../../pdfa/model.js';
 import { applyFilters } from '../filters.js';
 import { MAX_DECODED_BYTES } from '../limits.js';
 import type { Repair, RepairContext, RepairOutcome } from './types.js';
-import { dictOf, objectByNumber, objectNumbers } from './walk.js';
+import { editInlineImages, replaceStreamData } from './content-edit.js';
+import { contentStreams, decodedBytes, dictOf, objectByNumber, objectNumbers } from './walk.js';
 
 const key = (k: string) => PDFName.of(k);
 
@@ -100,9 +102,50 @@ function dropKeys(doc: PDFDocument, findings: readonly Finding[], byClause: Reco
   return { changed, ...(unrepaired.length ? { unrepaired } : {}) };
 }
 
-/** 6.2.8-3: /Interpolate removed from the images named (inline images, /I in a content stream, are reported). */
-export function imageInterpolate_6_2_8_3(doc: PDFDocument, findings: readonly Finding[]): RepairOutcome {
-  return dropKeys(doc, findings, { '6.2.8-3': ['Interpolate'] });
+/**
+ * 6.2.8-3: /Interpolate removed from the image XObjects named; an inline image's `/I true` (or `/Interpolate true`)
+ * inside a content stream becomes `false`, the rest of the stream byte for byte as it was (content-edit.ts).
+ */
+export function imageInterpolate_6_2_8_3(doc: PDFDocument, findings: readonly Finding[], deadline: number): RepairOutcome {
+  const named = findings.filter((f) => /^object \d+$/.test(f.object ?? ''));
+  const out = dropKeys(doc, named, { '6.2.8-3': ['Interpolate'] });
+  const inline = findings.filter((f) => !/^object \d+$/.test(f.object ?? ''));
+  if (inline.length === 0) return out;
+  const edited = inlineInterpolateOff(doc, deadline);
+  const unrepaired = [...(out.unrepaired ?? []), ...edited.unrepaired];
+  // Nothing rewritten although the checker saw /I true: what it saw stays reported.
+  if (edited.changed === 0 && edited.unrepaired.length === 0) unrepaired.push(...inline);
+  return { changed: out.changed + edited.changed, ...(unrepaired.length ? { unrepaired } : {}) };
+}
+
+/** Every content stream's inline images: `/I true` → `/I false`. Streams that cannot be read are reported. */
+function inlineInterpolateOff(doc: PDFDocument, deadline: number): { changed: number; unrepaired: Finding[] } {
+  const unrepaired: Finding[] = [];
+  const { streams, complete } = contentStreams(doc);
+  let changed = 0;
+  let bytes = 0;
+  const bi = Buffer.from('BI');
+  for (const { stream, owner } of streams) {
+    if (Date.now() > deadline || bytes > MAX_DECODED_BYTES) {
+      unrepaired.push({ clause: '6.2.8-3', message: 'inline images not all looked at: the time or size budget ran out', object: owner });
+      break;
+    }
+    const data = stream instanceof PDFRawStream ? decodedBytes(doc, stream, MAX_DECODED_BYTES) : stream.getContents();
+    if (!data) continue;
+    bytes += data.length;
+    if (Buffer.from(data.buffer, data.byteOffset, data.length).indexOf(bi) < 0) continue;
+    const r = editInlineImages(data, (k, v) => (k === 'Interpolate' && v === true ? 'false' : undefined), deadline);
+    if (!r.ok) {
+      unrepaired.push({ clause: '6.2.8-3', message: `inline images not rewritten: ${r.reason}`, object: owner });
+      continue;
+    }
+    if (r.edits === 0) continue;
+    replaceStreamData(stream, r.data);
+    changed++;
+  }
+  if (!complete)
+    unrepaired.push({ clause: '6.2.8-3', message: 'inline images not all looked at: too many or too deeply nested content streams' });
+  return { changed, unrepaired };
 }
 
 /** 6.2.8-1 / 6.2.8-2 / 6.2.9-1 / 6.2.9-2: /Alternates, /OPI and /Ref removed; the image or form's own content stays. */
@@ -120,7 +163,7 @@ const only = (ctx: RepairContext) => ctx.findings;
 
 export const STREAM_REPAIRS: Repair[] = [
   { name: 'lzw-to-flate', clauses: ['6.1.7.2-1'], apply: (ctx) => lzwToFlate_6_1_7_2(ctx.doc, only(ctx), ctx.deadline) },
-  { name: 'image-interpolate', clauses: ['6.2.8-3'], apply: (ctx) => imageInterpolate_6_2_8_3(ctx.doc, only(ctx)) },
+  { name: 'image-interpolate', clauses: ['6.2.8-3'], apply: (ctx) => imageInterpolate_6_2_8_3(ctx.doc, only(ctx), ctx.deadline) },
   {
     name: 'xobject-alternates-opi',
     clauses: ['6.2.8-1', '6.2.8-2', '6.2.9-1', '6.2.9-2'],
