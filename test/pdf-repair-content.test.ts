@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { PDFArray, type PDFDict, PDFDocument, PDFName, type PDFRawStream, type PDFRef } from '@cantoo/pdf-lib';
+import { PDFArray, type PDFDict, PDFDocument, PDFName, type PDFRawStream, PDFRef } from '@cantoo/pdf-lib';
 import { embedInvoiceXml, hybridFlavour } from '../src/pdf/embed.js';
 import { editInlineImages } from '../src/pdf/repair/content-edit.js';
 import { checkPdfa } from '../src/pdfa/index.js';
@@ -259,5 +259,111 @@ describe('fonts used only in an LZW content stream (6.2.11.4.1 after 6.1.7.2)', 
     const { out } = await convert(input, ['6.1.7.2-1', '6.2.11.4.1-1']);
     assert.deepEqual(out.repairs?.repaired, ['lzw-to-flate', 'embed-fonts']);
     assert.deepEqual(await pageContents(out.pdf), [content]);
+  });
+});
+
+describe('the held-out set taught these (each built here, no file copied)', () => {
+  test('icc-profiles (6.2.4.2-1): ImageMagick’s grey image with an sRGB profile under /N 1, an unreadable RGB and CMYK profile', async () => {
+    const { getDefaultSRGBProfile } = await import('@cantoo/pdf-lib');
+    const srgb = Buffer.from(getDefaultSRGBProfile());
+    const image = (n: number, data: string) => ({
+      dict: `<</Type/XObject/Subtype/Image/Width 4/Height 1/BitsPerComponent 8/ColorSpace[/ICCBased ${n}]>>`,
+      data,
+    });
+    const input = plainPdf({
+      content: 'q 180 0 0 50 10 10 cm /G Do Q q 180 0 0 50 10 70 cm /R Do Q q 180 0 0 50 10 130 cm /C Do Q',
+      resources: '/XObject<</G 5 0 R/R 6 0 R/C 7 0 R>>',
+      extra: [
+        image(8, '\x00\x55\xaa\xff'),
+        image(9, '\xff\x00\x00\x00\xff\x00\x00\x00\xff\x80\x80\x80'),
+        image(10, '\xff\x00\x00\x00\x00\xff\x00\x00\x00\x00\xff\x00\x00\x00\x00\x80'),
+        { dict: '<</N 1/Alternate/DeviceGray>>', data: srgb },
+        { dict: '<</N 3>>', data: srgb.subarray(0, 100) },
+        { dict: '<</N 4/Alternate/DeviceCMYK>>', data: 'not a profile' },
+      ].map((o, i) => (i < 3 ? { ...o, dict: o.dict.replace(/\/ICCBased (\d+)/, '/ICCBased $1 0 R') } : o)),
+    });
+    const { out, doc } = await convert(input, ['6.2.4.2-1']);
+    assert.ok(out.repairs?.repaired.includes('icc-profiles'));
+    const header = (num: number) => streamData(doc, num).toString('latin1', 12, 20);
+    assert.deepEqual([header(8), header(9), header(10)], ['mntrGRAY', 'mntrRGB ', 'scnrCMYK']);
+    // A reader that could not use the profiles painted the alternates; the new profiles paint the same.
+    if (hasPdftoppm) assert.ok(maxDifference(render(input), render(out.pdf)) <= 2, 'the images look as they did');
+  });
+
+  test('the grey profile: ICC v2 monitor class, GRAY to XYZ, the sRGB tone curve', async () => {
+    const { greyProfile } = await import('../src/pdf/repair/icc-profiles.js');
+    const p = Buffer.from(greyProfile());
+    assert.equal(p.readUInt32BE(0), p.length);
+    assert.equal(p.toString('latin1', 12, 24), 'mntrGRAYXYZ ');
+    assert.equal(p[8], 2);
+    const at = p.lastIndexOf('curv');
+    assert.equal(p.readUInt32BE(at + 8), 1024);
+    assert.equal(p.readUInt16BE(at + 12 + 2 * 1023), 65535);
+    // sRGB 50 % grey is 21.4 % linear light.
+    assert.equal(Math.round((p.readUInt16BE(at + 12 + 2 * 511) / 65535) * 1000), 214);
+  });
+
+  test('embedded-file-names and associated-files (6.8): a direct file specification in the name tree without /UF', async () => {
+    const input = plainPdf({
+      catalog: '/Names<</EmbeddedFiles 5 0 R>>',
+      extra: ['<</Names[(image.png)<</Type/Filespec/F(image.png)/EF<</F 6 0 R>>>>]>>', { dict: '<</Type/EmbeddedFile>>', data: 'PNG' }],
+    });
+    const { out } = await convert(input, ['6.8-1', '6.8-2', '6.8-3', '6.8-4']);
+    const { readPdf } = await import('../src/pdf/extract.js');
+    assert.deepEqual((await readPdf(out.pdf)).attachments.map((a) => a.name).sort(), ['factur-x.xml', 'image.png']);
+  });
+
+  test('truetype-encodings (6.2.11.6-3): a form font marked symbolic with WinAnsi, never shown nor embedded, becomes non-symbolic', async () => {
+    const input = plainPdf({
+      resources: '/Font<</F3 5 0 R>>',
+      extra: [
+        '<</Type/Font/Subtype/TrueType/BaseFont/Ubuntu/Encoding/WinAnsiEncoding/FirstChar 32/LastChar 32/Widths[231]/FontDescriptor 6 0 R>>',
+        '<</Type/FontDescriptor/FontName/Ubuntu/Flags 4/FontBBox[0 0 1000 1000]/ItalicAngle 0/Ascent 900/Descent -200/CapHeight 700/StemV 80>>',
+      ],
+    });
+    const { doc } = await convert(input, ['6.2.11.6-3']);
+    assert.equal(Number(String((doc.context.lookup(PDFRef.of(6)) as PDFDict).get(PDFName.of('Flags')))), 32);
+  });
+
+  test('private-data (6.1.13-3): an application’s /Private page-piece data with a 40 KB string goes, its /LastModified stays', async () => {
+    const input = plainPdf({
+      page: '/PieceInfo<</Annotator<</LastModified(D:20220920081702)/Private 5 0 R>>>>',
+      extra: [`<</Ink<${'ab'.repeat(40_000)}>/Version(5)>>`],
+    });
+    const { out, doc } = await convert(input, ['6.1.13-3']);
+    assert.ok(out.repairs?.repaired.includes('private-data'));
+    const piece = (doc.getPages()[0].node.lookup(PDFName.of('PieceInfo')) as PDFDict).lookup(PDFName.of('Annotator')) as PDFDict;
+    assert.deepEqual(
+      piece.keys().map((k) => k.decodeText()),
+      ['LastModified'],
+    );
+    assert.ok(out.pdf.length < 40_000, 'the private object is not written');
+  });
+
+  test('an over-long string elsewhere (a comment’s text) is reported, not cut', async () => {
+    const input = plainPdf({
+      page: '/Annots[5 0 R]',
+      extra: [
+        `<</Type/Annot/Subtype/Text/F 4/Rect[10 10 30 30]/Contents(${'x'.repeat(40_000)})/AP<</N 6 0 R>>>>`,
+        { dict: '<</Type/XObject/Subtype/Form/BBox[0 0 20 20]/Resources<<>>>>', data: '' },
+      ],
+    });
+    const out = await embedInvoiceXml(input, { xml: xmlFor('en16931'), flavour: hybridFlavour('en16931') });
+    assert.ok(out.repairs?.unrepaired.some((u) => u.clause === '6.1.13-3' && u.object === 'object 5'));
+  });
+
+  test('lzw-to-flate (6.1.7.2-1): LZW behind ASCIIHex, as old Distiller wrote it', async () => {
+    const content = 'BT /F1 12 Tf 20 100 Td (Alt) Tj ET 0 0 1 rg 20 20 100 50 re f';
+    const input = buildPdf([
+      '<</Type/Catalog/Pages 2 0 R>>',
+      '<</Type/Pages/Kids[3 0 R]/Count 1>>',
+      '<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Resources<</Font<</F1 5 0 R>>>>/Contents 4 0 R>>',
+      { dict: '<</Filter[/ASCIIHexDecode/LZWDecode]>>', data: `${lzwEncode(Buffer.from(content, 'latin1')).toString('hex')}>` },
+      '<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding/WinAnsiEncoding>>',
+    ]);
+    const { out, doc } = await convert(input, ['6.1.7.2-1']);
+    assert.ok(out.repairs?.repaired.includes('lzw-to-flate'));
+    assert.deepEqual(await pageContents(out.pdf), [content]);
+    assert.equal(String((doc.getPages()[0].node.Contents() as PDFRawStream).dict.get(PDFName.of('Filter'))), '/FlateDecode');
   });
 });

@@ -20,8 +20,10 @@ import { COLOURANT_REPAIRS } from './colourants.js';
 import { FONT_REPAIRS } from './fonts.js';
 import { FORM_REPAIRS } from './forms.js';
 import { GRAPHICS_STATE_REPAIRS } from './graphics-state.js';
+import { ICC_REPAIRS } from './icc-profiles.js';
 import { NAME_REPAIRS } from './names.js';
 import { OPTIONAL_CONTENT_REPAIRS } from './optional-content.js';
+import { PRIVATE_DATA_REPAIRS } from './private-data.js';
 import { RESOURCE_REPAIRS } from './resources.js';
 import { STREAM_REPAIRS } from './streams.js';
 import { STRUCTURE_REPAIRS } from './structure.js';
@@ -33,6 +35,7 @@ export type { Repair, RepairContext, RepairOutcome } from './types.js';
 /** Every repair, in the order they run; the font repairs (./fonts.ts) last, after everything that adds or drops content. */
 export const REPAIRS: Repair[] = [
   ...STRUCTURE_REPAIRS,
+  ...PRIVATE_DATA_REPAIRS,
   ...ACTION_REPAIRS,
   ...FORM_REPAIRS,
   ...ANNOTATION_REPAIRS,
@@ -40,6 +43,7 @@ export const REPAIRS: Repair[] = [
   ...STREAM_REPAIRS,
   ...RESOURCE_REPAIRS,
   ...GRAPHICS_STATE_REPAIRS,
+  ...ICC_REPAIRS,
   ...COLOUR_REPAIRS,
   ...NAME_REPAIRS,
   ...COLOURANT_REPAIRS,

@@ -8,7 +8,7 @@
 import { deflateSync } from 'node:zlib';
 import { PDFArray, type PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import type { Finding } from '../../pdfa/model.js';
-import { applyFilters } from '../filters.js';
+import { applyFilters, decodeParms, type FilterStep } from '../filters.js';
 import { MAX_DECODED_BYTES } from '../limits.js';
 import type { Repair, RepairContext, RepairOutcome } from './types.js';
 import { editInlineImages, replaceStreamData } from './content-edit.js';
@@ -33,10 +33,15 @@ function unnamed(findings: readonly Finding[], clause: string): Finding[] {
   return findings.filter((f) => f.clause === clause && !/^object \d+$/.test(f.object ?? ''));
 }
 
+/** Filters that may stand before LZW and are decoded with it: the standard ones that carry no image semantics. */
+const BEFORE_LZW = new Set(['ASCII85Decode', 'A85', 'ASCIIHexDecode', 'AHx', 'RunLengthDecode', 'RL', 'FlateDecode', 'Fl']);
+
 /**
- * 6.1.7.2-1: LZW → Flate on every stream the checker named. The LZW layer is decoded alone (its predictor, if any,
- * stays in /DecodeParms and now applies after Flate, which takes the same parameters); /EarlyChange goes with it.
- * A stream whose LZW is not the first filter, or that uses a non-standard filter, is reported.
+ * 6.1.7.2-1: LZW → Flate on every stream the checker named. The filters up to and including LZW are decoded (old
+ * Distiller output has [/ASCII85Decode /LZWDecode]) and the result is compressed with Flate, which takes the LZW
+ * layer's place: LZW's predictor, if any, stays in /DecodeParms and now applies after Flate, which takes the same
+ * parameters; /EarlyChange goes. Filters after LZW stay as they were. A stream with two LZW layers or an unknown
+ * filter before LZW is reported.
  */
 export function lzwToFlate_6_1_7_2(doc: PDFDocument, findings: readonly Finding[], deadline: number): RepairOutcome {
   let changed = 0;
@@ -51,31 +56,47 @@ export function lzwToFlate_6_1_7_2(doc: PDFDocument, findings: readonly Finding[
     }
     const names = filterNames(doc, stream.dict);
     const lzwAt = names.findIndex((n) => n === 'LZWDecode' || n === 'LZW');
-    if (lzwAt !== 0 || names.slice(1).some((n) => n === 'LZWDecode' || n === 'LZW')) {
-      unrepaired.push(f); // a non-standard filter, or LZW behind another filter
+    if (
+      lzwAt < 0 ||
+      names.slice(0, lzwAt).some((n) => !BEFORE_LZW.has(n)) ||
+      names.slice(lzwAt + 1).some((n) => n === 'LZWDecode' || n === 'LZW')
+    ) {
+      unrepaired.push(f); // a non-standard filter, or LZW twice
       continue;
     }
     const parmsValue = stream.dict.get(key('DecodeParms'));
     const parmsAll = parmsValue instanceof PDFRef ? doc.context.lookup(parmsValue) : parmsValue;
-    const parms = parmsAll instanceof PDFArray ? dictOf(doc, parmsAll.get(0)) : dictOf(doc, parmsAll);
-    const early = parms?.lookup(key('EarlyChange'));
+    const parmsAt = (i: number) =>
+      parmsAll instanceof PDFArray ? dictOf(doc, parmsAll.get(i)) : i === 0 ? dictOf(doc, parmsAll) : undefined;
+    const steps: FilterStep[] = names.slice(0, lzwAt + 1).map((name, i) => {
+      const p = parmsAt(i);
+      const num = (k: string) => {
+        const v = p?.lookup(key(k));
+        return v instanceof PDFNumber ? v.asNumber() : undefined;
+      };
+      // The LZW step's predictor is left to the Flate that replaces it.
+      return i === lzwAt ? { name, parms: { earlyChange: num('EarlyChange') } } : { name, parms: decodeParms(num) };
+    });
     let data: Uint8Array;
     try {
-      data = applyFilters(
-        stream.contents,
-        [{ name: 'LZWDecode', parms: { earlyChange: early instanceof PDFNumber ? early.asNumber() : undefined } }],
-        MAX_DECODED_BYTES,
-      );
+      data = applyFilters(stream.contents, steps, MAX_DECODED_BYTES);
     } catch (err) {
       unrepaired.push({ ...f, message: `${f.message}; its LZW data could not be decoded (${(err as Error).message})` });
       continue;
     }
     stream.updateContents(deflateSync(data));
-    const filter = stream.dict.get(key('Filter'));
-    const filterArray = filter instanceof PDFRef ? doc.context.lookup(filter) : filter;
-    if (filterArray instanceof PDFArray) filterArray.set(0, key('FlateDecode'));
-    else stream.dict.set(key('Filter'), key('FlateDecode'));
-    parms?.delete(key('EarlyChange'));
+    const lzwParms = parmsAt(lzwAt);
+    lzwParms?.delete(key('EarlyChange'));
+    const rest = names.slice(lzwAt + 1);
+    if (rest.length === 0) stream.dict.set(key('Filter'), key('FlateDecode'));
+    else stream.dict.set(key('Filter'), doc.context.obj([key('FlateDecode'), ...rest.map((n) => key(n))]));
+    const parmsRest = rest.map((_, i) => (parmsAll instanceof PDFArray ? parmsAll.get(lzwAt + 1 + i) : undefined) ?? null);
+    if (parmsValue === undefined) {
+      // nothing to carry
+    } else if (rest.length === 0) {
+      if (lzwParms && lzwParms.keys().length > 0) stream.dict.set(key('DecodeParms'), lzwParms);
+      else stream.dict.delete(key('DecodeParms'));
+    } else stream.dict.set(key('DecodeParms'), doc.context.obj([lzwParms ?? null, ...parmsRest]));
     changed++;
   }
   return { changed, ...(unrepaired.length ? { unrepaired } : {}) };
