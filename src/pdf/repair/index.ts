@@ -77,10 +77,15 @@ export interface RepairOptions {
   repairs?: readonly Repair[];
 }
 
+/** Findings the input check hands the repairs at most (each names one object; past it, one per further clause). */
+export const MAX_REPAIR_FINDINGS = 20_000;
+
 /** Check the input once, run the repairs its findings call for on `doc`, and say what was done. */
 export async function repairForPdfa(doc: PDFDocument, input: Uint8Array, opts: RepairOptions = {}): Promise<RepairReport> {
   const budget = opts.timeBudgetMs ?? 2000;
-  const report = checkPdfa(input, { timeBudgetMs: budget, part: 3 });
+  // Every object a repair must mend, not the first 500 findings of a report: a clause past the report's cap (the
+  // annotations of a file whose 500 content streams each use DeviceCMYK) went unrepaired.
+  const report = checkPdfa(input, { timeBudgetMs: budget, part: 3, maxFindings: MAX_REPAIR_FINDINGS });
   const byClause = new Map<string, Finding[]>();
   for (const f of report.findings) {
     const list = byClause.get(f.clause);
