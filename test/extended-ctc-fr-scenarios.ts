@@ -136,8 +136,12 @@ export const FR_SCENARIOS: Record<string, InvoiceMetadata> = {
 
 /**
  * UC10-like multi-vendor invoice (billing framework S8): the seller invoices its own service and, as an intermediary,
- * a third party's; each vendor's lines sit under a GROUP line that names the vendor (line seller), and the third
- * party's lines carry the invoice's marker as VAT exemption reason, which keeps their VAT breakdown apart.
+ * a third party's; each sub-invoice is a GROUP line without parent over its DETAIL lines. Stated once per sub-invoice:
+ * the third party (line seller) and its own invoice number (`sub_invoice_number`); the seller's own sub-invoice takes
+ * the seller and the invoice number by default. The writer carries the seller's SIREN and the sub-invoice number (AFL)
+ * to every line, the framework (AVV, S1) to the heads, marks each DETAIL line's VAT exemption reason with
+ * `#<sub-invoice number>#` (which splits the VAT breakdown per sub-invoice) and gives each head its VAT total and total
+ * with VAT (BR-FR-MV-01…13).
  */
 export const FR_MULTI_VENDOR: InvoiceMetadata = {
   ...base,
@@ -146,22 +150,7 @@ export const FR_MULTI_VENDOR: InvoiceMetadata = {
   due_date: '2026-10-07',
   business_process: 'S8',
   line_items: [
-    {
-      id: '1',
-      subtype: 'GROUP',
-      name: 'Pour compte propre',
-      quantity: '1',
-      unit_code: 'C62',
-      net_price: '600.00',
-      vat_rate: '20',
-      seller: {
-        name: 'VENDEUR SARL',
-        registration_id: '100000009',
-        registration_scheme: '0002',
-        vat_number: 'FR88100000009',
-        country_code: 'FR',
-      },
-    },
+    { id: '1', subtype: 'GROUP', name: 'Pour compte propre', quantity: '1', unit_code: 'C62', net_price: '1000.00', vat_rate: '20' },
     {
       id: '2',
       parent_line_id: '1',
@@ -174,12 +163,23 @@ export const FR_MULTI_VENDOR: InvoiceMetadata = {
     },
     {
       id: '3',
+      parent_line_id: '1',
+      subtype: 'DETAIL',
+      name: 'Consommation hors horaires',
+      quantity: '10',
+      unit_code: 'HUR',
+      net_price: '40.00',
+      vat_rate: '20',
+    },
+    {
+      id: '4',
       subtype: 'GROUP',
       name: 'Pour compte de tiers',
       quantity: '1',
       unit_code: 'C62',
-      net_price: '250.00',
+      net_price: '350.00',
       vat_rate: '20',
+      sub_invoice_number: 'T2026-0042',
       seller: {
         name: 'TIERS SAS',
         registration_id: '300000007',
@@ -189,15 +189,34 @@ export const FR_MULTI_VENDOR: InvoiceMetadata = {
       },
     },
     {
-      id: '4',
-      parent_line_id: '3',
+      id: '5',
+      parent_line_id: '4',
       subtype: 'DETAIL',
       name: 'Maintenance',
       quantity: '1',
       unit_code: 'C62',
       net_price: '250.00',
       vat_rate: '20',
-      vat_exemption_reason: '#F202600104#',
+    },
+    {
+      id: '6',
+      parent_line_id: '4',
+      subtype: 'DETAIL',
+      name: 'Livre technique',
+      quantity: '2',
+      unit_code: 'C62',
+      net_price: '50.00',
+      vat_rate: '5.5',
+    },
+    {
+      id: '7',
+      parent_line_id: '4',
+      subtype: 'INFORMATION',
+      name: 'Référence du contrat du tiers',
+      quantity: '1',
+      unit_code: 'C62',
+      net_price: '0.00',
+      vat_rate: '20',
     },
   ],
 };

@@ -33,9 +33,18 @@ export interface Part {
   contentType?: string;
 }
 
-/** Encode multipart/form-data by hand, so tests exercise the real parser. */
+let boundaries = 0;
+
+/**
+ * Encode multipart/form-data by hand, so tests exercise the real parser. The boundary is numbered, not random:
+ * a run sends the same bytes every time (a part that contains the boundary is refused below, not left to chance).
+ */
 export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----einvoice-test-${Math.random().toString(16).slice(2)}`;
+  const boundary = `----einvoice-test-boundary-${++boundaries}`;
+  for (const p of parts) {
+    if ((Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value)).includes(boundary))
+      throw new Error(`part ${p.name} contains the boundary`);
+  }
   const chunks: Buffer[] = [];
   for (const p of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;

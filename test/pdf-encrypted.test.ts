@@ -20,6 +20,7 @@ import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { communityApp, multipart, proApp, type Part } from './helpers.js';
 import { facturxPdf } from './fixtures.js';
 import { xmlFor } from './hybrid-fixtures.js';
+import { SYNC_CHILD } from './spawned.js';
 
 let app: FastifyInstance;
 let dir: string;
@@ -39,6 +40,7 @@ function encrypt(pdf: Uint8Array, user: string, bits: '40' | '128' | '256', ...o
   writeFileSync(input, pdf);
   const r = spawnSync('qpdf', ['--allow-weak-crypto', '--encrypt', user, 'owner', bits, ...options, '--', input, output], {
     encoding: 'utf8',
+    ...SYNC_CHILD,
   });
   assert.ok(r.status === 0 || r.status === 3, `qpdf: ${r.stderr}`); // 3: warnings only
   const out = new Uint8Array(readFileSync(output));
@@ -290,7 +292,7 @@ async function plainPdfa(): Promise<Uint8Array> {
   const input = path.join(dir, 'fx.pdf');
   const output = path.join(dir, 'plain.pdf');
   writeFileSync(input, await facturxPdf());
-  const r = spawnSync('qpdf', ['--remove-attachment=factur-x.xml', '--', input, output], { encoding: 'utf8' });
+  const r = spawnSync('qpdf', ['--remove-attachment=factur-x.xml', '--', input, output], { encoding: 'utf8', ...SYNC_CHILD });
   assert.ok(r.status === 0 || r.status === 3, r.stderr);
   return new Uint8Array(readFileSync(output));
 }

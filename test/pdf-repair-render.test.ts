@@ -15,15 +15,16 @@ import { embedInvoiceXml, hybridFlavour } from '../src/pdf/embed.js';
 import { checkPdfa } from '../src/pdfa/index.js';
 import { xmlFor } from './hybrid-fixtures.js';
 import { plainPdf } from './pdf-build.js';
+import { SYNC_CHILD } from './spawned.js';
 
-const hasPdftoppm = spawnSync('pdftoppm', ['-v']).status === 0;
+const hasPdftoppm = spawnSync('pdftoppm', ['-v'], SYNC_CHILD).status === 0;
 
 /** RGB pixels of page 1 at 36 dpi. */
 function render(pdf: Uint8Array): { w: number; h: number; data: Buffer } {
   const dir = mkdtempSync(join(tmpdir(), 'render-'));
   try {
     writeFileSync(join(dir, 'a.pdf'), pdf);
-    execFileSync('pdftoppm', ['-r', '36', '-singlefile', join(dir, 'a.pdf'), join(dir, 'a')]);
+    execFileSync('pdftoppm', ['-r', '36', '-singlefile', join(dir, 'a.pdf'), join(dir, 'a')], SYNC_CHILD);
     const b = readFileSync(join(dir, 'a.ppm'));
     const m = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(b.toString('latin1', 0, 40))!;
     return { w: Number(m[1]), h: Number(m[2]), data: b.subarray(m[0].length) };

@@ -74,7 +74,7 @@ const outcomes: Outcome[] = [];
 
 async function qpdf(args: string[]): Promise<{ code: number; out: string }> {
   try {
-    const r = await run('qpdf', args, { maxBuffer: 16 << 20 });
+    const r = await run('qpdf', args, { maxBuffer: 16 << 20, timeout: 120_000, killSignal: 'SIGKILL' });
     return { code: 0, out: r.stdout + r.stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -84,7 +84,7 @@ async function qpdf(args: string[]): Promise<{ code: number; out: string }> {
 
 /** Each page of a PDF as an 8-bit grey raster (pdftoppm -gray writes binary PGM). */
 async function render(pdf: string, prefix: string): Promise<{ w: number; h: number; px: Buffer }[]> {
-  await run('pdftoppm', ['-r', String(RENDER_DPI), '-gray', pdf, prefix], { maxBuffer: 16 << 20 });
+  await run('pdftoppm', ['-r', String(RENDER_DPI), '-gray', pdf, prefix], { maxBuffer: 16 << 20, timeout: 120_000, killSignal: 'SIGKILL' });
   const base = prefix.slice(prefix.lastIndexOf('/') + 1);
   const dir = prefix.slice(0, prefix.lastIndexOf('/'));
   const files = readdirSync(dir)
@@ -192,7 +192,9 @@ before(
     }
     await Promise.all(pending);
   },
-  { timeout: 240_000 },
+  // ~40 s of CPU for the conversions, qpdf and the renders: 81 s of wall time at load average 12 on the shared 2-core
+  // machine. The limit leaves room for a machine ten times oversubscribed (240 s did not).
+  { timeout: 900_000 },
 );
 
 after(async () => {

@@ -18,6 +18,7 @@ import { readUbl } from '../src/syntax/ubl/reader.js';
 import { flavorOf, selectRuleSets } from '../src/validation/rulesets.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { validateXsd } from '../src/xml/xsd.js';
+import { sel, value } from '../src/rules/xrechnung/dom.js';
 import type { Finding } from '../src/rules/types.js';
 import { FIXTURES, applyMutation, baseBytes, normalizedBase, type Mutation } from './conformance/extended-ctc-fr-mutations.js';
 import { FR_MULTI_VENDOR, FR_SCENARIOS } from './extended-ctc-fr-scenarios.js';
@@ -200,18 +201,122 @@ for (const [name, meta] of Object.entries(FR_SCENARIOS)) {
   });
 }
 
-test('/v1/xml extended_ctc_fr multi-vendor: third-party lines get a breakdown of their own; the profile rules find no error', async () => {
+test('/v1/xml extended_ctc_fr multi-vendor (S8): sub-invoice data on every line; no finding under EXTENDED-CTC-FR + BR-FR 1.4', async () => {
   const res = await xmlOf(FR_MULTI_VENDOR);
   assert.equal(res.status, 200, res.body);
-  assert.equal((res.body.match(/<ram:ItemSellerTradeParty>/g) ?? []).length, 2);
-  assert.match(res.body, /<ram:ExemptionReason>#F202600104#<\/ram:ExemptionReason>/);
-  const found = run(res.body);
+  assert.equal(res.dropped, undefined);
+  const bytes = new TextEncoder().encode(res.body);
+  // The line seller (ItemSellerTradeParty) is UN/CEFACT D22B, not in the Factur-X EXTENDED schema that approximates the
+  // profile's: the only schema findings, warnings (as on the XP Z12-014 UC10 example itself).
+  assert.ok(validateXsd(bytes, 'EXTENDED').errors.every((e) => /ItemSellerTradeParty/.test(e.message)));
+  const form = multipart([{ name: 'file', filename: 'mv.xml', value: Buffer.from(bytes), contentType: 'application/xml' }]);
+  const result = (await app.inject({ method: 'POST', url: '/v1/validate', payload: form.payload, headers: form.headers })).json();
+  assert.deepEqual(result.rule_sets, ['extended-ctc-fr-cii', 'br-fr-1.4-cii']);
+  assert.equal(result.valid, true);
+  // No error: the sub-invoice rules BR-FR-MV-* all hold. The one warning left is the profile's own: BR-FXEXT-S-08ini
+  // checks each S 20 % breakdown against all S 20 % lines, ignoring the sub-invoice markers, so two sub-invoices at the
+  // same rate draw it (the official XSLT too: test/conformance/extended-ctc-fr.test.ts, uc10_multi_vendor.xml).
+  const findings = result.errors.filter((e: { rule_id: string }) => e.rule_id !== 'XSD');
   assert.deepEqual(
-    found.filter((f) => f.severity === 'error').map((f) => f.ruleId),
+    findings.filter((e: { severity: string }) => e.severity === 'error'),
     [],
   );
-  // Two S 20 % breakdowns, told apart by the exemption reason: each agrees with its own lines (the "rev" check).
-  assert.ok(!found.some((f) => f.ruleId === 'BR-FXEXT-S-08rev'));
+  assert.deepEqual(
+    findings.map((e: { rule_id: string; severity: string }) => `${e.severity} ${e.rule_id}`),
+    ['warning BR-FXEXT-S-08ini', 'warning BR-FXEXT-S-08ini'],
+  );
+  assert.ok(result.errors.every((e: { rule_id: string; severity: string }) => e.rule_id !== 'XSD' || e.severity === 'warning'));
+  // What BR-FR-MV-03…11 ask for, as written: read the lines back.
+  const doc = parseXml(bytes);
+  const lines = sel(doc.root, 'rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem');
+  const refs = (l: (typeof lines)[number], type: string) =>
+    sel(l, 'ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument')
+      .filter((d) => value(d, 'ram:ReferenceTypeCode') === type)
+      .map((d) => `${value(d, 'ram:TypeCode')} ${value(d, 'ram:IssuerAssignedID')}`);
+  const afl = lines.map((l) => refs(l, 'AFL').join());
+  assert.deepEqual(afl, [
+    '130 F202600104',
+    '130 F202600104',
+    '130 F202600104',
+    '130 T2026-0042',
+    '130 T2026-0042',
+    '130 T2026-0042',
+    '130 T2026-0042',
+  ]);
+  assert.deepEqual(
+    lines.map((l) => refs(l, 'AVV').join()),
+    ['130 S1', '', '', '130 S1', '', '', ''],
+  );
+  const siren = lines.map((l) =>
+    value(l, 'ram:SpecifiedLineTradeAgreement/ram:ItemSellerTradeParty/ram:SpecifiedLegalOrganization/ram:ID'),
+  );
+  assert.deepEqual(siren, ['100000009', '100000009', '100000009', '300000007', '300000007', '300000007', '300000007']);
+  assert.deepEqual(
+    lines.map((l) => value(l, 'ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode')),
+    ['GROUP', 'DETAIL', 'DETAIL', 'GROUP', 'DETAIL', 'DETAIL', 'INFORMATION'],
+  );
+  assert.deepEqual(
+    lines.map((l) => value(l, 'ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax/ram:ExemptionReason') ?? ''),
+    ['', '#F202600104#', '#F202600104#', '', '#T2026-0042#', '#T2026-0042#', ''],
+  );
+  // Sub-invoice totals on the heads: own 1,000.00 at 20 %; the third party's 250.00 at 20 % and 100.00 at 5.5 %.
+  const sums = (l: (typeof lines)[number]) =>
+    ['LineTotalAmount', 'TaxTotalAmount', 'GrandTotalAmount'].map((n) =>
+      value(l, `ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:${n}`),
+    );
+  assert.deepEqual(sums(lines[0]), ['1000.00', '200.00', '1200.00']);
+  assert.deepEqual(sums(lines[3]), ['350.00', '55.50', '405.50']);
+  // The VAT breakdown is split per sub-invoice (and rate), told apart by the marker.
+  const breakdowns = sel(doc.root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax').map(
+    (t) =>
+      `${value(t, 'ram:ExemptionReason')} ${value(t, 'ram:RateApplicablePercent')} ${value(t, 'ram:BasisAmount')} ${value(t, 'ram:CalculatedAmount')}`,
+  );
+  assert.deepEqual(breakdowns.sort(), ['#F202600104# 20 1000.00 200.00', '#T2026-0042# 20 250.00 50.00', '#T2026-0042# 5.5 100.00 5.50']);
+});
+
+test('/v1/xml multi-vendor: what the writer cannot fill in is a 422 at its field', async () => {
+  const lines = FR_MULTI_VENDOR.line_items!;
+  const cases: [string, unknown, RegExp][] = [
+    [
+      "another seller's sub-invoice without its number",
+      { ...FR_MULTI_VENDOR, line_items: lines.map((l) => (l.id === '4' ? { ...l, sub_invoice_number: undefined } : l)) },
+      /line_items\D+3\D+sub_invoice_number[\s\S]*BR-FR-MV-03/,
+    ],
+    [
+      'a line outside every sub-invoice',
+      { ...FR_MULTI_VENDOR, line_items: [...lines, { name: 'Frais', quantity: '1', unit_code: 'C62', net_price: '1.00', vat_rate: '20' }] },
+      /line_items\D+7\D+parent_line_id[\s\S]*BR-FR-MV-06/,
+    ],
+    [
+      'the same number twice',
+      { ...FR_MULTI_VENDOR, line_items: lines.map((l) => (l.id === '4' ? { ...l, sub_invoice_number: 'F202600104' } : l)) },
+      /BR-FR-MV-12/,
+    ],
+    ['a self-billed type', { ...FR_MULTI_VENDOR, document_type_code: '389' }, /BR-FR-MV-13/],
+    [
+      'a sub-invoice field on a sub-line',
+      { ...FR_MULTI_VENDOR, line_items: lines.map((l) => (l.id === '5' ? { ...l, sub_invoice_framework: 'S1' } : l)) },
+      /line_items\D+4\D+sub_invoice_framework/,
+    ],
+    [
+      'a multi-vendor framework as a sub-invoice framework',
+      { ...FR_MULTI_VENDOR, line_items: lines.map((l) => (l.id === '4' ? { ...l, sub_invoice_framework: 'M8' } : l)) },
+      /BR-FR-MV-03/,
+    ],
+  ];
+  for (const [what, meta, expected] of cases) {
+    const res = await xmlOf(meta);
+    assert.equal(res.status, 422, `${what}: ${res.body}`);
+    assert.match(res.body, expected, what);
+  }
+  // Without S8/B8/M8 the same lines are a plain invoice with sub-lines: no sub-invoice data is written.
+  const plain = await xmlOf({
+    ...FR_MULTI_VENDOR,
+    business_process: 'S1',
+    line_items: lines.map(({ sub_invoice_number: _n, ...l }) => l),
+  });
+  assert.equal(plain.status, 200, plain.body);
+  assert.doesNotMatch(plain.body, /AFL|#F202600104#/);
 });
 
 test('/v1/xml extended_ctc_fr: the billing framework (BT-23) defaults to M1 and is checked; sub-lines are checked', async () => {

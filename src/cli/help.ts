@@ -13,6 +13,8 @@ Commands:
   convert PDF METADATA.json -o OUT.pdf   embed generated XML into a PDF (Factur-X / XRechnung)
   merge PDF XML -o OUT.pdf         embed an existing invoice XML into a PDF/A-3
   serialize FILE                   normalized ERP JSON (pro: needs LICENSE_KEY)
+  status STATUS.json               build a French lifecycle status message (CDAR D22B XML) from JSON
+  render FILE [-o OUT.html]        the invoice as a human-readable HTML page (--lang en|de|fr)
   serve                            start the HTTP service (the same as npm start)
   help [COMMAND]                   this text, or a command's
   --version                        engine and rule-set versions
@@ -38,10 +40,12 @@ Options:
                            pro: needs LICENSE_KEY, else exit 2 LICENSE_REQUIRED
   -f, --format F           text (default), json (one line per file, in input order), junit, sarif
   -o, --output FILE        write the report there instead of stdout
-  --fail-on LEVEL          error (default): exit 1 when a file has errors; warning: also when it has warnings
+  --fail-on LEVEL          error (default): exit 1 when a file has errors; warning: also when it has warnings;
+                           never: exit 0 whatever the verdicts (2 still for usage and I/O errors)
   -j, --jobs N             worker threads at most (default: the number of cores); a smaller batch gets one
                            per 800 files or 16 MB, as more would start slower than they help
   --shard i/n              validate only the i-th of n slices of the input list (1 <= i <= n), for parallel jobs
+  --shard-index i/n        the same counted from 0 (0 <= i < n), as Kubernetes' $(JOB_COMPLETION_INDEX)
   --max-size MB            larger files are unreadable entries, not read (default 100)
   --timeout S              a file taking longer is an unreadable entry (TIMEOUT), its thread replaced (default 60)
   --progress / --no-progress   force the progress bar on stderr on or off (default: on when stderr is a terminal)
@@ -115,12 +119,40 @@ checked, as for convert (stderr says what was repaired or is still unmet; --pdfa
 Exit codes: 0 written; 1 refused (NOT_PDF, NOT_XML, XML_ALREADY_EMBEDDED, NOT_PDFA3, EN16931_INVALID, PDF_SIGNED,
 PDFA_NONCONFORMANT with --pdfa-strict, ...; the failed rules are listed); 2 usage or I/O error.
 `,
+  render: `Usage: einvoice render FILE [-o OUT.html] [--lang en|de|fr] [--format html|pdf]
+
+Draws a PDF or XML invoice as one self-contained HTML page, as POST /v1/render answers it: every business term with
+its label, each value marked with its EN 16931 id (data-bt), codes with their meaning. Without -o the page goes to
+stdout.
+
+Options:
+  -o, --output FILE   write the page there (a name ending in .pdf asks for format pdf)
+  --lang L            language of the labels: en (default), de, fr
+  --format F          html (default); pdf is not drawn by this version (exit 1, RENDER_FORMAT_UNAVAILABLE)
+
+Exit codes: 0 written; 1 refused (NOT_PDF_OR_XML, XML_MALFORMED, NO_XML, UNKNOWN_XML, RENDER_FORMAT_UNAVAILABLE, ...);
+2 usage or I/O error (a --lang or --format that is not accepted is a usage error).
+`,
   serialize: `Usage: einvoice serialize FILE [-o OUT.json]
 
 Pro: normalized, typed ERP JSON (BusinessReadyInvoice) as POST /v1/serialize answers it. Needs LICENSE_KEY (and
 LICENSE_PUBLIC_KEY when licenses are signed with another key), verified as the server verifies them.
 
 Exit codes: 0 written; 1 refused (NOT_PDF_OR_XML, XML_MALFORMED, ...); 2 usage or I/O error, or LICENSE_REQUIRED.
+`,
+  status: `Usage: einvoice status STATUS.json [--json] [-o OUT.xml]
+
+Builds a French lifecycle status message (CDV, AFNOR XP Z12-012) as UN/CEFACT CDAR D22B XML from JSON (the API's
+StatusMessage; "-" reads stdin), as POST /v1/status does: the defaults filled in (label, phase, detail status,
+business process, guideline, detail numbers), then checked by the CDAR XSD and the BR-FR-CDV rules. Warnings (a
+status code outside the published list) go to stderr. \`einvoice validate\` and \`einvoice extract\` read CDAR files.
+
+Options:
+  --json              write { xml, status_json, warnings } (status_json: the complete message written)
+  -o, --output FILE   write there instead of stdout
+
+Exit codes: 0 written; 1 refused (STATUS_NOT_JSON, STATUS_INVALID with the fields, STATUS_NOT_ALLOWED with the
+rules broken); 2 usage or I/O error.
 `,
   serve: `Usage: einvoice serve
 

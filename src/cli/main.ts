@@ -81,7 +81,7 @@ async function run(argv: string[]): Promise<number> {
 
   if (command === 'validate') return validateCommand(rest);
   // The engine is loaded once the command is known: `help` and a batch handed to a child process never need it.
-  const { convert, extract, merge, serialize, toXml, transform } = await import('../lib/operations.js');
+  const { convert, extract, merge, render, serialize, toXml, transform } = await import('../lib/operations.js');
   switch (command) {
     case 'extract': {
       const { values, positionals } = args(rest, 'extract', 1, { xml: { type: 'boolean' } });
@@ -154,6 +154,24 @@ async function run(argv: string[]): Promise<number> {
       writeOutput(values.output as string | undefined, json(await serialize(readInput(file), { filename: file })));
       return EXIT.OK;
     }
+    case 'render': {
+      const { values, positionals } = args(rest, 'render', 1, { lang: { type: 'string' }, format: { type: 'string' } });
+      const [file] = positionals;
+      const output = values.output as string | undefined;
+      // The output's extension asks for a format when --format does not.
+      const format = (values.format as string | undefined) ?? (output && /\.pdf$/i.test(output) ? 'pdf' : undefined);
+      let page;
+      try {
+        page = await render(readInput(file), { filename: file, lang: values.lang as string | undefined, format });
+      } catch (err) {
+        if (err instanceof ShapeError) throw new UsageError(err.issues.map((i) => `--${i.loc.join('.')}: ${i.msg}`).join('; '), 'render');
+        throw err;
+      }
+      if (page.lines.shown < page.lines.total)
+        process.stderr.write(`the page shows ${page.lines.shown} of ${page.lines.total} lines (the page's bound)\n`);
+      writeOutput(output, page.html);
+      return EXIT.OK;
+    }
     case 'transform': {
       const { values, positionals } = args(rest, 'transform', 1, {
         to: { type: 'string' },
@@ -169,6 +187,17 @@ async function run(argv: string[]): Promise<number> {
       });
       if (result.dropped.length && !values.json) process.stderr.write(describeDropped(result.dropped));
       writeOutput(values.output as string | undefined, values.json ? json(result) : result.xml);
+      return EXIT.OK;
+    }
+    case 'status': {
+      const { buildStatus } = await import('../lib/operations.js');
+      const { values, positionals } = args(rest, 'status', 1, { json: { type: 'boolean' } });
+      const built = await buildStatus(Buffer.from(readInput(positionals[0])).toString('utf8'));
+      if (!values.json) for (const w of built.warnings) process.stderr.write(`warning ${w.rule_id}: ${w.message}\n`);
+      writeOutput(
+        values.output as string | undefined,
+        values.json ? json({ xml: built.xml, status_json: built.status, warnings: built.warnings }) : built.xml,
+      );
       return EXIT.OK;
     }
     case 'serve':

@@ -23,9 +23,12 @@ import { MAX_JSON_DEPTH } from '../util/json-limits.js';
 import { gateWrittenPdf } from '../pdfa/layer.js';
 import { withPdfa } from '../validation/with-pdfa.js';
 // Pure string helpers (no HTTP framework): the download name of a generated PDF.
-import { invoicePdfName } from './file-names.js';
+import { fileStem, invoicePdfName } from './file-names.js';
 import { ConflictError, EInvoiceError, InternalError, InvalidInputError, ShapeError, UnprocessableError } from './errors.js';
 import { parseValidateOptions, type ValidateCallOptions } from './validate-options.js';
+import { parseRenderOptions, type ParsedRenderOptions, type RenderCallOptions, type RenderLanguage } from './render-options.js';
+import { NothingToRenderError } from '../render/errors.js';
+import type { RenderedPage } from '../render/render.js';
 
 export type { ExtractionResult, ValidationErrorDetail, ValidationResult, InvoiceMetadata, ProfileId, HybridFormat };
 export type { DroppedContent, OutputProfile, OutputSyntax, TransformResult };
@@ -653,3 +656,137 @@ export async function serialize(input: Bytes, options: SerializeOptions = {}): P
 }
 
 export { EInvoiceError, requireFeature };
+
+// ------------------------------------------------------------------------------------------------
+// buildStatus: French lifecycle status messages (CDAR)
+
+export type { StatusMessage } from '../syntax/cdar/model.js';
+
+export interface StatusResult {
+  /** The CDAR D22B XML. */
+  xml: string;
+  /** The complete message written (defaults filled in): what extract() reads back from `xml` as `status_json`. */
+  status: import('../syntax/cdar/model.js').StatusMessage;
+  /** BR-FR-CDV warnings of the message (a status code outside the published list); never errors. */
+  warnings: ValidationErrorDetail[];
+  /** Download name from the message id, e.g. "FA-2026-0042_205.xml". */
+  filename: string;
+}
+
+/** The status builder's errors as library errors (STATUS_NOT_JSON / JSON_TOO_DEEP 400, STATUS_INVALID and STATUS_NOT_ALLOWED 422). */
+export async function fromStatusError(err: unknown): Promise<unknown> {
+  const { StatusNotAllowedError, StatusNotJsonError, StatusShapeError } = await import('../cdar/build.js');
+  if (err instanceof StatusNotJsonError) {
+    return new InvalidInputError(err.code, err.message, err.code === 'JSON_TOO_DEEP' ? { max_json_depth: MAX_JSON_DEPTH } : {});
+  }
+  if (err instanceof StatusShapeError) return new ShapeError('STATUS_INVALID', err.items);
+  if (err instanceof StatusNotAllowedError) {
+    const errors: ValidationErrorDetail[] = err.findings.map((f) => ({
+      rule_id: f.ruleId,
+      message: f.message,
+      severity: f.severity,
+      ...(f.location ? { location: f.location } : {}),
+      rule_set: f.ruleSet,
+    }));
+    return new UnprocessableError('STATUS_NOT_ALLOWED', err.message, { errors });
+  }
+  return err;
+}
+
+/**
+ * A lifecycle status message as JSON (the API's StatusMessage, an object or JSON text) → CDAR D22B XML, checked by
+ * the CDAR XSD and the BR-FR-CDV rules before it is handed out. Rejects with InvalidInputError STATUS_NOT_JSON /
+ * JSON_TOO_DEEP, ShapeError STATUS_INVALID (a field missing or out of its format; `issues` locate it under
+ * `['body', …]`), or UnprocessableError STATUS_NOT_ALLOWED (a combination the rules forbid, `extras.errors` lists
+ * their findings).
+ */
+export async function buildStatus(message: import('../syntax/cdar/model.js').StatusMessage | string | object): Promise<StatusResult> {
+  const { buildStatusMessage } = await import('../cdar/build.js');
+  let built;
+  try {
+    built = buildStatusMessage(message);
+  } catch (err) {
+    throw await fromStatusError(err);
+  }
+  const warnings: ValidationErrorDetail[] = built.warnings.map((f) => ({
+    rule_id: f.ruleId,
+    message: f.message,
+    severity: f.severity,
+    ...(f.location ? { location: f.location } : {}),
+    rule_set: f.ruleSet,
+  }));
+  const base = built.status.message_id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'status';
+  return { xml: built.xml, status: built.status, warnings, filename: `${base}.xml` };
+}
+
+// ------------------------------------------------------------------------------------------------
+// render
+
+export {
+  AVAILABLE_RENDER_FORMATS,
+  parseRenderOptions,
+  RENDER_FORMATS,
+  RENDER_LANGUAGES,
+  type RenderCallOptions,
+  type RenderFormat,
+  type RenderLanguage,
+} from './render-options.js';
+
+export interface RenderOptions extends RenderCallOptions {
+  /** Where a bad option's 422 points (the HTTP route passes ["body"]: `loc` ["body","lang"]). */
+  locRoot?: (string | number)[];
+  /**
+   * How the upload is read and drawn (default: here, in-process). The HTTP service passes its runner's, which takes a
+   * large invoice off the event loop and bounds its time.
+   */
+  renderPage?: (bytes: Uint8Array, filename: string | undefined, options: ParsedRenderOptions) => Promise<RenderedPage>;
+}
+
+export interface RenderResult {
+  format: 'html';
+  /** The page: one self-contained HTML document (inline CSS, no script). */
+  html: string;
+  /** The HTTP Content-Type of the page. */
+  contentType: 'text/html; charset=utf-8';
+  /** Download name from the invoice number, e.g. "RE-2026-0042.html". */
+  filename: string;
+  lang: RenderLanguage;
+  /** Lines drawn and in the invoice (sub-lines included); shown < total when the page's bound cut the rest. */
+  lines: { shown: number; total: number };
+}
+
+/** NothingToRenderError (no invoice in the upload) → UnprocessableError with ingest's code; IngestError → 400. */
+export function fromRenderError(err: unknown): unknown {
+  if (err instanceof NothingToRenderError) return new UnprocessableError(err.code, `Nothing to render: ${err.message}`);
+  return fromIngest(err);
+}
+
+/**
+ * A PDF or XML invoice → a human-readable page: every business term the invoice carries, each value marked with its
+ * EN 16931 id (`data-bt`), labels in English, German or French. Rejects with ShapeError (OPTION_INVALID: lang or format
+ * not accepted), UnprocessableError RENDER_FORMAT_UNAVAILABLE (format=pdf, named by the contract, not drawn by this
+ * build), InvalidInputError (unusable upload, as extract) or UnprocessableError with ingest's code when the upload holds
+ * no invoice (NO_XML, UNKNOWN_XML, XML_MALFORMED of an embedded XML, PDF_ATTACHMENT_UNREADABLE).
+ */
+export async function render(input: Bytes, options: RenderOptions = {}): Promise<RenderResult> {
+  const bytes = requireBytes(input, 'input');
+  const parsed = parseRenderOptions(options, options.locRoot);
+  let page: RenderedPage;
+  try {
+    if (options.renderPage) page = await options.renderPage(bytes, options.filename, parsed);
+    else {
+      const { renderIngested } = await import('../render/render.js');
+      page = renderIngested(await ingest(bytes, options.filename), { lang: parsed.lang });
+    }
+  } catch (err) {
+    throw fromRenderError(err);
+  }
+  return {
+    format: 'html',
+    html: page.html,
+    contentType: 'text/html; charset=utf-8',
+    filename: `${fileStem(page.invoiceNumber, 'invoice')}.html`,
+    lang: page.lang,
+    lines: page.lines,
+  };
+}

@@ -116,7 +116,15 @@ export function droppedFields(meta: InvoiceMetadata, profile: ProfileId): string
 
   // Sub-lines and line sellers (multi-vendor invoices) exist from EXTENDED up.
   if (level < LEVEL.EXTENDED) {
-    for (const k of ['subtype', 'parent_line_id', 'seller', 'vat_exemption_reason', 'vat_exemption_reason_code'])
+    for (const k of [
+      'subtype',
+      'parent_line_id',
+      'seller',
+      'vat_exemption_reason',
+      'vat_exemption_reason_code',
+      'sub_invoice_number',
+      'sub_invoice_framework',
+    ])
       if ((meta.line_items ?? []).some((l) => present((l as Record<string, unknown>)[k]))) add(`line_items[].${k}`);
   }
 

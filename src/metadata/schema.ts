@@ -413,6 +413,14 @@ export const LineItemSchema = Type.Object(
       ),
     ),
     vat_exemption_reason_code: Type.Optional(text('EXT-FR-FE-179 line VAT exemption reason code (VATEX).')),
+    sub_invoice_number: Type.Optional(
+      text(
+        "BT-128 (reference type AFL) number of the sub-invoice a GROUP line without parent heads on a multi-vendor invoice (business_process S8, B8 or M8; extended, extended_ctc_fr). Default for the invoice seller's own sub-invoice: the invoice number; required for another seller's. Its sub-lines carry it too.",
+      ),
+    ),
+    sub_invoice_framework: Type.Optional(
+      text('BT-128 (reference type AVV) billing framework of that sub-invoice (BR-FR-08 code, not S8/B8/M8); default S1, B1 or M1.'),
+    ),
   },
   { additionalProperties: false, description: 'BG-25 invoice line.' },
 );

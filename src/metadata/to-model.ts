@@ -130,6 +130,8 @@ function line(l: LineItemMetadata, index: number): InvoiceLine {
   out.parentLineId = l.parent_line_id;
   out.vatExemptionReason = l.vat_exemption_reason;
   out.vatExemptionReasonCode = l.vat_exemption_reason_code;
+  out.subInvoiceNumber = l.sub_invoice_number;
+  out.subInvoiceFramework = l.sub_invoice_framework;
   if (l.seller) {
     const s = l.seller;
     out.itemSeller = {

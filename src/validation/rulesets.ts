@@ -7,6 +7,7 @@
  * EN 16931 / XRechnung / Factur-X sets.
  */
 import type { RuleSetId, Syntax } from '../rules/types.js';
+import { declaresExtendedCtcFr } from '../syntax/detect.js';
 
 export interface RuleSetSelectionInput {
   syntax: Syntax;
@@ -38,7 +39,7 @@ function classify(guideline: string | null): Flavor | null {
   const g = (guideline ?? '').trim().toLowerCase();
   if (g === '') return null;
   // The French extended profile (urn.cpro.gouv.fr:1p0:extended-ctc-fr) contains "extended": named before it.
-  if (isExtendedCtcFr(g)) return 'extended_ctc_fr';
+  if (declaresExtendedCtcFr(g)) return 'extended_ctc_fr';
   if (g.includes('xrechnung'))
     return g.includes('#conformant#urn:xeinkauf.de:kosit:extension:xrechnung') ? 'xrechnung_extension' : 'xrechnung';
   if (g.includes('minimum')) return 'minimum';
@@ -101,9 +102,4 @@ export function flavorOf(input: RuleSetSelectionInput & { fallback?: string | nu
   if (peppol) return peppol;
   if (flavor !== null && input.syntax === 'cii') return flavor;
   return input.fallback ?? null;
-}
-
-/** The guideline names the French EXTENDED-CTC-FR profile (lower-cased, trimmed). */
-function isExtendedCtcFr(g: string): boolean {
-  return g.includes('extended-ctc-fr') || g.includes('cpro.gouv.fr');
 }

@@ -28,13 +28,15 @@
  * sends everything to the pool.
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableCpus } from '../util/cgroup.js';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { IngestError, XmlTooLargeError } from '../input/ingest.js';
 import type { ExtractionResult } from '../extract/result.js';
 import type { SerializedUpload } from '../serialize/upload.js';
+import { NothingToRenderError } from '../render/errors.js';
+import type { RenderedPage, RenderPageOptions } from '../render/render.js';
 import { TransformInputError, type TransformOptions } from '../transform/options.js';
 import type { TransformResult } from '../transform/transform.js';
 import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../metadata/errors.js';
@@ -76,6 +78,11 @@ export interface ValidationRunner {
   extract(bytes: Uint8Array, filename?: string): Promise<ExtractionResult>;
   /** Upload → the /v1/serialize payload (src/serialize/upload.ts); throws IngestError for unusable uploads. */
   serialize(bytes: Uint8Array, filename?: string): Promise<SerializedUpload>;
+  /**
+   * Upload → the rendered page (src/render/render.ts); throws IngestError for unusable uploads and NothingToRenderError
+   * when the upload holds no invoice. Like extract: the size of the invoice XML decides where it runs.
+   */
+  render(bytes: Uint8Array, filename: string | undefined, options: RenderPageOptions): Promise<RenderedPage>;
   /** Upload → the invoice in the other syntax (src/transform/); throws IngestError or TransformInputError for unusable uploads. */
   transform(bytes: Uint8Array, filename: string | undefined, options: TransformOptions): Promise<TransformResult>;
   close(): Promise<void>;
@@ -156,6 +163,19 @@ async function transformInline(
 async function extractInline(bytes: Uint8Array, filename: string | undefined, maxXmlBytes?: number): Promise<ExtractionResult> {
   const [{ ingest }, { toExtractionResult }] = await loadExtraction();
   return toExtractionResult(await ingest(bytes, filename, maxXmlBytes === undefined ? {} : { maxXmlBytes }));
+}
+
+let rendering: Promise<[typeof import('../input/ingest.js'), typeof import('../render/render.js')]> | undefined;
+const loadRendering = () => (rendering ??= Promise.all([import('../input/ingest.js'), import('../render/render.js')]));
+
+async function renderInline(
+  bytes: Uint8Array,
+  filename: string | undefined,
+  options: RenderPageOptions,
+  maxXmlBytes?: number,
+): Promise<RenderedPage> {
+  const [{ ingest }, { renderIngested }] = await loadRendering();
+  return renderIngested(await ingest(bytes, filename, maxXmlBytes === undefined ? {} : { maxXmlBytes }), options);
 }
 
 /** Size of the metadata for the inline/pool choice: the JSON text, or (already parsed) a rough count. */
@@ -241,6 +261,10 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
         counts.inline++;
         return batch.run(() => serializeInline(bytes, filename));
       },
+      render(bytes, filename, options) {
+        counts.inline++;
+        return batch.run(() => renderInline(bytes, filename, options));
+      },
       transform(bytes, filename, options) {
         counts.inline++;
         return batch.run(() => transformInline(bytes, filename, options));
@@ -249,7 +273,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     };
   }
   const inlineMaxBytes = opts.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
-  const threads = Math.min(opts.workers, Math.max(1, availableParallelism()));
+  const threads = Math.min(opts.workers, availableCpus());
   /**
    * Small jobs stay inline unless the main thread is saturated and workers can take more. Only with two or
    * more workers: one worker (the default) is kept for large invoices, because a worker thread costs ~100 MB
@@ -295,6 +319,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     }
     if ('ingestError' in answer) throw new IngestError(answer.ingestError.code, answer.ingestError.message);
     if ('metadataError' in answer) throw metadataError(answer.metadataError);
+    if ('renderError' in answer) throw new NothingToRenderError(answer.renderError.code, answer.renderError.message);
     if ('transformError' in answer) throw new TransformInputError(answer.transformError.code, answer.transformError.message);
     return answer;
   }
@@ -360,6 +385,15 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
       }
       const task: WorkerTask = { kind: 'serialize', bytes, ...(filename ? { filename } : {}) };
       return ((await inPool(task, opts.timeoutMs, 'Serialization')) as { serialized: SerializedUpload }).serialized;
+    },
+    async render(bytes, filename, options) {
+      // Like extract: the size of the invoice XML decides (a PDF's embedded XML is taken out inline first).
+      if (preferInline() && inlineSized(bytes)) {
+        const result = await boundedInline(() => batch.run(() => renderInline(bytes, filename, options, inlineMaxBytes)));
+        if (result) return result;
+      }
+      const task: WorkerTask = { kind: 'render', bytes, options, ...(filename ? { filename } : {}) };
+      return ((await inPool(task, opts.timeoutMs, 'Rendering')) as { rendered: RenderedPage }).rendered;
     },
     async transform(bytes, filename, options) {
       // Like extract: the size of the invoice XML decides (a PDF's embedded XML is taken out inline first).

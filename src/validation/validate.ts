@@ -28,6 +28,7 @@ import { boundFindings, isSummary } from '../rules/report-bounds.js';
 import { overlongNumbers } from './number-limits.js';
 import { attachCompared } from './explanations/attach.js';
 import type { SkippedLayer, ValidationErrorDetail } from '../report/types.js';
+import { CDAR_FLAVOR, validateCdarDocument } from '../cdar/validate.js';
 
 export type { SkippedLayer, ValidationErrorDetail } from '../report/types.js';
 
@@ -272,8 +273,32 @@ export async function validateIngested(ing: IngestResult, options: ValidateOptio
   return finishStages(validateIngestedStages(ing, options));
 }
 
+/**
+ * A lifecycle status message (CDAR, src/cdar/validate.ts): the CDAR XSD and BR-FR-CDV, in the same result shape.
+ * `format` is null (no invoice syntax), `flavor` is "cdar"; the rules report under the French CTC layer.
+ */
+function cdarResult(doc: XmlDoc, options: ValidateOptions): ValidationResult {
+  const checked = validateCdarDocument(doc, options.brFrEdition ?? DEFAULT_BR_FR_EDITION);
+  const result = emptyResult(null, CDAR_FLAVOR);
+  const bounded = boundFindings(checked.findings);
+  result.errors = bounded.findings.map(toDetail);
+  result.valid = bounded.counts.error === 0;
+  if (bounded.omitted > 0) {
+    result.report_truncated = true;
+    result.findings_omitted = bounded.omitted;
+  }
+  result.layers_executed = checked.layersExecuted;
+  result.layers_skipped = checked.layersSkipped;
+  result.rule_sets = checked.ruleSets;
+  result.rule_set_versions = checked.ruleSetVersions;
+  if (checked.brFrEdition) result.br_fr_edition = checked.brFrEdition;
+  result.validation_completeness = result.layers_skipped.length === 0 ? 'full' : 'partial';
+  return result;
+}
+
 /** validateIngested as stages: the XSD layer, then each rule set (the French CTC layer with the last). */
 function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): Stages<ValidationResult> {
+  if (ing.document === 'cdar' && ing.doc) return cdarResult(ing.doc, options);
   const { doc, invoice, syntax } = ing;
   const flavor = syntax === 'cii' || syntax === 'ubl' ? flavorOf({ syntax, guideline: ing.guideline, fallback: ing.profile }) : ing.profile;
   const result = emptyResult(contractFormat(ing.format, syntax), flavor);

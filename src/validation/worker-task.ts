@@ -11,6 +11,7 @@ import type { SerializedUpload } from '../serialize/upload.js';
 import type { TransformOptions } from '../transform/options.js';
 import type { TransformResult } from '../transform/transform.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
+import type { RenderedPage, RenderPageOptions } from '../render/render.js';
 
 /** What /v1/xml answers: the XML and the metadata fields the profile could not carry. */
 export interface BuiltXml {
@@ -29,6 +30,7 @@ export type WorkerTask =
   | { kind: 'xml'; metadata: unknown }
   | { kind: 'extract'; bytes: Uint8Array; filename?: string }
   | { kind: 'serialize'; bytes: Uint8Array; filename?: string }
+  | { kind: 'render'; bytes: Uint8Array; filename?: string; options: RenderPageOptions }
   | { kind: 'transform'; bytes: Uint8Array; filename?: string; options: TransformOptions };
 
 /** A metadata error of buildInvoiceXml, as data. */
@@ -42,6 +44,8 @@ export type WorkerAnswer =
   | { xml: BuiltXml }
   | { extraction: ExtractionResult }
   | { serialized: SerializedUpload }
+  | { rendered: RenderedPage }
+  | { renderError: { code: string; message: string } }
   | { transformed: TransformResult }
   | { transformError: { code: string; message: string } }
   | { ingestError: { code: IngestError['code']; message: string } }

@@ -55,6 +55,22 @@ async function extract(bytes: Uint8Array, filename?: string): Promise<WorkerAnsw
   return { extraction: toExtractionResult(await ingest(bytes, filename)) };
 }
 
+let renderModules: Promise<[typeof import('../input/ingest.js'), typeof import('../render/render.js')]> | undefined;
+
+async function render(
+  bytes: Uint8Array,
+  filename: string | undefined,
+  options: import('../render/render.js').RenderPageOptions,
+): Promise<WorkerAnswer> {
+  const [{ ingest }, renderModule] = await (renderModules ??= Promise.all([import('../input/ingest.js'), import('../render/render.js')]));
+  try {
+    return { rendered: renderModule.renderIngested(await ingest(bytes, filename), options) };
+  } catch (err) {
+    if (err instanceof renderModule.NothingToRenderError) return { renderError: { code: err.code, message: err.message } };
+    throw err;
+  }
+}
+
 let transformModules: Promise<[typeof import('../input/ingest.js'), typeof import('../transform/transform.js')]> | undefined;
 
 async function transform(bytes: Uint8Array, filename: string | undefined, options: TransformOptions): Promise<WorkerAnswer> {
@@ -69,6 +85,7 @@ async function transform(bytes: Uint8Array, filename: string | undefined, option
 
 export default async function runInWorker(task: WorkerTask): Promise<WorkerAnswer> {
   try {
+    if (task.kind === 'render') return await render(task.bytes, task.filename, task.options);
     if (task.kind === 'transform') return await transform(task.bytes, task.filename, task.options);
     if (task.kind === 'xml') return await buildXml(task.metadata);
     if (task.kind === 'extract') return await extract(task.bytes, task.filename);

@@ -8,18 +8,24 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseXml, pathOf, type XmlDoc, type XmlElement } from '../../src/xml/dom.js';
 
-export interface Mutation {
+/** One edit of a document at an element path. */
+export interface Edit {
+  op: 'remove' | 'text' | 'add' | 'attr' | 'unattr' | 'dup';
+  /** Element path as pathOf writes it (of the document as the edits before this one left it). */
+  at: string;
+  /** text: the new text; add: `p:A/p:B=text` (a new chain of elements, appended); attr: `name=value`; unattr: the attribute name. */
+  value?: string;
+}
+
+export interface Mutation extends Edit {
   /** Unique name (`<target id>#<n>`). */
   name: string;
   /** `corpus:<path under the corpus>` or `fixture:<path under test/fixtures/extended-ctc-fr>`. */
   base: string;
   /** The rule id the mutation was made for. */
   target: string;
-  op: 'remove' | 'text' | 'add' | 'attr' | 'unattr' | 'dup';
-  /** Element path as pathOf writes it. */
-  at: string;
-  /** text: the new text; add: `p:A/p:B=text`; attr: `name=value`; unattr: the attribute name. */
-  value?: string;
+  /** Further edits, applied in order after the first (e.g. make a rule's context, then break what it asks for). */
+  and?: Edit[];
 }
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/extended-ctc-fr');
@@ -69,6 +75,19 @@ function newElement(qname: string, parent: XmlElement, ns: Map<string, string>):
 export function applyMutation(bytes: Uint8Array, m: Mutation): string {
   const doc = parseXml(bytes);
   const ns = prefixes(doc);
+  for (const e of [m, ...(m.and ?? [])]) applyEdit(doc, ns, e);
+  return serialize(doc, ns);
+}
+
+/** Element positions are cached on the elements (pathOf): forget them after an edit. */
+function forgetPaths(el: XmlElement): void {
+  const e = el as XmlElement & { _path?: string; _pos?: number };
+  e._path = undefined;
+  e._pos = undefined;
+  for (const c of el.children) forgetPaths(c);
+}
+
+function applyEdit(doc: XmlDoc, ns: Map<string, string>, m: Edit): void {
   const el = find(doc, m.at);
   const parent = el.parent;
   switch (m.op) {
@@ -106,7 +125,7 @@ export function applyMutation(bytes: Uint8Array, m: Mutation): string {
       el.attrs = el.attrs.filter((a) => !(a.local === m.value && a.ns === ''));
       break;
   }
-  return serialize(doc, ns);
+  forgetPaths(doc.root);
 }
 
 function splitOnce(s: string, sep: string): [string, string | undefined] {

@@ -136,6 +136,9 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           'VAT-registered in France; only the caller knows that), or automatically when the invoice declares the EXTENDED-CTC-FR profile; ' +
           `never on Factur-X MINIMUM. \`br_fr_edition\` chooses the edition: 1.2.0 (all warnings), 1.4 (standard edition, all errors; the default, mandatory from 1 September 2026) ` +
           'or 1.4-warning (transition edition); the result echoes the edition that ran in `br_fr_edition`. ' +
+          'A French lifecycle status message (CDV, UN/CEFACT CDAR D22B, see POST /v1/status) is validated against the CDAR D22B XSD ' +
+          '(layer `xsd`) and the BR-FR-CDV rules (layer `br_fr_ctc`, rule set `br-fr-cdv`, in the edition `br_fr_edition` names; 1.2.0 had ' +
+          'none: skipped): `format` null, `flavor` "cdar". ' +
           `\`xrechnung_version\` chooses the KoSIT XRechnung schematron release for XRechnung invoices: ${XR_RELEASES.join(', ')} (default ${DEFAULT_XR_RELEASE}); ` +
           'the result echoes the release that ran in `xrechnung_version`. ' +
           `\`facturx_version\` chooses the Factur-X/ZUGFeRD release of the CII schema layer: ${FACTURX_SCHEMA_RELEASES.join(', ')} (default ${DEFAULT_FACTURX_RELEASE}); ` +

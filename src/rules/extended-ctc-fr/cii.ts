@@ -220,28 +220,6 @@ function onUnshadowed(r: Rule): Rule {
   return onEach(r.id, r.severity, r.message, (doc) => headerTaxes(doc).filter((t) => !takenByCategoryRule(t)), BREAKDOWN_RULES[r.id]);
 }
 
-/** BR-CO-14 on the VAT total in the invoice currency, per element, as the artefact selects it. */
-const brCo14 = (message: string): Rule =>
-  onEach(
-    'BR-CO-14',
-    'error',
-    message,
-    (doc) => {
-      const currency = values(doc.root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:InvoiceCurrencyCode');
-      return contextNodes(doc, '//ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:TaxTotalAmount').filter((t) =>
-        currency.includes(t.attrs.find((a) => a.local === 'currencyID' && a.ns === '')?.value ?? '\u0000'),
-      );
-    },
-    (t, doc) => {
-      const amounts = values(
-        doc.root,
-        'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax/ram:CalculatedAmount',
-      );
-      const v = decimal(text(t));
-      return v !== undefined && v.eq(roundedSum(amounts));
-    },
-  );
-
 /** BR-CO-16 on each totals element: BT-115 = BT-112 − BT-113 + BT-114 (the first of each). */
 const brCo16 = (message: string): Rule =>
   onEach(
@@ -792,7 +770,6 @@ export function buildCiiRules(): Rule[] {
     else if (r.id === 'BR-CO-26') business.push({ ...brCo26, message: r.message });
     else if (r.id === 'BR-AF-09' || r.id === 'BR-AG-09') business.push(neverEvaluated(r.id, r.message));
     else if (SHADOWED_EN.has(r.id)) business.push(onUnshadowed(r));
-    else if (r.id === 'BR-CO-14') business.push(brCo14(r.message));
     else if (r.id === 'BR-CO-16') business.push(brCo16(r.message));
     else business.push(r);
   }

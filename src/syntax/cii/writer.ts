@@ -169,16 +169,27 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   writePeriod(c, l.period);
   for (const a of l.allowances) writeLineAllowanceCharge(c, a, false);
   for (const ch of l.charges) writeLineAllowanceCharge(c, ch, true);
-  x.open('ram:SpecifiedTradeSettlementLineMonetarySummation')
-    .leaf('ram:LineTotalAmount', l.netAmount)
-    .close('ram:SpecifiedTradeSettlementLineMonetarySummation');
+  x.open('ram:SpecifiedTradeSettlementLineMonetarySummation').leaf('ram:LineTotalAmount', l.netAmount);
+  if (level >= LEVEL.EXTENDED) {
+    // A multi-vendor sub-invoice's VAT total and total with VAT (EXT-FR-FE-181, EXT-FR-FE-184) on its GROUP line.
+    x.leaf('ram:TaxTotalAmount', l.taxTotal, { currencyID: c.inv.currency });
+    x.leaf('ram:GrandTotalAmount', l.grossTotal);
+  }
+  x.close('ram:SpecifiedTradeSettlementLineMonetarySummation');
   if (full) {
-    if (l.objectIdentifier) {
+    const reference = (id: string | undefined, referenceType: string | undefined) => {
+      if (id === undefined) return;
       x.open('ram:AdditionalReferencedDocument');
-      x.leaf('ram:IssuerAssignedID', l.objectIdentifier.value);
+      x.leaf('ram:IssuerAssignedID', id);
       x.leaf('ram:TypeCode', '130');
-      x.leaf('ram:ReferenceTypeCode', l.objectIdentifier.schemeId);
+      x.leaf('ram:ReferenceTypeCode', referenceType);
       x.close('ram:AdditionalReferencedDocument');
+    };
+    reference(l.objectIdentifier?.value, l.objectIdentifier?.schemeId);
+    if (level >= LEVEL.EXTENDED) {
+      // Multi-vendor invoices: the sub-invoice's framework (AVV) and number (AFL), as BT-128 with those reference types.
+      reference(l.subInvoiceFramework, 'AVV');
+      reference(l.subInvoiceNumber, 'AFL');
     }
     x.wrapped('ram:ReceivableSpecifiedTradeAccountingAccount', 'ram:ID', l.buyerAccountingReference);
   }
