@@ -5,6 +5,8 @@
  *     the per-file medians, with p99 over all runs. Target: HTML ≤ 1 ms for a typical invoice.
  *  2. 10,000-line CII and UBL invoices (bench/_fixtures.ts): median and best of the same two, the page's size, and the
  *     heap the page and its render model hold.
+ *  3. the PDF view (format=pdf): the same typical invoices and the 10,000-line CII, model → PDF/A-3b (drawing, font
+ *     subsetting, compression). Target: PDF ≤ 30 ms for a typical invoice.
  * KoSIT's visualisation takes ~1.5 ms warm for its model step alone (issue #32); scripts/kosit-check.ts runs it.
  * Run: node --import tsx bench/render.ts [--quick]
  */
@@ -65,4 +67,32 @@ for (const [syntax, bytes] of Object.entries(tenThousandLineInvoices())) {
       `model → HTML median ${median(model).toFixed(0)} ms, best ${Math.min(...model).toFixed(0)} ms (CPU ${cpuPerRun.toFixed(0)} ms a run, all threads); bytes → HTML median ${median(whole).toFixed(0)} ms` +
       (global.gc ? `; heap grown by the page ${(held / 2 ** 20).toFixed(0)} MB` : ''),
   );
+}
+
+// 3. The PDF view.
+const pdfMedians: number[] = [];
+const allPdf: number[] = [];
+let pdfBytes = 0;
+for (const file of examples) {
+  const ing = await ingest(readFileSync(file));
+  await timeRuns(5, () => renderIngested(ing, { lang: 'de', format: 'pdf' }));
+  const m = await timeRuns(quick ? 10 : 30, () => renderIngested(ing, { lang: 'de', format: 'pdf' }));
+  allPdf.push(...m);
+  pdfMedians.push(median(m));
+  const page = await renderIngested(ing, { lang: 'de', format: 'pdf' });
+  if (page.format === 'pdf') pdfBytes += page.pdf.length;
+}
+console.log(
+  `render PDF typical CEN examples (${examples.length}, median document ${Math.round(pdfBytes / examples.length / 1024)} KB): ` +
+    `model → PDF/A-3b median of medians ${median(pdfMedians).toFixed(1)} ms (p99 of all runs ${stats(allPdf).p99.toFixed(1)} ms)`,
+);
+{
+  const ing = await ingest(tenThousandLineInvoices().cii);
+  const m = await timeRuns(quick ? 2 : 3, () => renderIngested(ing, { lang: 'de', format: 'pdf' }));
+  const page = await renderIngested(ing, { lang: 'de', format: 'pdf' });
+  if (page.format === 'pdf')
+    console.log(
+      `render PDF 10,000-line CII (${page.lines.shown} lines → ${page.pages} pages, ${(page.pdf.length / 2 ** 20).toFixed(1)} MB): ` +
+        `model → PDF/A-3b median ${median(m).toFixed(0)} ms, best ${Math.min(...m).toFixed(0)} ms`,
+    );
 }

@@ -54,3 +54,38 @@ export function multipart(parts: Part[]): { payload: Buffer; headers: Record<str
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/** An HTTP answer read whole, in the shape of app.inject's (statusCode, lower-case headers, rawPayload, body, json()). */
+export interface HttpAnswer {
+  statusCode: number;
+  headers: Record<string, string | undefined>;
+  rawPayload: Buffer;
+  body: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each test reads the JSON body it expects
+  json(): any;
+}
+
+/**
+ * POST a hand-made multipart body over a real socket to a listening server (`base` like http://127.0.0.1:1234), with a
+ * bound: a request that hangs fails by name instead of holding the test until its limit.
+ */
+export async function postOverHttp(base: string, path: string, parts: Part[], boundMs = 120_000): Promise<HttpAnswer> {
+  const { payload, headers } = multipart(parts);
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    body: new Uint8Array(payload),
+    headers,
+    signal: AbortSignal.timeout(boundMs),
+  });
+  const rawPayload = Buffer.from(await res.arrayBuffer());
+  const body = rawPayload.toString('utf8');
+  return { statusCode: res.status, headers: Object.fromEntries(res.headers), rawPayload, body, json: () => JSON.parse(body) };
+}
+
+/** Listen on an ephemeral loopback port; the base URL to send requests to. */
+export async function listenLocal(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no TCP address');
+  return `http://127.0.0.1:${address.port}`;
+}

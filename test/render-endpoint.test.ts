@@ -144,15 +144,22 @@ test('422 HTTPValidationError for a missing file, a lang or format not accepted,
   await shape([file(bytes), file(bytes)], ['body', 'file'], 'duplicate_part');
 });
 
-test('format=pdf: 422 RENDER_FORMAT_UNAVAILABLE naming the formats drawn now, never a fake PDF', async () => {
-  const body = assertProblem(
-    await post([file(readFixture('cen/examples/cii/CII_example4.xml')), { name: 'format', value: 'pdf' }]),
-    422,
-    'RENDER_FORMAT_UNAVAILABLE',
-  );
-  assert.deepEqual(body.accepted, ['html']);
-  const html = await post([file(readFixture('cen/examples/cii/CII_example4.xml')), { name: 'format', value: 'HTML' }]);
+test('format=pdf: 200 application/pdf, downloaded as <number>.pdf, with its page count; in the pool too', async () => {
+  const bytes = readFixture('cen/examples/cii/CII_example4.xml');
+  for (const on of [app, pooled]) {
+    const res = await post([file(bytes), { name: 'format', value: 'pdf' }, { name: 'lang', value: 'de' }], on);
+    assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+    assert.equal(res.headers['content-type'], 'application/pdf');
+    assert.equal(res.headers['content-disposition'], 'attachment; filename="TOSL110.pdf"');
+    assert.equal(res.headers['x-render-lines'], '3/3');
+    assert.match(String(res.headers['x-render-pages']), /^[1-9]\d*$/);
+    assert.equal(res.headers['x-render-missing-glyphs'], undefined);
+    assert.equal(res.headers['content-security-policy'], undefined);
+    assert.equal(res.rawPayload.subarray(0, 8).toString('latin1'), '%PDF-1.7');
+  }
+  const html = await post([file(bytes), { name: 'format', value: 'HTML' }]);
   assert.equal(html.statusCode, 200);
+  assert.equal(html.headers['content-type'], 'text/html; charset=utf-8');
 });
 
 test('413 UPLOAD_TOO_LARGE past MAX_UPLOAD_SIZE_MB', async () => {
@@ -175,8 +182,11 @@ test('OpenAPI: /v1/render with its form (file, lang, format enums), a text/html 
   assert.deepEqual(form.properties.lang.enum, ['en', 'de', 'fr']);
   assert.deepEqual(form.properties.format.enum, ['html', 'pdf']);
   assert.ok(op.responses['200'].content['text/html']);
+  assert.ok(op.responses['200'].content['application/pdf']);
+  assert.ok(op.responses['200'].headers['X-Render-Pages']);
   for (const s of ['400', '413', '422', '500']) assert.ok(op.responses[s], s);
-  assert.match(op.description, /RENDER_FORMAT_UNAVAILABLE/);
+  assert.match(op.description, /format=pdf/);
+  assert.doesNotMatch(op.description, /RENDER_FORMAT_UNAVAILABLE/);
 });
 
 test('CLI: einvoice render FILE -o OUT.html (and to stdout), --lang; refusals exit 1 with the code, usage errors 2', async () => {
@@ -204,9 +214,11 @@ test('CLI: einvoice render FILE -o OUT.html (and to stdout), --lang; refusals ex
   const none = await runCli(['render', plain, '-o', join(tmp, 'x.html')]);
   assert.equal(none.code, 1);
   assert.match(none.stderr, /^einvoice: NO_XML: /);
+  // -o x.pdf asks for the PDF (test/render-pdf.test.ts checks the document itself).
   const asPdf = await runCli(['render', xml, '-o', join(tmp, 'out.pdf')]);
-  assert.equal(asPdf.code, 1);
-  assert.match(asPdf.stderr, /^einvoice: RENDER_FORMAT_UNAVAILABLE: .*accepted now: html/);
+  assert.equal(asPdf.code, 0, asPdf.stderr);
+  assert.equal(asPdf.stderr, '');
+  assert.equal(readFileSync(join(tmp, 'out.pdf')).subarray(0, 8).toString('latin1'), '%PDF-1.7');
   const badLang = await runCli(['render', xml, '--lang', 'es']);
   assert.equal(badLang.code, 2);
   assert.match(badLang.stderr, /--lang: Input should be 'en', 'de', 'fr'/);

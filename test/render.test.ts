@@ -298,10 +298,14 @@ test('library: render() answers the page with its name and lines; typed errors w
   await assert.rejects(render(Buffer.from('<a/>')), (e) => e instanceof UnprocessableError && e.code === 'UNKNOWN_XML');
   await assert.rejects(render(Buffer.from('<a/>'), { lang: 'es' }), (e) => e instanceof ShapeError && e.issues[0].loc[0] === 'lang');
   await assert.rejects(render(Buffer.from('<a/>'), { format: 'docx' }), (e) => e instanceof ShapeError && e.issues[0].loc[0] === 'format');
-  await assert.rejects(
-    render(readFixture('cen/examples/cii/CII_example4.xml'), { format: 'pdf' }),
-    (e) => e instanceof UnprocessableError && e.code === 'RENDER_FORMAT_UNAVAILABLE' && (e.extras.accepted as string[])[0] === 'html',
-  );
+  // format 'pdf': the same invoice as a PDF (test/render-pdf.test.ts checks the document itself).
+  const pdf = await render(readFixture('cen/examples/cii/CII_example4.xml'), { format: 'PDF', lang: 'fr' });
+  assert.equal(pdf.format, 'pdf');
+  assert.ok(pdf.format === 'pdf' && Buffer.from(pdf.pdf.subarray(0, 8)).toString('latin1') === '%PDF-1.7');
+  assert.equal(pdf.contentType, 'application/pdf');
+  assert.equal(pdf.filename, 'TOSL110.pdf');
+  assert.equal(pdf.lang, 'fr');
+  assert.deepEqual(pdf.lines, { shown: 3, total: 3 });
 });
 
 /** CEN example 4 with its first line repeated `n` times (fresh line ids): n + 2 lines. */

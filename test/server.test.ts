@@ -79,6 +79,19 @@ async function spread(url: string, idPrefix: string, count: number): Promise<voi
   }
 }
 
+/**
+ * Waits until the server process `pid` has answered a request. Its "Server listening" line is written before the
+ * supervisor hears (over IPC) that it listens; a process killed in between counts as one that failed to start, so
+ * a test about deaths of running processes kills only one that has served.
+ */
+async function servedByProcess(url: string, lines: () => Record<string, unknown>[], pid: number, idPrefix: string): Promise<void> {
+  for (let i = 0; i < 40 && !servedBy(lines(), `${idPrefix}-`).has(pid); i++) {
+    await spread(url, `${idPrefix}-${i}`, 2);
+    await waitFor(() => servedBy(lines(), `${idPrefix}-${i}-`).size > 0, 10_000, `access lines of ${idPrefix}-${i}`);
+  }
+  assert.ok(servedBy(lines(), `${idPrefix}-`).has(pid), `process ${pid} answered a request`);
+}
+
 test('PROCESSES=2: two server processes share the port, a dead one is replaced, SIGTERM stops all and exits 0', async (t) => {
   const { child, url, lines, listening } = await startServer(t, { PROCESSES: '2' }, { listeners: 2 });
   // New connections are handed to the processes in turn: both answer. (Access lines are written after the
@@ -111,10 +124,12 @@ test('PROCESSES=2: two server processes share the port, a dead one is replaced, 
 });
 
 test('PROCESSES=2: more deaths within a minute than MAX_RESTARTS_PER_MINUTE and the supervisor stops the others and exits 1', async (t) => {
-  const { child, lines, listening, exited } = await startServer(t, { PROCESSES: '2', MAX_RESTARTS_PER_MINUTE: '1' }, { listeners: 2 });
+  const { child, url, lines, listening, exited } = await startServer(t, { PROCESSES: '2', MAX_RESTARTS_PER_MINUTE: '1' }, { listeners: 2 });
+  await servedByProcess(url, lines, listening()[0], 'first');
   process.kill(listening()[0], 'SIGKILL');
   await waitFor(() => listening().length === 3, 120_000, 'a replacement process');
   assert.equal(child.exitCode, null, 'one death is within the limit');
+  await servedByProcess(url, lines, listening()[2], 'second');
   process.kill(listening()[2], 'SIGKILL');
   const { code } = await exited;
   assert.equal(code, 1);

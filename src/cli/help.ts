@@ -10,11 +10,11 @@ Commands:
   extract FILE                     read a PDF or XML invoice: format, profile, invoice JSON
   xml METADATA.json                generate CII or UBL XML from invoice metadata
   transform FILE --to ubl|cii      convert an invoice between CII and UBL (EN 16931, XRechnung, Peppol BIS)
-  convert PDF METADATA.json -o OUT.pdf   embed generated XML into a PDF (Factur-X / XRechnung)
+  convert [PDF] METADATA.json -o OUT.pdf  embed generated XML into a PDF, or into the invoice drawn (Factur-X / XRechnung)
   merge PDF XML -o OUT.pdf         embed an existing invoice XML into a PDF/A-3
   serialize FILE                   normalized ERP JSON (pro: needs LICENSE_KEY)
   status STATUS.json               build a French lifecycle status message (CDAR D22B XML) from JSON
-  render FILE [-o OUT.html]        the invoice as a human-readable HTML page (--lang en|de|fr)
+  render FILE [-o OUT.html|.pdf]   the invoice as a human-readable HTML page or PDF (--lang en|de|fr)
   serve                            start the HTTP service (the same as npm start)
   help [COMMAND]                   this text, or a command's
   --version                        engine and rule-set versions
@@ -95,11 +95,13 @@ Options:
 Exit codes: 0 written; 1 refused (NOT_PDF_OR_XML, XML_MALFORMED, NO_XML, UNKNOWN_XML, OPTION_INVALID, ...); 2 usage
 or I/O error.
 `,
-  convert: `Usage: einvoice convert PDF METADATA.json -o OUT.pdf [--profile P] [--allow-signature-invalidation] [--pdfa-strict]
+  convert: `Usage: einvoice convert [PDF] METADATA.json -o OUT.pdf [--profile P] [--lang en|de|fr] [--allow-signature-invalidation] [--pdfa-strict]
 
 Generates the invoice XML from the metadata and embeds it in the PDF (factur-x.xml, or xrechnung.xml for the
-xrechnung profile), as POST /v1/convert does. A digitally signed PDF is refused (PDF_SIGNED): embedding would
-invalidate its signature; --allow-signature-invalidation embeds anyway (and says so on stderr).
+xrechnung profile), as POST /v1/convert does. Without a PDF the invoice is drawn from the metadata as a PDF/A-3b
+(labels in --lang) and the XML embedded into it: a complete Factur-X / XRechnung from the metadata alone. A
+digitally signed PDF is refused (PDF_SIGNED): embedding would invalidate its signature;
+--allow-signature-invalidation embeds anyway (and says so on stderr).
 
 PDF/A never stops a conversion: what the input breaks is repaired where the pages stay as they are, and the
 output is checked against PDF/A-3b. stderr says so when something was repaired or the check did not pass
@@ -122,15 +124,15 @@ PDFA_NONCONFORMANT with --pdfa-strict, ...; the failed rules are listed); 2 usag
   render: `Usage: einvoice render FILE [-o OUT.html] [--lang en|de|fr] [--format html|pdf]
 
 Draws a PDF or XML invoice as one self-contained HTML page, as POST /v1/render answers it: every business term with
-its label, each value marked with its EN 16931 id (data-bt), codes with their meaning. Without -o the page goes to
-stdout.
+its label, each value marked with its EN 16931 id (data-bt), codes with their meaning; or (--format pdf, or -o x.pdf)
+as a PDF/A-3b on A4 pages. Without -o the page goes to stdout.
 
 Options:
   -o, --output FILE   write the page there (a name ending in .pdf asks for format pdf)
   --lang L            language of the labels: en (default), de, fr
-  --format F          html (default); pdf is not drawn by this version (exit 1, RENDER_FORMAT_UNAVAILABLE)
+  --format F          html (default) or pdf
 
-Exit codes: 0 written; 1 refused (NOT_PDF_OR_XML, XML_MALFORMED, NO_XML, UNKNOWN_XML, RENDER_FORMAT_UNAVAILABLE, ...);
+Exit codes: 0 written; 1 refused (NOT_PDF_OR_XML, XML_MALFORMED, NO_XML, UNKNOWN_XML, ...);
 2 usage or I/O error (a --lang or --format that is not accepted is a usage error).
 `,
   serialize: `Usage: einvoice serialize FILE [-o OUT.json]

@@ -33,15 +33,18 @@ function writeOutput(file: string | undefined, data: string | Uint8Array): void 
   }
 }
 
-function args(argv: string[], command: string, count: number, options: ParseArgsConfig['options'] = {}) {
+function args(argv: string[], command: string, count: number | [number, number], options: ParseArgsConfig['options'] = {}) {
   const parsed = parseArgs({
     args: argv,
     allowPositionals: true,
     strict: true,
     options: { output: { type: 'string', short: 'o' }, ...options },
   });
-  if (parsed.positionals.length !== count) {
-    throw new UsageError(`${command} takes ${count} argument${count === 1 ? '' : 's'}, got ${parsed.positionals.length}`, command);
+  const [min, max] = typeof count === 'number' ? [count, count] : count;
+  const n = parsed.positionals.length;
+  if (n < min || n > max) {
+    const wanted = min === max ? String(min) : `${min} or ${max}`;
+    throw new UsageError(`${command} takes ${wanted} argument${max === 1 ? '' : 's'}, got ${n}`, command);
   }
   return parsed as { values: Record<string, string | boolean | undefined>; positionals: string[] };
 }
@@ -109,19 +112,36 @@ async function run(argv: string[]): Promise<number> {
       return EXIT.OK;
     }
     case 'convert': {
-      const { values, positionals } = args(rest, 'convert', 2, {
+      const { values, positionals } = args(rest, 'convert', [1, 2], {
         profile: { type: 'string' },
+        lang: { type: 'string' },
         'allow-signature-invalidation': { type: 'boolean' },
         'pdfa-strict': { type: 'boolean' },
       });
       if (!values.output) throw new UsageError('convert needs -o OUT.pdf', 'convert');
-      const [pdf, meta] = positionals;
-      const result = await convert(readInput(pdf), Buffer.from(readInput(meta)).toString('utf8'), {
-        filename: pdf,
-        profile: values.profile as string | undefined,
-        allowSignatureInvalidation: values['allow-signature-invalidation'] === true,
-        pdfaStrict: values['pdfa-strict'] === true,
-      });
+      // One argument: the metadata alone, and the invoice is drawn.
+      const [pdf, meta] = positionals.length === 2 ? positionals : [undefined, positionals[0]];
+      const metaBytes = readInput(meta);
+      if (pdf === undefined && Buffer.from(metaBytes.subarray(0, 5)).toString('latin1') === '%PDF-')
+        throw new UsageError(`convert needs METADATA.json (${meta} is a PDF)`, 'convert');
+      let result;
+      try {
+        result = await convert(pdf === undefined ? undefined : readInput(pdf), Buffer.from(metaBytes).toString('utf8'), {
+          filename: pdf,
+          profile: values.profile as string | undefined,
+          lang: values.lang as string | undefined,
+          allowSignatureInvalidation: values['allow-signature-invalidation'] === true,
+          pdfaStrict: values['pdfa-strict'] === true,
+        });
+      } catch (err) {
+        if (err instanceof ShapeError && err.issues.some((i) => i.loc[0] === 'lang'))
+          throw new UsageError(err.issues.map((i) => `--${i.loc.join('.')}: ${i.msg}`).join('; '), 'convert');
+        throw err;
+      }
+      if (result.drawn && result.drawn.missingGlyphs > 0)
+        process.stderr.write(
+          `${result.drawn.missingGlyphs} characters are in no shipped font: drawn as □ (listed at the end of the PDF)\n`,
+        );
       if (result.droppedFields.length) process.stderr.write(`dropped fields: ${result.droppedFields.join(', ')}\n`);
       if (result.signatureInvalidated) process.stderr.write(SIGNATURE_INVALIDATED_NOTE);
       process.stderr.write(pdfaNote(result));
@@ -169,7 +189,9 @@ async function run(argv: string[]): Promise<number> {
       }
       if (page.lines.shown < page.lines.total)
         process.stderr.write(`the page shows ${page.lines.shown} of ${page.lines.total} lines (the page's bound)\n`);
-      writeOutput(output, page.html);
+      if (page.format === 'pdf' && page.missingGlyphs > 0)
+        process.stderr.write(`${page.missingGlyphs} characters are in no shipped font: drawn as □ (listed at the end of the PDF)\n`);
+      writeOutput(output, page.format === 'pdf' ? page.pdf : page.html);
       return EXIT.OK;
     }
     case 'transform': {

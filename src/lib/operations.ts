@@ -294,6 +294,8 @@ export interface PdfResult {
   pdfaPartial: { clause: string; message: string; object?: string }[];
   /** The input PDF was digitally signed and allowSignatureInvalidation let it through: its signatures no longer verify (HTTP X-Signature-Invalidated). */
   signatureInvalidated: boolean;
+  /** convert without a PDF: the invoice was drawn (pages, lines drawn / in the invoice, characters drawn as □). */
+  drawn?: Omit<DrawnPdf, 'pdf'>;
 }
 
 /** Shared by convert and merge. */
@@ -353,28 +355,64 @@ export interface ConvertOptions extends ToXmlOptions, SignatureOption, PdfaStric
   /** Name of the PDF, for messages. */
   filename?: string;
   /**
-   * How the XML is generated from the metadata (default: here, in-process). The HTTP service passes its runner's,
-   * which takes large metadata off the event loop (9 MB of line items held /health for seconds).
+   * Without a PDF: the language of the drawn invoice's labels, en (default), de or fr. Checked either way (a bad value
+   * is ShapeError OPTION_INVALID at `lang`).
    */
-  buildXml?: (
-    metadata: InvoiceMetadata | string | object,
-  ) => Promise<{ xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string; syntax?: OutputSyntax }>;
+  lang?: string;
+  /**
+   * How the XML is generated from the metadata (default: here, in-process). The HTTP service passes its runner's,
+   * which takes large metadata off the event loop (9 MB of line items held /health for seconds). With `draw` (no PDF
+   * given) it draws the invoice too and answers it as `drawn`.
+   */
+  buildXml?: (metadata: InvoiceMetadata | string | object, draw?: { lang: RenderLanguage }) => Promise<BuiltForConvert>;
+}
+
+/** What convert needs from the XML generation (the runner's BuiltXml). */
+interface BuiltForConvert {
+  xml: string;
+  droppedFields: string[];
+  profile: ProfileId;
+  invoiceNumber?: string;
+  syntax?: OutputSyntax;
+  drawn?: DrawnPdf;
+}
+
+/** The invoice convert drew when no PDF was given. */
+export interface DrawnPdf {
+  pdf: Uint8Array;
+  pages: number;
+  /** Lines drawn and in the invoice (sub-lines included). */
+  lines: { shown: number; total: number };
+  /** Characters no shipped font has, drawn as □ (the document lists them). */
+  missingGlyphs: number;
 }
 
 export { invoicePdfName };
 
 /**
  * A PDF plus invoice metadata → a hybrid invoice PDF: the XML generated as toXml does, embedded as factur-x.xml
- * (or xrechnung.xml for the xrechnung profile), invoice XML already attached replaced. Rejects with
- * InvalidInputError NOT_PDF / PDF_ENCRYPTED / PDF_UNREADABLE, or the metadata errors of toXml.
+ * (or xrechnung.xml for the xrechnung profile), invoice XML already attached replaced. Without a PDF (`pdf` undefined
+ * or null) the invoice is drawn from the metadata as a PDF/A-3b (labels in `options.lang`; the result's `drawn` says
+ * so) and the XML embedded into that: a complete Factur-X / XRechnung from metadata alone. An empty Uint8Array is not
+ * "no PDF": it is NOT_PDF. Rejects with InvalidInputError NOT_PDF / PDF_ENCRYPTED / PDF_UNREADABLE, or the metadata
+ * errors of toXml.
  */
-export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | object, options: ConvertOptions = {}): Promise<PdfResult> {
-  const pdfBytes = requireBytes(pdf, 'pdf');
-  if (!isPdf(pdfBytes)) throw new InvalidInputError('NOT_PDF', `"${options.filename ?? 'pdf'}" is not a PDF`);
-  let built: { xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string; syntax?: OutputSyntax };
+export async function convert(
+  pdf: Bytes | null | undefined,
+  metadata: InvoiceMetadata | string | object,
+  options: ConvertOptions = {},
+): Promise<PdfResult> {
+  const draw = pdf === undefined || pdf === null;
+  const given = draw ? undefined : requireBytes(pdf, 'pdf');
+  if (given && !isPdf(given)) throw new InvalidInputError('NOT_PDF', `"${options.filename ?? 'pdf'}" is not a PDF`);
+  const lang = parseRenderOptions({ lang: options.lang }).lang;
+  let built: BuiltForConvert;
   if (options.buildXml) {
     try {
-      built = await options.buildXml((await withProfile(metadata as string | object, options.profile, options.syntax)) as string | object);
+      built = await options.buildXml(
+        (await withProfile(metadata as string | object, options.profile, options.syntax)) as string | object,
+        draw ? { lang } : undefined,
+      );
     } catch (err) {
       throw fromMetadataError(err);
     }
@@ -387,6 +425,11 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
       invoiceNumber: b.invoice.number ?? undefined,
       syntax: b.syntax,
     };
+    if (draw && b.syntax !== 'ubl') {
+      const { renderInvoicePdf } = await import('../render/render.js');
+      const page = await renderInvoicePdf(b.invoice, { lang, termIds: false });
+      built.drawn = { pdf: page.pdf, pages: page.pages, lines: page.lines, missingGlyphs: page.missingGlyphs };
+    }
   }
   // A hybrid PDF carries CII (Factur-X / ZUGFeRD / XRechnung CII): UBL and Peppol are /v1/xml's.
   if (built.syntax === 'ubl') {
@@ -400,6 +443,8 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
     ]);
   }
   const number = built.invoiceNumber;
+  const pdfBytes = given ?? built.drawn?.pdf;
+  if (!pdfBytes) throw new InternalError('DRAW_FAILED', 'The invoice could not be drawn as a PDF');
   let result;
   try {
     result = await embedInvoiceXml(pdfBytes, {
@@ -421,6 +466,7 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
     pdfaRepairs: result.repairs?.repaired ?? [],
     pdfaPartial: result.repairs?.unrepaired ?? [],
     signatureInvalidated: result.signatureInvalidated === true,
+    ...(given ? {} : { drawn: { pages: built.drawn!.pages, lines: built.drawn!.lines, missingGlyphs: built.drawn!.missingGlyphs } }),
   };
 }
 
@@ -742,18 +788,33 @@ export interface RenderOptions extends RenderCallOptions {
   renderPage?: (bytes: Uint8Array, filename: string | undefined, options: ParsedRenderOptions) => Promise<RenderedPage>;
 }
 
-export interface RenderResult {
-  format: 'html';
-  /** The page: one self-contained HTML document (inline CSS, no script). */
-  html: string;
-  /** The HTTP Content-Type of the page. */
-  contentType: 'text/html; charset=utf-8';
-  /** Download name from the invoice number, e.g. "RE-2026-0042.html". */
+interface RenderResultCommon {
+  /** Download name from the invoice number, e.g. "RE-2026-0042.html" / ".pdf". */
   filename: string;
   lang: RenderLanguage;
   /** Lines drawn and in the invoice (sub-lines included); shown < total when the page's bound cut the rest. */
   lines: { shown: number; total: number };
 }
+
+/** format 'html': one self-contained HTML document (inline CSS, no script). */
+export interface RenderHtmlResult extends RenderResultCommon {
+  format: 'html';
+  html: string;
+  /** The HTTP Content-Type of the page. */
+  contentType: 'text/html; charset=utf-8';
+}
+
+/** format 'pdf': the invoice drawn as a PDF/A-3b (embedded fonts, no browser). */
+export interface RenderPdfResult extends RenderResultCommon {
+  format: 'pdf';
+  pdf: Uint8Array;
+  contentType: 'application/pdf';
+  pages: number;
+  /** Characters no shipped font has, drawn as □ (the document lists them in a notice); 0 almost always. */
+  missingGlyphs: number;
+}
+
+export type RenderResult = RenderHtmlResult | RenderPdfResult;
 
 /** NothingToRenderError (no invoice in the upload) → UnprocessableError with ingest's code; IngestError → 400. */
 export function fromRenderError(err: unknown): unknown {
@@ -762,11 +823,11 @@ export function fromRenderError(err: unknown): unknown {
 }
 
 /**
- * A PDF or XML invoice → a human-readable page: every business term the invoice carries, each value marked with its
- * EN 16931 id (`data-bt`), labels in English, German or French. Rejects with ShapeError (OPTION_INVALID: lang or format
- * not accepted), UnprocessableError RENDER_FORMAT_UNAVAILABLE (format=pdf, named by the contract, not drawn by this
- * build), InvalidInputError (unusable upload, as extract) or UnprocessableError with ingest's code when the upload holds
- * no invoice (NO_XML, UNKNOWN_XML, XML_MALFORMED of an embedded XML, PDF_ATTACHMENT_UNREADABLE).
+ * A PDF or XML invoice → a human-readable page: every business term the invoice carries, labels in English, German or
+ * French. `format` 'html' (default): one HTML page, each value marked with its EN 16931 id (`data-bt`); 'pdf': the same
+ * invoice drawn as a PDF/A-3b on A4 pages. Rejects with ShapeError (OPTION_INVALID: lang or format not accepted),
+ * InvalidInputError (unusable upload, as extract) or UnprocessableError with ingest's code when the upload holds no
+ * invoice (NO_XML, UNKNOWN_XML, XML_MALFORMED of an embedded XML, PDF_ATTACHMENT_UNREADABLE).
  */
 export async function render(input: Bytes, options: RenderOptions = {}): Promise<RenderResult> {
   const bytes = requireBytes(input, 'input');
@@ -776,17 +837,28 @@ export async function render(input: Bytes, options: RenderOptions = {}): Promise
     if (options.renderPage) page = await options.renderPage(bytes, options.filename, parsed);
     else {
       const { renderIngested } = await import('../render/render.js');
-      page = renderIngested(await ingest(bytes, options.filename), { lang: parsed.lang });
+      page = await renderIngested(await ingest(bytes, options.filename), { lang: parsed.lang, format: parsed.format });
     }
   } catch (err) {
     throw fromRenderError(err);
+  }
+  const common = { lang: page.lang, lines: page.lines };
+  if (page.format === 'pdf') {
+    return {
+      format: 'pdf',
+      pdf: page.pdf,
+      contentType: 'application/pdf',
+      filename: `${fileStem(page.invoiceNumber, 'invoice')}.pdf`,
+      pages: page.pages,
+      missingGlyphs: page.missingGlyphs,
+      ...common,
+    };
   }
   return {
     format: 'html',
     html: page.html,
     contentType: 'text/html; charset=utf-8',
     filename: `${fileStem(page.invoiceNumber, 'invoice')}.html`,
-    lang: page.lang,
-    lines: page.lines,
+    ...common,
   };
 }

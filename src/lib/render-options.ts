@@ -13,7 +13,7 @@ export type { Lang as RenderLanguage, RenderFormat };
 export interface RenderCallOptions {
   /** Label language: en (default), de or fr. */
   lang?: string;
-  /** html (default) or pdf (named by the contract; not drawn by this build: RENDER_FORMAT_UNAVAILABLE). */
+  /** html (default) or pdf (the invoice as a PDF/A-3b). */
   format?: string;
   /** Name of the file, for messages only (the bytes decide what the file is). */
   filename?: string;

@@ -17,6 +17,7 @@ import { codeMeaning } from './codes.js';
 import { base64Payload, escapeHtml, formatBytes, formatDate, formatDecimal, percentSuffix } from './format.js';
 import { label, pageText, type Lang, type PageText } from './labels.js';
 import type { RenderGroup, RenderItem, RenderModel, RenderSection, RenderTerm } from './model.js';
+import { ADDRESS_GROUPS, addressTermId, documentTitle, isQualifierOf, LINE_IDS, PARTY_NAMES, Picker, sourceText } from './view.js';
 
 /**
  * Chromium refuses data: URLs longer than 2 MB (its URL length bound), so a larger attachment cannot be offered as a
@@ -118,45 +119,6 @@ function attachmentHtml(t: RenderTerm, lang: Lang): string {
 // ------------------------------------------------------------------------------------------------
 // groups
 
-/** The items of a group, handed out once each: what a layout does not take is drawn by rest(). */
-class Picker {
-  private readonly used = new Set<RenderItem>();
-  constructor(readonly group: RenderGroup) {}
-
-  term(bt: string): RenderTerm | undefined {
-    for (const it of this.group.items) {
-      if (it.type === 'term' && it.bt === bt && !this.used.has(it)) {
-        this.used.add(it);
-        return it;
-      }
-    }
-    return undefined;
-  }
-
-  terms(bt: string): RenderTerm[] {
-    const out: RenderTerm[] = [];
-    for (let t = this.term(bt); t; t = this.term(bt)) out.push(t);
-    return out;
-  }
-
-  groups(bg: string): RenderGroup[] {
-    const out: RenderGroup[] = [];
-    for (const it of this.group.items) {
-      if (it.type === 'group' && it.bg === bg && !this.used.has(it)) {
-        this.used.add(it);
-        out.push(it);
-      }
-    }
-    return out;
-  }
-
-  rest(): RenderItem[] {
-    const out = this.group.items.filter((it) => !this.used.has(it));
-    for (const it of out) this.used.add(it);
-    return out;
-  }
-}
-
 const groupAttrs = (g: RenderGroup) => ` data-bg="${g.bg}"${attr('data-src', g.src)}`;
 const idTag = (id: string) => `<small class="id">${id}</small>`;
 
@@ -164,10 +126,6 @@ const idTag = (id: string) => `<small class="id">${id}</small>`;
 function pair(t: RenderTerm, lang: Lang): string {
   return `<div class="kv"><dt>${escapeHtml(label(t.bt, lang))} ${idTag(t.bt)}</dt><dd>${valueHtml(t, lang)}</dd></div>`;
 }
-
-/** BT-29-1 after BT-29: the scheme (and scheme version) of an identifier, drawn beside it. */
-const isQualifierOf = (q: RenderItem | undefined, t: RenderTerm) =>
-  q !== undefined && q.type === 'term' && (q.bt === `${t.bt}-1` || q.bt === `${t.bt}-2`);
 
 /** Items drawn as a description list (an identifier with its scheme on one row); subgroups as nested blocks. */
 function list(items: RenderItem[], lang: Lang): string {
@@ -205,40 +163,20 @@ const v = (t: RenderTerm | undefined, lang: Lang) => (t ? valueHtml(t, lang) : '
 function addressHtml(g: RenderGroup, lang: Lang): string {
   const p = new Picker(g);
   const lines: string[] = [];
-  for (const i of [0, 1, 2]) {
-    const line = p.term(termId(g, i) ?? '');
+  for (const i of [0, 1, 2] as const) {
+    const line = p.term(addressTermId(g, i));
     if (line) lines.push(v(line, lang));
   }
-  const postcode = p.term(termIdByPosition(g, 'postcode'));
-  const city = p.term(termIdByPosition(g, 'city'));
+  const postcode = p.term(addressTermId(g, 'postcode'));
+  const city = p.term(addressTermId(g, 'city'));
   if (postcode || city) lines.push([v(postcode, lang), v(city, lang)].filter(Boolean).join(' '));
-  const sub = p.term(termIdByPosition(g, 'sub'));
+  const sub = p.term(addressTermId(g, 'sub'));
   if (sub) lines.push(v(sub, lang));
-  const country = p.term(termIdByPosition(g, 'country'));
+  const country = p.term(addressTermId(g, 'country'));
   if (country) lines.push(v(country, lang));
   const rest = p.rest();
   return `<address${groupAttrs(g)}>${lines.join('<br>')}${rest.length ? list(rest, lang) : ''}</address>`;
 }
-
-/** The address term ids of each address group, in model order: line 1, 2, 3, city, postcode, subdivision, country. */
-const ADDRESS_IDS: Record<string, string[]> = {
-  'BG-5': ['BT-35', 'BT-36', 'BT-162', 'BT-37', 'BT-38', 'BT-39', 'BT-40'],
-  'BG-8': ['BT-50', 'BT-51', 'BT-163', 'BT-52', 'BT-53', 'BT-54', 'BT-55'],
-  'BG-12': ['BT-64', 'BT-65', 'BT-164', 'BT-66', 'BT-67', 'BT-68', 'BT-69'],
-  'BG-15': ['BT-75', 'BT-76', 'BT-165', 'BT-77', 'BT-78', 'BT-79', 'BT-80'],
-};
-const termId = (g: RenderGroup, i: number) => ADDRESS_IDS[g.bg]?.[i];
-const termIdByPosition = (g: RenderGroup, what: 'city' | 'postcode' | 'sub' | 'country') =>
-  ADDRESS_IDS[g.bg]?.[{ city: 3, postcode: 4, sub: 5, country: 6 }[what]] ?? '';
-
-/** Name and trading name ids of each party group. */
-const PARTY_NAMES: Record<string, [string, string]> = {
-  'BG-4': ['BT-27', 'BT-28'],
-  'BG-7': ['BT-44', 'BT-45'],
-  'BG-10': ['BT-59', ''],
-  'BG-11': ['BT-62', ''],
-  'BG-13': ['BT-70', ''],
-};
 
 /** A party card: name, trading name, address, then identifiers and contacts. */
 function partyHtml(g: RenderGroup, lang: Lang, heading: 'h2' | 'h3' = 'h2'): string {
@@ -249,7 +187,7 @@ function partyHtml(g: RenderGroup, lang: Lang, heading: 'h2' | 'h3' = 'h2'): str
   if (name) out += `<p class="name">${v(name, lang)}</p>`;
   const trading = tradingId ? p.term(tradingId) : undefined;
   if (trading) out += `<p class="trading">${v(trading, lang)}</p>`;
-  for (const bg of ['BG-5', 'BG-8', 'BG-12', 'BG-15']) for (const a of p.groups(bg)) out += addressHtml(a, lang);
+  for (const bg of ADDRESS_GROUPS) for (const a of p.groups(bg)) out += addressHtml(a, lang);
   return `${out}${list(p.rest(), lang)}</section>`;
 }
 
@@ -260,42 +198,15 @@ function headingHtml(section: RenderSection, model: RenderModel, lang: Lang): st
   const doc = section.groups[0];
   const p = new Picker(doc);
   const number = p.term('BT-1');
-  let out = `<header class="head"${groupAttrs(doc)}><h1>${escapeHtml(title(model, lang))}${number ? ` ${v(number, lang)}` : ''}</h1>`;
+  let out = `<header class="head"${groupAttrs(doc)}><h1>${escapeHtml(documentTitle(model, lang))}${number ? ` ${v(number, lang)}` : ''}</h1>`;
   out += list(p.rest(), lang);
   if (model.source) out += sourceHtml(model, lang);
   return `${out}</header>`;
 }
 
-const CREDIT_TYPES = new Set(['81', '83', '261', '262', '296', '308', '381', '396', '458', '532']);
-const TITLED_TYPES = new Set(['326', '384', '386', '389', '875', '876', '877']);
-
-/** "Invoice", "Credit note", or the document type's name where it says more (corrected, self-billed, ...). */
-function title(model: RenderModel, lang: Lang): string {
-  const type = model.typeCode?.trim();
-  if (model.kind === 'credit-note' || (type && CREDIT_TYPES.has(type))) return pageText('creditNote', lang);
-  if (type && TITLED_TYPES.has(type)) return codeMeaning('invoiceType', type, lang) ?? pageText('invoice', lang);
-  return pageText('invoice', lang);
-}
-
-const FORMAT_NAMES: Record<string, string> = { 'factur-x': 'Factur-X', zugferd: 'ZUGFeRD', xrechnung: 'XRechnung', ubl: 'UBL' };
-const PROFILE_NAMES: Record<string, string> = {
-  minimum: 'MINIMUM',
-  basic_wl: 'BASIC WL',
-  basic: 'BASIC',
-  en16931: 'EN 16931',
-  extended: 'EXTENDED',
-  xrechnung: 'XRechnung',
-};
-
 function sourceHtml(model: RenderModel, lang: Lang): string {
   const s = model.source!;
-  const parts = [
-    s.format ? (FORMAT_NAMES[s.format] ?? s.format) : undefined,
-    s.profile ? (PROFILE_NAMES[s.profile] ?? s.profile) : undefined,
-    s.syntax ? { cii: 'CII', ubl: 'UBL', zugferd1: 'ZUGFeRD 1.0' }[s.syntax] : undefined,
-    s.container === 'pdf' ? `${pageText('fromPdf', lang)}${s.attachmentName ? ` ${s.attachmentName}` : ''}` : undefined,
-  ].filter((x): x is string => Boolean(x));
-  let out = `<p class="source">${escapeHtml(pageText('source', lang))}: ${escapeHtml(parts.join(' · '))}</p>`;
+  let out = `<p class="source">${escapeHtml(pageText('source', lang))}: ${escapeHtml(sourceText(model, lang))}</p>`;
   for (const n of s.notices)
     out += `<p class="notice" data-code="${escapeHtml(n.code)}">${escapeHtml(n.code)}: ${escapeHtml(n.message)}</p>`;
   return out;
@@ -323,20 +234,6 @@ function deliveryHtml(section: RenderSection, lang: Lang): string {
 }
 
 // -- lines
-
-const LINE_IDS = {
-  main: { line: 'BG-25', period: 'BG-26', allowance: 'BG-27', charge: 'BG-28', price: 'BG-29', vat: 'BG-30', item: 'BG-31', attr: 'BG-32' },
-  sub: {
-    line: 'BG-DEX-01',
-    period: 'BG-DEX-05',
-    allowance: 'BG-DEX-03',
-    charge: 'BG-DEX-04',
-    price: 'BG-DEX-07',
-    vat: 'BG-DEX-06',
-    item: 'BG-DEX-02',
-    attr: 'BG-DEX-08',
-  },
-};
 
 function allowanceChargeLine(g: RenderGroup, charge: boolean, lang: Lang): string {
   const p = new Picker(g);
@@ -571,7 +468,7 @@ footer{margin-top:16pt;color:var(--muted);font-size:8pt;border-top:1px solid var
 /** The page for a render model, in one language. */
 export function renderHtml(model: RenderModel, lang: Lang): string {
   const out: string[] = [];
-  const pageTitle = `${title(model, lang)}${model.number ? ` ${model.number}` : ''}`;
+  const pageTitle = `${documentTitle(model, lang)}${model.number ? ` ${model.number}` : ''}`;
   out.push(
     `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="generator" content="einvoice-service"><title>${escapeHtml(pageTitle)}</title><style>${STYLE}</style></head><body><main class="invoice" data-kind="${model.kind}" data-src-detail="${model.sourcePaths}">`,
   );

@@ -328,6 +328,30 @@ const PAGE = {
     'Rendu par einvoice-service à partir des données de la facture ; le XML fait foi.',
   ],
   invalidDate: ['not a valid date', 'kein gültiges Datum', 'date non valide'],
+  // The PDF view (./pdf.ts).
+  pageOf: ['Page {n} of {total}', 'Seite {n} von {total}', 'Page {n} sur {total}'],
+  valueCut: [
+    '… ({count} more characters in the invoice XML)',
+    '… ({count} weitere Zeichen in der Rechnungs-XML)',
+    '… ({count} caractères de plus dans le XML de la facture)',
+  ],
+  pdfLinesCut: [
+    'This document shows the first {shown} of {total} lines (sub-lines included); the rest are in the invoice XML.',
+    'Dieses Dokument zeigt die ersten {shown} von {total} Positionen (Unterpositionen eingeschlossen); die übrigen stehen in der Rechnungs-XML.',
+    'Ce document montre les {shown} premières des {total} lignes (sous-lignes comprises) ; les autres figurent dans le XML de la facture.',
+  ],
+  pdfFull: [
+    'This document stops here, at {pages} pages; the rest of the invoice is in its XML.',
+    'Dieses Dokument endet hier, nach {pages} Seiten; der Rest der Rechnung steht in ihrer XML.',
+    'Ce document s’arrête ici, à {pages} pages ; la suite de la facture figure dans son XML.',
+  ],
+  missingGlyphs: [
+    '{count} characters are not in the embedded fonts and are drawn as □; copying or searching the text finds them as written ({chars}).',
+    '{count} Zeichen sind in den eingebetteten Schriften nicht enthalten und erscheinen als □; Kopieren oder Suchen findet sie wie geschrieben ({chars}).',
+    '{count} caractères ne figurent pas dans les polices intégrées et sont dessinés □ ; la copie ou la recherche du texte les trouve tels qu’écrits ({chars}).',
+  ],
+  inXml: ['content in the invoice XML', 'Inhalt in der Rechnungs-XML', 'contenu dans le XML de la facture'],
+  notices: ['Notices', 'Hinweise', 'Avis'],
 } as const satisfies Record<string, Text>;
 
 export type PageText = keyof typeof PAGE;

@@ -41,7 +41,8 @@ import { TransformInputError, type TransformOptions } from '../transform/options
 import type { TransformResult } from '../transform/transform.js';
 import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../metadata/errors.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
-import type { BuiltXml, MetadataErrorData, WorkerAnswer, WorkerTask } from './worker-task.js';
+import type { BuiltXml, DrawOptions, MetadataErrorData, WorkerAnswer, WorkerTask } from './worker-task.js';
+import { drawInvoice } from './draw-invoice.js';
 import { InlineBatch } from './inline-batch.js';
 import { withPdfa } from './with-pdfa.js';
 import { WorkerGate } from '../workers/gate.js';
@@ -72,8 +73,11 @@ export interface ValidationRunner {
   validate(bytes: Uint8Array, filename?: string, options?: RunnerValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
   /** Always through a worker (pool mode only): the readiness check uses it to prove the pool works. */
   validateInWorker?(bytes: Uint8Array, filename?: string, options?: RunnerValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
-  /** Metadata (JSON text or parsed) → CII XML; throws the metadata errors of src/metadata/errors.ts. */
-  buildXml(metadata: unknown): Promise<BuiltXml>;
+  /**
+   * Metadata (JSON text or parsed) → CII XML; throws the metadata errors of src/metadata/errors.ts. With `draw`, the
+   * invoice is drawn as a PDF in the same job (`drawn`; /v1/convert without a PDF), unless the metadata asks for UBL.
+   */
+  buildXml(metadata: unknown, draw?: DrawOptions): Promise<BuiltXml>;
   /** Upload → ExtractionResult; throws IngestError for unusable uploads. */
   extract(bytes: Uint8Array, filename?: string): Promise<ExtractionResult>;
   /** Upload → the /v1/serialize payload (src/serialize/upload.ts); throws IngestError for unusable uploads. */
@@ -127,9 +131,9 @@ const loadXmlBuilder = () => (xmlBuilder ??= import('../metadata/build.js'));
 let extraction: Promise<[typeof import('../input/ingest.js'), typeof import('../extract/result.js')]> | undefined;
 const loadExtraction = () => (extraction ??= Promise.all([import('../input/ingest.js'), import('../extract/result.js')]));
 
-async function buildXmlInline(metadata: unknown): Promise<BuiltXml> {
+async function buildXmlInline(metadata: unknown, draw?: DrawOptions): Promise<BuiltXml> {
   const built = (await loadXmlBuilder()).buildInvoiceXml(metadata);
-  return {
+  const xml: BuiltXml = {
     xml: built.xml,
     droppedFields: built.droppedFields,
     profile: built.profile,
@@ -137,6 +141,8 @@ async function buildXmlInline(metadata: unknown): Promise<BuiltXml> {
     syntax: built.syntax,
     target: built.target,
   };
+  if (draw && built.syntax !== 'ubl') xml.drawn = await drawInvoice(built.invoice, draw);
+  return xml;
 }
 
 let serialization: Promise<[typeof import('../input/ingest.js'), typeof import('../serialize/upload.js')]> | undefined;
@@ -249,9 +255,9 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
         const pipelineModule = await loadPipeline();
         return withPdfa(await batch.runStages(() => pipelineModule.validationStages(bytes, filename, options)), bytes, pdfa);
       },
-      buildXml(metadata) {
+      buildXml(metadata, draw) {
         counts.inline++;
-        return batch.run(() => buildXmlInline(metadata));
+        return batch.run(() => buildXmlInline(metadata, draw));
       },
       extract(bytes, filename) {
         counts.inline++;
@@ -362,12 +368,13 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
       return validateInWorker(bytes, filename, runnerOptions, timeoutMs);
     },
     validateInWorker,
-    async buildXml(metadata) {
+    async buildXml(metadata, draw) {
       if (preferInline() && metadataSize(metadata) <= inlineMaxBytes) {
         counts.inline++;
-        return batch.run(() => buildXmlInline(metadata));
+        return batch.run(() => buildXmlInline(metadata, draw));
       }
-      return ((await inPool({ kind: 'xml', metadata }, opts.timeoutMs, 'XML generation')) as { xml: BuiltXml }).xml;
+      const task: WorkerTask = draw ? { kind: 'xml', metadata, draw } : { kind: 'xml', metadata };
+      return ((await inPool(task, opts.timeoutMs, draw ? 'Drawing the invoice' : 'XML generation')) as { xml: BuiltXml }).xml;
     },
     async extract(bytes, filename) {
       if (preferInline() && inlineSized(bytes)) {

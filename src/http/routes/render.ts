@@ -1,6 +1,6 @@
 /**
  * POST /v1/render: a Factur-X/ZUGFeRD/XRechnung PDF or a CII/UBL XML in, a human-readable page of the invoice out
- * (src/render/: the model step, then the HTML view). One implementation with the library and the CLI
+ * (src/render/: the model step, then the HTML or the PDF view). One implementation with the library and the CLI
  * (src/lib/operations.ts render); the runner takes large invoices off the event loop and bounds their time.
  */
 import type { FastifyInstance } from 'fastify';
@@ -9,12 +9,17 @@ import { UnprocessableError } from '../../lib/errors.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import { RENDER_CSP } from '../../render/html.js';
 import { MAX_RENDERED_LINES } from '../../render/model.js';
+import { attachmentDisposition } from '../download.js';
 import { viaLib } from '../lib-errors.js';
 import { readForm } from '../multipart.js';
 import { uploadErrorResponses } from '../schemas.js';
 
 /** `<lines drawn>/<lines in the invoice>` (sub-lines included): they differ only when the page's bound cut lines. */
 export const RENDER_LINES_HEADER = 'x-render-lines';
+/** format=pdf: the number of pages drawn. */
+export const RENDER_PAGES_HEADER = 'x-render-pages';
+/** format=pdf: characters no shipped font has (drawn as □, listed in a notice at the end of the document); absent when 0. */
+export const RENDER_MISSING_GLYPHS_HEADER = 'x-render-missing-glyphs';
 
 const DESCRIPTION = `Draws the invoice as one self-contained HTML page (inline CSS, no script, nothing loaded from elsewhere,
 A4 print styles) laid out like an invoice: heading, parties with addresses, identifiers and contacts, references, delivery,
@@ -40,8 +45,13 @@ the page. Repeated terms are drawn every time they occur. Everything from the in
 out. The header \`X-Render-Lines\` is \`<drawn>/<in the invoice>\`. The answer carries the page's
 Content-Security-Policy as a header too, and \`Content-Disposition: inline; filename="<invoice number>.html"\`.
 
-**\`format\`**: \`html\` (default). \`pdf\` is part of the contract but not drawn by this version: **422** ProblemDetails
-\`RENDER_FORMAT_UNAVAILABLE\` (with \`accepted\`: the formats drawn now). Any other value of \`format\` or \`lang\`: **422**
+**\`format=pdf\`**: the same invoice drawn as a **PDF/A-3b** on A4 pages (no browser: the service's own PDF writer), with
+embedded subsets of Liberation Sans and a ToUnicode map (the text can be copied and searched), labels in \`lang\`, page
+numbers, the lines table broken across pages with its header repeated. Answered as \`application/pdf\` with
+\`Content-Disposition: attachment; filename="<invoice number>.pdf"\`, \`X-Render-Pages\` (pages drawn) and
+\`X-Render-Lines\`; the lines take at most 2,000 pages and the document 2,500 (past them it says what it leaves out). A
+character no shipped font has (CJK, Arabic, ...) is drawn as □ and still extracts as itself; the document ends with a notice
+naming such characters and \`X-Render-Missing-Glyphs\` counts them. Any other value of \`format\` or \`lang\`: **422**
 HTTPValidationError (\`loc\` \`["body","format"]\` / \`["body","lang"]\`).
 
 **400** ProblemDetails as on \`/v1/extract\`: \`EMPTY_FILE\`, \`NOT_PDF_OR_XML\`, \`PDF_ENCRYPTED\`, \`PDF_UNREADABLE\`, \`PDF_LIMIT\`,
@@ -57,18 +67,27 @@ export default async function render(app: FastifyInstance): Promise<void> {
     {
       schema: {
         operationId: 'renderInvoice',
-        summary: 'Render an invoice (PDF or XML) as a human-readable HTML page',
+        summary: 'Render an invoice (PDF or XML) as a human-readable HTML page or PDF',
         description: DESCRIPTION,
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
         response: {
           200: {
-            description: 'The invoice as one self-contained HTML page (UTF-8).',
+            description: 'The invoice as one self-contained HTML page (UTF-8), or with format=pdf as a PDF/A-3b.',
             headers: {
               'X-Render-Lines': { schema: { type: 'string', pattern: '^\\d+/\\d+$' }, description: 'lines drawn / lines in the invoice' },
-              'Content-Security-Policy': { schema: { type: 'string' }, description: 'no script, nothing loaded from elsewhere' },
+              'X-Render-Pages': { schema: { type: 'string', pattern: '^\\d+$' }, description: 'format=pdf: pages drawn' },
+              'X-Render-Missing-Glyphs': {
+                schema: { type: 'string', pattern: '^\\d+$' },
+                description: 'format=pdf: characters no shipped font has, drawn as □ (absent when none)',
+              },
+              'Content-Security-Policy': { schema: { type: 'string' }, description: 'HTML: no script, nothing loaded from elsewhere' },
+              'Content-Disposition': {
+                schema: { type: 'string' },
+                description: 'HTML: inline; PDF: attachment; filename="<invoice number>.pdf"',
+              },
             },
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: { 'text/html': { schema: { type: 'string' } }, 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
           },
           ...uploadErrorResponses(),
         },
@@ -81,7 +100,7 @@ export default async function render(app: FastifyInstance): Promise<void> {
             type: 'string',
             enum: [...RENDER_FORMATS],
             default: 'html',
-            description: 'html; pdf is named by the contract but not drawn by this version (422 RENDER_FORMAT_UNAVAILABLE)',
+            description: 'html: one self-contained HTML page; pdf: the same invoice as a PDF/A-3b',
           },
         },
         formRequired: ['file'],
@@ -101,7 +120,7 @@ export default async function render(app: FastifyInstance): Promise<void> {
           locRoot: ['body'],
           renderPage: async (bytes, filename, options) => {
             try {
-              return await app.validation.render(bytes, filename, { lang: options.lang });
+              return await app.validation.render(bytes, filename, { lang: options.lang, format: options.format });
             } catch (err) {
               if (err instanceof ValidationTimeoutError)
                 throw new UnprocessableError('PROCESSING_TIMEOUT', `${err.message}; the invoice is too large to render.`);
@@ -111,6 +130,13 @@ export default async function render(app: FastifyInstance): Promise<void> {
         }),
       );
       reply.header(RENDER_LINES_HEADER, `${page.lines.shown}/${page.lines.total}`);
+      if (page.format === 'pdf') {
+        // A document to keep: downloaded, not shown in place of the caller's page.
+        reply.header(RENDER_PAGES_HEADER, String(page.pages));
+        if (page.missingGlyphs > 0) reply.header(RENDER_MISSING_GLYPHS_HEADER, String(page.missingGlyphs));
+        reply.header('content-disposition', attachmentDisposition(page.filename));
+        return reply.type(page.contentType).send(Buffer.from(page.pdf.buffer, page.pdf.byteOffset, page.pdf.length));
+      }
       reply.header('content-security-policy', RENDER_CSP);
       reply.header('content-disposition', `inline; filename="${page.filename.replace(/["\\]/g, '_')}"`);
       return reply.type(page.contentType).send(page.html);
