@@ -757,7 +757,7 @@ c669 //Price/AllowanceCharge/b:AllowanceChargeReasonCode
 c670 //Price/AllowanceCharge/b:AllowanceChargeReason
 c671 //Price/AllowanceCharge/b:MultiplierFactorNumeric
 c672 b:CreditNoteTypeCode/@listID
-c674 //b:PrimaryAccountNumber/@schemeID
+c674 //b:PrimaryAccountNumberID/@schemeID
 c675 //CardAccount/b:NetworkID/@schemeID
 c676 //PaymentMandate/b:ID/@schemeID
 c677 //PaymentMandate/PayerFinancialAccount/b:ID/@schemeID
