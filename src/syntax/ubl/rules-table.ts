@@ -779,7 +779,7 @@ r06 <=1 InvoiceDocumentReference
 
 ctx TAXREP
 r22 <=1 PartyName/b:Name
-r23 <=1 Party/PartyTaxScheme/b:CompanyID
+r23 <=1 PartyTaxScheme/b:CompanyID
 
 ctx DELIV
 r25 <=1 DeliveryParty/PartyName/b:Name
