@@ -29,7 +29,21 @@ import {
   taxTotalInAccountingCurrency,
 } from './ubl-shared.js';
 import type { RuleVariant } from './variant.js';
-import { castableDate, compareDates, dec, HUNDRED, len, ns, num, ONE, roundHalfUp, substr, withinSlack, ZERO } from './xpath.js';
+import {
+  castableDate,
+  compareDates,
+  dec,
+  decimalPlaces,
+  HUNDRED,
+  len,
+  ns,
+  num,
+  ONE,
+  roundHalfUp,
+  substr,
+  withinSlack,
+  ZERO,
+} from './xpath.js';
 import { Big } from '../../model/decimal.js';
 
 const SLACK = new Big('0.02');
@@ -58,6 +72,7 @@ const textOf = (el: XmlElement | undefined) => (el ? el.text : undefined);
 function identifierRule(scheme: string, asserts: Assert[], endpointOnly = false): ContextRule {
   return {
     names: endpointOnly ? ['EndpointID'] : ['EndpointID', 'ID', 'CompanyID'],
+    needsAttribute: true,
     match: (el) => {
       if (attr(el, 'schemeID') !== scheme || el.ns !== NS.cbc) return false;
       if (el.local === 'EndpointID') return true;
@@ -186,9 +201,13 @@ export function corePatterns(v: RuleVariant): Pattern[] {
         if (flag === 'true') charges = sum;
         else allowances = sum;
       }
-      const rounded = (sum: Big.Big | undefined) => (sum === undefined ? ZERO : roundHalfUp(sum.times(HUNDRED)).div(HUNDRED));
-      const unitPrice = base === ONE ? priceAmount : priceAmount.div(base);
-      const expected = quantity.times(unitPrice).plus(rounded(charges)).minus(rounded(allowances));
+      // Steps that cannot change the value are left out: rounding a sum of two decimals or fewer, adding no charges,
+      // dividing by a base quantity of 1 a price with no more decimals than a division keeps (Big.DP).
+      const rounded = (sum: Big.Big) => (decimalPlaces(sum) <= 2 ? sum : roundHalfUp(sum.times(HUNDRED)).div(HUNDRED));
+      const byOne = base === ONE || (base.eq(ONE) && decimalPlaces(priceAmount) <= Big.DP);
+      let expected = quantity.times(byOne ? priceAmount : priceAmount.div(base));
+      if (charges) expected = expected.plus(rounded(charges));
+      if (allowances) expected = expected.minus(rounded(allowances));
       return withinSlack(lineAmount, expected, SLACK);
     },
   );
@@ -354,6 +373,7 @@ export function corePatterns(v: RuleVariant): Pattern[] {
     },
     {
       names: ['BaseQuantity'],
+      needsAttribute: true,
       match: (el) => isCbc(el, 'BaseQuantity') && isCac(el.parent, 'Price') && attr(el, 'unitCode') !== undefined,
       asserts: [
         A(
@@ -626,6 +646,7 @@ export function codeListPatterns(v: RuleVariant): Pattern[] {
   const rules: ContextRule[] = [
     {
       names: ['EmbeddedDocumentBinaryObject'],
+      needsAttribute: true,
       match: (el) => isCbc(el, 'EmbeddedDocumentBinaryObject') && attr(el, 'mimeCode') !== undefined,
       asserts: [
         A('PEPPOL-EN16931-CL001', 'fatal', 'The attachment MIME code must be one of the Peppol subset of IANA media types.', (el) =>
@@ -702,6 +723,7 @@ export function codeListPatterns(v: RuleVariant): Pattern[] {
     },
     {
       names: ['EndpointID'],
+      needsAttribute: true,
       match: (el) => isCbc(el, 'EndpointID') && attr(el, 'schemeID') !== undefined,
       asserts: [
         A('PEPPOL-EN16931-CL008', 'fatal', 'The electronic address scheme (schemeID) must be from the Peppol EAS code list.', (el) =>

@@ -4,7 +4,7 @@
  * error: the official artefact then gives no verdict, and we do not report), `castable as xs:date` /
  * `xs:integer`, normalize-space() and tokenize(). Small and pure: the rules read like their tests.
  */
-import { Big, parseDec, safeNumber, type BigValue } from '../../model/decimal.js';
+import { Big, MAX_DECIMAL_LENGTH, parseDec, safeNumber, type BigValue } from '../../model/decimal.js';
 
 /** XML whitespace (what XPath's normalize-space() and casts trim): space, tab, CR, LF. */
 const XML_WS = /^[ \t\r\n]+|[ \t\r\n]+$/g;
@@ -28,10 +28,30 @@ export function num(s: string | undefined): number {
   return d === undefined ? Number.NaN : Number(d.toString());
 }
 
+/**
+ * Decimals read so far, by their text: a parsed value is immutable, so equal texts share one (invoices repeat their
+ * quantities, base quantities and prices from line to line, and from invoice to invoice). Parsing was the larger part
+ * of the line rules' cost (R120, R046). Bounded: cleared when full; texts too long to be decimals are not kept.
+ */
+const parsedDecimals = new Map<string, BigValue | null>();
+const MAX_PARSED_DECIMALS = 50_000;
+const MAX_DECIMAL_TEXT = MAX_DECIMAL_LENGTH + 16;
+
 /** xs:decimal(s): undefined when the cast fails (or the value is absent). Whitespace around it is allowed. */
 export function dec(s: string | undefined): BigValue | undefined {
-  return s === undefined ? undefined : parseDec(trimXml(s));
+  if (s === undefined) return undefined;
+  if (s.length > MAX_DECIMAL_TEXT) return parseDec(trimXml(s));
+  let d = parsedDecimals.get(s);
+  if (d === undefined) {
+    d = parseDec(trimXml(s)) ?? null;
+    if (parsedDecimals.size >= MAX_PARSED_DECIMALS) parsedDecimals.clear();
+    parsedDecimals.set(s, d);
+  }
+  return d ?? undefined;
 }
+
+/** Digits after the decimal point of a value (0 for an integer): where an operation would have nothing to round. */
+export const decimalPlaces = (v: BigValue) => Math.max(0, v.c.length - v.e - 1);
 
 export const ZERO = new Big('0');
 export const ONE = new Big('1');
@@ -98,15 +118,22 @@ export function roundHalfUp(v: BigValue): BigValue {
   return frac.lt(new Big('-0.5')) ? down.minus(ONE) : down;
 }
 
-/** u:slack(exp, val, slack): exp - slack <= val <= exp + slack. */
-export const withinSlack = (exp: BigValue, val: BigValue, slack: BigValue) => exp.plus(slack).gte(val) && exp.minus(slack).lte(val);
+/** u:slack(exp, val, slack): exp - slack <= val <= exp + slack, i.e. |val - exp| <= slack (decimal subtraction is exact). */
+export function withinSlack(exp: BigValue, val: BigValue, slack: BigValue): boolean {
+  const d = val.minus(exp);
+  return (d.s === 1 ? d : d.abs()).lte(slack);
+}
+
+/** Some UTF-16 surrogate: without any, a string's code units are its code points (nearly every value). */
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** string-length(): code points, as XPath counts them (not UTF-16 units). */
-export const len = (s: string) => [...s].length;
+export const len = (s: string) => (SURROGATE.test(s) ? [...s].length : s.length);
 
 /** substring(s, start, length) with XPath's 1-based, code-point positions (start ≥ 1 here). */
 export function substr(s: string | undefined, start: number, length?: number): string {
   if (s === undefined) return '';
+  if (!SURROGATE.test(s)) return s.slice(start - 1, length === undefined ? undefined : start - 1 + length);
   const cps = [...s];
   return cps.slice(start - 1, length === undefined ? undefined : start - 1 + length).join('');
 }
