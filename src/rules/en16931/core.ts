@@ -26,6 +26,12 @@ import {
 } from './helpers.js';
 import { locatedAt } from '../report-bounds.js';
 
+/**
+ * BR-62…BR-65's scheme identifier: the CII artefact wants it non-blank (`normalize-space(@schemeID) != ''`), the UBL
+ * artefact only present (`exists(@schemeID)`: an empty schemeID passes).
+ */
+const hasScheme = (syntax: 'cii' | 'ubl', scheme: string | undefined) => (syntax === 'ubl' ? present(scheme) : filled(scheme));
+
 // The totals rules hang on the monetary summation element (CII) / LegalMonetaryTotal (UBL).
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
 
@@ -502,36 +508,36 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-62',
     message: "The seller's electronic address (BT-34) must have a scheme identifier.",
-    check: ({ invoice: i }) => {
+    check: ({ invoice: i, syntax }) => {
       const e = i.seller.electronicAddress;
-      return e ? unless(filled(e.schemeId), i.seller, 'electronicAddress') : NO_VIOLATIONS;
+      return e ? unless(hasScheme(syntax, e.schemeId), i.seller, 'electronicAddress') : NO_VIOLATIONS;
     },
   },
   {
     id: 'BR-63',
     message: "The buyer's electronic address (BT-49) must have a scheme identifier.",
-    check: ({ invoice: i }) => {
+    check: ({ invoice: i, syntax }) => {
       const e = i.buyer.electronicAddress;
-      return e ? unless(filled(e.schemeId), i.buyer, 'electronicAddress') : NO_VIOLATIONS;
+      return e ? unless(hasScheme(syntax, e.schemeId), i.buyer, 'electronicAddress') : NO_VIOLATIONS;
     },
   },
   {
     id: 'BR-64',
     message: 'An item standard identifier (BT-157) must have a scheme identifier.',
-    check: ({ invoice: i }) =>
+    check: ({ invoice: i, syntax }) =>
       each(
         i.lines,
-        (l) => !l.standardItemId || filled(l.standardItemId.schemeId),
+        (l) => !l.standardItemId || hasScheme(syntax, l.standardItemId.schemeId),
         (l) => loc(l, 'standardItemId'),
       ),
   },
   {
     id: 'BR-65',
     message: 'An item classification identifier (BT-158) must have a scheme identifier.',
-    check: ({ invoice: i }) => {
+    check: ({ invoice: i, syntax }) => {
       const out: Violation[] = [];
       for (const l of i.lines)
-        for (const c of l.classifications) if (!filled(c.schemeId)) out.push({ location: loc(l, 'classifications') });
+        for (const c of l.classifications) if (!hasScheme(syntax, c.schemeId)) out.push({ location: loc(l, 'classifications') });
       return out;
     },
   },
