@@ -47,6 +47,10 @@ import {
 import { Big } from '../../model/decimal.js';
 
 const SLACK = new Big('0.02');
+/** xs:decimal of an element's value, `otherwise` when the element is absent (undefined: not a decimal). */
+const decOr = (el: XmlElement | undefined, otherwise: Big.Big) => (el ? dec(text(el)) : otherwise);
+/** XPath `round(x * 10 * 10) div 100`, which leaves a value of two decimals or fewer as it is. */
+const rounded = (sum: Big.Big) => (decimalPlaces(sum) <= 2 ? sum : roundHalfUp(sum.times(HUNDRED)).div(HUNDRED));
 /** The first cbc: / cac: child of that name (undefined for an absent parent). */
 const cbc = (el: XmlElement | null | undefined, local: string) => child(el, NS.cbc, local);
 const cac = (el: XmlElement | null | undefined, local: string) => child(el, NS.cac, local);
@@ -172,7 +176,6 @@ export function corePatterns(v: RuleVariant): Pattern[] {
     'The line net amount (BT-131) must equal quantity × (net price / base quantity) + line charges − line allowances (within 0.02).',
     (line, env) => {
       // Direct child navigation: this runs on every line, and path lookups that build value lists cost more than the test.
-      const decOr = (el: XmlElement | undefined, otherwise: Big.Big) => (el ? dec(text(el)) : otherwise);
       const price = cac(line, 'Price');
       const lineAmount = decOr(cbc(line, 'LineExtensionAmount'), ZERO);
       const quantity = decOr(cbc(line, env.isInvoiceDoc ? 'InvoicedQuantity' : 'CreditedQuantity'), ONE);
@@ -201,9 +204,8 @@ export function corePatterns(v: RuleVariant): Pattern[] {
         if (flag === 'true') charges = sum;
         else allowances = sum;
       }
-      // Steps that cannot change the value are left out: rounding a sum of two decimals or fewer, adding no charges,
-      // dividing by a base quantity of 1 a price with no more decimals than a division keeps (Big.DP).
-      const rounded = (sum: Big.Big) => (decimalPlaces(sum) <= 2 ? sum : roundHalfUp(sum.times(HUNDRED)).div(HUNDRED));
+      // Steps that cannot change the value are left out: rounding a sum of two decimals or fewer (rounded), adding no
+      // charges, dividing by a base quantity of 1 a price with no more decimals than a division keeps (Big.DP).
       const byOne = base === ONE || (base.eq(ONE) && decimalPlaces(priceAmount) <= Big.DP);
       let expected = quantity.times(byOne ? priceAmount : priceAmount.div(base));
       if (charges) expected = expected.plus(rounded(charges));
