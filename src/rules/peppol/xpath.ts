@@ -129,6 +129,8 @@ export function roundHalfUp(v: BigValue): BigValue {
 
 /** u:slack(exp, val, slack): exp - slack <= val <= exp + slack, i.e. |val - exp| <= slack (decimal subtraction is exact). */
 export function withinSlack(exp: BigValue, val: BigValue, slack: BigValue): boolean {
+  // Equal values (a correct line, nearly always) hold for any tolerance ≥ 0: a comparison, no difference to build.
+  if (val.eq(exp) && slack.s === 1) return true;
   const d = val.minus(exp);
   return (d.s === 1 ? d : d.abs()).lte(slack);
 }
