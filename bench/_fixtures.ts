@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
+export const CORPUS = process.env.EINVOICE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
 
 export interface FormPart {
   name: string;

@@ -10,11 +10,11 @@
  * PROCESSES > 1 the summed RSS counts the same pages several times, and PSS is the memory the service
  * occupies.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { listeningPort } from '../scripts/listening-port.js';
 
 /** Node flags of the service: the same as the `start` script of package.json. */
 export const SERVER_NODE_FLAGS = startFlags();
@@ -43,14 +43,20 @@ export function ensureBuilt(): void {
   if (build.status !== 0) throw new Error('npm run build failed');
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
+/**
+ * The port a server started with PORT=0 listens on (read from /proc: the service logs nothing at LOG_LEVEL=silent),
+ * polled every `everyMs`. A port picked here and freed first could be taken by another program before the server
+ * binds it; then the benchmark would measure that program.
+ */
+export async function portOf(child: ChildProcess, withinMs: number, everyMs = 2): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    const port = listeningPort(child.pid!);
+    if (port) return port;
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (performance.now() - t0 > withinMs) throw new Error(`server did not listen within ${withinMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
 }
 
 export interface BenchServer {
@@ -99,9 +105,8 @@ function processTree(pid: number): number[] {
 
 export async function startServer(env: Record<string, string> = {}): Promise<BenchServer> {
   ensureBuilt();
-  const port = await freePort();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/src/main.js'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const pid = child.pid!;
@@ -110,6 +115,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
   process.once('exit', killOnExit);
   child.once('exit', () => process.removeListener('exit', killOnExit));
   const started = performance.now();
+  const port = await portOf(child, 30_000, 20);
   for (;;) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/health`)).status === 200) break;

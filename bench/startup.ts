@@ -3,18 +3,18 @@
  * (`node dist/src/main.js`, what `npm start` runs after building). Target: under 1 s.
  */
 import { spawn } from 'node:child_process';
-import { ensureBuilt, freePort, SERVER_NODE_FLAGS } from './_server.js';
+import { ensureBuilt, portOf, SERVER_NODE_FLAGS } from './_server.js';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 
 async function startOnce(): Promise<number> {
-  const port = await freePort();
   const t0 = performance.now();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/src/main.js'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
   try {
+    const port = await portOf(child, 15_000);
     for (;;) {
       try {
         const res = await fetch(`http://127.0.0.1:${port}/health`);

@@ -7,27 +7,23 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { listeningPort } from './listening-port.js';
 import { basePdf, ciiInvoice, facturxPdf, form, metadataWithLines, ublInvoice } from './_load-inputs.js';
 
 const LINES = Number(process.argv[2] ?? 4000);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-const port = await freePort();
+// PORT=0, the port read from /proc (a port picked and freed first could be taken meanwhile).
 const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', MAX_UPLOAD_SIZE_MB: '64', MAX_MEMORY_MB: '16000' },
+  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', MAX_UPLOAD_SIZE_MB: '64', MAX_MEMORY_MB: '16000' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 process.once('exit', () => child.kill('SIGKILL'));
+let port: number | undefined;
+for (let i = 0; !port; i++) {
+  if (i > 600 || child.exitCode !== null) throw new Error('server did not start');
+  await new Promise((r) => setTimeout(r, 100));
+  port = listeningPort(child.pid!);
+}
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i++) {
   try {

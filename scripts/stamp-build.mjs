@@ -3,12 +3,14 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
-let gitHash = 'unknown';
+// BUILD_GIT_HASH names it for builds without a .git folder (the container image: the Dockerfile's GIT_HASH argument).
+let gitHash = process.env.BUILD_GIT_HASH?.trim() || 'unknown';
 try {
-  gitHash =
-    execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim() || 'unknown';
+  if (gitHash === 'unknown')
+    gitHash =
+      execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim() || 'unknown';
 } catch {
   // not a git checkout
 }

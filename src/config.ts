@@ -2,7 +2,7 @@
  * Configuration from environment variables, parsed and validated once at start-up.
  * A bad value is a ConfigError naming the variable; main.ts prints it on one line and exits.
  */
-import { availableParallelism } from 'node:os';
+import { availableCpus } from './util/cgroup.js';
 
 /** The licence section of the service's own start page (GET /): how to obtain and install a key. */
 export const SERVICE_LICENSE_PAGE = '/#license';
@@ -16,6 +16,8 @@ export interface Config {
   workers: number;
   /** Server processes sharing the port (node:cluster); 1 = this process serves alone. */
   processes: number;
+  /** With processes > 1: server processes that may die within a minute (each replaced); one more and the supervisor gives up. */
+  maxRestartsPerMinute: number;
   /** Uploads (and PDF-embedded invoice XML) up to this many KB are validated on the main thread; larger ones in the pool. */
   validationInlineMaxKb: number;
   logLevel: LogLevel;
@@ -74,14 +76,14 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be true or false, got "${v}"`);
 }
 
-/** PROCESSES: a whole number, or `auto` for one process per core the machine offers. */
+/** PROCESSES: a whole number, or `auto` for one process per core the machine (or its container's CPU quota) offers. */
 function processCount(env: Env, cores: number): number {
   if (text(env, 'PROCESSES')?.toLowerCase() === 'auto') return Math.max(1, Math.min(64, cores));
   return integer(env, 'PROCESSES', 1, 1, 64);
 }
 
 /** Parse and validate the configuration. Throws ConfigError on the first bad variable. */
-export function loadConfig(env: Env = process.env, cores = availableParallelism()): Config {
+export function loadConfig(env: Env = process.env, cores = availableCpus()): Config {
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
@@ -92,6 +94,7 @@ export function loadConfig(env: Env = process.env, cores = availableParallelism(
     maxUploadSizeMb: integer(env, 'MAX_UPLOAD_SIZE_MB', 10, 1, 1024),
     workers: integer(env, 'WORKERS', 1, 0, 64),
     processes: processCount(env, cores),
+    maxRestartsPerMinute: integer(env, 'MAX_RESTARTS_PER_MINUTE', 5, 0, 10_000),
     validationInlineMaxKb: integer(env, 'VALIDATION_INLINE_MAX_KB', 128, 0, 1024 * 1024),
     logLevel: logLevel as LogLevel,
     licenseKey: text(env, 'LICENSE_KEY'),

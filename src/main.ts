@@ -43,7 +43,11 @@ async function serve(config: Config): Promise<void> {
 
   try {
     await app.listen({ port: config.port, host: config.host });
-    app.log.info({ edition: app.edition, port: config.port, host: config.host }, `einvoice-service listening (${app.edition} mode)`);
+    app.log.info(
+      // The memory ceiling follows MAX_MEMORY_MB, else the machine's or the container's memory (src/util/cgroup.ts).
+      { edition: app.edition, port: config.port, host: config.host, max_memory_mb: app.lifecycle.memoryCeilingMb },
+      `einvoice-service listening (${app.edition} mode)`,
+    );
   } catch (err) {
     app.log.error({ err }, 'could not start listening');
     process.exit(1);

@@ -155,6 +155,8 @@ test('CEN example 5: lines with item, price, line allowances/charges, period, ob
       netPrice: '1',
       priceBaseQuantity: '1',
       priceBaseQuantityUnitCode: 'C62',
+      grossPriceBaseQuantity: '1.1', // the gross price's own BasisQuantity differs from the net price's
+      grossPriceBaseQuantityUnitCode: 'C62',
       quantity: '1000',
       unitCode: 'C62',
       vatCategoryCode: 'S',

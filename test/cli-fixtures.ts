@@ -3,7 +3,7 @@
  * (test/invoice-scenarios.ts), PDFs made with pdf-lib, a broken file and hostile ones.
  * Helper module (no tests of its own).
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { buildInvoiceXml } from '../src/metadata/index.js';
 import { convert } from '../src/lib/index.js';
 import { SCENARIOS } from './invoice-scenarios.js';
+import { descendants } from './process-tree.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(ROOT, 'src/cli/main.ts');
@@ -106,10 +107,26 @@ export interface Run {
   stderr: string;
 }
 
+/** A CLI run that has not ended after this long is killed (with what it started) and fails: a hang is a failure. */
+export const CLI_BOUND_MS = 300_000;
+
+/** SIGKILL `child` and every process under it (a batch process, say). */
+export function killTree(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  for (const { pid } of descendants(child.pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  child.kill('SIGKILL');
+}
+
 /** Run the real CLI (from the sources, through tsx) as a child process; stdout/stderr are pipes, not terminals. */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {},
+  options: { env?: Record<string, string | undefined>; cwd?: string; input?: string; withinMs?: number } = {},
 ): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
     const env = { ...process.env, ...options.env };
@@ -121,10 +138,18 @@ export function runCli(
     });
     let stdout = '';
     let stderr = '';
+    const bound = options.withinMs ?? CLI_BOUND_MS;
+    const timer = setTimeout(() => {
+      killTree(child);
+      reject(new Error(`einvoice ${args.join(' ')} did not end within ${bound} ms: ${stderr.slice(-1000)}`));
+    }, bound);
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code: code ?? -1, stdout, stderr });
+    });
     child.stdin.end(options.input ?? '');
   });
 }

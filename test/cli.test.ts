@@ -18,7 +18,6 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseXml, type XmlElement } from '../src/xml/dom.js';
@@ -26,8 +25,10 @@ import { validate, extract } from '../src/lib/index.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { collectInputs } from '../src/cli/files.js';
 import { threadsFor, workerExecArgv } from '../src/cli/pool.js';
-import { CLI, makeInvoiceFolder, makePdf, ROOT, runCli, TSX, xmlOf, type Folder } from './cli-fixtures.js';
+import { CLI, CLI_BOUND_MS, killTree, makeInvoiceFolder, makePdf, ROOT, runCli, TSX, xmlOf, type Folder } from './cli-fixtures.js';
 import { testKeys, testLicense } from './helpers.js';
+import { descendants } from './process-tree.mjs';
+import { loadFactor, START_BOUND_MS, SYNC_CHILD, waitFor } from './spawned.js';
 
 let tmp: string;
 let folder: Folder;
@@ -224,6 +225,42 @@ test('--shard i/n: the shards are disjoint and together are the whole list', asy
   assert.match(bad.stderr, /--shard must be i\/n/);
 });
 
+test("--shard-index i/n counts from 0, as Kubernetes' JOB_COMPLETION_INDEX: the same slice as --shard i+1/n", async () => {
+  for (const i of [0, 2]) {
+    const zero = await runCli(['validate', folder.dir, '--format', 'json', '--jobs', '1', '--shard-index', `${i}/3`]);
+    const one = await runCli(['validate', folder.dir, '--format', 'json', '--jobs', '1', '--shard', `${i + 1}/3`]);
+    assert.equal(zero.code, one.code);
+    assert.ok(jsonLines(zero.stdout).length > 0);
+    assert.deepEqual(
+      jsonLines(zero.stdout).map((l) => l.file),
+      jsonLines(one.stdout).map((l) => l.file),
+    );
+  }
+  const out = await runCli(['validate', folder.dir, '--shard-index', '3/3']);
+  assert.equal(out.code, 2);
+  assert.match(out.stderr, /--shard-index must be i\/n with 0 <= i < n/);
+  const both = await runCli(['validate', folder.dir, '--shard-index', '0/3', '--shard', '1/3']);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /--shard and --shard-index/);
+});
+
+test('--fail-on never: exit 0 with invalid and unreadable files (a batch whose report is the result); 2 stays', async () => {
+  const files = [...folder.invalid, ...folder.unreadable];
+  const run = await runCli(['validate', ...files, '--jobs', '1', '--format', 'json', '--fail-on', 'never']);
+  assert.equal(run.code, 0, run.stderr);
+  const lines = jsonLines(run.stdout);
+  assert.equal(lines.length, files.length);
+  assert.ok(lines.every((l) => l.status !== 'valid'));
+  const junit = await runCli(['validate', ...folder.invalid, '--jobs', '1', '--format', 'junit', '--fail-on', 'never']);
+  assert.equal(junit.code, 0);
+  assert.match(junit.stdout, /<failure type="BR-CO-15"/, 'the report still marks the errors');
+  const usage = await runCli(['validate', join(folder.dir, 'no-such-file.xml'), '--fail-on', 'never']);
+  assert.equal(usage.code, 2);
+  const bad = await runCli(['validate', folder.dir, '--fail-on', 'sometimes']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--fail-on must be error, warning or never/);
+});
+
 /** `pid`'s child processes (Linux /proc) with their command lines; [] when it has none or ended. */
 function childProcesses(pid: number): { pid: number; cmdline: string }[] {
   const out: { pid: number; cmdline: string }[] = [];
@@ -255,11 +292,17 @@ function runCliWatchingChildren(
     const watch = setInterval(() => {
       for (const c of childProcesses(child.pid!)) children.add(c.cmdline);
     }, 25);
+    const timer = setTimeout(() => {
+      clearInterval(watch);
+      killTree(child);
+      reject(new Error(`einvoice ${args.join(' ')} did not end within ${CLI_BOUND_MS} ms`));
+    }, CLI_BOUND_MS);
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
     child.stderr.resume();
     child.on('error', reject);
     child.on('close', (code) => {
+      clearTimeout(timer);
       clearInterval(watch);
       resolvePromise({ code: code ?? -1, stdout, children: [...children] });
     });
@@ -268,7 +311,7 @@ function runCliWatchingChildren(
 
 test('a batch of 1,000 files or more runs in a process of its own started with the batch V8 flags; the answer is the same', {
   skip: process.platform !== 'linux',
-}, async () => {
+}, async (t) => {
   const dir = join(tmp, 'thousand');
   mkdirSync(dir);
   const valid = xmlOf('domestic');
@@ -315,12 +358,25 @@ test('a batch of 1,000 files or more runs in a process of its own started with t
 
   // SIGINT to the command (as Ctrl-C sends it) stops the batch process, and the command ends by the same signal.
   const cli = spawn(process.execPath, ['--import', TSX, CLI, 'validate', dir, '--jobs', '1'], { cwd: ROOT, stdio: 'ignore' });
-  const ended = new Promise<NodeJS.Signals | null>((resolvePromise) => cli.on('exit', (_code, signal) => resolvePromise(signal)));
+  t.after(() => killTree(cli));
+  let exited = false;
+  const ended = new Promise<NodeJS.Signals | null>((resolvePromise) =>
+    cli.on('exit', (_code, signal) => {
+      exited = true;
+      resolvePromise(signal);
+    }),
+  );
+  // Watched for as long as the command runs (a count of polls was a guess at how fast a loaded machine starts it).
   let batchPid = 0;
-  for (let i = 0; i < 400 && !batchPid; i++) {
-    await new Promise((r) => setTimeout(r, 25));
-    batchPid = childProcesses(cli.pid!).find((c) => c.cmdline.includes('--single-threaded-gc'))?.pid ?? 0;
-  }
+  await waitFor(
+    () => {
+      batchPid = childProcesses(cli.pid!).find((c) => c.cmdline.includes('--single-threaded-gc'))?.pid ?? 0;
+      return batchPid > 0 || exited;
+    },
+    CLI_BOUND_MS,
+    'the batch process',
+    25,
+  );
   assert.ok(batchPid > 0, 'the batch process started');
   cli.kill('SIGINT');
   assert.equal(await ended, 'SIGINT');
@@ -397,7 +453,7 @@ test('hostile files in a batch are failed entries; the batch goes on (deep nesti
   );
   // A FIFO named like an invoice would block a reader forever: it is not opened.
   const fifo = join(tmp, 'pipe.xml');
-  if (spawnSync('mkfifo', [fifo]).status === 0) {
+  if (spawnSync('mkfifo', [fifo], SYNC_CHILD).status === 0) {
     const piped = await runCli(['validate', fifo, small, '--format', 'json', '--jobs', '1']);
     assert.deepEqual(
       jsonLines(piped.stdout).map((l) => [l.status, l.problem?.code]),
@@ -407,8 +463,14 @@ test('hostile files in a batch are failed entries; the batch goes on (deep nesti
       ],
     );
   }
-  // A time bound no validation can meet: each file is a TIMEOUT entry, the thread is replaced, the run ends.
-  const timed = await runCli(['validate', small, big, '--format', 'json', '--jobs', '1', '--timeout', '0.001']);
+  // A time bound no validation can meet: each file is a TIMEOUT entry, the thread is replaced, the run ends. The
+  // watchdog looks every 50 ms, so each file takes far longer than that (3,000 invoice lines, about a second):
+  // a small one could be done between two looks on a fast machine.
+  const FIRST_LINE = /<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>/;
+  const heavyXml = xmlOf('domestic').replace(FIRST_LINE, (line) => line.repeat(3000));
+  const heavy = [join(tmp, 'heavy-1.xml'), join(tmp, 'heavy-2.xml')];
+  for (const f of heavy) writeFileSync(f, heavyXml);
+  const timed = await runCli(['validate', ...heavy, '--format', 'json', '--jobs', '1', '--timeout', '0.001']);
   assert.equal(timed.code, 1);
   assert.deepEqual(
     jsonLines(timed.stdout).map((l) => l.problem?.code),
@@ -417,14 +479,16 @@ test('hostile files in a batch are failed entries; the batch goes on (deep nesti
   // A thread reads its chunk's files before validating them: a read that outlasts --timeout is blamed on the file
   // being read (here the second of the first chunk of two), not on the first, which a new thread then validates.
   // A sparse file of 256 MB costs no disk and takes about 2 s to read on the 2-core VM (a fast machine may read
-  // it within the bound: then it is an unreadable entry of its own, and the others are still valid).
+  // it within the bound: then it is an unreadable entry of its own, and the others are still valid). The bound is
+  // 1 s on a machine with a core to spare and stretches with its load, as the read and the validations do (with a
+  // fixed 1 s, a loaded enough machine makes a cold thread's first validation of a valid file a TIMEOUT).
   const slow = join(tmp, 'slow.xml');
   const fd = openSync(slow, 'w');
   ftruncateSync(fd, 256 * 1024 * 1024);
   closeSync(fd);
   try {
     const [first, ...rest] = hostile.valid.filter((f) => f.endsWith('.xml')).slice(0, 4);
-    const args = [first, slow, ...rest, '--format', 'json', '--jobs', '1', '--max-size', '1024', '--timeout', '1'];
+    const args = [first, slow, ...rest, '--format', 'json', '--jobs', '1', '--max-size', '1024', '--timeout', loadFactor().toFixed(1)];
     const lines = jsonLines((await runCli(['validate', ...args])).stdout);
     assert.deepEqual(
       lines.map((l) => [l.file, l.status]),
@@ -501,9 +565,13 @@ test('colours only on a terminal, and NO_COLOR turns them off', {
 }, () => {
   const file = folder.invalid[0];
   const cmd = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX)} ${JSON.stringify(CLI)} validate ${JSON.stringify(file)} --jobs 1`;
-  const tty = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
+  const tty = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '' }, ...SYNC_CHILD });
   assert.match(tty.stdout, /\x1b\[31m✗\x1b\[39m/, tty.stdout);
-  const noColor = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const noColor = spawnSync('script', ['-qec', cmd, '/dev/null'], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    ...SYNC_CHILD,
+  });
   assert.match(noColor.stdout, /✗ /);
   assert.doesNotMatch(noColor.stdout, ANSI);
 });
@@ -612,44 +680,39 @@ test('serialize: LICENSE_REQUIRED (exit 2) without a license; with a valid one t
   assert.equal(body.invoice.invoice_number, DOMESTIC_EXAMPLE.invoice_number);
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-test('serve: the HTTP service answers, and stops on SIGTERM', async () => {
-  const port = await freePort();
+test('serve: the HTTP service answers, and stops on SIGTERM', async (t) => {
+  // PORT=0: the service takes a free port and names it in its log (a port picked here and freed first could be
+  // taken by anything else on the machine before the service binds it).
   const child = spawn(process.execPath, ['--import', TSX, CLI, 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', WORKERS: '0' },
-    stdio: 'ignore',
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WORKERS: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  try {
-    let answer: Response | undefined;
-    for (let i = 0; i < 300 && !answer; i++) {
-      answer = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
-      if (!answer) await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(answer, 'the service listens');
-    assert.deepEqual(await answer.json(), { status: 'ok' });
-    const form = new FormData();
-    form.append('file', new Blob([xmlOf('domestic')]), 'invoice.xml');
-    const res = await fetch(`http://127.0.0.1:${port}/v1/validate`, { method: 'POST', body: form });
-    assert.equal(res.status, 200);
-    assert.equal(((await res.json()) as { valid: boolean }).valid, true);
-  } finally {
-    child.kill('SIGTERM');
-  }
-  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-  assert.equal(code, 0);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  t.after(async () => {
+    for (const { pid } of descendants(child.pid!)) process.kill(pid, 'SIGKILL');
+    child.kill('SIGKILL');
+    await exited;
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.resume();
+  await waitFor(() => /Server listening at http:\/\/127\.0\.0\.1:\d+/.test(out), START_BOUND_MS, 'the service to listen');
+  const base = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1];
+  const answer = await fetch(`${base}/health`, { signal: AbortSignal.timeout(20_000) });
+  assert.deepEqual(await answer.json(), { status: 'ok' });
+  const form = new FormData();
+  form.append('file', new Blob([xmlOf('domestic')]), 'invoice.xml');
+  const res = await fetch(`${base}/v1/validate`, { method: 'POST', body: form, signal: AbortSignal.timeout(60_000) });
+  assert.equal(res.status, 200);
+  assert.equal(((await res.json()) as { valid: boolean }).valid, true);
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0);
 });
 
 test('the bin shim runs the sources through tsx when asked to (or when there is no build)', () => {
   const run = spawnSync(process.execPath, [join(ROOT, 'bin/einvoice.js'), 'help', 'merge'], {
+    ...SYNC_CHILD,
     cwd: tmp,
     encoding: 'utf8',
     env: { ...process.env, EINVOICE_FROM_SOURCE: '1' },
@@ -657,6 +720,7 @@ test('the bin shim runs the sources through tsx when asked to (or when there is 
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, /^Usage: einvoice merge PDF XML -o OUT\.pdf/);
   const bad = spawnSync(process.execPath, [join(ROOT, 'bin/einvoice.js'), 'nope'], {
+    ...SYNC_CHILD,
     cwd: tmp,
     encoding: 'utf8',
     env: { ...process.env, EINVOICE_FROM_SOURCE: '1' },

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { SYNC_CHILD } from './spawned.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 test('defaults: 0.0.0.0:8080, 10 MB uploads, 1 worker for invoices over 128 KB, community', () => {
@@ -70,7 +71,7 @@ test('a bad value stops the process with one line naming the variable', () => {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'silent' },
     encoding: 'utf8',
-    timeout: 30_000,
+    ...SYNC_CHILD,
   });
   assert.equal(run.status, 2);
   const lines = run.stderr
@@ -86,4 +87,16 @@ test('PROCESSES: a whole number, or auto for one per core (at most 64)', () => {
   assert.equal(loadConfig({ PROCESSES: 'auto' }, 4).processes, 4);
   assert.equal(loadConfig({ PROCESSES: 'AUTO' }, 1).processes, 1);
   assert.equal(loadConfig({ PROCESSES: 'auto' }, 200).processes, 64);
+});
+
+test('MAX_RESTARTS_PER_MINUTE: 5 by default, a whole number up to 10,000', () => {
+  assert.equal(loadConfig({}).maxRestartsPerMinute, 5);
+  assert.equal(loadConfig({ MAX_RESTARTS_PER_MINUTE: '0' }).maxRestartsPerMinute, 0);
+  assert.equal(loadConfig({ MAX_RESTARTS_PER_MINUTE: '1000' }).maxRestartsPerMinute, 1000);
+  for (const bad of ['many', '-1', '10001']) {
+    assert.throws(
+      () => loadConfig({ MAX_RESTARTS_PER_MINUTE: bad }),
+      (err: unknown) => err instanceof ConfigError && err.variable === 'MAX_RESTARTS_PER_MINUTE',
+    );
+  }
 });

@@ -188,7 +188,11 @@ function postLarge(base: string, path: string, bytes: number): Promise<{ status:
     const fill = bytes - head.length - tail.length;
     const req = request(
       `${base}${path}`,
-      { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(bytes) } },
+      {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(bytes) },
+        timeout: 120_000, // no traffic for this long: a failure, not a wait for the test's time limit
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -198,6 +202,7 @@ function postLarge(base: string, path: string, bytes: number): Promise<{ status:
     );
     // The server may answer before the upload is sent: an early answer is what is tested, so write errors are ignored.
     req.on('error', reject);
+    req.on('timeout', () => req.destroy(new Error(`${path}: no traffic for 120 s`)));
     req.write(head);
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     let left = fill;

@@ -165,15 +165,18 @@ test('a name tree with /Kids gets the entry in key order', async () => {
   assert.ok(js.attachments['factur-x.xml'], 'pdf.js finds the entry in the Kids tree');
 });
 
-test('unusable input: not a PDF, encrypted', async () => {
+test('unusable input: not a PDF; an encrypted PDF that opens without a password is written decrypted', async () => {
   const xml = xmlFor('en16931');
   const flavour = hybridFlavour('en16931');
   await assert.rejects(
     embedInvoiceXml(new TextEncoder().encode('hello'), { xml, flavour }),
     (e: unknown) => e instanceof EmbedError && e.code === 'NOT_PDF',
   );
+  // Encrypted with the empty user password: decrypted (PDF/A forbids encryption), said in the repairs.
   const encrypted = readFileSync(fixturePath('verapdf/2b/6.1.3/6-1-3-t02-fail-a.pdf'));
-  await assert.rejects(embedInvoiceXml(encrypted, { xml, flavour }), (e: unknown) => e instanceof EmbedError && e.code === 'PDF_ENCRYPTED');
+  const clear = await embedInvoiceXml(encrypted, { xml, flavour });
+  assert.equal(clear.repairs?.repaired[0], 'decryption');
+  assert.doesNotMatch(Buffer.from(clear.pdf).toString('latin1'), /\/Encrypt\b/);
 });
 
 test('carryOverXmp keeps predefined and declared blocks, drops what cannot travel', () => {

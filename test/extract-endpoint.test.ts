@@ -198,3 +198,33 @@ test('the OpenAPI description documents the error codes', async () => {
   }
   assert.ok(op.requestBody, 'multipart body documented');
 });
+
+test('EXTENDED-CTC-FR (CII and UBL): profile extended_ctc_fr, as /v1/validate names its flavor and /v1/xml its profile', async () => {
+  const cii = readFixture('extended-ctc-fr/invoices/uc1_goods.xml');
+  const ubl = Buffer.from(
+    readFixture('cen/examples/ubl/ubl-tc434-example2.xml')
+      .toString('utf8')
+      .replace(
+        /<cbc:CustomizationID>[^<]*/,
+        '<cbc:CustomizationID>urn:cen.eu:en16931:2017#conformant#urn.cpro.gouv.fr:1p0:extended-ctc-fr',
+      ),
+  );
+  for (const [name, bytes, format] of [
+    ['uc1.xml', cii, 'factur-x'],
+    ['ubl.xml', ubl, 'ubl'],
+  ] as const) {
+    const { status, body } = await extract(bytes, name);
+    assert.equal(status, 200);
+    assert.equal(body.format_detected, format, name);
+    assert.equal(body.profile_detected, 'extended_ctc_fr', name);
+    const { payload, headers } = multipart([{ name: 'file', value: bytes, filename: name }]);
+    const validated = (await app.inject({ method: 'POST', url: '/v1/validate', payload, headers })).json();
+    assert.equal(validated.flavor, 'extended_ctc_fr', name);
+  }
+  // A Factur-X EXTENDED invoice stays `extended`.
+  const { body } = await extract(
+    Buffer.from(cii.toString('utf8').replace(/urn.cpro.gouv.fr:1p0:extended-ctc-fr/, 'urn:factur-x.eu:1p0:extended')),
+    'fx.xml',
+  );
+  assert.equal(body.profile_detected, 'extended');
+});

@@ -24,7 +24,9 @@ for (const profile of PROFILE_IDS) {
     const r = await ingest(Buffer.from(built.xml));
     assert.deepEqual(r.problems, []);
     assert.equal(r.syntax, 'cii');
+    // Every profile reads back as the one written, EXTENDED-CTC-FR included (not as the Factur-X EXTENDED it builds on).
     assert.equal(r.profile, profile);
+    assert.equal(toExtractionResult(r).profile_detected, profile);
     assert.equal(r.format, profile === 'xrechnung' ? 'xrechnung' : 'factur-x');
     const { invoice_json: j, xml_extracted } = toExtractionResult(r);
     assert.equal(xml_extracted, true);

@@ -5,10 +5,8 @@
  * 1 s while the request runs (wall-clock bounds scaled by the machine's load, as in hostile-xml.test.ts).
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import { availableParallelism, loadavg } from 'node:os';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildInvoiceXml } from '../src/metadata/build.js';
@@ -26,11 +24,13 @@ import {
   streamObj,
 } from '../scripts/fuzz/pdf-builder.js';
 import { multipart, proApp, type Part } from './helpers.js';
+import { loadFactor, startServer } from './spawned.js';
 
 const HEALTH_BOUND_MS = 1000;
+/** A client gives up on a request after this long: far past every bound asserted here, so a hang fails by name. */
+const REQUEST_MS = 120_000;
 /** Internal text that must never reach a client. */
 const INTERNALS = /\[big\.js\]|Maximum call stack|RangeError|TypeError|at \S+ \(|node_modules|\/work\/|\.ts:\d+|Map maximum size/;
-const loadFactor = () => Math.min(10, Math.max(1, loadavg()[0] / availableParallelism()));
 
 interface Server {
   app: FastifyInstance;
@@ -62,7 +62,15 @@ function postAll(
 ): Promise<{ status?: number; body: string; error?: string }> {
   return new Promise((resolve) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { ...headers, 'content-length': String(body.length) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-length': String(body.length) },
+        timeout: REQUEST_MS, // no traffic for this long: the request is ended (and counted) as a failure, not awaited
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -71,35 +79,14 @@ function postAll(
       },
     );
     req.on('error', (e) => resolve({ body: '', error: e.message }));
+    req.on('timeout', () => req.destroy(new Error(`no traffic for ${REQUEST_MS} ms`)));
     req.end(body);
   });
 }
 
-/** The real entry point in its own process (the client must not share the server's event loop for this one). */
-async function spawnServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stderr!.on('data', (c) => (out += c));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const m = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  return { child, port };
-}
-
-test('an upload over MAX_UPLOAD_SIZE_MB gets its 413 every time, also while the client is still sending (was EPIPE and no answer: the connection was reset with unread bytes)', async () => {
-  const server = await spawnServer({});
+test('an upload over MAX_UPLOAD_SIZE_MB gets its 413 every time, also while the client is still sending (was EPIPE and no answer: the connection was reset with unread bytes)', async (t) => {
+  // The real entry point in its own process (the client must not share the server's event loop for this one).
+  const server = await startServer(t);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const body = Buffer.alloc(12 * 1024 * 1024, 0x41); // 12 MB against the default 10 MB limit
   const outcomes: string[] = [];
@@ -137,11 +124,10 @@ test('an upload over MAX_UPLOAD_SIZE_MB gets its 413 every time, also while the 
     assert.match(got, /^HTTP\/1\.1 200 /);
     sock.destroy();
     // The server serves on: the refused bodies were read and dropped within their bounds.
-    const res = await fetch(`http://127.0.0.1:${server.port}/health`);
+    const res = await fetch(`http://127.0.0.1:${server.port}/health`, { signal: AbortSignal.timeout(REQUEST_MS) });
     assert.equal(res.status, 200);
   } finally {
     agent.destroy();
-    server.child.kill('SIGKILL');
   }
 });
 
@@ -157,7 +143,7 @@ async function postWithHealth(
   const poll = (async () => {
     while (!stop) {
       const t = performance.now();
-      const r = await fetch(`${base}/health`);
+      const r = await fetch(`${base}/health`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(REQUEST_MS) });
       await r.arrayBuffer();
       assert.equal(r.status, 200);
       healthMs = Math.max(healthMs, performance.now() - t);
@@ -166,7 +152,13 @@ async function postWithHealth(
   })();
   const mp = multipart(parts);
   const t = performance.now();
-  const res = await fetch(`${base}${path}`, { method: 'POST', body: new Uint8Array(mp.payload), headers: mp.headers });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    body: new Uint8Array(mp.payload),
+    // A fresh connection: a pooled one can be closed by the in-process server's keep-alive timer under us.
+    headers: { ...mp.headers, connection: 'close' },
+    signal: AbortSignal.timeout(REQUEST_MS),
+  });
   const text = Buffer.from(await res.arrayBuffer()).toString('utf8');
   const ms = performance.now() - t;
   stop = true;

@@ -8,10 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseXml, type XmlElement } from '../src/xml/dom.js';
+import { SYNC_CHILD } from './spawned.js';
 
 let qpdfPresent: boolean | undefined;
 export function hasQpdf(): boolean {
-  qpdfPresent ??= spawnSync('qpdf', ['--version']).status === 0;
+  qpdfPresent ??= spawnSync('qpdf', ['--version'], SYNC_CHILD).status === 0;
   return qpdfPresent;
 }
 
@@ -35,8 +36,8 @@ function withTempPdf<T>(pdf: Uint8Array, run: (path: string) => T): T {
 /** `qpdf --check`: exit status 0 means no syntax or stream encoding errors. */
 export function qpdfCheck(pdf: Uint8Array): { status: number | null; output: string } {
   return withTempPdf(pdf, (path) => {
-    const r = spawnSync('qpdf', ['--check', path], { encoding: 'utf8' });
-    return { status: r.status, output: `${r.stdout}${r.stderr}` };
+    const r = spawnSync('qpdf', ['--check', path], { encoding: 'utf8', ...SYNC_CHILD });
+    return { status: r.status, output: `${r.stdout}${r.stderr}${r.error ? ` (${r.error.message})` : ''}` };
   });
 }
 
@@ -63,8 +64,8 @@ export function qpdfView(pdf: Uint8Array, opts: { raw?: boolean } = {}): QpdfVie
       `--decode-level=${opts.raw ? 'none' : 'generalized'}`,
       path,
     ];
-    const r = spawnSync('qpdf', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-    if (r.status !== 0 && r.status !== 3) throw new Error(`qpdf --json failed (${r.status}): ${r.stderr}`);
+    const r = spawnSync('qpdf', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, ...SYNC_CHILD });
+    if (r.status !== 0 && r.status !== 3) throw new Error(`qpdf --json failed (${r.status ?? r.error?.message}): ${r.stderr}`);
     return r.stdout;
   });
   const json = JSON.parse(out);
@@ -145,7 +146,7 @@ const PDFDOC_SPECIALS = new Map<number, number>([
 
 /**
  * The bytes of a qpdf JSON string as hex, whichever form qpdf chose: `b:<hex>` for binary, `u:<text>` when
- * the bytes happen to read as PDFDoc text (random identifiers sometimes do). Throws for text it cannot map back.
+ * the bytes happen to read as PDFDoc text, or as UTF-16BE after an FE FF mark (random identifiers sometimes do).
  */
 export function qpdfStringHex(value: Json): string {
   if (typeof value !== 'string') throw new Error(`not a qpdf string: ${JSON.stringify(value)}`);
@@ -157,7 +158,8 @@ export function qpdfStringHex(value: Json): string {
     const special = PDFDOC_SPECIALS.get(code);
     if (special !== undefined) bytes.push(special);
     else if (code <= 0xff) bytes.push(code);
-    else throw new Error(`cannot map U+${code.toString(16)} of a qpdf text string back to PDFDoc bytes`);
+    // Not PDFDoc: bytes that began with the UTF-16BE mark (FE FF), which qpdf decodes as such.
+    else return `feff${Buffer.from(value.slice(2), 'utf16le').swap16().toString('hex')}`;
   }
   return Buffer.from(bytes).toString('hex');
 }
@@ -273,14 +275,14 @@ export async function pdfjsRead(pdf: Uint8Array): Promise<PdfJsView> {
  */
 export function qpdfAttachments(pdf: Uint8Array, show: string[] = []): { keys: string[]; shown: Map<string, Buffer | undefined> } {
   return withTempPdf(pdf, (path) => {
-    const list = spawnSync('qpdf', ['--list-attachments', path], { encoding: 'utf8' });
+    const list = spawnSync('qpdf', ['--list-attachments', path], { encoding: 'utf8', ...SYNC_CHILD });
     const keys = list.stdout
       .split('\n')
       .map((l) => /^(.*) -> \d+,\d+$/.exec(l)?.[1])
       .filter((k): k is string => k !== undefined);
     const shown = new Map<string, Buffer | undefined>();
     for (const key of show) {
-      const r = spawnSync('qpdf', [`--show-attachment=${key}`, path]);
+      const r = spawnSync('qpdf', [`--show-attachment=${key}`, path], SYNC_CHILD);
       shown.set(key, r.status === 0 ? r.stdout : undefined);
     }
     return { keys, shown };

@@ -13,6 +13,7 @@ import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { convert, LicenseRequiredError, toXml, validate } from '../src/lib/index.js';
 import { makePdf, ROOT, TSX } from './cli-fixtures.js';
 import { testKeys, testLicense } from './helpers.js';
+import { SYNC_CHILD } from './spawned.js';
 
 const LIB = pathToFileURL(join(ROOT, 'src/lib/index.ts')).href;
 
@@ -33,6 +34,7 @@ function runModule(dir: string, file: string, code: string, env: Record<string, 
   const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
   for (const k of Object.keys(childEnv)) if (childEnv[k] === undefined) delete childEnv[k];
   return spawnSync(process.execPath, ['--import', TSX, ...extraArgs, join(dir, file)], {
+    ...SYNC_CHILD,
     cwd: dir,
     env: childEnv as NodeJS.ProcessEnv,
     encoding: 'utf8',

@@ -8,9 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import { hybridFlavour } from '../src/pdf/embed.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { communityApp, multipart, type Part } from './helpers.js';
-import { assertContainer, makeBasePdf, xmlFor } from './hybrid-fixtures.js';
+import { basicObjects, buildPdf } from '../scripts/fuzz/pdf-builder.js';
+import { assertContainer, assertFileId, makeBasePdf, xmlFor } from './hybrid-fixtures.js';
 import { readFixture } from './fixtures.js';
-import { embeddedFileEntries, parseXmpPacket, pdfjsRead, qpdfView } from './hybrid-pdf-reader.js';
+import { embeddedFileEntries, parseXmpPacket, pdfjsRead, qpdfStringHex, qpdfView } from './hybrid-pdf-reader.js';
 
 const PDFA3B = () => readFixture('verapdf/3b/6.8/6-8-t02-pass-e.pdf'); // PDF/A-3b, one attachment (TextFile.txt), no invoice
 const PDFA2B = () => readFixture('verapdf/2b/6.1.2/6-1-2-t02-pass-a.pdf'); // declares pdfaid:part 2
@@ -100,10 +101,26 @@ test('200: the XML profile decides the container, format overrides it', async ()
   assertContainer(u.rawPayload, ubl, hybridFlavour('xrechnung'));
 });
 
-test('400: not a PDF, encrypted PDF, not XML, malformed XML, UBL for a CII-only format', async () => {
+test('the /ID check reads both of the forms qpdf prints a string in: b:<hex>, and u:<text> when the bytes read as text (the digest bytes did, now and then)', () => {
+  const text = Buffer.from('0123456789abcdef').toString('hex');
+  const binary = '00ff'.repeat(8);
+  const id = qpdfView(buildPdf(basicObjects(), { trailer: `/Root 1 0 R /ID [<${text}> <${binary}>]` })).trailer['/ID'];
+  assert.deepEqual(id, ['u:0123456789abcdef', `b:${binary}`], 'qpdf prints the text-like one as text');
+  assertFileId(id);
+  assert.throws(() => assertFileId(['u:short', `b:${binary}`]));
+  // Bytes that begin with FE FF read as UTF-16BE text: qpdf prints that text, and the bytes are recovered.
+  const utf16 = `feff${Buffer.from('\u4e2d\u6587ID\u00e9\u2603\u0416', 'utf16le').swap16().toString('hex')}`;
+  const asText = qpdfView(buildPdf(basicObjects(), { trailer: `/Root 1 0 R /ID [<${utf16}> <${binary}>]` })).trailer['/ID'];
+  assert.match(asText[0], /^u:/);
+  assert.equal(qpdfStringHex(asText[0]), utf16);
+  assertFileId(asText);
+});
+
+test('400: not a PDF, not XML, malformed XML, UBL for a CII-only format', async () => {
   const xml = xmlFor('en16931');
   problem(await merge(Buffer.from('plain text, not a PDF'), xml), 400, 'NOT_PDF');
-  problem(await merge(ENCRYPTED(), xml), 400, 'PDF_ENCRYPTED');
+  // An encrypted PDF that opens without a password is read like any other (and written decrypted): this one is PDF/A-2b.
+  problem(await merge(ENCRYPTED(), xml), 422, 'NOT_PDFA3');
   problem(await merge(PDFA3B(), Buffer.from('not xml at all')), 400, 'NOT_XML');
   problem(await merge(PDFA3B(), PDFA3B()), 400, 'NOT_XML');
   problem(await merge(PDFA3B(), Buffer.from('<Invoice><unclosed></Invoice>')), 400, 'XML_MALFORMED');

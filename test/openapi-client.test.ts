@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
+import { STATUS_EXAMPLES } from '../src/cdar/examples.js';
 import { communityApp, multipart, proApp, type Part } from './helpers.js';
 import { facturxPdf, FX_EN16931_XML, readFixture } from './fixtures.js';
 import { makeBasePdf } from './hybrid-fixtures.js';
@@ -98,7 +99,7 @@ test('the document passes the client checks, and the checks catch what they look
   const doc = (await app.inject({ url: '/openapi.json' })).json() as Doc;
   await app.close();
   assert.deepEqual(clientProblems(doc), []);
-  assert.equal(operations(doc).length, 11, 'eleven operations: seven under /v1 and four operational ones');
+  assert.equal(operations(doc).length, 13, 'thirteen operations: nine under /v1 and four operational ones');
 
   // The same document with the faults the checks are there for.
   const broken = structuredClone(doc);
@@ -180,6 +181,9 @@ async function realAnswers(): Promise<Sample[]> {
         { name: 'xml', value: cii, filename: 'a.xml' },
       ]),
     );
+    // /v1/render answers HTML on success (text/html, no JSON body to type); its JSON answers are the errors.
+    samples.push(await answer(community, 'renderInvoice', '/v1/render', file(plainPdf, 'plain.pdf')));
+    samples.push(await answer(community, 'renderInvoice', '/v1/render', [{ name: 'other', value: 'x' }]));
     samples.push(
       await answer(community, 'transformInvoice', '/v1/transform', [...file(cii, 'invoice.xml'), { name: 'to', value: 'ubl' }], {
         accept: 'application/json',
@@ -191,6 +195,14 @@ async function realAnswers(): Promise<Sample[]> {
     samples.push(
       await answer(community, 'transformInvoice', '/v1/transform', file('neither', 'x.txt').concat({ name: 'to', value: 'cii' })),
     );
+    for (const [payload, accept] of [
+      [STATUS_EXAMPLES.status_205.value, 'application/json'],
+      [{ message_id: 1 }, 'application/json'],
+      [{ ...STATUS_EXAMPLES.status_207.value, details: [] }, 'application/json'],
+    ] as const) {
+      const res = await community.inject({ method: 'POST', url: '/v1/status', payload, headers: { accept } });
+      samples.push({ operationId: 'buildStatusMessage', status: res.statusCode, body: res.json() });
+    }
     samples.push(await answer(community, 'getHealth', '/health'));
     samples.push(await answer(community, 'getReadiness', '/healthz'));
     samples.push(await answer(community, 'getDiagnostics', '/diagnostics', undefined, { authorization: 'Bearer diag-token' }));
@@ -209,6 +221,9 @@ function bodyLiteral(op: Operation): string | null {
   const content = op.requestBody?.content ?? {};
   const type = Object.keys(content)[0];
   if (!type) return null;
+  // A JSON body with examples (POST /v1/status): its first example, which must type-check as the body.
+  const example = Object.values((content[type] as { examples?: Record<string, { value: unknown }> }).examples ?? {})[0];
+  if (example) return JSON.stringify(example.value);
   const schema = content[type].schema;
   const literal = (name: string) => {
     const prop = schema.properties?.[name] as { type?: string; enum?: unknown[] } | undefined;
@@ -316,7 +331,11 @@ ${literals.join('\n\n')}
         files: ['api.ts', 'check.ts'],
       }),
     );
-    const out = await run(TSC, ['-p', join(dir, 'tsconfig.json')], { maxBuffer: 16 * 1024 * 1024 }).then(
+    const out = await run(TSC, ['-p', join(dir, 'tsconfig.json')], {
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 300_000,
+      killSignal: 'SIGKILL',
+    }).then(
       () => '',
       (err: { stdout?: string; stderr?: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}`,
     );

@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { SYNC_CHILD } from './spawned.js';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,9 @@ test('npm pack → npm install in an empty folder → the CLI and the library wo
   try {
     const packed = JSON.parse(
       execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+        // prepack builds: minutes on a loaded machine, but not without end (a synchronous child blocks the test's timer).
+        timeout: 600_000,
+        killSignal: 'SIGKILL',
         cwd: ROOT,
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -36,9 +40,11 @@ test('npm pack → npm install in an empty folder → the CLI and the library wo
     const tgz = join(dir, packed[0].filename);
 
     const app = join(dir, 'app');
-    execFileSync('mkdir', ['-p', app]);
+    execFileSync('mkdir', ['-p', app], SYNC_CHILD);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
     execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tgz], {
+      timeout: 600_000,
+      killSignal: 'SIGKILL',
       cwd: app,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -46,14 +52,22 @@ test('npm pack → npm install in an empty folder → the CLI and the library wo
 
     writeFileSync(join(app, 'good.xml'), (await toXml(DOMESTIC_EXAMPLE)).xml);
     writeFileSync(join(app, 'bad.xml'), invalidXml());
-    const ok = spawnSync('npx', ['--no-install', 'einvoice', 'validate', 'good.xml', '--format', 'json'], { cwd: app, encoding: 'utf8' });
+    const ok = spawnSync('npx', ['--no-install', 'einvoice', 'validate', 'good.xml', '--format', 'json'], {
+      cwd: app,
+      encoding: 'utf8',
+      ...SYNC_CHILD,
+    });
     assert.equal(ok.status, 0, ok.stderr);
     assert.equal(JSON.parse(ok.stdout).valid, true);
-    const bad = spawnSync('npx', ['--no-install', 'einvoice', 'validate', '.', '--jobs', '2'], { cwd: app, encoding: 'utf8' });
+    const bad = spawnSync('npx', ['--no-install', 'einvoice', 'validate', '.', '--jobs', '2'], {
+      cwd: app,
+      encoding: 'utf8',
+      ...SYNC_CHILD,
+    });
     assert.equal(bad.status, 1, bad.stderr);
     assert.match(bad.stdout, /✗ bad\.xml .*2 errors/); // BR-CO-15 and BR-CO-16, each once (not again for fx-en16931)
     assert.match(bad.stdout, /2 files, 1 valid, 1 invalid, 0 unreadable/);
-    const version = spawnSync('npx', ['--no-install', 'einvoice', '--version'], { cwd: app, encoding: 'utf8' });
+    const version = spawnSync('npx', ['--no-install', 'einvoice', '--version'], { cwd: app, encoding: 'utf8', ...SYNC_CHILD });
     assert.match(version.stdout, /^einvoice \d+\.\d+\.\d+/);
 
     writeFileSync(
@@ -65,7 +79,7 @@ test('npm pack → npm install in an empty folder → the CLI and the library wo
        try { await validate(Buffer.from('hello')); } catch (err) { code = err instanceof InvalidInputError ? err.code : 'wrong class'; }
        console.log(JSON.stringify({ valid: r.valid, rules: r.errors.map((e) => e.rule_id), code }));`,
     );
-    const lib = spawnSync(process.execPath, ['use.mjs'], { cwd: app, encoding: 'utf8' });
+    const lib = spawnSync(process.execPath, ['use.mjs'], { cwd: app, encoding: 'utf8', ...SYNC_CHILD });
     assert.equal(lib.status, 0, lib.stderr);
     const out = JSON.parse(lib.stdout);
     assert.equal(out.valid, false);

@@ -2,7 +2,8 @@
  * PDFs encrypted with an empty user password (permissions only) are read like any other: a Factur-X PDF made
  * by the service, encrypted by qpdf with each method of the standard security handler, gives up the same XML
  * through the library, /v1/extract and /v1/validate, and the answers say that it was encrypted. A PDF that
- * needs a password stays a clear 400 PDF_ENCRYPTED; /v1/convert and /v1/merge refuse encrypted input.
+ * needs a password stays a clear 400 PDF_ENCRYPTED; /v1/convert and /v1/merge write one that opens without a
+ * password decrypted (PDF/A forbids encryption) and refuse one that needs a password.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { communityApp, multipart, proApp, type Part } from './helpers.js';
 import { facturxPdf } from './fixtures.js';
 import { xmlFor } from './hybrid-fixtures.js';
+import { SYNC_CHILD } from './spawned.js';
 
 let app: FastifyInstance;
 let dir: string;
@@ -38,6 +40,7 @@ function encrypt(pdf: Uint8Array, user: string, bits: '40' | '128' | '256', ...o
   writeFileSync(input, pdf);
   const r = spawnSync('qpdf', ['--allow-weak-crypto', '--encrypt', user, 'owner', bits, ...options, '--', input, output], {
     encoding: 'utf8',
+    ...SYNC_CHILD,
   });
   assert.ok(r.status === 0 || r.status === 3, `qpdf: ${r.stderr}`); // 3: warnings only
   const out = new Uint8Array(readFileSync(output));
@@ -258,18 +261,30 @@ test('hostile /Encrypt dictionaries are refused at once (bounded work): R6 with 
   }
 });
 
-test('/v1/convert and /v1/merge refuse an encrypted PDF (400 PDF_ENCRYPTED): the output could not be PDF/A-3', async () => {
-  const encrypted = encrypt(await facturxPdf(), '', '256');
-  const conv = await post('/v1/convert', [pdfPart('pdf', encrypted), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]);
-  assert.equal(conv.statusCode, 400);
-  assert.equal(conv.json().code, 'PDF_ENCRYPTED');
-  // A PDF/A-3b input without invoice, encrypted: refused as encrypted, before any other check.
+test('/v1/convert and /v1/merge write an encrypted PDF that opens without a password decrypted; one that needs a password is 400', async () => {
+  for (const m of METHODS) {
+    const encrypted = encrypt(await facturxPdf(), '', m.bits, ...m.options);
+    const conv = await post('/v1/convert', [pdfPart('pdf', encrypted), { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) }]);
+    assert.equal(conv.statusCode, 200, `${m.label}: ${conv.body.slice(0, 300)}`);
+    assert.equal(conv.headers['x-pdfa-check'], 'passed', m.label);
+    assert.match(String(conv.headers['x-pdfa-repairs']), /^decryption\b/, m.label);
+    assert.equal((await readPdf(conv.rawPayload)).encryption, undefined, `${m.label}: written in clear`);
+    const locked = await post('/v1/convert', [
+      pdfPart('pdf', encrypt(await facturxPdf(), 'secret', m.bits, ...m.options)),
+      { name: 'metadata', value: JSON.stringify(DOMESTIC_EXAMPLE) },
+    ]);
+    assert.equal(locked.statusCode, 400, m.label);
+    assert.equal(locked.json().code, 'PDF_ENCRYPTED');
+    assert.match(locked.json().detail, /password/);
+  }
+  // A PDF/A-3b input without invoice, encrypted (which PDF/A forbids): merged and written in clear.
   const merged = await post('/v1/merge', [
     pdfPart('pdf', encrypt(await plainPdfa(), '', '128', '--use-aes=y')),
     { name: 'xml', filename: 'invoice.xml', contentType: 'application/xml', value: Buffer.from(xmlFor('en16931')) },
   ]);
-  assert.equal(merged.statusCode, 400, merged.body.slice(0, 300));
-  assert.equal(merged.json().code, 'PDF_ENCRYPTED');
+  assert.equal(merged.statusCode, 200, merged.body.slice(0, 300));
+  assert.equal(merged.headers['x-pdfa-check'], 'passed');
+  assert.equal((await readPdf(merged.rawPayload)).encryption, undefined);
 });
 
 /** A PDF/A-3b PDF without an invoice: a converted PDF with its factur-x.xml taken out again by qpdf. */
@@ -277,7 +292,7 @@ async function plainPdfa(): Promise<Uint8Array> {
   const input = path.join(dir, 'fx.pdf');
   const output = path.join(dir, 'plain.pdf');
   writeFileSync(input, await facturxPdf());
-  const r = spawnSync('qpdf', ['--remove-attachment=factur-x.xml', '--', input, output], { encoding: 'utf8' });
+  const r = spawnSync('qpdf', ['--remove-attachment=factur-x.xml', '--', input, output], { encoding: 'utf8', ...SYNC_CHILD });
   assert.ok(r.status === 0 || r.status === 3, r.stderr);
   return new Uint8Array(readFileSync(output));
 }

@@ -2,8 +2,9 @@
  * /v1/convert and /v1/merge rewrite the PDF, which breaks any digital signature in it: a signed PDF is refused
  * with 422 PDF_SIGNED unless the caller opts in (allow_signature_invalidation=true), and an answer made from a
  * signed PDF says so (X-Signature-Invalidated: true). The signed-looking PDFs are built here with pdf-lib:
- * a signature field with a value, /SigFlags, a /Perms /DocMDP entry, and a raw signature dictionary behind a
- * broken cross-reference table.
+ * a signature field with a value, a /Perms /DocMDP entry, and a raw signature dictionary behind a broken
+ * cross-reference table. An empty signature field (to be signed later) is not a signature, /SigFlags or not (issue 30:
+ * such a form was refused PDF_SIGNED).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,7 +60,8 @@ async function signedLike(base: Uint8Array, how: How): Promise<Uint8Array> {
   } else if (how === 'sigflags') {
     doc.catalog.set(PDFName.of('AcroForm'), ctx.obj({ Fields: [], SigFlags: 3 }));
   } else {
-    doc.catalog.set(PDFName.of('AcroForm'), ctx.obj({ Fields: fields, SigFlags: how === 'unsigned-field' ? 0 : 3 }));
+    // SignaturesExist | AppendOnly, as signing tools and forms with an empty signature field both set it.
+    doc.catalog.set(PDFName.of('AcroForm'), ctx.obj({ Fields: fields, SigFlags: 3 }));
   }
   return doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
 }
@@ -85,7 +87,7 @@ test('the gate sees every kind of signature, and not an empty signature field', 
   assert.match(gateForEmbed(await signedLike(base, 'field')).signature ?? '', /signature field "Signature1" is signed/);
   assert.match(gateForEmbed(await signedLike(base, 'nested-field')).signature ?? '', /"Approvals\.Signature1" is signed/);
   assert.match(gateForEmbed(await signedLike(base, 'docmdp')).signature ?? '', /DocMDP/);
-  assert.match(gateForEmbed(await signedLike(base, 'sigflags')).signature ?? '', /SigFlags/);
+  assert.equal(gateForEmbed(await signedLike(base, 'sigflags')).signature, undefined);
   // The cross-reference broken (the structure cannot be followed): the signature dictionary in the bytes decides.
   const broken = Buffer.from(await signedLike(base, 'field'));
   const at = broken.lastIndexOf('startxref');
@@ -122,6 +124,14 @@ test('/v1/convert: a signed PDF is 422 PDF_SIGNED; allow_signature_invalidation=
   assert.deepEqual(bad.json().detail[0].loc, ['body', 'allow_signature_invalidation']);
 });
 
+test('/v1/convert: an empty signature field (SigFlags set, no /V) is not a signature: 200 without X-Signature-Invalidated', async () => {
+  for (const how of ['unsigned-field', 'sigflags'] as const) {
+    const res = await post('/v1/convert', [pdfPart(await signedLike(await makeBasePdf(), how)), metadataPart]);
+    assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+    assert.equal(res.headers['x-signature-invalidated'], undefined);
+  }
+});
+
 test('/v1/merge: a signed PDF/A-3b is 422 PDF_SIGNED; with the opt-in 200 and X-Signature-Invalidated', async () => {
   for (const how of ['field', 'docmdp'] as const) {
     const signed = await signedLike(PDFA3B(), how);
@@ -138,7 +148,7 @@ test('/v1/merge: a signed PDF/A-3b is 422 PDF_SIGNED; with the opt-in 200 and X-
 });
 
 test('the library: convert and merge reject PDF_SIGNED (status 422) and report signatureInvalidated when allowed', async () => {
-  const signed = await signedLike(await makeBasePdf(), 'sigflags');
+  const signed = await signedLike(await makeBasePdf(), 'docmdp');
   await assert.rejects(
     convert(signed, DOMESTIC_EXAMPLE),
     (e: unknown) => e instanceof EInvoiceError && e.code === 'PDF_SIGNED' && e.status === 422,

@@ -12,7 +12,7 @@ import { embedInvoiceXml, hybridFlavour } from '../src/pdf/embed.js';
 import { checkPdfa, type PdfaReport } from '../src/pdfa/index.js';
 import { DOMESTIC_EXAMPLE } from '../src/metadata/examples.js';
 import { communityApp, multipart, proApp } from './helpers.js';
-import { makeBasePdf, makeUnembeddedFontPdf, xmlFor } from './hybrid-fixtures.js';
+import { makeBasePdf, xmlFor } from './hybrid-fixtures.js';
 
 // ---------------------------------------------------------------------------------------------
 // A tiny PDF writer: objects in order, a classic xref table with exact offsets.
@@ -309,7 +309,7 @@ describe('pdfa3b layer of /v1/validate and the /v1/convert gate', () => {
     assert.match(body.checks.pdfa_validator.detail, /native PDF\/A-2b\/3b checker/);
   });
 
-  test('/v1/convert: a PDF/A-3b result is 200 with X-PDFA-Check passed; unembedded fonts are 422 with the clause', async () => {
+  test('/v1/convert: a PDF/A-3b result is 200 with X-PDFA-Check passed; content no repair can mend is 200 failed, or 422 in strict mode', async () => {
     const meta = JSON.stringify(DOMESTIC_EXAMPLE);
     const ok = await post(pro, '/v1/convert', [
       { name: 'pdf', value: Buffer.from(await makeBasePdf(1)), filename: 'a.pdf', contentType: 'application/pdf' },
@@ -317,43 +317,67 @@ describe('pdfa3b layer of /v1/validate and the /v1/convert gate', () => {
     ]);
     assert.equal(ok.statusCode, 200, ok.body.slice(0, 300));
     assert.equal(ok.headers['x-pdfa-check'], 'passed');
+    assert.equal(ok.headers['x-pdfa-unmet'], undefined);
     assert.equal(checkPdfa(ok.rawPayload).valid, true);
-    const bad = await post(community, '/v1/convert', [
-      { name: 'pdf', value: Buffer.from(await makeUnembeddedFontPdf()), filename: 'a.pdf', contentType: 'application/pdf' },
-      { name: 'metadata', value: meta },
-    ]);
+    // An operator ISO 32000-1 does not define (6.2.2-1): the page content is not rewritten, so it stays.
+    const undefinedOperator = minimalPdfa({ page: '/Contents 5 0 R', extra: [{ dict: '<<>>', data: '0 0 10 10 re S 1 frobnicate' }] });
+    const convert = (strict?: string) =>
+      post(community, '/v1/convert', [
+        { name: 'pdf', value: undefinedOperator, filename: 'a.pdf', contentType: 'application/pdf' },
+        { name: 'metadata', value: meta },
+        ...(strict ? [{ name: 'pdfa_strict', value: strict }] : []),
+      ]);
+    const failed = await convert();
+    assert.equal(failed.statusCode, 200, failed.body.slice(0, 300));
+    assert.equal(failed.headers['x-pdfa-check'], 'failed');
+    assert.equal(failed.headers['x-pdfa-unmet'], '6.2.2-1');
+    assert.deepEqual([...clauses(checkPdfa(failed.rawPayload))], ['6.2.2-1']);
+    assert.equal((await convert('false')).statusCode, 200);
+    const bad = await convert('true');
     assert.equal(bad.statusCode, 422);
     assert.match(bad.headers['content-type'] as string, /application\/problem\+json/);
     const body = bad.json();
     assert.equal(body.code, 'PDFA_NONCONFORMANT');
-    assert.ok(
-      body.errors.some((e: { rule_id: string; rule_set: string }) => e.rule_id === '6.2.11.4.1-1' && e.rule_set === 'pdfa'),
-      JSON.stringify(body.errors),
+    assert.deepEqual(
+      body.errors.map((e: { rule_id: string; rule_set: string }) => [e.rule_id, e.rule_set]),
+      [['6.2.2-1', 'pdfa']],
     );
-    assert.match(body.detail, /6\.2\.11\.4\.1-1/);
+    assert.deepEqual(body.unmet_clauses, ['6.2.2-1']);
+    assert.match(body.detail, /6\.2\.2-1/);
+    assert.equal(body.report_truncated, undefined);
   });
 
-  test('/v1/merge: a PDF declared PDF/A-3b whose font is not embedded is 422 PDFA_NONCONFORMANT, a clean one 200', async () => {
-    const withFont = (font: string) =>
-      Buffer.from(
-        minimalPdfa({ page: '/Contents 5 0 R', extra: [{ dict: '<<>>', data: '0 g BT /F1 12 Tf 10 10 Td (Hi) Tj ET' }, font] })
-          .toString('latin1')
-          .replace('/Resources<<>>', '/Resources<</Font<</F1 6 0 R>>>>'),
-        'latin1',
-      );
+  test('/v1/merge: a declared PDF/A-3b is repaired (an unflagged link gets Print), content no repair can mend is 200 failed or 422 strict', async () => {
     const xml = Buffer.from(xmlFor('en16931'));
-    const merge = (pdf: Buffer) =>
+    const merge = (pdf: Buffer, strict?: string) =>
       post(community, '/v1/merge', [
         { name: 'pdf', value: pdf, filename: 'a.pdf', contentType: 'application/pdf' },
         { name: 'xml', value: xml, filename: 'factur-x.xml', contentType: 'application/xml' },
+        ...(strict ? [{ name: 'pdfa_strict', value: strict }] : []),
       ]);
-    const bad = await merge(withFont('<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>'));
-    assert.equal(bad.statusCode, 422, bad.body.slice(0, 300));
-    assert.equal(bad.json().code, 'PDFA_NONCONFORMANT');
-    assert.deepEqual([...new Set(bad.json().errors.map((e: { rule_id: string }) => e.rule_id))], ['6.2.11.4.1-1']);
+    const link = minimalPdfa({
+      page: '/Annots[5 0 R]',
+      extra: ['<</Type/Annot/Subtype/Link/Rect[10 10 100 30]/A<</S/URI/URI(https://example.org)>>>>'],
+    });
+    assert.deepEqual([...clauses(checkPdfa(link))], ['6.3.2-1']);
+    const repaired = await merge(link);
+    assert.equal(repaired.statusCode, 200, repaired.body.slice(0, 300));
+    assert.equal(repaired.headers['x-pdfa-check'], 'passed');
+    assert.equal(repaired.headers['x-pdfa-repairs'], 'annotation-flags');
+    assert.deepEqual(checkPdfa(repaired.rawPayload).findings, []);
+    const undefinedOperator = minimalPdfa({ page: '/Contents 5 0 R', extra: [{ dict: '<<>>', data: '0 0 10 10 re S 1 frobnicate' }] });
+    const failed = await merge(undefinedOperator);
+    assert.equal(failed.statusCode, 200, failed.body.slice(0, 300));
+    assert.equal(failed.headers['x-pdfa-check'], 'failed');
+    assert.equal(failed.headers['x-pdfa-unmet'], '6.2.2-1');
+    const strict = await merge(undefinedOperator, 'true');
+    assert.equal(strict.statusCode, 422, strict.body.slice(0, 300));
+    assert.equal(strict.json().code, 'PDFA_NONCONFORMANT');
+    assert.deepEqual([...new Set(strict.json().errors.map((e: { rule_id: string }) => e.rule_id))], ['6.2.2-1']);
     const good = await merge(minimalPdfa({ page: '/Contents 5 0 R', extra: [{ dict: '<<>>', data: '0 0 10 10 re S' }] }));
     assert.equal(good.statusCode, 200, good.body.slice(0, 300));
     assert.equal(good.headers['x-pdfa-check'], 'passed');
+    assert.equal(good.headers['x-pdfa-repairs'], undefined);
     // An input attachment without /AFRelationship and outside /AF (fails 6.8-3/4) is associated by the writer.
     const loose = minimalPdfa({
       catalog: '/Names<</EmbeddedFiles<</Names[(a.txt) 5 0 R]>>>>',

@@ -58,10 +58,15 @@ test('every other shell block of the README runs against a started server', asyn
       const script = c.split(/\s+/)[2];
       assert.ok(JSON.parse(readFileSync('package.json', 'utf8')).scripts[script], `npm run ${script} exists`);
     }
-    const script = block.replaceAll('localhost:8080', `127.0.0.1:${port}`).replace(/\bcurl /g, 'curl --fail-with-body ');
+    const script = block.replaceAll('localhost:8080', `127.0.0.1:${port}`).replace(/\bcurl /g, 'curl --fail-with-body --max-time 60 ');
     let stdout: string;
     try {
-      ({ stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: dir, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }));
+      ({ stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', script], {
+        cwd: dir,
+        timeout: 120_000,
+        killSignal: 'SIGKILL',
+        maxBuffer: 16 * 1024 * 1024,
+      }));
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; message: string };
       assert.fail(`README block failed:\n${block}\n${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
@@ -75,6 +80,7 @@ test('every other shell block of the README runs against a started server', asyn
       assert.ok(bytes.length > 0, file);
       if (file.endsWith('.pdf')) assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-', file);
       if (file.endsWith('.xml')) assert.match(bytes.subarray(0, 100).toString('utf8'), /^<\?xml/, file);
+      if (file.endsWith('.html')) assert.match(bytes.subarray(0, 100).toString('utf8'), /^<!DOCTYPE html>/, file);
     }
   }
   assert.ok(rest.length >= 5);
@@ -83,16 +89,16 @@ test('every other shell block of the README runs against a started server', asyn
 test('the tour gives what it promises: a valid Factur-X PDF whose data reads back', async () => {
   const { stdout: validation } = await run(
     'curl',
-    ['-sS', '--fail-with-body', '-F', 'file=@factur-x.pdf', `http://127.0.0.1:${port}/v1/validate`],
-    { cwd: dir },
+    ['-sS', '--fail-with-body', '--max-time', '60', '-F', 'file=@factur-x.pdf', `http://127.0.0.1:${port}/v1/validate`],
+    { cwd: dir, timeout: 120_000, killSignal: 'SIGKILL' },
   );
   const v = JSON.parse(validation);
   assert.equal(v.valid, true, validation.slice(0, 500));
   assert.equal(v.format, 'factur-x');
   const { stdout: extraction } = await run(
     'curl',
-    ['-sS', '--fail-with-body', '-F', 'file=@merged.pdf', `http://127.0.0.1:${port}/v1/extract`],
-    { cwd: dir },
+    ['-sS', '--fail-with-body', '--max-time', '60', '-F', 'file=@merged.pdf', `http://127.0.0.1:${port}/v1/extract`],
+    { cwd: dir, timeout: 120_000, killSignal: 'SIGKILL' },
   );
   const x = JSON.parse(extraction);
   assert.equal(x.xml_extracted, true);

@@ -7,49 +7,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import net from 'node:net';
 import { buildInvoiceXml } from '../src/metadata/build.js';
 import { SCENARIOS } from './invoice-scenarios.js';
 import { multipart } from './helpers.js';
 import { MEMORY_EXPANSION_FACTOR, MemoryGate, REQUEST_OVERHEAD_BYTES } from '../src/http/memory-gate.js';
-
-interface Server {
-  child: ChildProcess;
-  port: number;
-  logs: () => string;
-  exited: Promise<{ code: number | null; at: number }>;
-}
-
-/** Start the real entry point on an ephemeral loopback port; resolve once `listeners` processes listen. */
-async function startServer(env: Record<string, string> = {}, listeners = 1): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stderr!.on('data', (c) => (out += c));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, at: Date.now() })),
-  );
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL'); // a supervisor left behind kept the test process (and its cluster workers) alive
-      reject(new Error(`server did not start: ${out}`));
-    }, 30_000);
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const all = [...out.matchAll(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/g)];
-      if (all.length >= listeners) {
-        clearTimeout(timer);
-        resolve(Number(all[0][1]));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  return { child, port, logs: () => out, exited };
-}
+import { killUnderLoad, LOST_CONNECTION_BOUND_MS } from './kill-under-load.js';
+import { loadFactor, startServer, waitFor } from './spawned.js';
 
 interface RawResponse {
   status: number;
@@ -138,149 +102,169 @@ function assertProblem(r: RawResponse, status: number, code: string): Record<str
 
 const INVOICE = buildInvoiceXml(SCENARIOS.domestic).xml;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Every request of these tests has a bound: a hang is a failure, not a wait for the test's time limit. */
+const FETCH_MS = 20_000;
+const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, signal: AbortSignal.timeout(FETCH_MS) });
 
-test('a body that stops arriving is answered 408 after BODY_TIMEOUT_S, one trickling in is cut at REQUEST_TIMEOUT_S, an idle connection is closed; the server serves on', async () => {
-  const server = await startServer({ BODY_TIMEOUT_S: '1', REQUEST_TIMEOUT_S: '3' });
-  try {
-    // Stalled: headers and the start of the body, then nothing.
-    const stalled = connect(server.port);
-    const { head, body } = upload('/v1/validate', INVOICE);
-    await stalled.write(head + body.subarray(0, 100).toString('latin1'));
-    // Trickling: a chunked body at 1 byte per 250 ms: progress, so only the total deadline stops it.
-    const trickle = connect(server.port);
-    await trickle.write(
-      `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`,
-    );
-    const drip = setInterval(() => trickle.socket.writable && trickle.socket.write('1\r\nx\r\n'), 250);
-    // Idle: a connection that never sends a byte.
-    const idle = connect(server.port);
+test('a body that stops arriving is answered 408 after BODY_TIMEOUT_S, one trickling in is cut at REQUEST_TIMEOUT_S, an idle connection is closed; the server serves on', async (ctx) => {
+  const server = await startServer(ctx, { BODY_TIMEOUT_S: '1', REQUEST_TIMEOUT_S: '3' });
+  // Stalled: headers and the start of the body, then nothing.
+  const stalled = connect(server.port);
+  const { head, body } = upload('/v1/validate', INVOICE);
+  await stalled.write(head + body.subarray(0, 100).toString('latin1'));
+  // Trickling: a chunked body at 1 byte per 250 ms: progress, so only the total deadline stops it.
+  const trickle = connect(server.port);
+  await trickle.write(
+    `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  );
+  const drip = setInterval(() => trickle.socket.writable && trickle.socket.write('1\r\nx\r\n'), 250);
+  // Idle: a connection that never sends a byte.
+  const idle = connect(server.port);
 
-    const s = await stalled.response();
-    const body408 = assertProblem(s, 408, 'BODY_TIMEOUT');
-    assert.equal(body408.body_timeout_s, 1);
-    assert.equal(body408.instance, '/v1/validate');
-    assert.equal(s.headers.connection, 'close');
-    assert.ok(s.ms >= 900 && s.ms < 3_000, `cut after ${s.ms} ms`);
-    assert.ok((await stalled.closed) < 4_000, 'the connection is closed after the answer');
-    assert.ok((await idle.closed) < 3_000, 'an idle connection is closed after BODY_TIMEOUT_S');
+  const s = await stalled.response();
+  const body408 = assertProblem(s, 408, 'BODY_TIMEOUT');
+  assert.equal(body408.body_timeout_s, 1);
+  assert.equal(body408.instance, '/v1/validate');
+  assert.equal(s.headers.connection, 'close');
+  // Not before the limit, whatever the load; soon after it on a machine with a core to spare (scaled when loaded).
+  const f = loadFactor();
+  assert.ok(s.ms >= 900 && s.ms < 3_000 * f, `cut after ${s.ms} ms (load factor ${f.toFixed(1)})`);
+  assert.ok((await stalled.closed) < 4_000 * f, 'the connection is closed after the answer');
+  assert.ok((await idle.closed) < 3_000 * f, 'an idle connection is closed after BODY_TIMEOUT_S');
 
-    // Meanwhile the server answers others.
-    const health = await fetch(`http://127.0.0.1:${server.port}/health`);
-    assert.equal(health.status, 200);
+  // Meanwhile the server answers others.
+  const health = await get(`${server.url}/health`);
+  assert.equal(health.status, 200);
 
-    const t = await trickle.response();
-    clearInterval(drip);
-    const bodyTotal = assertProblem(t, 408, 'REQUEST_TIMEOUT');
-    assert.equal(bodyTotal.request_timeout_s, 3);
-    assert.ok(t.ms >= 2_900 && t.ms < 5_500, `trickle cut after ${t.ms} ms`);
-    await trickle.closed;
+  const t = await trickle.response();
+  clearInterval(drip);
+  const bodyTotal = assertProblem(t, 408, 'REQUEST_TIMEOUT');
+  assert.equal(bodyTotal.request_timeout_s, 3);
+  assert.ok(t.ms >= 2_900 && t.ms < 5_500 * loadFactor(), `trickle cut after ${t.ms} ms`);
+  await trickle.closed;
 
-    // A complete upload sent slowly but with progress under the limits is answered normally.
-    const slow = connect(server.port);
-    await slow.write(head);
-    for (let i = 0; i < body.length; i += Math.ceil(body.length / 4)) {
-      await slow.write(body.subarray(i, i + Math.ceil(body.length / 4)));
-      await sleep(300);
-    }
-    const ok = await slow.response();
+  // A complete upload sent slowly but with progress under the limits is answered normally. The pauses are the
+  // client's: measured, since a loaded machine can stretch them (past BODY_TIMEOUT_S the 408 would be right).
+  const slow = connect(server.port);
+  await slow.write(head);
+  const began = Date.now();
+  let last = began;
+  let longestPause = 0;
+  for (let i = 0; i < body.length; i += Math.ceil(body.length / 4)) {
+    await slow.write(body.subarray(i, i + Math.ceil(body.length / 4)));
+    longestPause = Math.max(longestPause, Date.now() - last);
+    await sleep(100);
+    last = Date.now();
+  }
+  const ok = await slow.response();
+  if (longestPause < 800 && Date.now() - began < 2_500) {
     assert.equal(ok.status, 200, ok.body);
     assert.equal(JSON.parse(ok.body).valid, true);
-    slow.socket.destroy();
-  } finally {
-    server.child.kill('SIGKILL');
+  } else {
+    assert.ok([200, 408].includes(ok.status), `pauses of up to ${longestPause} ms: ${ok.body}`);
   }
+  slow.socket.destroy();
 });
 
-test('transport refusals are ProblemDetails: 431 headers too large, 400 broken HTTP, 413 over MAX_UPLOAD_SIZE_MB with and without Content-Length, answered before the body is read', async () => {
-  const server = await startServer({ MAX_UPLOAD_SIZE_MB: '1' });
-  try {
-    const big = connect(server.port);
-    await big.write(`GET /health HTTP/1.1\r\nHost: test\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`);
-    const b = assertProblem(await big.response(), 431, 'HEADERS_TOO_LARGE');
-    assert.match(String(b.detail), /16 KB/);
+test('transport refusals are ProblemDetails: 431 headers too large, 400 broken HTTP, 413 over MAX_UPLOAD_SIZE_MB with and without Content-Length, answered before the body is read', async (t) => {
+  const server = await startServer(t, { MAX_UPLOAD_SIZE_MB: '1' });
+  const big = connect(server.port);
+  await big.write(`GET /health HTTP/1.1\r\nHost: test\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`);
+  const b = assertProblem(await big.response(), 431, 'HEADERS_TOO_LARGE');
+  assert.match(String(b.detail), /16 KB/);
 
-    const broken = connect(server.port);
-    await broken.write('THIS IS NOT HTTP\r\n\r\n');
-    assertProblem(await broken.response(), 400, 'BAD_HTTP_REQUEST');
+  const broken = connect(server.port);
+  await broken.write('THIS IS NOT HTTP\r\n\r\n');
+  assertProblem(await broken.response(), 400, 'BAD_HTTP_REQUEST');
 
-    // Declared too large: answered from the headers alone, not one byte of the body sent.
-    const declared = connect(server.port);
-    await declared.write(
-      `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${5 * 1024 * 1024}\r\n\r\n`,
-    );
-    const d = assertProblem(await declared.response(5_000), 413, 'UPLOAD_TOO_LARGE');
-    assert.match(String(d.detail), /1 MB \(MAX_UPLOAD_SIZE_MB\)/);
-    declared.socket.destroy();
+  // Declared too large: answered from the headers alone, not one byte of the body sent.
+  const declared = connect(server.port);
+  await declared.write(
+    `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${5 * 1024 * 1024}\r\n\r\n`,
+  );
+  const d = assertProblem(await declared.response(5_000), 413, 'UPLOAD_TOO_LARGE');
+  assert.match(String(d.detail), /1 MB \(MAX_UPLOAD_SIZE_MB\)/);
+  declared.socket.destroy();
 
-    // Chunked, no length: answered once the limit is passed, while the client is still sending (no final chunk).
-    const chunked = connect(server.port);
-    await chunked.write(
-      `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`,
-    );
-    const chunk = Buffer.alloc(64 * 1024, 0x41);
-    let sent = 0;
-    const answer = chunked.response(10_000);
-    let answered = false;
-    void answer.then(
-      () => (answered = true),
-      () => (answered = true),
-    );
-    while (!answered && sent < 4 * 1024 * 1024) {
-      await chunked.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
-      sent += chunk.length;
-      await sleep(5);
-    }
-    assertProblem(await answer, 413, 'UPLOAD_TOO_LARGE');
-    assert.ok(sent < 2 * 1024 * 1024, `answered after ${sent} bytes of a body without end`);
-    chunked.socket.destroy();
-
-    assert.equal((await fetch(`http://127.0.0.1:${server.port}/health`)).status, 200);
-  } finally {
-    server.child.kill('SIGKILL');
+  // Chunked, no length: answered once the limit is passed, while the client is still sending (no final chunk).
+  const chunked = connect(server.port);
+  await chunked.write(
+    `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  );
+  const chunk = Buffer.alloc(64 * 1024, 0x41);
+  let sent = 0;
+  const answer = chunked.response(10_000);
+  let answered = false;
+  void answer.then(
+    () => (answered = true),
+    () => (answered = true),
+  );
+  while (!answered && sent < 4 * 1024 * 1024) {
+    await chunked.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+    sent += chunk.length;
+    await sleep(5);
   }
+  assertProblem(await answer, 413, 'UPLOAD_TOO_LARGE');
+  assert.ok(sent < 2 * 1024 * 1024, `answered after ${sent} bytes of a body without end`);
+  chunked.socket.destroy();
+
+  assert.equal((await get(`${server.url}/health`)).status, 200);
 });
 
-test('memory gate: uploads whose reservations do not fit under MAX_MEMORY_MB are answered 503 with Retry-After at once; small ones and later ones pass', async () => {
+test('memory gate: uploads whose reservations do not fit under MAX_MEMORY_MB are answered 503 with Retry-After at once; small ones and later ones pass', async (t) => {
   // 640 MB ceiling: a 384 MB budget beside the 256 MB baseline; a declared 16 MB upload reserves 192 MB (factor 12).
-  const server = await startServer({ MAX_MEMORY_MB: '640', MAX_UPLOAD_SIZE_MB: '20' });
-  try {
-    const length = 16 * 1024 * 1024;
-    const head = `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${length}\r\n\r\n`;
-    const first = connect(server.port);
-    await first.write(head + '--b\r\n'); // in flight, holding its reservation
-    const second = connect(server.port);
-    await second.write(head);
-    await sleep(200);
+  const server = await startServer(t, { MAX_MEMORY_MB: '640', MAX_UPLOAD_SIZE_MB: '20' });
+  const length = 16 * 1024 * 1024;
+  const head = `POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${length}\r\n\r\n`;
+  // Expect: 100-continue: the server's "100 Continue" says it has read the request head, so both reservations are
+  // made before the third request is sent (a pause of 200 ms guessed at that).
+  const expecting = head.replace('\r\n\r\n', '\r\nExpect: 100-continue\r\n\r\n');
+  const first = connect(server.port);
+  await first.write(expecting);
+  assert.equal((await first.response()).status, 100);
+  await first.write('--b\r\n'); // in flight, holding its reservation
+  const second = connect(server.port);
+  await second.write(expecting);
+  assert.equal((await second.response()).status, 100);
 
-    const third = connect(server.port);
-    await third.write(head); // only the headers: the answer must not wait for the body
-    const refused = await third.response(5_000);
-    assertProblem(refused, 503, 'MEMORY_BUSY');
-    assert.equal(refused.headers['retry-after'], '2');
-    assert.match(JSON.parse(refused.body).detail, /MAX_MEMORY_MB=640/);
-    third.socket.destroy();
+  const third = connect(server.port);
+  await third.write(head); // only the headers: the answer must not wait for the body
+  const refused = await third.response(5_000);
+  assertProblem(refused, 503, 'MEMORY_BUSY');
+  assert.equal(refused.headers['retry-after'], '2');
+  assert.match(JSON.parse(refused.body).detail, /MAX_MEMORY_MB=640/);
+  third.socket.destroy();
 
-    // A typical invoice still fits beside them.
-    const small = upload('/v1/validate', INVOICE);
-    const smallRes = connect(server.port);
-    await smallRes.write(Buffer.concat([Buffer.from(small.head), small.body]));
-    assert.equal((await smallRes.response()).status, 200);
-    smallRes.socket.destroy();
+  // A typical invoice still fits beside them.
+  const small = upload('/v1/validate', INVOICE);
+  const smallRes = connect(server.port);
+  await smallRes.write(Buffer.concat([Buffer.from(small.head), small.body]));
+  assert.equal((await smallRes.response()).status, 200);
+  smallRes.socket.destroy();
 
-    // The first gives up; its reservation is given back, and the same upload is admitted (read whole: 400, not multipart).
-    first.socket.destroy();
-    await first.closed;
-    await sleep(200);
+  // The first gives up; its reservation is given back, and the same upload is admitted (read whole: 400, not multipart).
+  // The server sees the close a moment after the client: until it has, the same upload is refused (503), so it is
+  // offered again until admitted.
+  first.socket.destroy();
+  await first.closed;
+  let admitted: RawResponse;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
     const fourth = connect(server.port);
     await fourth.write(Buffer.concat([Buffer.from(head), Buffer.alloc(length, 0x41)]));
-    const admitted = await fourth.response();
-    assert.equal(admitted.status, 400, admitted.body);
-    assert.match(JSON.parse(admitted.body).detail, /multipart body could not be read/);
+    const answer = await fourth.response();
     fourth.socket.destroy();
-    second.socket.destroy();
-  } finally {
-    server.child.kill('SIGKILL');
+    if (answer.status !== 503) {
+      admitted = answer;
+      break;
+    }
+    assertProblem(answer, 503, 'MEMORY_BUSY');
+    assert.ok(Date.now() < deadline, 'the reservation of the abandoned upload was not given back within 30 s');
+    await sleep(50);
   }
+  assert.equal(admitted.status, 400, admitted.body);
+  assert.match(JSON.parse(admitted.body).detail, /multipart body could not be read/);
+  second.socket.destroy();
 });
 
 test('MemoryGate: reserves by body size and route, refuses past the budget or above the ceiling in RSS while another request holds memory, always admits one alone', async () => {
@@ -307,8 +291,9 @@ test('MemoryGate: reserves by body size and route, refuses past the budget or ab
   assert.ok(gate.tryReserve(MemoryGate.cost(100)), 'alone again: admitted');
 });
 
-test('SIGTERM under load: readiness turns 503 first, every request sent before the signal gets its full answer, later ones a ProblemDetails 503, and a stalled upload does not hold the exit past SHUTDOWN_GRACE_S', async () => {
-  const server = await startServer({ SHUTDOWN_DELAY_S: '2', SHUTDOWN_GRACE_S: '5', BODY_TIMEOUT_S: '60' });
+test('SIGTERM under load: readiness turns 503 first, every request sent before the signal gets its full answer, later ones a ProblemDetails 503, and a stalled upload does not hold the exit past SHUTDOWN_GRACE_S', async (t) => {
+  // Delay 4 s, grace 8 s: the checks within the delay must fit in it on a loaded machine too.
+  const server = await startServer(t, { SHUTDOWN_DELAY_S: '4', SHUTDOWN_GRACE_S: '8', BODY_TIMEOUT_S: '60' });
   const url = `http://127.0.0.1:${server.port}`;
   // Expect: 100-continue: the server answers "100 Continue" once it has read the headers, so the test knows
   // each request is in the server's hands before the signal (else a loaded machine decides what "before" means).
@@ -320,7 +305,7 @@ test('SIGTERM under load: readiness turns 503 first, every request sent before t
   };
 
   // Warm: the first validation loads the rule sets (seconds under tsx on a loaded machine), which is not what is tested.
-  const warm = await fetch(`${url}/v1/validate`, { method: 'POST', ...multipartInit(INVOICE) });
+  const warm = await fetch(`${url}/v1/validate`, { method: 'POST', ...multipartInit(INVOICE), signal: AbortSignal.timeout(FETCH_MS) });
   assert.equal(warm.status, 200);
 
   // Uploads in flight: half of each body sent.
@@ -336,15 +321,16 @@ test('SIGTERM under load: readiness turns 503 first, every request sent before t
   ]);
   const signalled = Date.now();
   server.child.kill('SIGTERM');
-  await sleep(150);
+  const draining = () => server.lines().some((l) => l.msg === 'shutting down: readiness reports 503, finishing requests in flight');
+  await waitFor(draining, 20_000, 'the server to take the signal');
 
   // Within SHUTDOWN_DELAY_S: not ready, still alive and serving.
-  const ready = await fetch(`${url}/healthz`);
+  const ready = await get(`${url}/healthz`);
   assert.equal(ready.status, 503);
   const readiness = await ready.json();
   assert.equal(readiness.status, 'not_ready');
   assert.equal(readiness.checks.lifecycle.status, 'unavailable');
-  assert.equal((await fetch(`${url}/health`)).status, 200);
+  assert.equal((await get(`${url}/health`)).status, 200);
 
   for (const c of burst) {
     const r = await c.response();
@@ -352,10 +338,21 @@ test('SIGTERM under load: readiness turns 503 first, every request sent before t
     assert.equal(JSON.parse(r.body).valid, true);
   }
 
-  // After the delay the server stops listening; the uploads in flight finish with their real answers, and a
-  // request pipelined behind one of them (it arrives after the close) is answered 503 ProblemDetails.
-  await sleep(Math.max(0, signalled + 2_300 - Date.now()));
-  await assert.rejects(fetch(`${url}/health`), 'no new connections once closing');
+  // After the delay the server stops listening (waited for, not slept for: a connection refused); the uploads in
+  // flight finish with their real answers, and a request pipelined behind one of them (it arrives after the close)
+  // is answered 503 ProblemDetails.
+  for (;;) {
+    const refusedAt = await get(`${url}/health`).then(
+      () => undefined,
+      () => Date.now(),
+    );
+    if (refusedAt !== undefined) {
+      assert.ok(refusedAt - signalled >= 3_900, `no new connections, but only ${refusedAt - signalled} ms after SIGTERM (delay 4 s)`);
+      break;
+    }
+    assert.ok(Date.now() - signalled < 20_000, 'the server still takes connections 20 s after SIGTERM');
+    await sleep(100);
+  }
   const late = `GET /v1/anything HTTP/1.1\r\nHost: test\r\n\r\n`;
   for (const [i, c] of partial.entries())
     await c.write(Buffer.concat([body.subarray(body.length >> 1), i === 0 ? Buffer.from(late) : Buffer.alloc(0)]));
@@ -368,12 +365,13 @@ test('SIGTERM under load: readiness turns 503 first, every request sent before t
   assertProblem(refused, 503, 'SHUTTING_DOWN');
   assert.equal(refused.headers.connection, 'close');
 
-  // The stalled upload is answered when the grace is over, and the process ends.
-  assertProblem(await stalled.response(10_000), 503, 'SHUTTING_DOWN');
+  // The stalled upload is answered when the grace is over, and the process ends: not before the grace, and soon
+  // after it (node's exit: ~1-2 s under tsx; scaled when the machine is loaded).
+  assertProblem(await stalled.response(30_000), 503, 'SHUTTING_DOWN');
   const { code, at } = await server.exited;
   assert.equal(code, 0);
   const took = at - signalled;
-  assert.ok(took >= 4_900 && took < 5_000 + 3_000, `exited ${took} ms after SIGTERM (grace 5 s)`);
+  assert.ok(took >= 7_900 && took < 8_000 + 3_000 * loadFactor(), `exited ${took} ms after SIGTERM (grace 8 s)`);
   assert.match(server.logs(), /grace period over: cutting the requests still open/);
 });
 
@@ -382,54 +380,85 @@ function multipartInit(xml: string, headers: Record<string, string> = {}): { bod
   return { body: new Blob([new Uint8Array(form.payload)]), headers: { ...form.headers, ...headers } };
 }
 
-test('PROCESSES=2: a SIGKILLed server process is replaced while the other keeps serving; SIGTERM with a stalled upload open ends within the grace', async () => {
-  const server = await startServer({ PROCESSES: '2', SHUTDOWN_GRACE_S: '3', BODY_TIMEOUT_S: '60' }, 2);
-  const url = `http://127.0.0.1:${server.port}`;
-  // Find the two server processes from the access log.
-  const pids = new Set<number>();
-  for (let i = 0; pids.size < 2 && i < 40; i++) {
-    await fetch(`${url}/health`, { headers: { 'x-request-id': `who-${i}`, connection: 'close' } });
-    await sleep(20);
-    for (const m of server.logs().matchAll(/"pid":(\d+)[^\n]*"reqId":"who-/g)) pids.add(Number(m[1]));
-  }
-  assert.equal(pids.size, 2);
-  const [victim] = pids;
+/** The server processes that answered requests tagged `prefix` (their access-log lines carry their pid). */
+function servedBy(lines: Record<string, unknown>[], prefix: string): Set<number> {
+  return new Set(
+    lines
+      .filter((l) => l.msg === 'request completed' && typeof l.reqId === 'string' && l.reqId.startsWith(prefix))
+      .map((l) => l.pid as number),
+  );
+}
 
-  // Load that runs across the kill: each request on a new connection, so both processes get some.
-  let stop = false;
-  const results: number[] = [];
-  const load = (async () => {
-    while (!stop) {
-      const r = await fetch(`${url}/v1/validate`, { method: 'POST', ...multipartInit(INVOICE, { connection: 'close' }) }).then(
-        (res) => res.status,
-        () => 0,
-      );
-      results.push(r);
-    }
-  })();
-  await sleep(300);
+test("PROCESSES=2: a connection handed to a server process that dies before taking it is reset at once (it hung for the client's 300 s); the process is replaced", async (t) => {
+  const server = await startServer(t, { PROCESSES: '2' }, { listeners: 2 });
+  const [victim, other] = server.listening();
+  // Stopped, the victim takes no connection: the supervisor hands it one (round robin) and waits for its answer.
+  process.kill(victim, 'SIGSTOP');
+  const clients = Array.from({ length: 4 }, (_, i) => {
+    const c = connect(server.port);
+    void c.write(`GET /health HTTP/1.1\r\nHost: test\r\nX-Request-Id: lost-${i}\r\nConnection: close\r\n\r\n`);
+    return {
+      c,
+      answer: c.response(60_000).then(
+        (r) => r.status,
+        (e: Error) => e.message,
+      ),
+    };
+  });
+  const outcome = await Promise.all(clients.map(async ({ answer }) => await Promise.race([answer, sleep(1_000).then(() => 'waiting')])));
+  // Three answered by the other process; one waits, handed to the stopped one.
+  assert.deepEqual(
+    outcome.filter((o) => o !== 'waiting'),
+    [200, 200, 200],
+    JSON.stringify(outcome),
+  );
+  assert.deepEqual([...servedBy(server.lines(), 'lost-')], [other]);
+  const waiting = clients[outcome.indexOf('waiting')];
   process.kill(victim, 'SIGKILL');
-  const deadline = Date.now() + 30_000;
-  while ([...server.logs().matchAll(/Server listening at/g)].length < 3) {
-    assert.ok(Date.now() < deadline, 'no replacement process');
-    await sleep(100);
-  }
-  await sleep(300);
-  stop = true;
-  await load;
-  const ok = results.filter((s) => s === 200).length;
-  // A connection already handed to the process at the moment it was killed may be lost; everything else is served.
-  assert.ok(results.length >= 5 && ok >= results.length - 2, `answers during the kill and replacement: ${results.join(',')}`);
-  assert.ok(results.slice(-3).every((s) => s === 200));
+  const killed = Date.now();
+  const ended = await Promise.race([waiting.c.closed.then(() => Date.now() - killed), sleep(10_000).then(() => Infinity)]);
+  assert.ok(
+    ended <= LOST_CONNECTION_BOUND_MS,
+    `the lost connection ended ${ended} ms after the kill (bound ${LOST_CONNECTION_BOUND_MS} ms)`,
+  );
+  assert.match(String(await waiting.answer), /connection closed without an answer \((ECONNRESET|no error)\)/);
+  assert.ok(
+    server.lines().some((l) => l.msg === 'closed connections the dead server process had not taken' && l.connections === 1),
+    'the supervisor says it closed it',
+  );
 
+  // Replaced: two processes answer again, the dead one not among them.
+  await waitFor(() => server.listening().length === 3, 120_000, 'a replacement server process');
+  for (let i = 0; i < 6; i++)
+    assert.equal((await get(`${server.url}/health`, { 'x-request-id': `after-${i}`, connection: 'close' })).status, 200);
+  await waitFor(() => servedBy(server.lines(), 'after-').size === 2, 10_000, 'access-log lines of both processes');
+  assert.ok(!servedBy(server.lines(), 'after-').has(victim));
+});
+
+test('PROCESSES=2 under load: server processes killed one after another (every other one stopped first) are replaced; every request gets its answer or, within the bound, an error', async (t) => {
+  const server = await startServer(t, { PROCESSES: '2', MAX_RESTARTS_PER_MINUTE: '1000' }, { listeners: 2 });
+  const report = await killUnderLoad(server, 4);
+  t.diagnostic(
+    JSON.stringify({
+      ...report,
+      errors: report.errors.length,
+      slowestErrorAfterKillMs: Math.max(0, ...report.errors.map((e) => e.afterKillMs)),
+    }),
+  );
+});
+
+test('PROCESSES=2: SIGTERM with a stalled upload open ends within the grace', async (t) => {
+  const server = await startServer(t, { PROCESSES: '2', SHUTDOWN_GRACE_S: '3', BODY_TIMEOUT_S: '60' }, { listeners: 2 });
+  // Expect: 100-continue: the upload is in a server process's hands before the signal, however loaded the machine.
   const stalled = connect(server.port);
-  const { head, body } = upload('/v1/validate', INVOICE);
-  await stalled.write(head + body.subarray(0, 50).toString('latin1'));
-  await sleep(200);
+  const { head, body } = upload('/v1/validate', INVOICE, 'invoice.xml', 'Expect: 100-continue\r\n');
+  await stalled.write(head);
+  assert.equal((await stalled.response()).status, 100);
+  await stalled.write(body.subarray(0, 50));
   const signalled = Date.now();
   server.child.kill('SIGTERM');
   assertProblem(await stalled.response(10_000), 503, 'SHUTTING_DOWN');
   const { code, at } = await server.exited;
   assert.equal(code, 0);
-  assert.ok(at - signalled < 3_000 + 4_000, `supervisor exited ${at - signalled} ms after SIGTERM (grace 3 s)`);
+  assert.ok(at - signalled < 3_000 + 4_000 * loadFactor(), `supervisor exited ${at - signalled} ms after SIGTERM (grace 3 s)`);
 });

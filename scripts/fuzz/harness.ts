@@ -7,13 +7,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net, { createServer } from 'node:net';
+import net from 'node:net';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { generateLicenseKeyPair, issueLicense } from '../../src/license/license.js';
 import { buildInvoiceXml } from '../../src/metadata/index.js';
 import { DOMESTIC_EXAMPLE } from '../../src/metadata/examples.js';
 import { pdfa3Base } from './pdf-builder.js';
+import { listeningPort } from '../listening-port.js';
 
 export type Endpoint = '/v1/validate' | '/v1/extract' | '/v1/merge' | '/v1/convert' | '/v1/xml' | '/v1/serialize';
 export const ENDPOINTS: Endpoint[] = ['/v1/validate', '/v1/extract', '/v1/merge', '/v1/convert', '/v1/xml', '/v1/serialize'];
@@ -173,17 +174,6 @@ export function judge(c: FuzzCase, o: Outcome, opts: OracleOptions = DEFAULT_ORA
 
 // ---------------------------------------------------------------- the server
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
-}
-
 function rssMb(pid: number | undefined): number {
   if (!pid) return 0;
   try {
@@ -287,20 +277,21 @@ export class ServerProcess {
 
   private async launch(): Promise<Instance> {
     if (this.stopped) throw new Error('the fuzz server was stopped');
-    const port = await freePort();
     const root = resolve(import.meta.dirname, '../..');
     const child = spawn(
       process.execPath,
       [...this.execArgv, '--import', join(root, 'scripts/fuzz/orphan-guard.mjs'), '--import', 'tsx', join(root, 'src/main.ts')],
       {
         cwd: root,
-        env: { ...process.env, ...this.env, PORT: String(port) },
+        // PORT=0: the server takes a free port, read from /proc once it listens (a port picked here and freed
+        // first could be taken by another program before the server binds it).
+        env: { ...process.env, ...this.env, PORT: '0' },
         // stdin: a pipe the server watches (orphan-guard.mjs), so it ends with the harness even after a SIGKILL.
         stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
     child.stdin!.on('error', () => {});
-    const inst: Instance = { child, port, exited: false, log: '' };
+    const inst: Instance = { child, port: 0, exited: false, log: '' };
     this.starts++;
     // Never leave a server behind: a busy one may ignore SIGTERM (the very bug class this finds).
     const reap = () => {
@@ -323,8 +314,9 @@ export class ServerProcess {
         throw new Error('the fuzz server was stopped');
       }
       if (inst.exited) throw new Error(`server exited at start: ${inst.log}`);
-      if ((await this.healthOf(port, 1000)) < 1000) {
-        await this.warmUp(port);
+      inst.port ||= listeningPort(child.pid!) ?? 0;
+      if (inst.port && (await this.healthOf(inst.port, 1000)) < 1000) {
+        await this.warmUp(inst.port);
         return inst;
       }
       await sleep(200);

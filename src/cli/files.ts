@@ -147,12 +147,20 @@ export interface Shard {
   count: number;
 }
 
-/** "i/n" with 1 ≤ i ≤ n. */
-export function parseShard(text: string): Shard {
+/**
+ * "i/n" with 1 ≤ i ≤ n (--shard); zero-based, "i/n" with 0 ≤ i < n (--shard-index: Kubernetes' JOB_COMPLETION_INDEX
+ * and other orchestrators' array indexes count from 0, and a container without a shell cannot add 1).
+ */
+export function parseShard(text: string, zeroBased = false): Shard {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  const index = m ? Number(m[1]) : NaN;
+  const index = m ? Number(m[1]) + (zeroBased ? 1 : 0) : NaN;
   const count = m ? Number(m[2]) : NaN;
-  if (!m || count < 1 || index < 1 || index > count) throw new InputError(`--shard must be i/n with 1 <= i <= n (e.g. 1/4), got "${text}"`);
+  if (!m || count < 1 || index < 1 || index > count)
+    throw new InputError(
+      zeroBased
+        ? `--shard-index must be i/n with 0 <= i < n (e.g. 0/4), got "${text}"`
+        : `--shard must be i/n with 1 <= i <= n (e.g. 1/4), got "${text}"`,
+    );
   return { index, count };
 }
 

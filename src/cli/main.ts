@@ -9,6 +9,7 @@ import { EInvoiceError, ShapeError } from '../lib/errors.js';
 import type { DroppedContent } from '../transform/transform.js';
 import { entryModule, runNodeChild } from './child.js';
 import { HELP } from './help.js';
+import { pdfaNote } from './pdfa-note.js';
 import { EXIT, UsageError } from './usage.js';
 import { validateCommand } from './validate-cmd.js';
 
@@ -32,15 +33,18 @@ function writeOutput(file: string | undefined, data: string | Uint8Array): void 
   }
 }
 
-function args(argv: string[], command: string, count: number, options: ParseArgsConfig['options'] = {}) {
+function args(argv: string[], command: string, count: number | [number, number], options: ParseArgsConfig['options'] = {}) {
   const parsed = parseArgs({
     args: argv,
     allowPositionals: true,
     strict: true,
     options: { output: { type: 'string', short: 'o' }, ...options },
   });
-  if (parsed.positionals.length !== count) {
-    throw new UsageError(`${command} takes ${count} argument${count === 1 ? '' : 's'}, got ${parsed.positionals.length}`, command);
+  const [min, max] = typeof count === 'number' ? [count, count] : count;
+  const n = parsed.positionals.length;
+  if (n < min || n > max) {
+    const wanted = min === max ? String(min) : `${min} or ${max}`;
+    throw new UsageError(`${command} takes ${wanted} argument${max === 1 ? '' : 's'}, got ${n}`, command);
   }
   return parsed as { values: Record<string, string | boolean | undefined>; positionals: string[] };
 }
@@ -80,7 +84,7 @@ async function run(argv: string[]): Promise<number> {
 
   if (command === 'validate') return validateCommand(rest);
   // The engine is loaded once the command is known: `help` and a batch handed to a child process never need it.
-  const { convert, extract, merge, serialize, toXml, transform } = await import('../lib/operations.js');
+  const { convert, extract, merge, render, serialize, toXml, transform } = await import('../lib/operations.js');
   switch (command) {
     case 'extract': {
       const { values, positionals } = args(rest, 'extract', 1, { xml: { type: 'boolean' } });
@@ -108,19 +112,39 @@ async function run(argv: string[]): Promise<number> {
       return EXIT.OK;
     }
     case 'convert': {
-      const { values, positionals } = args(rest, 'convert', 2, {
+      const { values, positionals } = args(rest, 'convert', [1, 2], {
         profile: { type: 'string' },
+        lang: { type: 'string' },
         'allow-signature-invalidation': { type: 'boolean' },
+        'pdfa-strict': { type: 'boolean' },
       });
       if (!values.output) throw new UsageError('convert needs -o OUT.pdf', 'convert');
-      const [pdf, meta] = positionals;
-      const result = await convert(readInput(pdf), Buffer.from(readInput(meta)).toString('utf8'), {
-        filename: pdf,
-        profile: values.profile as string | undefined,
-        allowSignatureInvalidation: values['allow-signature-invalidation'] === true,
-      });
+      // One argument: the metadata alone, and the invoice is drawn.
+      const [pdf, meta] = positionals.length === 2 ? positionals : [undefined, positionals[0]];
+      const metaBytes = readInput(meta);
+      if (pdf === undefined && Buffer.from(metaBytes.subarray(0, 5)).toString('latin1') === '%PDF-')
+        throw new UsageError(`convert needs METADATA.json (${meta} is a PDF)`, 'convert');
+      let result;
+      try {
+        result = await convert(pdf === undefined ? undefined : readInput(pdf), Buffer.from(metaBytes).toString('utf8'), {
+          filename: pdf,
+          profile: values.profile as string | undefined,
+          lang: values.lang as string | undefined,
+          allowSignatureInvalidation: values['allow-signature-invalidation'] === true,
+          pdfaStrict: values['pdfa-strict'] === true,
+        });
+      } catch (err) {
+        if (err instanceof ShapeError && err.issues.some((i) => i.loc[0] === 'lang'))
+          throw new UsageError(err.issues.map((i) => `--${i.loc.join('.')}: ${i.msg}`).join('; '), 'convert');
+        throw err;
+      }
+      if (result.drawn && result.drawn.missingGlyphs > 0)
+        process.stderr.write(
+          `${result.drawn.missingGlyphs} characters are in no shipped font: drawn as □ (listed at the end of the PDF)\n`,
+        );
       if (result.droppedFields.length) process.stderr.write(`dropped fields: ${result.droppedFields.join(', ')}\n`);
       if (result.signatureInvalidated) process.stderr.write(SIGNATURE_INVALIDATED_NOTE);
+      process.stderr.write(pdfaNote(result));
       writeOutput(values.output as string, result.pdf);
       return EXIT.OK;
     }
@@ -128,6 +152,7 @@ async function run(argv: string[]): Promise<number> {
       const { values, positionals } = args(rest, 'merge', 2, {
         format: { type: 'string' },
         'allow-signature-invalidation': { type: 'boolean' },
+        'pdfa-strict': { type: 'boolean' },
       });
       if (!values.output) throw new UsageError('merge needs -o OUT.pdf', 'merge');
       const [pdf, xml] = positionals;
@@ -136,8 +161,10 @@ async function run(argv: string[]): Promise<number> {
         pdfFilename: pdf,
         xmlFilename: xml,
         allowSignatureInvalidation: values['allow-signature-invalidation'] === true,
+        pdfaStrict: values['pdfa-strict'] === true,
       });
       if (result.signatureInvalidated) process.stderr.write(SIGNATURE_INVALIDATED_NOTE);
+      process.stderr.write(pdfaNote(result));
       writeOutput(values.output as string, result.pdf);
       return EXIT.OK;
     }
@@ -145,6 +172,26 @@ async function run(argv: string[]): Promise<number> {
       const { values, positionals } = args(rest, 'serialize', 1);
       const [file] = positionals;
       writeOutput(values.output as string | undefined, json(await serialize(readInput(file), { filename: file })));
+      return EXIT.OK;
+    }
+    case 'render': {
+      const { values, positionals } = args(rest, 'render', 1, { lang: { type: 'string' }, format: { type: 'string' } });
+      const [file] = positionals;
+      const output = values.output as string | undefined;
+      // The output's extension asks for a format when --format does not.
+      const format = (values.format as string | undefined) ?? (output && /\.pdf$/i.test(output) ? 'pdf' : undefined);
+      let page;
+      try {
+        page = await render(readInput(file), { filename: file, lang: values.lang as string | undefined, format });
+      } catch (err) {
+        if (err instanceof ShapeError) throw new UsageError(err.issues.map((i) => `--${i.loc.join('.')}: ${i.msg}`).join('; '), 'render');
+        throw err;
+      }
+      if (page.lines.shown < page.lines.total)
+        process.stderr.write(`the page shows ${page.lines.shown} of ${page.lines.total} lines (the page's bound)\n`);
+      if (page.format === 'pdf' && page.missingGlyphs > 0)
+        process.stderr.write(`${page.missingGlyphs} characters are in no shipped font: drawn as □ (listed at the end of the PDF)\n`);
+      writeOutput(output, page.format === 'pdf' ? page.pdf : page.html);
       return EXIT.OK;
     }
     case 'transform': {
@@ -162,6 +209,17 @@ async function run(argv: string[]): Promise<number> {
       });
       if (result.dropped.length && !values.json) process.stderr.write(describeDropped(result.dropped));
       writeOutput(values.output as string | undefined, values.json ? json(result) : result.xml);
+      return EXIT.OK;
+    }
+    case 'status': {
+      const { buildStatus } = await import('../lib/operations.js');
+      const { values, positionals } = args(rest, 'status', 1, { json: { type: 'boolean' } });
+      const built = await buildStatus(Buffer.from(readInput(positionals[0])).toString('utf8'));
+      if (!values.json) for (const w of built.warnings) process.stderr.write(`warning ${w.rule_id}: ${w.message}\n`);
+      writeOutput(
+        values.output as string | undefined,
+        values.json ? json({ xml: built.xml, status_json: built.status, warnings: built.warnings }) : built.xml,
+      );
       return EXIT.OK;
     }
     case 'serve':

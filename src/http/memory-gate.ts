@@ -20,6 +20,7 @@
  */
 import { constrainedMemory, memoryUsage } from 'node:process';
 import { totalmem } from 'node:os';
+import { availableMemoryBytes } from '../util/cgroup.js';
 import { getHeapStatistics } from 'node:v8';
 
 /**
@@ -40,12 +41,13 @@ export const BASELINE_BYTES = 256 * 1024 * 1024;
 const MB = 1024 * 1024;
 
 /**
- * The default ceiling of one server process, in MB: 75% of the memory the machine (or its cgroup) gives,
- * shared by the server processes, and never above what V8 lets one heap grow to.
+ * The default ceiling of one server process, in MB: 75% of the memory the machine gives (or its container's cgroup
+ * limit, src/util/cgroup.ts), shared by the server processes, and never above what V8 lets one heap grow to.
  */
-export function defaultMemoryCeilingMb(processes: number): number {
-  const limit = constrainedMemory?.() ?? 0;
-  const machine = limit > 0 && limit < totalmem() ? limit : totalmem();
+export function defaultMemoryCeilingMb(processes: number, memoryBytes = availableMemoryBytes()): number {
+  // node's own reading of the cgroup (libuv) as a second opinion: the lower of the two stands.
+  const constrained = constrainedMemory?.() ?? 0;
+  const machine = constrained > 0 && constrained < Math.min(memoryBytes, totalmem()) ? constrained : memoryBytes;
   const share = (machine * 0.75) / Math.max(1, processes);
   return Math.floor(Math.min(share, getHeapStatistics().heap_size_limit) / MB);
 }

@@ -5,6 +5,7 @@
 import { BR_FR_EDITIONS } from '../validation/br-fr.js';
 import { XR_RELEASES } from '../rules/xrechnung/common.js';
 import { FACTURX_SCHEMA_RELEASES } from '../xml/xsd-native/facturx-overlay.js';
+import { StatusMessageSchema } from '../cdar/schema.js';
 import { PEPPOL_RELEASES } from '../rules/peppol/releases.js';
 
 const str = { type: 'string' } as const;
@@ -172,16 +173,35 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
     type: 'object',
     description: 'What /v1/extract read: the detected format and profile, whether invoice XML was found, best-effort invoice JSON.',
     properties: {
-      format_detected: { ...strOrNull, description: 'factur-x, zugferd, xrechnung or ubl; null when no invoice XML was found' },
+      format_detected: {
+        ...strOrNull,
+        description: 'factur-x, zugferd, xrechnung or ubl; cdar for a lifecycle status message; null when no invoice XML was found',
+      },
       profile_detected: {
         ...strOrNull,
-        description: 'minimum, basic_wl, basic, en16931, extended or xrechnung (from BT-24, else the PDF XMP)',
+        description: 'minimum, basic_wl, basic, en16931, extended, xrechnung or extended_ctc_fr (from BT-24, else the PDF XMP)',
       },
       xml_extracted: { type: 'boolean' },
       invoice_json: refOrNull('InvoiceJson'),
       errors: { type: 'array', items: ref('ErrorDetail'), default: [] },
+      status_json: {
+        ...ref('StatusMessage'),
+        description:
+          'Only for a French lifecycle status message (CDAR; format_detected "cdar", invoice_json null): what it says, as POST /v1/status takes it',
+      },
     },
     required: ['xml_extracted'],
+  },
+  StatusMessage: StatusMessageSchema as unknown as Record<string, unknown>,
+  StatusResult: {
+    type: 'object',
+    description: 'POST /v1/status with Accept: application/json: the XML, the complete message written, the BR-FR-CDV warnings.',
+    properties: {
+      xml: { type: 'string', description: 'The CDAR D22B XML.' },
+      status_json: ref('StatusMessage'),
+      warnings: { type: 'array', items: ref('ValidationErrorDetail') },
+    },
+    required: ['xml', 'status_json', 'warnings'],
   },
   ValidationErrorDetail: {
     type: 'object',
@@ -214,7 +234,8 @@ export const componentSchemas: Record<string, Record<string, unknown>> = {
     additionalProperties: { type: 'string' },
     description:
       'Which release of each rule set and schema judged the invoice, for the families that ran: en16931 (CEN validation artefacts), ' +
-      'xrechnung (KoSIT schematron), facturx (Factur-X/ZUGFeRD profile rules), br_fr (FNFE-MPE BR-FR), peppol (Peppol BIS Billing 3.0), xsd (the schema the XSD layer used)',
+      'xrechnung (KoSIT schematron), facturx (Factur-X/ZUGFeRD profile rules), br_fr (FNFE-MPE BR-FR), peppol (Peppol BIS Billing 3.0), ' +
+      'extended_ctc_fr (FNFE-MPE EXTENDED-CTC-FR profile rules), xsd (the schema the XSD layer used)',
     examples: [{ xsd: 'Factur-X 1.09.2 EN16931', en16931: '1.3.16', facturx: '1.09.2' }],
   },
   ValidationResult: {

@@ -11,6 +11,8 @@ import type { Invoice } from '../model/invoice.js';
 import { readCii } from '../syntax/cii/reader.js';
 import { detectFormat, detectSyntax, profileFromConformanceLevel, profileFromGuideline, readGuideline } from '../syntax/detect.js';
 import { readUbl } from '../syntax/ubl/reader.js';
+import { isCdarRoot } from '../syntax/cdar/namespaces.js';
+import { readCdar } from '../syntax/cdar/reader.js';
 import { looksLikeXml, parseXml, XmlParseError, type XmlDoc } from '../xml/dom.js';
 import { IngestError, type IngestProblem, type IngestResult, type InvoiceSyntax } from './types.js';
 import type { EncryptionInfo } from '../pdf/crypt.js';
@@ -161,6 +163,11 @@ function ingestXml(bytes: Uint8Array): IngestResult {
 /** Fill syntax, guideline, format and profile from a parsed document (the model: readModel). */
 function describe(result: IngestResult, doc: XmlDoc): IngestResult {
   result.doc = doc;
+  if (isCdarRoot(doc.root)) {
+    // A lifecycle status message (CDAR), not an invoice: read by readModel(), validated by src/cdar/.
+    result.document = 'cdar';
+    return result;
+  }
   const syntax = detectSyntax(doc.root);
   if (!syntax) {
     result.problems.push({
@@ -194,6 +201,10 @@ function describe(result: IngestResult, doc: XmlDoc): IngestResult {
 /** The second step of ingest(): the EN 16931 model of what parseUpload() found, when it found an invoice. */
 export function readModel(result: IngestResult): IngestResult {
   if (result.doc && result.syntax) result.invoice = readInvoice(result.doc, result.syntax);
+  else if (result.doc && result.document === 'cdar') {
+    result.cdar = readCdar(result.doc.root);
+    result.guideline = result.cdar.message.guideline ?? null;
+  }
   return result;
 }
 

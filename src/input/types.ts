@@ -8,6 +8,7 @@ import type { XmlDoc } from '../xml/dom.js';
 import type { XmpInfo } from '../pdf/xmp.js';
 import type { EncryptionInfo } from '../pdf/crypt.js';
 import type { InvoiceFormat, InvoiceSyntax } from '../syntax/detect.js';
+import type { ReadCdar } from '../syntax/cdar/reader.js';
 
 export type { InvoiceFormat, InvoiceSyntax } from '../syntax/detect.js';
 
@@ -45,6 +46,13 @@ export interface IngestResult {
   encryption?: EncryptionInfo;
   /** Non-fatal findings, in the order found. Empty when all went well. */
   problems: IngestProblem[];
+  /**
+   * `cdar` when the XML is a French lifecycle status message (UN/CEFACT CDAR D22B), not an invoice: then `syntax`,
+   * `format` and `profile` stay unset and `guideline` is its MDT-3; readModel() fills `cdar`.
+   */
+  document?: 'cdar';
+  /** The status message read from a CDAR document (src/syntax/cdar/reader.ts). */
+  cdar?: ReadCdar;
 }
 
 /**

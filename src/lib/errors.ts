@@ -38,11 +38,11 @@ export interface ShapeIssue {
 
 /**
  * An option or metadata field of the wrong shape (HTTP 422 HTTPValidationError, which has no code there;
- * here `code` is OPTION_INVALID for options, METADATA_INVALID for metadata).
+ * here `code` is OPTION_INVALID for options, METADATA_INVALID for metadata, STATUS_INVALID for a status message).
  */
 export class ShapeError extends EInvoiceError {
   constructor(
-    code: 'OPTION_INVALID' | 'METADATA_INVALID',
+    code: 'OPTION_INVALID' | 'METADATA_INVALID' | 'STATUS_INVALID',
     readonly issues: ShapeIssue[],
   ) {
     super(code, issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '), 422, {});

@@ -1,5 +1,5 @@
 /**
- * The typed library: `import { validate, extract, toXml, convert, merge, serialize, transform } from 'einvoice-service'`.
+ * The typed library: `import { validate, extract, toXml, convert, merge, serialize, transform, render, buildStatus } from 'einvoice-service'`.
  * The same operations as the HTTP API and the CLI (one implementation each, ./operations.ts), in-process, on
  * bytes and plain objects. Importing this module loads neither fastify nor the rule sets (they load on first use).
  */
@@ -11,6 +11,16 @@ export {
   merge,
   serialize,
   transform,
+  buildStatus,
+  render,
+  parseRenderOptions,
+  RENDER_FORMATS,
+  RENDER_LANGUAGES,
+  AVAILABLE_RENDER_FORMATS,
+  type RenderOptions,
+  type RenderResult,
+  type RenderFormat,
+  type RenderLanguage,
   parseValidateOptions,
   invoicePdfName,
   BR_FR_EDITIONS,
@@ -33,6 +43,8 @@ export {
   type ProfileId,
   type SerializationResult,
   type SerializeOptions,
+  type StatusMessage,
+  type StatusResult,
   type ToXmlOptions,
   type TransformCallOptions as TransformOptions,
   type TransformResult,

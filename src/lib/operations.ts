@@ -23,9 +23,12 @@ import { MAX_JSON_DEPTH } from '../util/json-limits.js';
 import { gateWrittenPdf } from '../pdfa/layer.js';
 import { withPdfa } from '../validation/with-pdfa.js';
 // Pure string helpers (no HTTP framework): the download name of a generated PDF.
-import { invoicePdfName } from './file-names.js';
+import { fileStem, invoicePdfName } from './file-names.js';
 import { ConflictError, EInvoiceError, InternalError, InvalidInputError, ShapeError, UnprocessableError } from './errors.js';
 import { parseValidateOptions, type ValidateCallOptions } from './validate-options.js';
+import { parseRenderOptions, type ParsedRenderOptions, type RenderCallOptions, type RenderLanguage } from './render-options.js';
+import { NothingToRenderError } from '../render/errors.js';
+import type { RenderedPage } from '../render/render.js';
 
 export type { ExtractionResult, ValidationErrorDetail, ValidationResult, InvoiceMetadata, ProfileId, HybridFormat };
 export type { DroppedContent, OutputProfile, OutputSyntax, TransformResult };
@@ -127,7 +130,7 @@ export function fromMetadataError(err: unknown): unknown {
 }
 
 export interface ToXmlOptions {
-  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung, peppol. */
+  /** Output profile, overriding the metadata's `profile`: minimum, basic_wl, basic, en16931, extended, xrechnung, extended_ctc_fr, peppol. */
   profile?: OutputProfile | string;
   /** Output syntax, overriding the metadata's `syntax`: cii (CII D22B) or ubl (UBL 2.1, for en16931, xrechnung, peppol). */
   syntax?: OutputSyntax | string;
@@ -271,10 +274,28 @@ export interface PdfResult {
   filename: string;
   /** Metadata paths the profile could not carry (convert only; empty for merge). */
   droppedFields: string[];
-  /** The PDF/A-3b check of the written PDF: passed, or unverified when its time budget ran out (HTTP X-PDFA-Check). */
-  pdfaCheck: 'passed' | 'unverified';
+  /**
+   * The PDF/A-3b check of the written PDF (HTTP X-PDFA-Check): passed, failed (the input's content breaks a clause
+   * no repair could mend; see pdfaUnmet), or unverified when its time budget ran out.
+   */
+  pdfaCheck: PdfaCheck;
+  /** Names of the PDF/A repairs that changed something, in the order they ran (HTTP X-PDFA-Repairs); empty when none was needed. */
+  pdfaRepairs: string[];
+  /** When pdfaCheck is "failed": the clause-test ids the written PDF still fails, each once (HTTP X-PDFA-Unmet). Else empty. */
+  pdfaUnmet: string[];
+  /** When pdfaCheck is "failed": the findings behind pdfaUnmet, each once, at most 50 (pdfaFindingsOmitted counts the rest). */
+  pdfaFindings: ValidationErrorDetail[];
+  pdfaFindingsOmitted: number;
+  /**
+   * What a repair could do only in part, though the output may pass (HTTP X-PDFA-Partial: the clause ids): e.g. a
+   * text field's value that could not be drawn with an embedded font, a media annotation removed with its poster,
+   * XMP properties dropped because they cannot be declared. At most 50.
+   */
+  pdfaPartial: { clause: string; message: string; object?: string }[];
   /** The input PDF was digitally signed and allowSignatureInvalidation let it through: its signatures no longer verify (HTTP X-Signature-Invalidated). */
   signatureInvalidated: boolean;
+  /** convert without a PDF: the invoice was drawn (pages, lines drawn / in the invoice, characters drawn as □). */
+  drawn?: Omit<DrawnPdf, 'pdf'>;
 }
 
 /** Shared by convert and merge. */
@@ -286,43 +307,112 @@ interface SignatureOption {
   allowSignatureInvalidation?: boolean;
 }
 
-/**
- * Never hand out a PDF that claims PDF/A-3b and fails it: the written PDF is checked, and a failure (almost always
- * the input's content: fonts not embedded, device colour without output intent) is a 422 PDFA_NONCONFORMANT
- * listing the clauses.
- */
-function gatePdfa(pdf: Uint8Array): 'passed' | 'unverified' {
-  const gate = gateWrittenPdf(pdf);
-  if (gate.failures) throw new UnprocessableError('PDFA_NONCONFORMANT', gate.detail!, { errors: gate.failures });
-  return gate.header as 'passed' | 'unverified';
+/** Shared by convert and merge. */
+interface PdfaStrictOption {
+  /**
+   * Refuse instead of answering a PDF that fails PDF/A-3b after the repairs: UnprocessableError PDFA_NONCONFORMANT
+   * (HTTP 422) listing each finding once, at most 50 (the rest counted). Default false: the PDF is answered with
+   * pdfaCheck "failed" and the clauses in pdfaUnmet.
+   */
+  pdfaStrict?: boolean;
 }
 
-export interface ConvertOptions extends ToXmlOptions, SignatureOption {
+export type PdfaCheck = 'passed' | 'failed' | 'unverified';
+
+/** Findings listed in a PDFA_NONCONFORMANT refusal (and in pdfaFindings); the rest are counted. */
+export const MAX_PDFA_FINDINGS_LISTED = 50;
+
+/**
+ * The written PDF is checked again after the repairs (src/pdf/repair): passed, failed (with the clauses still unmet),
+ * or unverified. In strict mode a failure is the 422 PDFA_NONCONFORMANT of before, its body bounded: each finding
+ * once, at most 50 listed, `findings_omitted` counting the rest.
+ */
+function gatePdfa(
+  pdf: Uint8Array,
+  strict: boolean | undefined,
+): Pick<PdfResult, 'pdfaCheck' | 'pdfaUnmet' | 'pdfaFindings' | 'pdfaFindingsOmitted'> {
+  const gate = gateWrittenPdf(pdf);
+  if (!gate.failures) return { pdfaCheck: gate.header, pdfaUnmet: [], pdfaFindings: [], pdfaFindingsOmitted: 0 };
+  const seen = new Set<string>();
+  const unique = gate.failures.filter((f) => {
+    const k = `${f.rule_id}|${f.location ?? ''}|${f.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  const listed = unique.slice(0, MAX_PDFA_FINDINGS_LISTED);
+  const omitted = unique.length - listed.length;
+  if (strict)
+    throw new UnprocessableError('PDFA_NONCONFORMANT', gate.detail!, {
+      errors: listed,
+      unmet_clauses: gate.clauses,
+      ...(omitted > 0 ? { report_truncated: true, findings_omitted: omitted } : {}),
+    });
+  return { pdfaCheck: 'failed', pdfaUnmet: gate.clauses ?? [], pdfaFindings: listed, pdfaFindingsOmitted: omitted };
+}
+
+export interface ConvertOptions extends ToXmlOptions, SignatureOption, PdfaStrictOption {
   /** Name of the PDF, for messages. */
   filename?: string;
   /**
-   * How the XML is generated from the metadata (default: here, in-process). The HTTP service passes its runner's,
-   * which takes large metadata off the event loop (9 MB of line items held /health for seconds).
+   * Without a PDF: the language of the drawn invoice's labels, en (default), de or fr. Checked either way (a bad value
+   * is ShapeError OPTION_INVALID at `lang`).
    */
-  buildXml?: (
-    metadata: InvoiceMetadata | string | object,
-  ) => Promise<{ xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string; syntax?: OutputSyntax }>;
+  lang?: string;
+  /**
+   * How the XML is generated from the metadata (default: here, in-process). The HTTP service passes its runner's,
+   * which takes large metadata off the event loop (9 MB of line items held /health for seconds). With `draw` (no PDF
+   * given) it draws the invoice too and answers it as `drawn`.
+   */
+  buildXml?: (metadata: InvoiceMetadata | string | object, draw?: { lang: RenderLanguage }) => Promise<BuiltForConvert>;
+}
+
+/** What convert needs from the XML generation (the runner's BuiltXml). */
+interface BuiltForConvert {
+  xml: string;
+  droppedFields: string[];
+  profile: ProfileId;
+  invoiceNumber?: string;
+  syntax?: OutputSyntax;
+  drawn?: DrawnPdf;
+}
+
+/** The invoice convert drew when no PDF was given. */
+export interface DrawnPdf {
+  pdf: Uint8Array;
+  pages: number;
+  /** Lines drawn and in the invoice (sub-lines included). */
+  lines: { shown: number; total: number };
+  /** Characters no shipped font has, drawn as □ (the document lists them). */
+  missingGlyphs: number;
 }
 
 export { invoicePdfName };
 
 /**
  * A PDF plus invoice metadata → a hybrid invoice PDF: the XML generated as toXml does, embedded as factur-x.xml
- * (or xrechnung.xml for the xrechnung profile), invoice XML already attached replaced. Rejects with
- * InvalidInputError NOT_PDF / PDF_ENCRYPTED / PDF_UNREADABLE, or the metadata errors of toXml.
+ * (or xrechnung.xml for the xrechnung profile), invoice XML already attached replaced. Without a PDF (`pdf` undefined
+ * or null) the invoice is drawn from the metadata as a PDF/A-3b (labels in `options.lang`; the result's `drawn` says
+ * so) and the XML embedded into that: a complete Factur-X / XRechnung from metadata alone. An empty Uint8Array is not
+ * "no PDF": it is NOT_PDF. Rejects with InvalidInputError NOT_PDF / PDF_ENCRYPTED / PDF_UNREADABLE, or the metadata
+ * errors of toXml.
  */
-export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | object, options: ConvertOptions = {}): Promise<PdfResult> {
-  const pdfBytes = requireBytes(pdf, 'pdf');
-  if (!isPdf(pdfBytes)) throw new InvalidInputError('NOT_PDF', `"${options.filename ?? 'pdf'}" is not a PDF`);
-  let built: { xml: string; droppedFields: string[]; profile: ProfileId; invoiceNumber?: string; syntax?: OutputSyntax };
+export async function convert(
+  pdf: Bytes | null | undefined,
+  metadata: InvoiceMetadata | string | object,
+  options: ConvertOptions = {},
+): Promise<PdfResult> {
+  const draw = pdf === undefined || pdf === null;
+  const given = draw ? undefined : requireBytes(pdf, 'pdf');
+  if (given && !isPdf(given)) throw new InvalidInputError('NOT_PDF', `"${options.filename ?? 'pdf'}" is not a PDF`);
+  const lang = parseRenderOptions({ lang: options.lang }).lang;
+  let built: BuiltForConvert;
   if (options.buildXml) {
     try {
-      built = await options.buildXml((await withProfile(metadata as string | object, options.profile, options.syntax)) as string | object);
+      built = await options.buildXml(
+        (await withProfile(metadata as string | object, options.profile, options.syntax)) as string | object,
+        draw ? { lang } : undefined,
+      );
     } catch (err) {
       throw fromMetadataError(err);
     }
@@ -335,6 +425,11 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
       invoiceNumber: b.invoice.number ?? undefined,
       syntax: b.syntax,
     };
+    if (draw && b.syntax !== 'ubl') {
+      const { renderInvoicePdf } = await import('../render/render.js');
+      const page = await renderInvoicePdf(b.invoice, { lang, termIds: false });
+      built.drawn = { pdf: page.pdf, pages: page.pages, lines: page.lines, missingGlyphs: page.missingGlyphs };
+    }
   }
   // A hybrid PDF carries CII (Factur-X / ZUGFeRD / XRechnung CII): UBL and Peppol are /v1/xml's.
   if (built.syntax === 'ubl') {
@@ -348,6 +443,8 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
     ]);
   }
   const number = built.invoiceNumber;
+  const pdfBytes = given ?? built.drawn?.pdf;
+  if (!pdfBytes) throw new InternalError('DRAW_FAILED', 'The invoice could not be drawn as a PDF');
   let result;
   try {
     result = await embedInvoiceXml(pdfBytes, {
@@ -365,8 +462,11 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
     pdf: result.pdf,
     filename: invoicePdfName(number),
     droppedFields: built.droppedFields,
-    pdfaCheck: gatePdfa(result.pdf),
+    ...gatePdfa(result.pdf, options.pdfaStrict),
+    pdfaRepairs: result.repairs?.repaired ?? [],
+    pdfaPartial: result.repairs?.unrepaired ?? [],
     signatureInvalidated: result.signatureInvalidated === true,
+    ...(given ? {} : { drawn: { pages: built.drawn!.pages, lines: built.drawn!.lines, missingGlyphs: built.drawn!.missingGlyphs } }),
   };
 }
 
@@ -375,7 +475,7 @@ export async function convert(pdf: Bytes, metadata: InvoiceMetadata | string | o
 
 export { HYBRID_FORMATS };
 
-export interface MergeOptions extends SignatureOption {
+export interface MergeOptions extends SignatureOption, PdfaStrictOption {
   /** Container override: factur-x, zugferd or xrechnung. Default: from the XML's profile. */
   format?: HybridFormat | string | null;
   /** File names, for messages. */
@@ -411,13 +511,9 @@ async function ingestPdfPart(bytes: Uint8Array, filename: string | undefined): P
   } catch (err) {
     throw fromIngest(err);
   }
-  // Readable (empty user password) is not writable: a PDF/A-3 cannot be encrypted, and the embedding keeps the file's structure.
-  if (ing.encryption) throw new InvalidInputError('PDF_ENCRYPTED', ENCRYPTED_FOR_EMBED);
+  // Readable with the empty user password: the embedder writes it decrypted (a PDF/A-3 cannot be encrypted).
   return ing;
 }
-
-const ENCRYPTED_FOR_EMBED =
-  'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again';
 
 /** Step 1 for the XML: an invoice syntax that a hybrid PDF can carry (`problem`: why there is none, when unknown). */
 function checkXmlSyntax(syntax: string | undefined, problem: string | undefined, format: HybridFormat | undefined): void {
@@ -543,7 +639,9 @@ export async function merge(pdf: Bytes, xml: Bytes, options: MergeOptions = {}):
     pdf: result.pdf,
     filename: invoicePdfName(number),
     droppedFields: [],
-    pdfaCheck: gatePdfa(result.pdf),
+    ...gatePdfa(result.pdf, options.pdfaStrict),
+    pdfaRepairs: result.repairs?.repaired ?? [],
+    pdfaPartial: result.repairs?.unrepaired ?? [],
     signatureInvalidated: result.signatureInvalidated === true,
   };
 }
@@ -604,3 +702,163 @@ export async function serialize(input: Bytes, options: SerializeOptions = {}): P
 }
 
 export { EInvoiceError, requireFeature };
+
+// ------------------------------------------------------------------------------------------------
+// buildStatus: French lifecycle status messages (CDAR)
+
+export type { StatusMessage } from '../syntax/cdar/model.js';
+
+export interface StatusResult {
+  /** The CDAR D22B XML. */
+  xml: string;
+  /** The complete message written (defaults filled in): what extract() reads back from `xml` as `status_json`. */
+  status: import('../syntax/cdar/model.js').StatusMessage;
+  /** BR-FR-CDV warnings of the message (a status code outside the published list); never errors. */
+  warnings: ValidationErrorDetail[];
+  /** Download name from the message id, e.g. "FA-2026-0042_205.xml". */
+  filename: string;
+}
+
+/** The status builder's errors as library errors (STATUS_NOT_JSON / JSON_TOO_DEEP 400, STATUS_INVALID and STATUS_NOT_ALLOWED 422). */
+export async function fromStatusError(err: unknown): Promise<unknown> {
+  const { StatusNotAllowedError, StatusNotJsonError, StatusShapeError } = await import('../cdar/build.js');
+  if (err instanceof StatusNotJsonError) {
+    return new InvalidInputError(err.code, err.message, err.code === 'JSON_TOO_DEEP' ? { max_json_depth: MAX_JSON_DEPTH } : {});
+  }
+  if (err instanceof StatusShapeError) return new ShapeError('STATUS_INVALID', err.items);
+  if (err instanceof StatusNotAllowedError) {
+    const errors: ValidationErrorDetail[] = err.findings.map((f) => ({
+      rule_id: f.ruleId,
+      message: f.message,
+      severity: f.severity,
+      ...(f.location ? { location: f.location } : {}),
+      rule_set: f.ruleSet,
+    }));
+    return new UnprocessableError('STATUS_NOT_ALLOWED', err.message, { errors });
+  }
+  return err;
+}
+
+/**
+ * A lifecycle status message as JSON (the API's StatusMessage, an object or JSON text) → CDAR D22B XML, checked by
+ * the CDAR XSD and the BR-FR-CDV rules before it is handed out. Rejects with InvalidInputError STATUS_NOT_JSON /
+ * JSON_TOO_DEEP, ShapeError STATUS_INVALID (a field missing or out of its format; `issues` locate it under
+ * `['body', …]`), or UnprocessableError STATUS_NOT_ALLOWED (a combination the rules forbid, `extras.errors` lists
+ * their findings).
+ */
+export async function buildStatus(message: import('../syntax/cdar/model.js').StatusMessage | string | object): Promise<StatusResult> {
+  const { buildStatusMessage } = await import('../cdar/build.js');
+  let built;
+  try {
+    built = buildStatusMessage(message);
+  } catch (err) {
+    throw await fromStatusError(err);
+  }
+  const warnings: ValidationErrorDetail[] = built.warnings.map((f) => ({
+    rule_id: f.ruleId,
+    message: f.message,
+    severity: f.severity,
+    ...(f.location ? { location: f.location } : {}),
+    rule_set: f.ruleSet,
+  }));
+  const base = built.status.message_id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'status';
+  return { xml: built.xml, status: built.status, warnings, filename: `${base}.xml` };
+}
+
+// ------------------------------------------------------------------------------------------------
+// render
+
+export {
+  AVAILABLE_RENDER_FORMATS,
+  parseRenderOptions,
+  RENDER_FORMATS,
+  RENDER_LANGUAGES,
+  type RenderCallOptions,
+  type RenderFormat,
+  type RenderLanguage,
+} from './render-options.js';
+
+export interface RenderOptions extends RenderCallOptions {
+  /** Where a bad option's 422 points (the HTTP route passes ["body"]: `loc` ["body","lang"]). */
+  locRoot?: (string | number)[];
+  /**
+   * How the upload is read and drawn (default: here, in-process). The HTTP service passes its runner's, which takes a
+   * large invoice off the event loop and bounds its time.
+   */
+  renderPage?: (bytes: Uint8Array, filename: string | undefined, options: ParsedRenderOptions) => Promise<RenderedPage>;
+}
+
+interface RenderResultCommon {
+  /** Download name from the invoice number, e.g. "RE-2026-0042.html" / ".pdf". */
+  filename: string;
+  lang: RenderLanguage;
+  /** Lines drawn and in the invoice (sub-lines included); shown < total when the page's bound cut the rest. */
+  lines: { shown: number; total: number };
+}
+
+/** format 'html': one self-contained HTML document (inline CSS, no script). */
+export interface RenderHtmlResult extends RenderResultCommon {
+  format: 'html';
+  html: string;
+  /** The HTTP Content-Type of the page. */
+  contentType: 'text/html; charset=utf-8';
+}
+
+/** format 'pdf': the invoice drawn as a PDF/A-3b (embedded fonts, no browser). */
+export interface RenderPdfResult extends RenderResultCommon {
+  format: 'pdf';
+  pdf: Uint8Array;
+  contentType: 'application/pdf';
+  pages: number;
+  /** Characters no shipped font has, drawn as □ (the document lists them in a notice); 0 almost always. */
+  missingGlyphs: number;
+}
+
+export type RenderResult = RenderHtmlResult | RenderPdfResult;
+
+/** NothingToRenderError (no invoice in the upload) → UnprocessableError with ingest's code; IngestError → 400. */
+export function fromRenderError(err: unknown): unknown {
+  if (err instanceof NothingToRenderError) return new UnprocessableError(err.code, `Nothing to render: ${err.message}`);
+  return fromIngest(err);
+}
+
+/**
+ * A PDF or XML invoice → a human-readable page: every business term the invoice carries, labels in English, German or
+ * French. `format` 'html' (default): one HTML page, each value marked with its EN 16931 id (`data-bt`); 'pdf': the same
+ * invoice drawn as a PDF/A-3b on A4 pages. Rejects with ShapeError (OPTION_INVALID: lang or format not accepted),
+ * InvalidInputError (unusable upload, as extract) or UnprocessableError with ingest's code when the upload holds no
+ * invoice (NO_XML, UNKNOWN_XML, XML_MALFORMED of an embedded XML, PDF_ATTACHMENT_UNREADABLE).
+ */
+export async function render(input: Bytes, options: RenderOptions = {}): Promise<RenderResult> {
+  const bytes = requireBytes(input, 'input');
+  const parsed = parseRenderOptions(options, options.locRoot);
+  let page: RenderedPage;
+  try {
+    if (options.renderPage) page = await options.renderPage(bytes, options.filename, parsed);
+    else {
+      const { renderIngested } = await import('../render/render.js');
+      page = await renderIngested(await ingest(bytes, options.filename), { lang: parsed.lang, format: parsed.format });
+    }
+  } catch (err) {
+    throw fromRenderError(err);
+  }
+  const common = { lang: page.lang, lines: page.lines };
+  if (page.format === 'pdf') {
+    return {
+      format: 'pdf',
+      pdf: page.pdf,
+      contentType: 'application/pdf',
+      filename: `${fileStem(page.invoiceNumber, 'invoice')}.pdf`,
+      pages: page.pages,
+      missingGlyphs: page.missingGlyphs,
+      ...common,
+    };
+  }
+  return {
+    format: 'html',
+    html: page.html,
+    contentType: 'text/html; charset=utf-8',
+    filename: `${fileStem(page.invoiceNumber, 'invoice')}.html`,
+    ...common,
+  };
+}

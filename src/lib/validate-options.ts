@@ -9,6 +9,7 @@ import { BR_FR_EDITIONS, BR_FR_LAYER, DEFAULT_BR_FR_EDITION, parseBrFrEdition } 
 import { XR_RELEASES, parseXrRelease, type XrRelease } from '../rules/xrechnung/common.js';
 import { FACTURX_SCHEMA_RELEASES, parseFacturxRelease, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
 import { PEPPOL_RELEASES, parsePeppolRelease, type PeppolRelease } from '../rules/peppol/releases.js';
+import { EXTENDED_CTC_FR_RELEASES, parseExtendedCtcFrRelease } from '../rules/extended-ctc-fr/releases.js';
 
 /** Extra rule layers that can be asked for. */
 export const EXTRA_RULE_LAYERS = [BR_FR_LAYER] as const;
@@ -25,6 +26,8 @@ export type FacturxVersion = FacturxSchemaRelease;
 /** Peppol BIS Billing 3.0 releases accepted by `peppolVersion`: 2026.5 (current, default), 2025.11 and 2025.5. */
 export const PEPPOL_VERSIONS = PEPPOL_RELEASES;
 export type PeppolVersion = PeppolRelease;
+/** EXTENDED-CTC-FR schematron releases accepted by `extendedCtcFrVersion` (FNFE-MPE, newest first; "1.4" = the newest). */
+export { EXTENDED_CTC_FR_RELEASES };
 
 export interface ValidateCallOptions extends LicenseOptions {
   /** Name of the file, for messages only (the bytes decide what the file is). */
@@ -39,6 +42,8 @@ export interface ValidateCallOptions extends LicenseOptions {
   facturxVersion?: string;
   /** Peppol BIS Billing 3.0 release for Peppol invoices: 2026.5 (default, the current one), 2025.11 or 2025.5 ("2026-05" accepted). */
   peppolVersion?: string;
+  /** EXTENDED-CTC-FR schematron release for invoices of that profile: 1.4.0.02 (default), 1.4.0.01 or 1.4.0. */
+  extendedCtcFrVersion?: string;
   /**
    * Check a PDF against PDF/A (the part its XMP declares) with the native checker: `pdfa_valid`, `pdfa3b` in
    * `layers_executed`, each failed clause a finding (rule_set "pdfa"); a PDF that fails PDF/A is not valid.
@@ -78,12 +83,16 @@ export function parseValidateOptions(options: ValidateCallOptions = {}, locRoot:
   if (!facturxVersion) throw notOneOf([...locRoot, 'facturx_version'], FACTURX_SCHEMA_RELEASES, options.facturxVersion);
   const peppolVersion = parsePeppolRelease(options.peppolVersion === undefined ? undefined : String(options.peppolVersion));
   if (!peppolVersion) throw notOneOf([...locRoot, 'peppol_version'], PEPPOL_RELEASES, options.peppolVersion);
+  const extendedCtcFrVersion = parseExtendedCtcFrRelease(options.extendedCtcFrVersion);
+  if (!extendedCtcFrVersion)
+    throw notOneOf([...locRoot, 'extended_ctc_fr_version'], EXTENDED_CTC_FR_RELEASES, options.extendedCtcFrVersion);
   const out: ValidateOptions = {
     brFr: names.some((s) => s.toLowerCase() === BR_FR_LAYER),
     brFrEdition: edition,
     xrechnungVersion,
     facturxVersion,
     peppolVersion,
+    extendedCtcFrVersion,
   };
   return out;
 }

@@ -10,6 +10,7 @@ import { writeCii } from '../syntax/cii/writer.js';
 import { writeUbl } from '../syntax/ubl/writer.js';
 import { XmlOutputTooLargeError } from '../syntax/cii/writer-xml.js';
 import { completeInvoice } from './compute.js';
+import { completeMultiVendor, prepareMultiVendor } from './multi-vendor.js';
 import { MetadataContentError, MetadataShapeError } from './errors.js';
 import { droppedFields, ublDroppedFields } from './profile-fit.js';
 import type { InvoiceMetadata } from './schema.js';
@@ -41,8 +42,11 @@ export interface BuiltInvoice {
 /** Validated metadata → computed model, checked for consistency. */
 export function buildInvoice(meta: InvoiceMetadata): BuiltInvoice {
   const { invoice, profile, target, syntax, given } = metadataToModel(meta);
+  const subInvoices = profile === 'extended' || profile === 'extended_ctc_fr';
+  if (subInvoices) prepareMultiVendor(invoice);
   const issues = completeInvoice(invoice, given, { hasLines: invoice.lines.length > 0 });
   if (issues.length) throw new MetadataContentError('The given amounts do not match the invoice content', issues);
+  if (subInvoices) completeMultiVendor(invoice);
   // BR-CO-25: a positive amount due needs a due date or payment terms (EN 16931 invoices: BASIC and above).
   if (
     invoice.lines.length &&

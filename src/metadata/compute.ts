@@ -84,7 +84,13 @@ interface Group {
   category: string;
   rate?: string;
   taxable: BigValue;
+  /** The exemption reason of the lines of this group (lines that state one: sub-lines of multi-vendor invoices). */
+  reason?: string;
+  reasonCode?: string;
 }
+
+/** A line that counts in the totals and the VAT breakdown: DETAIL or no subtype (GROUP and INFORMATION lines do not). */
+export const countsInTotals = (line: InvoiceLine): boolean => line.subtype === undefined || line.subtype === 'DETAIL';
 
 /**
  * Fill line amounts, allowance/charge amounts, the VAT breakdown and the document totals of `invoice` in place.
@@ -98,20 +104,22 @@ export function completeInvoice(
   const issues: ContentIssue[] = [];
   const t = invoice.totals;
   const groups = new Map<string, Group>();
-  const group = (category: string, rate: string | undefined) => {
-    const key = vatKey(category, rate);
+  const group = (category: string, rate: string | undefined, reason?: string, reasonCode?: string) => {
+    const key = vatKey(category, rate) + (reason || reasonCode ? `\u0000${reason ?? ''}\u0000${reasonCode ?? ''}` : '');
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { category, rate, taxable: ZERO }));
+    if (!g) groups.set(key, (g = { category, rate, taxable: ZERO, reason, reasonCode }));
     return g;
   };
 
   let lineTotal = ZERO;
   for (const [i, line] of invoice.lines.entries()) {
     const amount = computeLine(line, `line_items[${i}]`, issues);
+    if (!countsInTotals(line)) continue;
     lineTotal = lineTotal.plus(amount);
-    const g = group(line.vatCategoryCode ?? 'S', line.vatRate);
+    const g = group(line.vatCategoryCode ?? 'S', line.vatRate, line.vatExemptionReason, line.vatExemptionReasonCode);
     g.taxable = g.taxable.plus(amount);
   }
+  groupTotalsAgree(invoice, issues);
 
   let allowanceTotal = ZERO;
   let chargeTotal = ZERO;
@@ -135,6 +143,7 @@ export function completeInvoice(
   if (options.hasLines) {
     for (const g of groups.values()) {
       const key = vatKey(g.category, g.rate);
+      const own = g.reason !== undefined || g.reasonCode !== undefined;
       const rate = parseDec(g.rate) ?? ZERO;
       const tax = NO_VAT_CATEGORIES.has(g.category) ? ZERO : g.taxable.times(rate).div(HUNDRED).round(2, Big.roundHalfUp);
       const entry: VatBreakdown = {
@@ -143,6 +152,14 @@ export function completeInvoice(
         taxableAmount: toFixedHalfUp(g.taxable),
         taxAmount: toFixedHalfUp(tax),
       };
+      // A group of lines with their own exemption reason (a multi-vendor invoice's third-party lines) is a breakdown
+      // of its own with that reason; the caller's breakdown entries describe the other groups.
+      if (own) {
+        entry.exemptionReason = g.reason;
+        entry.exemptionReasonCode = g.reasonCode;
+        breakdown.push(entry);
+        continue;
+      }
       const mine = givenByKey.get(key);
       const where = `tax_breakdown[${mine ? given.breakdown.indexOf(mine) : '?'}]`;
       if (mine) {
@@ -250,4 +267,26 @@ export function completeInvoice(
 /** Category letter(s) as used in the BR-<x>-nn rule ids. */
 function ruleCat(category: string): string {
   return category === 'K' ? 'IC' : category === 'L' ? 'AF' : category === 'M' ? 'AG' : category;
+}
+
+/**
+ * BR-FREXT-08 / BR-FXEXT-08: a GROUP line's net amount is the sum of the net amounts of its DETAIL and GROUP sub-lines.
+ * Sub-lines name their parent by its id (parent_line_id).
+ */
+function groupTotalsAgree(invoice: Invoice, issues: ContentIssue[]): void {
+  for (const [i, g] of invoice.lines.entries()) {
+    if (g.subtype !== 'GROUP' || g.netAmount === undefined) continue;
+    const children = invoice.lines.filter((c) => c.parentLineId === g.id && (c.subtype === 'DETAIL' || c.subtype === 'GROUP'));
+    if (children.length === 0) continue;
+    const sum = children.reduce((acc, c) => acc.plus(decOrZero(c.netAmount)), ZERO);
+    if (!decOrZero(g.netAmount).eq(sum)) {
+      issues.push({
+        field: `line_items[${i}].line_total`,
+        message: 'the net amount of a GROUP line must equal the sum of the net amounts of its DETAIL and GROUP sub-lines',
+        rule: 'BR-FREXT-08',
+        given: g.netAmount,
+        expected: toFixedHalfUp(sum),
+      });
+    }
+  }
 }

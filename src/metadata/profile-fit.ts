@@ -114,6 +114,20 @@ export function droppedFields(meta: InvoiceMetadata, profile: ProfileId): string
     }
   }
 
+  // Sub-lines and line sellers (multi-vendor invoices) exist from EXTENDED up.
+  if (level < LEVEL.EXTENDED) {
+    for (const k of [
+      'subtype',
+      'parent_line_id',
+      'seller',
+      'vat_exemption_reason',
+      'vat_exemption_reason_code',
+      'sub_invoice_number',
+      'sub_invoice_framework',
+    ])
+      if ((meta.line_items ?? []).some((l) => present((l as Record<string, unknown>)[k]))) add(`line_items[].${k}`);
+  }
+
   // No EN 16931 term for a unit label: CII carries only the unit code.
   if (level > LEVEL.BASIC_WL && (meta.line_items ?? []).some((l) => present(l.unit_label))) add('line_items[].unit_label');
 

@@ -78,7 +78,7 @@ const unitCode = (description: string) =>
     examples: ['C62'],
   });
 
-export const PROFILE_VALUES = ['minimum', 'basic_wl', 'basic', 'en16931', 'extended', 'xrechnung', 'peppol'] as const;
+export const PROFILE_VALUES = ['minimum', 'basic_wl', 'basic', 'en16931', 'extended', 'xrechnung', 'extended_ctc_fr', 'peppol'] as const;
 
 /** Output syntaxes: CII (the Factur-X profiles, XRechnung CII) or UBL 2.1 (EN 16931, XRechnung UBL, Peppol BIS). */
 export const SYNTAX_VALUES = ['cii', 'ubl'] as const;
@@ -387,6 +387,40 @@ export const LineItemSchema = Type.Object(
     ),
     order_line_reference: Type.Optional(text('BT-132 referenced purchase order line.')),
     accounting_reference: Type.Optional(text('BT-133 buyer accounting reference.')),
+    subtype: Type.Optional(
+      Type.Enum(['DETAIL', 'GROUP', 'INFORMATION'], {
+        description:
+          'BT-X-8 / EXT-FR-FE-163 line subtype (extended, extended_ctc_fr): DETAIL (default) counts in the totals; GROUP (a sub-total of its sub-lines, its line_total must equal theirs) and INFORMATION lines do not.',
+      }),
+    ),
+    parent_line_id: Type.Optional(text('BT-X-304 / EXT-FR-FE-162 id of the parent (GROUP) line (extended, extended_ctc_fr).')),
+    seller: Type.Optional(
+      Type.Object(
+        {
+          name: Type.Optional(text('EXT-FR-FE-164 name of the seller of this line.')),
+          registration_id: Type.Optional(text('EXT-FR-FE-167 legal registration id (SIREN).')),
+          registration_scheme: Type.Optional(text('Its scheme (ISO 6523 ICD), e.g. 0002 (SIREN).')),
+          vat_number: Type.Optional(text('EXT-FR-FE-168 VAT identifier.')),
+          country_code: Type.Optional(countryCode('EXT-FR-FE-177 country.')),
+          global_id: Type.Optional(Identifier),
+        },
+        { additionalProperties: false, description: 'Seller of this line on a multi-vendor invoice (extended, extended_ctc_fr).' },
+      ),
+    ),
+    vat_exemption_reason: Type.Optional(
+      text(
+        'EXT-FR-FE-178 line VAT exemption reason (extended, extended_ctc_fr); the VAT breakdown is split by it (multi-vendor invoices).',
+      ),
+    ),
+    vat_exemption_reason_code: Type.Optional(text('EXT-FR-FE-179 line VAT exemption reason code (VATEX).')),
+    sub_invoice_number: Type.Optional(
+      text(
+        "BT-128 (reference type AFL) number of the sub-invoice a GROUP line without parent heads on a multi-vendor invoice (business_process S8, B8 or M8; extended, extended_ctc_fr). Default for the invoice seller's own sub-invoice: the invoice number; required for another seller's. Its sub-lines carry it too.",
+      ),
+    ),
+    sub_invoice_framework: Type.Optional(
+      text('BT-128 (reference type AVV) billing framework of that sub-invoice (BR-FR-08 code, not S8/B8/M8); default S1, B1 or M1.'),
+    ),
   },
   { additionalProperties: false, description: 'BG-25 invoice line.' },
 );
@@ -484,7 +518,7 @@ export const InvoiceMetadataSchema = Type.Object(
     profile: Type.Optional(
       Type.Enum([...PROFILE_VALUES], {
         description:
-          'Output profile; default en16931 (xrechnung_3.0 is accepted for xrechnung). minimum and basic_wl carry no lines: the line items only compute the totals (basic_wl also the VAT breakdown). peppol is Peppol BIS Billing 3.0, written as UBL; minimum, basic_wl, basic and extended are Factur-X profiles, written as CII.',
+          'Output profile; default en16931 (xrechnung_3.0 is accepted for xrechnung). minimum and basic_wl carry no lines: the line items only compute the totals (basic_wl also the VAT breakdown). peppol is Peppol BIS Billing 3.0, written as UBL; minimum, basic_wl, basic and extended are Factur-X profiles, written as CII. extended_ctc_fr: the French EXTENDED-CTC-FR profile of AFNOR XP Z12-012 (CII; business_process is its billing framework, e.g. B1, S1, M1).',
       }),
     ),
     syntax: Type.Optional(

@@ -126,6 +126,22 @@ function line(l: LineItemMetadata, index: number): InvoiceLine {
   out.classifications = (l.classifications ?? []).map((c) => ({ value: c.code, schemeId: c.list_id, listVersionId: c.list_version }));
   out.originCountryCode = l.origin_country;
   out.attributes = (l.attributes ?? []).map((a) => ({ name: a.name, value: a.value }));
+  out.subtype = l.subtype;
+  out.parentLineId = l.parent_line_id;
+  out.vatExemptionReason = l.vat_exemption_reason;
+  out.vatExemptionReasonCode = l.vat_exemption_reason_code;
+  out.subInvoiceNumber = l.sub_invoice_number;
+  out.subInvoiceFramework = l.sub_invoice_framework;
+  if (l.seller) {
+    const s = l.seller;
+    out.itemSeller = {
+      name: s.name,
+      globalId: identifier(s.global_id),
+      legalRegistrationId: s.registration_id ? { value: s.registration_id, schemeId: s.registration_scheme } : undefined,
+      vatId: s.vat_number,
+      countryCode: s.country_code,
+    };
+  }
   return out;
 }
 
@@ -168,7 +184,8 @@ function defaultDeliveryDate(meta: InvoiceMetadata, profile: ProfileId): string 
     (!!meta.receiving_advice_reference && profile !== 'basic_wl' && profile !== 'basic');
   if (!timeOfSupply) return meta.invoice_date;
   // XRechnung exempts the delivery element from R008; BASIC WL's set does not carry R008.
-  if (deliveryContent || !(profile === 'basic' || profile === 'en16931' || profile === 'extended')) return undefined;
+  if (deliveryContent || !(profile === 'basic' || profile === 'en16931' || profile === 'extended' || profile === 'extended_ctc_fr'))
+    return undefined;
   return period?.end ?? period?.start ?? meta.invoice_date;
 }
 
@@ -183,6 +200,12 @@ export interface ModelWithGiven {
   /** What the caller gave for values that are otherwise computed (checked by compute.ts). */
   given: { breakdown: VatBreakdown[]; totals: Invoice['totals'] };
 }
+
+/**
+ * EXTENDED-CTC-FR needs a billing framework (BT-23, BR-FR-08): without one, M1, the framework of a single invoice for
+ * goods and services alike (B1 goods, S1 services are narrower), is written.
+ */
+const FRENCH_DEFAULT_FRAMEWORK = 'M1';
 
 export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
   const target: OutputProfile = meta.profile ?? 'en16931';
@@ -213,7 +236,13 @@ export function metadataToModel(meta: InvoiceMetadata): ModelWithGiven {
   inv.notes = (meta.notes ?? []).map((n) => ({ text: n.text, subjectCode: n.subject_code }));
   inv.businessProcess =
     meta.business_process ??
-    (profile === 'xrechnung' ? XRECHNUNG_BUSINESS_PROCESS : target === 'peppol' ? PEPPOL_BILLING_PROCESS : undefined);
+    (profile === 'xrechnung'
+      ? XRECHNUNG_BUSINESS_PROCESS
+      : target === 'peppol'
+        ? PEPPOL_BILLING_PROCESS
+        : profile === 'extended_ctc_fr'
+          ? FRENCH_DEFAULT_FRAMEWORK
+          : undefined);
   inv.specificationId = syntax === 'ubl' ? UBL_CUSTOMIZATION_ID[target as UblProfileId] : GUIDELINE_ID[profile];
   inv.precedingInvoices = (meta.preceding_invoices ?? []).map((p) => ({ number: p.number, date: p.date }));
   inv.seller = party(meta.seller);

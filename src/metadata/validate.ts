@@ -3,6 +3,8 @@
  * conditional requirements of EN 16931 and of the chosen profile (XRechnung's BR-DE-*, VAT category rules).
  * Every problem becomes a FastAPI-style item whose `loc` starts with ['body', 'metadata'].
  */
+import { billingModes } from '../rules/br-fr/checks.js';
+import { isMultiVendor } from './multi-vendor.js';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Big, parseDec } from '../model/decimal.js';
@@ -516,6 +518,10 @@ function semanticErrors(meta: InvoiceMetadata): ShapeErrorItem[] {
   if (profile === 'xrechnung') xrechnungErrors(meta, add, missing);
   syntaxErrors(meta, add);
   if (profile === 'peppol') peppolErrors(meta, add, missing);
+  if (profile === 'extended_ctc_fr') frenchExtendedErrors(meta, add, missing);
+  subLineErrors(meta, add);
+  if ((profile === 'extended' || profile === 'extended_ctc_fr') && isMultiVendor(meta.business_process))
+    multiVendorErrors(meta, add, missing);
   return items;
 }
 
@@ -525,7 +531,7 @@ function syntaxErrors(meta: InvoiceMetadata, add: (loc: Loc, msg: string, type?:
   if (meta.syntax === 'ubl' && !(UBL_PROFILE_VALUES as readonly string[]).includes(profile)) {
     add(
       ['syntax'],
-      `profile ${profile} is a Factur-X profile, written as CII only; with syntax ubl use profile en16931, xrechnung or peppol`,
+      `profile ${profile} is ${profile === 'extended_ctc_fr' ? 'a French CII profile' : 'a Factur-X profile'}, written as CII only; with syntax ubl use profile en16931, xrechnung or peppol`,
       'value_error',
       meta.syntax,
     );
@@ -608,6 +614,135 @@ function peppolErrors(
         'Peppol wants a line period within the invoicing period (PEPPOL-EN16931-R111)',
         'value_error',
         l.period.end,
+      );
+  }
+}
+
+type AddIssue = (loc: Loc, msg: string, type?: string, input?: unknown) => void;
+type MissingIssue = (loc: Loc, why: string) => void;
+
+/**
+ * EXTENDED-CTC-FR: the billing framework (cadre de facturation, BT-23) is one of the codes of AFNOR XP Z12-012
+ * (BR-FR-08, release 1.4); when absent the writer writes M1 (src/metadata/to-model.ts).
+ */
+function frenchExtendedErrors(meta: InvoiceMetadata, add: AddIssue, _missing: MissingIssue): void {
+  const modes = billingModes('1.4');
+  if (meta.business_process !== undefined && !modes.includes(meta.business_process))
+    add(['business_process'], `The billing framework (BT-23) must be one of ${modes.join(', ')} (BR-FR-08)`, 'enum', meta.business_process);
+}
+
+/** Sub-lines: a parent names another line (BR-FREXT-11), and a line with a parent states its subtype (BR-FREXT-06). */
+function subLineErrors(meta: InvoiceMetadata, add: AddIssue): void {
+  const lines = meta.line_items ?? [];
+  const ids = lines.map((l, i) => l.id ?? String(i + 1));
+  for (const [i, l] of lines.entries()) {
+    if (l.parent_line_id === undefined) continue;
+    if (!ids.some((id, j) => id === l.parent_line_id && j !== i))
+      add(
+        ['line_items', i, 'parent_line_id'],
+        'parent_line_id must name another line of the invoice (BR-FREXT-11)',
+        'value_error',
+        l.parent_line_id,
+      );
+    if (l.subtype === undefined)
+      add(['line_items', i, 'subtype'], 'A line with a parent_line_id must state its subtype (BR-FREXT-06)', 'missing', undefined);
+  }
+}
+
+/** Self-billed document types, which a multi-vendor invoice cannot be (BR-FR-MV-13). */
+const SELF_BILLED_TYPES = ['389', '261', '501', '500', '502', '471', '473'];
+
+/**
+ * Multi-vendor invoices (business_process S8, B8, M8): every line belongs to a sub-invoice, a GROUP line without parent
+ * (BR-FR-MV-02, MV-06/07); a sub-invoice of another seller names that seller (name, SIREN, country: MV-03) and its own
+ * number (unique: MV-12); the sub-invoice fields sit on the heads only. What the writer can fill in it does
+ * (src/metadata/multi-vendor.ts).
+ */
+function multiVendorErrors(meta: InvoiceMetadata, add: AddIssue, missing: MissingIssue): void {
+  const lines = meta.line_items ?? [];
+  const ids = lines.map((l, i) => l.id ?? String(i + 1));
+  const isHead = (l: (typeof lines)[number]) => l.subtype === 'GROUP' && l.parent_line_id === undefined;
+  const headIndex = (i: number): number | undefined => {
+    const seen = new Set<number>();
+    for (let j: number | undefined = i; j !== undefined && !seen.has(j); ) {
+      seen.add(j);
+      const l = lines[j];
+      if (l.parent_line_id === undefined) return isHead(l) ? j : undefined;
+      const p = ids.indexOf(l.parent_line_id);
+      j = p >= 0 ? p : undefined;
+    }
+    return undefined;
+  };
+  const why = `business_process ${meta.business_process} is a multi-vendor invoice`;
+  if (!lines.some(isHead)) missing(['line_items'], `${why}: give each sub-invoice a GROUP line without parent_line_id (BR-FR-MV-02)`);
+  if (SELF_BILLED_TYPES.includes(meta.document_type_code ?? '380'))
+    add(['document_type_code'], `${why}, which cannot be self-billed (BR-FR-MV-13)`, 'value_error', meta.document_type_code);
+  if (meta.tax_currency)
+    add(
+      ['tax_currency'],
+      `${why}: each sub-invoice would need its VAT total in the VAT accounting currency (EXT-FR-FE-182), which the metadata cannot give`,
+      'value_error',
+      meta.tax_currency,
+    );
+  const numbers = new Map<string, number>();
+  for (const [i, l] of lines.entries()) {
+    if (!isHead(l)) {
+      for (const k of ['sub_invoice_number', 'sub_invoice_framework'] as const)
+        if (l[k] !== undefined)
+          add(
+            ['line_items', i, k],
+            `${k} belongs on the GROUP line without parent_line_id that heads the sub-invoice`,
+            'value_error',
+            l[k],
+          );
+      const h = headIndex(i);
+      if (h === undefined) {
+        add(
+          ['line_items', i, 'parent_line_id'],
+          `${why}: every line belongs to a sub-invoice, under a GROUP line without parent_line_id (BR-FR-MV-06/07)`,
+          'missing',
+          l.parent_line_id,
+        );
+        continue;
+      }
+      const headId = lines[h].seller?.registration_id ?? meta.seller.registration_id;
+      if (l.seller?.registration_id !== undefined && l.seller.registration_id !== headId)
+        add(
+          ['line_items', i, 'seller', 'registration_id'],
+          `A sub-line's seller is the seller of its sub-invoice (${headId}) (BR-FR-MV-06)`,
+          'value_error',
+          l.seller.registration_id,
+        );
+      continue;
+    }
+    const s = l.seller;
+    if (s) {
+      if (s.name === undefined) missing(['line_items', i, 'seller', 'name'], 'the seller of a sub-invoice (BR-FR-MV-03)');
+      if (s.registration_id === undefined)
+        missing(['line_items', i, 'seller', 'registration_id'], 'the SIREN of the seller of a sub-invoice (BR-FR-MV-03)');
+      if (s.country_code === undefined)
+        missing(['line_items', i, 'seller', 'country_code'], 'the country of the seller of a sub-invoice (BR-FR-MV-03)');
+    } else if (meta.seller.registration_id === undefined) {
+      missing(['seller', 'registration_id'], `${why}: the seller's SIREN identifies its own sub-invoice (BR-FR-MV-03)`);
+    }
+    const own = s?.registration_id === undefined || s.registration_id === meta.seller.registration_id;
+    const number = l.sub_invoice_number ?? (own ? meta.invoice_number : undefined);
+    if (number === undefined) missing(['line_items', i, 'sub_invoice_number'], "the number of another seller's sub-invoice (BR-FR-MV-03)");
+    else if (numbers.has(number))
+      add(
+        ['line_items', i, 'sub_invoice_number'],
+        `sub-invoice numbers must be unique; line_items[${numbers.get(number)}] has ${number} (BR-FR-MV-12)`,
+        'value_error',
+        number,
+      );
+    else numbers.set(number, i);
+    const fw = l.sub_invoice_framework;
+    if (fw !== undefined && (!billingModes('1.4').includes(fw) || isMultiVendor(fw)))
+      add(
+        ['line_items', i, 'sub_invoice_framework'],
+        'The framework of a sub-invoice is a billing framework code other than S8, B8, M8 (BR-FR-MV-03)',
+        'enum',
+        fw,
       );
   }
 }

@@ -213,6 +213,10 @@ export interface InvoiceLine extends Located {
   grossPrice?: Dec; // BT-148
   priceBaseQuantity?: Dec; // BT-149
   priceBaseQuantityUnitCode?: string; // BT-150
+  // CII: the gross price's own base quantity (BT-149 / BT-150 of GrossPriceProductTradePrice) when the net price
+  // states another one (priceBaseQuantity is then the net price's); absent otherwise.
+  grossPriceBaseQuantity?: Dec;
+  grossPriceBaseQuantityUnitCode?: string;
   // BG-30 line VAT information
   vatCategoryCode?: string; // BT-151
   vatRate?: Dec; // BT-152
@@ -225,6 +229,37 @@ export interface InvoiceLine extends Located {
   classifications: (Identifier & { listVersionId?: string })[]; // BT-158
   originCountryCode?: string; // BT-159
   attributes: ItemAttribute[]; // BG-32
+  // XRechnung extension (UBL cac:SubInvoiceLine / cac:SubCreditNoteLine, BG-DEX-01): the line's sub-lines, each an
+  // InvoiceLine of its own (BT-126... and the same groups); absent when the line has none. (CII writes its sub-lines
+  // flat, each with parentLineId and subtype below.)
+  subLines?: InvoiceLine[];
+  // EXTENDED / EXTENDED-CTC-FR (AFNOR XP Z12-012): sub-lines and multi-vendor invoices
+  subtype?: 'DETAIL' | 'GROUP' | 'INFORMATION'; // BT-X-8 / EXT-FR-FE-163 line subtype (absent: DETAIL)
+  parentLineId?: string; // BT-X-304 / EXT-FR-FE-162 parent line
+  itemSeller?: LineSeller; // EXT-FR-FE-164… seller of the line (multi-vendor invoices)
+  vatExemptionReason?: string; // EXT-FR-FE-178 line VAT exemption reason text (multi-vendor: the third-party marker)
+  vatExemptionReasonCode?: string; // EXT-FR-FE-179 line VAT exemption reason code
+  // Multi-vendor invoices (frameworks S8/B8/M8): each GROUP line without parent is a sub-invoice of one seller.
+  subInvoiceNumber?: string; // BT-128 with reference type AFL: the number of the sub-invoice the line belongs to
+  subInvoiceFramework?: string; // BT-128 with reference type AVV: the sub-invoice's billing framework (e.g. S1)
+  taxTotal?: Dec; // EXT-FR-FE-181 VAT total of the sub-invoice (GROUP line), in the invoice currency
+  grossTotal?: Dec; // EXT-FR-FE-184 total with VAT of the sub-invoice (GROUP line)
+}
+
+/** XRechnung extension BG-DEX-09 third party payment (UBL cac:PrepaidPayment). */
+export interface ThirdPartyPayment extends Located {
+  type?: string; // BT-DEX-001
+  amount?: Dec; // BT-DEX-002
+  description?: string; // BT-DEX-003
+}
+
+/** The seller of one line of a multi-vendor invoice (CII ItemSellerTradeParty). */
+export interface LineSeller {
+  name?: string; // EXT-FR-FE-164
+  globalId?: Identifier; // EXT-FR-FE-166
+  legalRegistrationId?: Identifier; // EXT-FR-FE-167 (SIREN: scheme 0002)
+  vatId?: string; // EXT-FR-FE-168
+  countryCode?: string; // EXT-FR-FE-177
 }
 
 /** Document kind as the syntax expresses it (UBL distinguishes Invoice and CreditNote roots). */
@@ -269,6 +304,7 @@ export interface Invoice extends Located {
   vatBreakdown: VatBreakdown[]; // BG-23
   supportingDocuments: SupportingDocument[]; // BG-24
   lines: InvoiceLine[]; // BG-25
+  thirdPartyPayments?: ThirdPartyPayment[]; // BG-DEX-09 (XRechnung extension, UBL); absent when there is none
 }
 
 /** A fresh, empty invoice: every array present, every optional field absent. */

@@ -28,6 +28,8 @@ const CONFORMANCE_LEVEL: Record<ProfileId, string> = {
   extended: 'EXTENDED',
   // XRechnung CII presented as Factur-X: it is a CIUS of EN 16931.
   xrechnung: 'EN 16931',
+  // A Factur-X PDF whose CII declares EXTENDED-CTC-FR carries the EXTENDED element set.
+  extended_ctc_fr: 'EXTENDED',
 };
 
 /**
@@ -93,6 +95,21 @@ export interface EmbedResult {
   pageCount: number;
   /** The input was digitally signed (and allowSignatureInvalidation let it through): its signatures no longer verify. */
   signatureInvalidated?: boolean;
+  /** What the PDF/A repairs did (src/pdf/repair): absent only for results made without them. */
+  repairs?: EmbedRepairs;
+}
+
+/** The PDF/A repairs' account, as plain data (it crosses the PDF worker's thread boundary). */
+export interface EmbedRepairs {
+  /** Names of the repairs that changed something, in the order they ran. */
+  repaired: string[];
+  /** Every repair that ran: objects changed and wall time (ms). */
+  runs: { name: string; changed: number; ms: number }[];
+  /** What the repairs saw but could not (fully) repair (at most 50). */
+  unrepaired: { clause: string; message: string; object?: string }[];
+  /** The input check (as PDF/A-3): its time (ms) and how many findings it had. */
+  inputCheckMs: number;
+  inputFindings: number;
 }
 
 export const DEFAULT_PRODUCER = 'einvoice-service';

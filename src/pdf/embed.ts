@@ -24,6 +24,7 @@ import {
   PDFDict,
   PDFDocument,
   PDFHexString,
+  PDFInvalidObject,
   PDFName,
   PDFRawStream,
   PDFRef,
@@ -37,6 +38,9 @@ import { readXmp } from './xmp.js';
 import { textOfString } from './lazy.js';
 import { MAX_NAME_TREE_DEPTH, MAX_NAME_TREE_NODES, MAX_PAGE_TREE_DEPTH, MAX_PAGE_TREE_NODES, PdfLimitError } from './limits.js';
 import { carryOverPacket, carryOverXmp, extensionSchemaBlock, fxDescription } from './xmp-write.js';
+import { repairForPdfa } from './repair/index.js';
+import { decodedBytes } from './repair/walk.js';
+import { PDFA_TIME_BUDGET_MS } from '../pdfa/layer.js';
 
 // The container vocabulary lives in hybrid.ts (no PDF library), so routes can load this module lazily.
 export { DEFAULT_PRODUCER, EmbedError, HYBRID_FORMATS, hybridFlavour } from './container.js';
@@ -62,8 +66,15 @@ export async function embedInWorker(
 
 /** Embed invoice XML into a PDF (on the calling thread: the routes go through hybrid.ts and the PDF worker). Throws EmbedError for input that cannot be used. */
 export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions): Promise<EmbedResult> {
-  const doc = await loadPdf(pdfBytes);
-  boundInfoStrings(doc);
+  const { doc, decrypted } = await loadPdf(pdfBytes);
+  // The checker reads files in clear: a decrypted input is checked as written without its encryption.
+  const checked = decrypted ? await doc.save({ addDefaultPage: false, updateFieldAppearances: false, useObjectStreams: false }) : pdfBytes;
+  rebuildInfo(doc);
+  // The output intent first: the repairs judge device colours against the intent the written file will have.
+  completeOutputIntent(doc);
+  // PDF/A repairs (src/pdf/repair): the input checked once as PDF/A-3, and what its findings call for mended here.
+  const repairs = await repairForPdfa(doc, checked, { timeBudgetMs: PDFA_TIME_BUDGET_MS });
+  if (decrypted) repairs.repaired.unshift('decryption');
   // Dates have second precision in both Info and XMP; drop milliseconds so the two stay equal.
   const now = new Date(Math.floor((opts.now ?? new Date()).getTime() / 1000) * 1000);
   const { flavour } = opts;
@@ -96,10 +107,24 @@ export async function embedInvoiceXml(pdfBytes: Uint8Array, opts: EmbedOptions):
 
   const pdf = await doc.save({ addDefaultPage: false, updateFieldAppearances: false, useObjectStreams: true });
   await selfCheck(pdf, opts.xml, flavour);
-  return { pdf, pdfa: { part: 3, conformance: conformance.slice(1) }, pageCount: doc.getPageCount() };
+  return {
+    pdf,
+    pdfa: { part: 3, conformance: conformance.slice(1) },
+    pageCount: doc.getPageCount(),
+    repairs: {
+      repaired: repairs.repaired,
+      runs: repairs.runs,
+      unrepaired: repairs.unrepaired.slice(0, MAX_UNREPAIRED_REPORTED),
+      inputCheckMs: repairs.inputCheck.ms,
+      inputFindings: repairs.inputCheck.findings,
+    },
+  };
 }
 
-async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
+/** Notes of repairs that could not (fully) repair what they saw, carried with the result; the rest are counted. */
+const MAX_UNREPAIRED_REPORTED = 50;
+
+async function loadPdf(bytes: Uint8Array): Promise<{ doc: PDFDocument; decrypted: boolean }> {
   if (!isPdf(bytes)) throw new EmbedError('NOT_PDF', 'The uploaded file is not a PDF');
   let doc: PDFDocument;
   try {
@@ -107,14 +132,72 @@ async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
   } catch (err) {
     throw new EmbedError('PDF_UNREADABLE', 'The PDF could not be read: its structure is damaged');
   }
+  let decrypted = false;
   if (doc.isEncrypted) {
-    throw new EmbedError(
-      'PDF_ENCRYPTED',
-      'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again',
-    );
+    // PDF/A forbids encryption (6.1.3-2): a file that opens with the empty user password is decrypted and written
+    // in clear; one that needs a password cannot be used.
+    for (const attempt of [bytes, withEmptyFileId(bytes)]) {
+      if (!attempt || decrypted) continue;
+      try {
+        doc = await PDFDocument.load(attempt, { password: '', updateMetadata: false, parseSpeed: Infinity });
+        decrypted = !doc.isEncrypted;
+      } catch {
+        decrypted = false;
+      }
+    }
+    if (!decrypted)
+      throw new EmbedError(
+        'PDF_ENCRYPTED',
+        'The PDF is encrypted and its encryption could not be removed here; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again',
+      );
   }
+  dropStaleStructure(doc, decrypted);
   checkPageTree(doc);
-  return doc;
+  return { doc, decrypted };
+}
+
+/**
+ * An encrypted file without a trailer /ID (Prawn writes them so): the standard security handler then derives its key
+ * from an empty first identifier, which the library does not do (it fails on the missing array). The same file with
+ * an empty incremental update whose trailer says /ID [<><>], or undefined when its last trailer is not a classic one.
+ */
+function withEmptyFileId(bytes: Uint8Array): Uint8Array | undefined {
+  const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 4096))).toString('latin1');
+  const at = tail.lastIndexOf('trailer');
+  const m = at < 0 ? null : /^trailer\s*<<([\s\S]*)>>\s*startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail.slice(at));
+  if (!m || /\/ID\b/.test(m[1]) || !/\/Encrypt\b/.test(m[1])) return undefined;
+  const trailer = m[1].replace(/\/Prev\s+\d+/, '');
+  const update = Buffer.from(
+    `\nxref\n0 0\ntrailer\n<<${trailer}/ID[<><>]/Prev ${m[2]}>>\nstartxref\n${bytes.length + 1}\n%%EOF\n`,
+    'latin1',
+  );
+  return Buffer.concat([bytes, update]);
+}
+
+/**
+ * The library keeps the input's cross-reference and object streams as ordinary objects and writes them again,
+ * unreferenced, beside its own: an old xref stream carried the input's /Encrypt (and /Prev) into a file written in
+ * clear, where the checker reads it as a trailer (6.1.3-2). They go, and so does the /Encrypt dictionary of a
+ * decrypted input.
+ */
+function dropStaleStructure(doc: PDFDocument, decrypted: boolean): void {
+  for (const [ref, obj] of doc.context.enumerateIndirectObjects()) {
+    if (obj instanceof PDFInvalidObject) {
+      // What the parser could not read is written back byte for byte; a cross-reference stream among it goes.
+      const bytes = new Uint8Array(obj.sizeInBytes());
+      obj.copyBytesInto(bytes, 0);
+      const head = Buffer.from(bytes.subarray(0, 4096)).toString('latin1');
+      if (/\/Type\s*\/(XRef|ObjStm)\b/.test(head)) doc.context.delete(ref);
+      continue;
+    }
+    const dict = obj instanceof PDFRawStream ? obj.dict : obj instanceof PDFDict ? obj : undefined;
+    if (!dict) continue;
+    const type = dict.get(PDFName.of('Type'));
+    const stale =
+      (obj instanceof PDFRawStream && (type === PDFName.of('XRef') || type === PDFName.of('ObjStm'))) ||
+      (decrypted && dict.get(PDFName.of('Filter')) === PDFName.of('Standard') && dict.has(PDFName.of('O')) && dict.has(PDFName.of('U')));
+    if (stale) doc.context.delete(ref);
+  }
 }
 
 /**
@@ -162,18 +245,54 @@ function checkPageTree(doc: PDFDocument): void {
 /** Longest Info text (in bytes) kept as it is; longer values are cut (the library decodes them with one call argument per character). */
 const MAX_INFO_TEXT_BYTES = 8 * 1024;
 
-/** Cut over-long Info strings (the input's, e.g. a 200,000-character /Title) before the library reads them. */
-function boundInfoStrings(doc: PDFDocument): void {
-  const info = doc.context.lookup(doc.context.trailerInfo.Info);
-  if (!(info instanceof PDFDict)) return;
-  for (const [key, value] of info.entries()) {
-    const v = doc.context.lookup(value);
-    if (!(v instanceof PDFString || v instanceof PDFHexString)) continue;
-    const bytes = v.asBytes();
-    if (bytes.length <= MAX_INFO_TEXT_BYTES) continue;
-    const text = textOfString({ kind: 'string', bytes }) ?? '';
-    info.set(key, PDFHexString.fromText(boundText(text)));
+/** Info entries kept from the input (the standard ones always; at most this many in all). */
+const MAX_INFO_ENTRIES = 64;
+const INFO_DATE_KEYS = new Set(['CreationDate', 'ModDate']);
+
+/**
+ * The Info dictionary written from scratch: the input's text entries decoded, stripped of what XML cannot carry
+ * (the XMP packet is written from them: a title ending in U+0000 made it not well-formed, a 500) and cut when
+ * over-long (the library decodes text with one call argument per character: a 200,000-character /Title overflowed
+ * its stack); dates kept when they read as PDF dates, /Trapped when it is a name; anything else (numbers, arrays,
+ * references to garbage, keys that are not plain names) left behind.
+ */
+function rebuildInfo(doc: PDFDocument): void {
+  const ctx = doc.context;
+  const old = ctx.lookup(ctx.trailerInfo.Info);
+  const info = ctx.obj({});
+  if (old instanceof PDFDict) {
+    let kept = 0;
+    for (const [key, raw] of old.entries()) {
+      if (kept >= MAX_INFO_ENTRIES) break;
+      const name = key.decodeText();
+      if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name)) continue;
+      const v = raw instanceof PDFRef ? ctx.lookup(raw) : raw;
+      if (name === 'Trapped') {
+        if (v instanceof PDFName && ['True', 'False', 'Unknown'].includes(v.decodeText())) {
+          info.set(key, v);
+          kept++;
+        }
+        continue;
+      }
+      if (!(v instanceof PDFString || v instanceof PDFHexString)) continue;
+      const text = boundText(textOfString({ kind: 'string', bytes: v.asBytes() }) ?? '');
+      if (!text) continue;
+      if (INFO_DATE_KEYS.has(name)) {
+        if (/^(D:)?\d{4}/.test(text) && safe(() => PDFString.of(text).decodeDate())) {
+          info.set(key, PDFString.of(text));
+          kept++;
+        }
+        continue;
+      }
+      info.set(key, /^[\x20-\x7e]*$/.test(text) && !/[()\\]/.test(text) ? PDFString.of(text) : PDFHexString.fromText(text));
+      kept++;
+    }
   }
+  // The old dictionary is replaced in place (its strings must not stay behind as an orphan object: a 200,000-byte
+  // title breaks 6.1.13), unless the reference is shared with a typed object (garbage pointing /Info at a page).
+  const ref = ctx.trailerInfo.Info;
+  if (ref instanceof PDFRef && old instanceof PDFDict && !old.has(PDFName.of('Type'))) ctx.assign(ref, info);
+  else ctx.trailerInfo.Info = ctx.register(info);
 }
 
 /** A text cut to at most MAX_INFO_TEXT_BYTES / 2 characters (with an ellipsis), never splitting a surrogate pair. */
@@ -240,9 +359,13 @@ const SRGB_CONDITION = 'sRGB IEC61966-2.1';
 
 /**
  * A PDF/A OutputIntent: an input's own GTS_PDFA1 intent stays (an sRGB one without /Info gets /Info and
- * /RegistryName, pdfa.md §b); otherwise the sRGB intent is added with the library's bundled ICC profile.
- * (convertToPDFA only installs its intent on documents without a pdfaid declaration, and ours always has one
- * by then, so this is the one place that decides.)
+ * /RegistryName, pdfa.md §b). Without one, a PDF/A intent is made from another intent of the input (e.g. PDF/X)
+ * whose profile PDF/A can use, sharing that profile (6.2.3-2: all intents carry the same profile), so the colours
+ * keep the meaning the producer gave them; otherwise the sRGB intent is added with the library's bundled ICC
+ * profile, and intents whose profiles PDF/A cannot use are dropped (they would carry a second profile).
+ * Called before the repairs (they judge device colours against this intent) and again after them (the
+ * output-intents repair may have dropped an unusable PDF/A intent); convertToPDFA never installs its own here
+ * (ours always declares pdfaid by then), so this is the one place that decides.
  */
 function completeOutputIntent(doc: PDFDocument): void {
   const ctx = doc.context;
@@ -259,8 +382,31 @@ function completeOutputIntent(doc: PDFDocument): void {
       }
       return; // a PDF/A OutputIntent exists
     }
+    // Another intent whose profile PDF/A accepts: the PDF/A intent shares it.
+    for (let i = 0; i < intents.size(); i++) {
+      const other = intents.lookup(i);
+      const profile = other instanceof PDFDict ? other.get(PDFName.of('DestOutputProfile')) : undefined;
+      if (!(other instanceof PDFDict) || !(profile instanceof PDFRef) || !usableOutputProfile(doc, profile)) continue;
+      const pdfa = ctx.obj({});
+      for (const [k, v] of other.entries()) if (k.decodeText() !== 'DestOutputProfileRef') pdfa.set(k, v);
+      pdfa.set(PDFName.of('S'), PDFName.of('GTS_PDFA1'));
+      if (!pdfa.has(PDFName.of('OutputConditionIdentifier'))) pdfa.set(PDFName.of('OutputConditionIdentifier'), PDFString.of('Custom'));
+      intents.push(ctx.register(pdfa));
+      // Every other profile-carrying intent must share that one profile too.
+      for (let j = intents.size() - 2; j >= 0; j--) {
+        const o = intents.lookup(j);
+        const p = o instanceof PDFDict ? o.get(PDFName.of('DestOutputProfile')) : undefined;
+        if (p !== undefined && !(p instanceof PDFRef && p.toString() === profile.toString())) intents.remove(j);
+      }
+      return;
+    }
   }
-  // No PDF/A OutputIntent yet: add the sRGB one.
+  // No PDF/A OutputIntent yet: add the sRGB one; intents with another profile cannot stay beside it.
+  if (intents instanceof PDFArray)
+    for (let j = intents.size() - 1; j >= 0; j--) {
+      const o = intents.lookup(j);
+      if (!(o instanceof PDFDict) || o.has(PDFName.of('DestOutputProfile')) || o.has(PDFName.of('DestOutputProfileRef'))) intents.remove(j);
+    }
   const profile = ctx.register(ctx.flateStream(getDefaultSRGBProfile(), { N: 3 }));
   const intent = ctx.register(
     ctx.obj({
@@ -276,6 +422,16 @@ function completeOutputIntent(doc: PDFDocument): void {
   else doc.catalog.set(PDFName.of('OutputIntents'), ctx.obj([intent]));
 }
 
+/** An output profile PDF/A accepts (6.2.3-1): an ICC monitor or printer profile, RGB, CMYK or grey, version below 5. */
+function usableOutputProfile(doc: PDFDocument, ref: PDFRef): boolean {
+  const s = doc.context.lookup(ref);
+  if (!(s instanceof PDFRawStream)) return false;
+  const bytes = decodedBytes(doc, s, 16 * 1024 * 1024);
+  if (!bytes || bytes.length < 128) return false;
+  const tag = (a: number) => String.fromCharCode(bytes[a], bytes[a + 1], bytes[a + 2], bytes[a + 3]);
+  return ['mntr', 'prtr'].includes(tag(12)) && ['RGB ', 'CMYK', 'GRAY'].includes(tag(16)) && bytes[8] < 5;
+}
+
 /** Trailer /ID: keep the document's permanent identifier (first element), give this version a new one. */
 function setFileId(doc: PDFDocument, input: Uint8Array, xml: Uint8Array, now: Date): void {
   const ctx = doc.context;
@@ -286,7 +442,9 @@ function setFileId(doc: PDFDocument, input: Uint8Array, xml: Uint8Array, now: Da
     return h.digest('hex');
   };
   let permanent: PDFObject | undefined;
-  if (existing instanceof PDFArray && existing.size() === 2) permanent = existing.get(0);
+  // The input's permanent identifier is kept when it is one (a non-empty string); `[<><>]` is not.
+  const first = existing instanceof PDFArray && existing.size() === 2 ? existing.lookup(0) : undefined;
+  if ((first instanceof PDFHexString || first instanceof PDFString) && first.asBytes().length > 0) permanent = first;
   const changing = PDFHexString.of(md5(input, xml, now.toISOString()));
   ctx.trailerInfo.ID = ctx.obj([permanent ?? PDFHexString.of(md5(input)), changing]);
 }
@@ -323,8 +481,7 @@ function attachXml(doc: PDFDocument, xml: Uint8Array, flavour: HybridFlavour, no
   );
 
   const names = dictAt(doc, doc.catalog, 'Names');
-  const tree = dictAt(doc, names, 'EmbeddedFiles');
-  addNameTreeEntry(doc, tree, flavour.fileName, fileSpec);
+  const tree = addNameTreeEntry(doc, names, flavour.fileName, fileSpec);
 
   const af = doc.catalog.lookup(PDFName.of('AF'));
   if (af instanceof PDFArray) af.push(fileSpec);
@@ -387,23 +544,29 @@ const NAME_TREE_FANOUT = 64;
  * one leaf for a small tree, else leaves under intermediate nodes with /Limits. Inserting by raw bytes next to an
  * existing UTF-16 key put "factur-x.xml" where qpdf's binary search does not look.
  */
-function addNameTreeEntry(doc: PDFDocument, root: PDFDict, key: string, value: PDFRef): void {
+function addNameTreeEntry(doc: PDFDocument, names: PDFDict, key: string, value: PDFRef): PDFDict {
   const entries: { text: string; value: PDFObject }[] = [{ text: key, value }];
   const oldNodes: PDFRef[] = [];
   const visited = new Set<PDFDict>();
-  const stack: { node: PDFDict; depth: number }[] = [{ node: root, depth: 0 }];
+  const oldRootRef = names.get(PDFName.of('EmbeddedFiles'));
+  if (oldRootRef instanceof PDFRef) oldNodes.push(oldRootRef);
+  const oldRoot = names.lookup(PDFName.of('EmbeddedFiles'));
+  const stack: { node: PDFDict; depth: number }[] = oldRoot instanceof PDFDict ? [{ node: oldRoot, depth: 0 }] : [];
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
     if (visited.has(node) || depth > MAX_NAME_TREE_DEPTH) continue;
     visited.add(node);
     if (visited.size > MAX_NAME_TREE_NODES)
       throw new PdfLimitError(`The PDF's attachment name tree has more than ${MAX_NAME_TREE_NODES.toLocaleString('en')} nodes`);
-    const names = node.lookup(PDFName.of('Names'));
-    if (names instanceof PDFArray)
-      for (let i = 0; i + 1 < names.size(); i += 2) {
-        const k = names.lookup(i);
+    const pairs = node.lookup(PDFName.of('Names'));
+    if (pairs instanceof PDFArray)
+      for (let i = 0; i + 1 < pairs.size(); i += 2) {
+        const k = pairs.lookup(i);
         if (!(k instanceof PDFString || k instanceof PDFHexString)) continue;
-        entries.push({ text: textOfString({ kind: 'string', bytes: k.asBytes() }) ?? '', value: names.get(i + 1) });
+        const text = textOfString({ kind: 'string', bytes: k.asBytes() }) ?? '';
+        // Our attachment's name is ours: an input entry of that name (left by a cycle the removal did not reach) goes.
+        if (text === key) continue;
+        entries.push({ text, value: pairs.get(i + 1) });
       }
     const kidArray = node.lookup(PDFName.of('Kids'));
     if (kidArray instanceof PDFArray) {
@@ -426,11 +589,16 @@ function addNameTreeEntry(doc: PDFDocument, root: PDFDict, key: string, value: P
         ? PDFString.of(text)
         : PDFHexString.of(Buffer.from(text, 'latin1').toString('hex'));
 
-  // The old intermediate nodes go (the new ones replace them); the root keeps its identity.
-  for (const ref of oldNodes) doc.context.delete(ref);
-  root.delete(PDFName.of('Kids'));
-  root.delete(PDFName.of('Names'));
-  root.delete(PDFName.of('Limits')); // a root has none
+  // The tree is written from scratch under a new root: the old nodes go (a cycle in them, or a kid that is the
+  // root itself, once deleted the new root's own entry and hid the attachment: EMBED_CHECK_FAILED), unless a
+  // node's reference is also the catalog's or the names dictionary's (garbage, but not ours to delete).
+  const keep = new Set([doc.context.getObjectRef(doc.catalog)?.toString(), doc.context.getObjectRef(names)?.toString()]);
+  for (const ref of oldNodes) {
+    const node = doc.context.lookup(ref);
+    if (node instanceof PDFDict && !node.has(PDFName.of('Type')) && !keep.has(ref.toString())) doc.context.delete(ref);
+  }
+  const root = doc.context.obj({});
+  names.set(PDFName.of('EmbeddedFiles'), doc.context.register(root));
   type Node = { dict: PDFDict; first: string; last: string };
   let level: Node[] = [];
   for (let i = 0; i < entries.length; i += NAME_TREE_FANOUT) {
@@ -444,7 +612,7 @@ function addNameTreeEntry(doc: PDFDocument, root: PDFDict, key: string, value: P
   }
   if (level.length === 1) {
     root.set(PDFName.of('Names'), level[0].dict.get(PDFName.of('Names'))!);
-    return;
+    return root;
   }
   while (level.length > NAME_TREE_FANOUT) {
     const up: Node[] = [];
@@ -457,6 +625,7 @@ function addNameTreeEntry(doc: PDFDocument, root: PDFDict, key: string, value: P
     level = up;
   }
   root.set(PDFName.of('Kids'), doc.context.obj(level.map((n) => limited(doc, n, encode))));
+  return root;
 }
 
 /** A non-root node with its /Limits, registered as an indirect object (kids are references). */
@@ -486,7 +655,7 @@ function removeAttachments(doc: PDFDocument, names: Set<string>): void {
   const removed = new Set<PDFObject>();
   const namesDict = doc.catalog.lookup(PDFName.of('Names'));
   const tree = namesDict instanceof PDFDict ? namesDict.lookup(PDFName.of('EmbeddedFiles')) : undefined;
-  if (tree instanceof PDFDict) pruneNameTree(doc, tree, names, removed, 0);
+  if (tree instanceof PDFDict) pruneNameTree(tree, names, removed);
 
   const af = doc.catalog.lookup(PDFName.of('AF'));
   if (!(af instanceof PDFArray)) return;
@@ -497,26 +666,32 @@ function removeAttachments(doc: PDFDocument, names: Set<string>): void {
   }
 }
 
-function pruneNameTree(doc: PDFDocument, node: PDFDict, names: Set<string>, removed: Set<PDFObject>, depth: number): void {
-  if (depth > 32) return; // a cyclic or absurd tree: leave the rest alone
-  const kids = node.lookup(PDFName.of('Kids'));
-  if (kids instanceof PDFArray) {
-    for (let i = 0; i < kids.size(); i++) {
-      const kid = kids.lookup(i);
-      if (kid instanceof PDFDict) pruneNameTree(doc, kid, names, removed, depth + 1);
-    }
-  }
-  const arr = node.lookup(PDFName.of('Names'));
-  if (!(arr instanceof PDFArray)) return;
-  for (let i = arr.size() - 2; i >= 0; i -= 2) {
-    const key = arr.lookup(i);
-    const keyText = key instanceof PDFString || key instanceof PDFHexString ? key.decodeText() : '';
-    const spec = arr.lookup(i + 1);
-    const specName = spec instanceof PDFDict ? fileSpecName(spec) : undefined;
-    if (names.has(keyText) || (specName !== undefined && names.has(specName))) {
-      removed.add(arr.get(i + 1));
-      arr.remove(i + 1);
-      arr.remove(i);
+/** Remove the named entries from every node of the tree (iterative, each node once: cycles and shared kids are common in garbage). */
+function pruneNameTree(root: PDFDict, names: Set<string>, removed: Set<PDFObject>): void {
+  const seen = new Set<PDFDict>();
+  const stack: { node: PDFDict; depth: number }[] = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (seen.has(node) || depth > MAX_NAME_TREE_DEPTH || seen.size >= MAX_NAME_TREE_NODES) continue;
+    seen.add(node);
+    const kids = node.lookup(PDFName.of('Kids'));
+    if (kids instanceof PDFArray)
+      for (let i = 0; i < kids.size(); i++) {
+        const kid = kids.lookup(i);
+        if (kid instanceof PDFDict) stack.push({ node: kid, depth: depth + 1 });
+      }
+    const arr = node.lookup(PDFName.of('Names'));
+    if (!(arr instanceof PDFArray)) continue;
+    for (let i = arr.size() - 2; i >= 0; i -= 2) {
+      const key = arr.lookup(i);
+      const keyText = key instanceof PDFString || key instanceof PDFHexString ? key.decodeText() : '';
+      const spec = arr.lookup(i + 1);
+      const specName = spec instanceof PDFDict ? fileSpecName(spec) : undefined;
+      if (names.has(keyText) || (specName !== undefined && names.has(specName))) {
+        removed.add(arr.get(i + 1));
+        arr.remove(i + 1);
+        arr.remove(i);
+      }
     }
   }
 }

@@ -183,8 +183,11 @@ function toStream(d: RawStreamData): PdfStreamValue {
  * The gate before /v1/convert and /v1/merge hand a PDF to the library: the lazy reader opens it (limits
  * final, encryption answered; a damaged xref is left to the library), and every object and xref stream
  * is vetted as for the full parse, and a digital signature is looked for (./signature.ts). Throws EmbedError.
+ * An encrypted PDF that opens with the empty user password (permissions only, as scanners and "protect" buttons
+ * write them) passes, `encrypted` set: the embedder decrypts it (PDF/A forbids encryption, ISO 19005 6.1.3-2).
+ * One that needs a password is PDF_ENCRYPTED.
  */
-export function gateForEmbed(bytes: Uint8Array): { inline: boolean; signature?: string } {
+export function gateForEmbed(bytes: Uint8Array): { inline: boolean; signature?: string; encrypted?: boolean } {
   const budget = new DecodeBudget();
   try {
     let encrypted = false;
@@ -199,10 +202,18 @@ export function gateForEmbed(bytes: Uint8Array): { inline: boolean; signature?: 
       xrefSound = false;
     }
     if (encrypted) {
-      throw new EmbedError(
-        'PDF_ENCRYPTED',
-        'The PDF is encrypted; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again',
-      );
+      let opens = false;
+      try {
+        lazy?.unlock();
+        opens = lazy !== undefined;
+      } catch {
+        opens = false; // a password is needed, or a security handler we do not implement
+      }
+      if (!opens)
+        throw new EmbedError(
+          'PDF_ENCRYPTED',
+          'The PDF is encrypted and needs a password to open; a PDF/A-3 invoice cannot be encrypted. Remove the encryption (and any password) and send it again',
+        );
     }
     const scanned = scanObjects(bytes);
     let unterminated = 0;
@@ -215,6 +226,7 @@ export function gateForEmbed(bytes: Uint8Array): { inline: boolean; signature?: 
     return {
       inline: xrefSound && unterminated === 0 && bytes.length <= INLINE_EMBED_MAX_BYTES && scanned.length <= INLINE_EMBED_MAX_OBJECTS,
       ...(signature ? { signature } : {}),
+      ...(encrypted ? { encrypted } : {}),
     };
   } catch (err) {
     if (err instanceof PdfLimitError) throw new EmbedError('PDF_LIMIT', `The PDF exceeds a processing limit: ${err.message}`);

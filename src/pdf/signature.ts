@@ -3,8 +3,9 @@
  * incremental update), which silently breaks every signature in it: /v1/convert and /v1/merge refuse a signed
  * PDF unless the caller says the signature may go (allow_signature_invalidation).
  *
- * What counts (ISO 32000-1 §12.7.4.5, §12.8): the AcroForm's /SigFlags with SignaturesExist, a signature field
- * (/FT /Sig) with a value (/V), a /Perms dictionary (/DocMDP certification, /UR3 usage rights). When the structure
+ * What counts (ISO 32000-1 §12.7.4.5, §12.8): a signature field (/FT /Sig) with a value (/V), a /Perms dictionary
+ * (/DocMDP certification, /UR3 usage rights). The AcroForm's /SigFlags does not: forms with an empty signature
+ * field to be signed later set SignaturesExist too, and such a PDF has no signature to lose (it was refused before). When the structure
  * cannot be followed, a signature dictionary in the raw bytes (/Type /Sig with a /ByteRange) decides (when it can,
  * an orphan signature dictionary, e.g. left behind in an older revision, does not count: the document is not signed).
  * Bounded: the field walk has a node and depth cap and a visited set; the raw test is two linear searches.
@@ -36,7 +37,6 @@ function structuralSignature(pdf: LazyPdf): string | undefined {
   }
   const form = pdf.resolve(catalog.map.get('AcroForm'));
   if (!isDict(form)) return undefined;
-  const flags = pdf.resolve(form.map.get('SigFlags'));
   const fields = pdf.resolve(form.map.get('Fields'));
   if (Array.isArray(fields)) {
     const seen = new Set<PdfDictValue>();
@@ -58,7 +58,6 @@ function structuralSignature(pdf: LazyPdf): string | undefined {
       if (Array.isArray(kids)) for (const k of kids) stack.push({ v: k, depth: depth + 1, name });
     }
   }
-  if (typeof flags === 'number' && (flags & 1) === 1) return 'its form declares that signatures exist (/SigFlags)';
   return undefined;
 }
 

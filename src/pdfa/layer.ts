@@ -57,21 +57,23 @@ export function pdfaSelfCheck(): boolean {
   return r.complete && r.valid === false && r.part === null && r.findings.length === 1;
 }
 
-/** Header on /v1/convert and /v1/merge answers: "passed", or "unverified" when the time budget ran out. */
+/** Header on /v1/convert and /v1/merge answers: "passed", "failed", or "unverified" when the time budget ran out. */
 export const PDFA_CHECK_HEADER = 'X-PDFA-Check';
 
 export interface OutputGate {
-  /** Header value for a 200 answer. */
-  header: 'passed' | 'unverified';
-  /** Set when the written PDF claims PDF/A-3 and fails: the answer must be an error listing these. */
+  /** Header value for the answer. */
+  header: 'passed' | 'failed' | 'unverified';
+  /** Set when the written PDF claims PDF/A-3 and fails: every failed clause test and object, once each. */
   failures?: ValidationErrorDetail[];
+  /** The failed clause-test ids, each once, in the order first found. */
+  clauses?: string[];
   detail?: string;
 }
 
 /**
- * Check a PDF we wrote (it declares PDF/A-3b): we never hand out a PDF that claims PDF/A-3b and fails it.
- * The failures are almost always the input's (fonts not embedded, device colour without output intent,
- * forbidden actions): our container part is checked by the tests against the same checker.
+ * Check a PDF we wrote (it declares PDF/A-3b), after the repairs (src/pdf/repair) did what they could: this check,
+ * the same one /v1/validate runs, decides the answer's X-PDFA-Check. What still fails comes from the input's
+ * content that no repair can mend without changing the page (e.g. operators ISO 32000-1 does not define).
  */
 export function gateWrittenPdf(pdf: Uint8Array, timeBudgetMs = PDFA_TIME_BUDGET_MS): OutputGate {
   let r: PdfaReport;
@@ -85,11 +87,12 @@ export function gateWrittenPdf(pdf: Uint8Array, timeBudgetMs = PDFA_TIME_BUDGET_
   const failures = pdfaFindingsAsDetails(r);
   const clauses = [...new Set(r.findings.map((f) => f.clause))];
   return {
-    header: 'passed',
+    header: 'failed',
     failures,
+    clauses,
     detail:
-      `The PDF written from this input would declare PDF/A-3b but fails ISO 19005-3 ${clauses.length === 1 ? 'clause' : 'clauses'} ${clauses.slice(0, 8).join(', ')}` +
-      `${clauses.length > 8 ? ', …' : ''}; these come from the input PDF's content, which is copied unchanged (see errors). ` +
-      'Supply a PDF/A-1b, 2b or 3b input (embedded fonts, output intent, no forbidden actions).',
+      `The PDF written from this input declares PDF/A-3b but fails ISO 19005-3 ${clauses.length === 1 ? 'clause' : 'clauses'} ${clauses.slice(0, 8).join(', ')}` +
+      `${clauses.length > 8 ? ', …' : ''} after the repairs the service applies; these come from the input PDF's content (see errors). ` +
+      'Supply a PDF/A-1b, 2b or 3b input, or accept the PDF without PDF/A conformance (leave pdfa_strict unset).',
   };
 }

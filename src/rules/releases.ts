@@ -6,9 +6,10 @@
  */
 import { DEFAULT_XR_RELEASE, XR_RELEASES, XR_RELEASE_INFO, type XrRelease } from './xrechnung/common.js';
 import { DEFAULT_PEPPOL_RELEASE, PEPPOL_RELEASES, PEPPOL_RELEASE_INFO, SELF_BILLING_INFO } from './peppol/releases.js';
+import { DEFAULT_EXTENDED_CTC_FR_RELEASE, EXTENDED_CTC_FR_RELEASES } from './extended-ctc-fr/releases.js';
 
 /** The rule-set families of `rule_set_versions`, keyed as in the map. */
-export type RuleFamilyKey = 'en16931' | 'xrechnung' | 'facturx' | 'br_fr' | 'xsd' | 'peppol';
+export type RuleFamilyKey = 'en16931' | 'xrechnung' | 'facturx' | 'br_fr' | 'xsd' | 'peppol' | 'extended_ctc_fr';
 
 export interface BundledRelease {
   /** The release as `rule_set_versions` reports it. */
@@ -35,6 +36,14 @@ export const EN16931_RELEASE = '1.3.16';
 export const FACTURX_RULES_RELEASE = '1.09.2';
 /** BR-FR editions (src/validation/br-fr.ts) → the FNFE-MPE release they are. */
 export const BR_FR_RELEASE_OF: Record<string, string> = { '1.4': '1.4.0.01', '1.4-warning': '1.4.0.01-warning', '1.2.0': '1.2.0' };
+
+/** Publication of each EXTENDED-CTC-FR release in fnfempe/France_RFE. */
+const EXTENDED_CTC_FR_RELEASE_DATES: Record<string, string> = { '1.4.0.02': '2026-07-13', '1.4.0.01': '2026-07-10', '1.4.0': '2026-07-03' };
+const EXTENDED_CTC_FR_RELEASE_NOTES: Record<string, string> = {
+  '1.4.0.02': 'UBL BR-FREXT-CL-10 (ICD list with BY, SE) replaces BR-CL-10; CII unchanged since 1.4.0',
+  '1.4.0.01': 'UBL BR-FREXT-CO-12 fixed (France_RFE issue #6)',
+  '1.4.0': 'first release for XP Z12-012 1.4.0',
+};
 
 export const BUNDLED_RULE_SETS: BundledRuleSet[] = [
   {
@@ -124,6 +133,17 @@ export const BUNDLED_RULE_SETS: BundledRuleSet[] = [
     ],
   },
   {
+    family: 'extended_ctc_fr',
+    name: 'FNFE-MPE EXTENDED-CTC-FR Schematron (French extended profile: extended-ctc-fr-cii, extended-ctc-fr-ubl)',
+    releases: EXTENDED_CTC_FR_RELEASES.map((r) => ({
+      version: r,
+      date: EXTENDED_CTC_FR_RELEASE_DATES[r],
+      default: r === DEFAULT_EXTENDED_CTC_FR_RELEASE,
+      select: { field: 'extended_ctc_fr_version', value: r },
+      note: EXTENDED_CTC_FR_RELEASE_NOTES[r],
+    })),
+  },
+  {
     family: 'xsd',
     name: 'XML schemas of the XSD layer (CII: the Factur-X profile schemas; UN/CEFACT CII D16B approximated by EXTENDED)',
     releases: [
@@ -163,6 +183,8 @@ export interface RanRuleSets {
   en16931?: string;
   /** The Peppol BIS Billing release the request chose (`peppol_version`), when a Peppol set ran. */
   peppol?: string;
+  /** The EXTENDED-CTC-FR release the request chose (`extended_ctc_fr_version`), when that profile's rules ran. */
+  extendedCtcFr?: string;
   /** The schema the XSD layer checked against, when it ran (e.g. "Factur-X 1.07.3 EN16931"). */
   xsdSchema?: string;
 }
@@ -174,6 +196,8 @@ export function ruleSetVersions(ran: RanRuleSets): Record<string, string> {
   if (ran.ruleSets.some((s) => s.startsWith('en16931-'))) out.en16931 = ran.en16931 ?? EN16931_RELEASE;
   if (ran.ruleSets.some((s) => s.startsWith('xrechnung-'))) out.xrechnung = ran.xrechnung ?? DEFAULT_XR_RELEASE;
   if (ran.ruleSets.some((s) => s.startsWith('fx-'))) out.facturx = ran.facturx ?? FACTURX_RULES_RELEASE;
+  if (ran.ruleSets.some((s) => s.startsWith('extended-ctc-fr-')))
+    out.extended_ctc_fr = ran.extendedCtcFr ?? DEFAULT_EXTENDED_CTC_FR_RELEASE;
   if (ran.brFrEdition) out.br_fr = BR_FR_RELEASE_OF[ran.brFrEdition] ?? ran.brFrEdition;
   if (ran.ruleSets.some((s) => s.startsWith('peppol-'))) out.peppol = ran.peppol ?? DEFAULT_PEPPOL_RELEASE;
   return out;

@@ -38,13 +38,15 @@ export function readGuideline(root: XmlElement, syntax: InvoiceSyntax): string |
 
 /**
  * Profile from a guideline identifier, by the same reading the reference validators use (see the corpus
- * README): xrechnung, then minimum / basicwl / extended / basic, then plain EN 16931. ZUGFeRD 1.0 guideline
+ * README): EXTENDED-CTC-FR, xrechnung, then minimum / basicwl / extended / basic, then plain EN 16931. ZUGFeRD 1.0 guideline
  * ids ("urn:ferd:…") name no EN 16931 profile, so they give null.
  */
 export function profileFromGuideline(guideline: string | null | undefined): ProfileId | null {
   if (!guideline) return null;
   const g = guideline.trim().toLowerCase();
   if (g.startsWith('urn:ferd:')) return null;
+  // The French EXTENDED-CTC-FR profile (CII or UBL) contains "extended" but is not Factur-X EXTENDED: named first.
+  if (declaresExtendedCtcFr(g)) return 'extended_ctc_fr';
   if (g.includes('xrechnung')) return 'xrechnung';
   if (g.includes('minimum')) return 'minimum';
   if (g.includes('basicwl')) return 'basic_wl';
@@ -52,6 +54,11 @@ export function profileFromGuideline(guideline: string | null | undefined): Prof
   if (g.includes('basic')) return 'basic';
   if (g.startsWith('urn:cen.eu:en16931:2017')) return 'en16931';
   return null;
+}
+
+/** The (lower-cased) guideline names the French EXTENDED-CTC-FR profile (`urn.cpro.gouv.fr:1p0:extended-ctc-fr`). */
+export function declaresExtendedCtcFr(g: string): boolean {
+  return g.includes('extended-ctc-fr') || g.includes('cpro.gouv.fr');
 }
 
 /** Profile from the XMP fx:ConformanceLevel ("MINIMUM", "BASIC WL", "BASIC", "EN 16931", "EXTENDED", "XRECHNUNG"). */

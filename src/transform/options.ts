@@ -53,7 +53,7 @@ export function checkTransformOptions(to: unknown, profile: unknown): { to: Outp
     if (syntax === 'ubl' && typeof p === 'string' && (PROFILE_IDS as readonly string[]).includes(p))
       throw new TransformOptionError(
         'profile',
-        `profile ${p} is a Factur-X profile, written as CII only; with to=ubl use en16931, xrechnung or peppol`,
+        `profile ${p} is ${p === 'extended_ctc_fr' ? 'a French CII profile' : 'a Factur-X profile'}, written as CII only; with to=ubl use en16931, xrechnung or peppol`,
         profile,
         'value_error',
       );

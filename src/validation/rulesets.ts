@@ -7,6 +7,7 @@
  * EN 16931 / XRechnung / Factur-X sets.
  */
 import type { RuleSetId, Syntax } from '../rules/types.js';
+import { declaresExtendedCtcFr } from '../syntax/detect.js';
 
 export interface RuleSetSelectionInput {
   syntax: Syntax;
@@ -15,7 +16,7 @@ export interface RuleSetSelectionInput {
 }
 
 /** The profile / CIUS a guideline names, in the order the selection tests them. */
-export type Flavor = 'xrechnung' | 'xrechnung_extension' | 'minimum' | 'basic_wl' | 'basic' | 'extended' | 'en16931';
+export type Flavor = 'xrechnung' | 'xrechnung_extension' | 'minimum' | 'basic_wl' | 'basic' | 'extended' | 'en16931' | 'extended_ctc_fr';
 
 /** Peppol BIS 3.0 specification identifiers (CustomizationID prefixes), as Peppol access points tell the document types apart. */
 const PEPPOL_BILLING = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
@@ -37,6 +38,8 @@ export function peppolDocumentType(syntax: Syntax, guideline: string | null): 'p
 function classify(guideline: string | null): Flavor | null {
   const g = (guideline ?? '').trim().toLowerCase();
   if (g === '') return null;
+  // The French extended profile (urn.cpro.gouv.fr:1p0:extended-ctc-fr) contains "extended": named before it.
+  if (declaresExtendedCtcFr(g)) return 'extended_ctc_fr';
   if (g.includes('xrechnung'))
     return g.includes('#conformant#urn:xeinkauf.de:kosit:extension:xrechnung') ? 'xrechnung_extension' : 'xrechnung';
   if (g.includes('minimum')) return 'minimum';
@@ -67,6 +70,9 @@ export function selectRuleSets(input: RuleSetSelectionInput): RuleSetId[] {
   if (flavor === 'xrechnung' || flavor === 'xrechnung_extension') return [en, `xrechnung-${input.syntax}`];
   const peppol = peppolDocumentType(input.syntax, input.guideline);
   if (peppol) return [en, peppol === 'peppol' ? 'peppol-bis-3' : 'peppol-bis-3-selfbilling'];
+  // FNFE-MPE: the EXTENDED-CTC-FR profile is checked by its own schematron instead of the EN 16931 one (it carries the
+  // EN 16931 rules adapted to the profile), in CII and UBL alike; BR-FR runs after it (src/validation/br-fr.ts).
+  if (flavor === 'extended_ctc_fr') return [`extended-ctc-fr-${input.syntax}`];
   if (input.syntax !== 'cii') return [en];
   switch (flavor) {
     case 'minimum':
@@ -91,7 +97,7 @@ export function selectRuleSets(input: RuleSetSelectionInput): RuleSetId[] {
  */
 export function flavorOf(input: RuleSetSelectionInput & { fallback?: string | null }): string | null {
   const flavor = classify(input.guideline);
-  if (flavor === 'xrechnung' || flavor === 'xrechnung_extension') return flavor;
+  if (flavor === 'xrechnung' || flavor === 'xrechnung_extension' || flavor === 'extended_ctc_fr') return flavor;
   const peppol = peppolDocumentType(input.syntax, input.guideline);
   if (peppol) return peppol;
   if (flavor !== null && input.syntax === 'cii') return flavor;

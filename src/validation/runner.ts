@@ -28,18 +28,21 @@
  * sends everything to the pool.
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableCpus } from '../util/cgroup.js';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { IngestError, XmlTooLargeError } from '../input/ingest.js';
 import type { ExtractionResult } from '../extract/result.js';
 import type { SerializedUpload } from '../serialize/upload.js';
+import { NothingToRenderError } from '../render/errors.js';
+import type { RenderedPage, RenderPageOptions } from '../render/render.js';
 import { TransformInputError, type TransformOptions } from '../transform/options.js';
 import type { TransformResult } from '../transform/transform.js';
 import { MetadataContentError, MetadataNotJsonError, MetadataShapeError } from '../metadata/errors.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
-import type { BuiltXml, MetadataErrorData, WorkerAnswer, WorkerTask } from './worker-task.js';
+import type { BuiltXml, DrawOptions, MetadataErrorData, WorkerAnswer, WorkerTask } from './worker-task.js';
+import { drawInvoice } from './draw-invoice.js';
 import { InlineBatch } from './inline-batch.js';
 import { withPdfa } from './with-pdfa.js';
 import { WorkerGate } from '../workers/gate.js';
@@ -70,12 +73,20 @@ export interface ValidationRunner {
   validate(bytes: Uint8Array, filename?: string, options?: RunnerValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
   /** Always through a worker (pool mode only): the readiness check uses it to prove the pool works. */
   validateInWorker?(bytes: Uint8Array, filename?: string, options?: RunnerValidateOptions, timeoutMs?: number): Promise<ValidationResult>;
-  /** Metadata (JSON text or parsed) → CII XML; throws the metadata errors of src/metadata/errors.ts. */
-  buildXml(metadata: unknown): Promise<BuiltXml>;
+  /**
+   * Metadata (JSON text or parsed) → CII XML; throws the metadata errors of src/metadata/errors.ts. With `draw`, the
+   * invoice is drawn as a PDF in the same job (`drawn`; /v1/convert without a PDF), unless the metadata asks for UBL.
+   */
+  buildXml(metadata: unknown, draw?: DrawOptions): Promise<BuiltXml>;
   /** Upload → ExtractionResult; throws IngestError for unusable uploads. */
   extract(bytes: Uint8Array, filename?: string): Promise<ExtractionResult>;
   /** Upload → the /v1/serialize payload (src/serialize/upload.ts); throws IngestError for unusable uploads. */
   serialize(bytes: Uint8Array, filename?: string): Promise<SerializedUpload>;
+  /**
+   * Upload → the rendered page (src/render/render.ts); throws IngestError for unusable uploads and NothingToRenderError
+   * when the upload holds no invoice. Like extract: the size of the invoice XML decides where it runs.
+   */
+  render(bytes: Uint8Array, filename: string | undefined, options: RenderPageOptions): Promise<RenderedPage>;
   /** Upload → the invoice in the other syntax (src/transform/); throws IngestError or TransformInputError for unusable uploads. */
   transform(bytes: Uint8Array, filename: string | undefined, options: TransformOptions): Promise<TransformResult>;
   close(): Promise<void>;
@@ -120,9 +131,9 @@ const loadXmlBuilder = () => (xmlBuilder ??= import('../metadata/build.js'));
 let extraction: Promise<[typeof import('../input/ingest.js'), typeof import('../extract/result.js')]> | undefined;
 const loadExtraction = () => (extraction ??= Promise.all([import('../input/ingest.js'), import('../extract/result.js')]));
 
-async function buildXmlInline(metadata: unknown): Promise<BuiltXml> {
+async function buildXmlInline(metadata: unknown, draw?: DrawOptions): Promise<BuiltXml> {
   const built = (await loadXmlBuilder()).buildInvoiceXml(metadata);
-  return {
+  const xml: BuiltXml = {
     xml: built.xml,
     droppedFields: built.droppedFields,
     profile: built.profile,
@@ -130,6 +141,8 @@ async function buildXmlInline(metadata: unknown): Promise<BuiltXml> {
     syntax: built.syntax,
     target: built.target,
   };
+  if (draw && built.syntax !== 'ubl') xml.drawn = await drawInvoice(built.invoice, draw);
+  return xml;
 }
 
 let serialization: Promise<[typeof import('../input/ingest.js'), typeof import('../serialize/upload.js')]> | undefined;
@@ -156,6 +169,19 @@ async function transformInline(
 async function extractInline(bytes: Uint8Array, filename: string | undefined, maxXmlBytes?: number): Promise<ExtractionResult> {
   const [{ ingest }, { toExtractionResult }] = await loadExtraction();
   return toExtractionResult(await ingest(bytes, filename, maxXmlBytes === undefined ? {} : { maxXmlBytes }));
+}
+
+let rendering: Promise<[typeof import('../input/ingest.js'), typeof import('../render/render.js')]> | undefined;
+const loadRendering = () => (rendering ??= Promise.all([import('../input/ingest.js'), import('../render/render.js')]));
+
+async function renderInline(
+  bytes: Uint8Array,
+  filename: string | undefined,
+  options: RenderPageOptions,
+  maxXmlBytes?: number,
+): Promise<RenderedPage> {
+  const [{ ingest }, { renderIngested }] = await loadRendering();
+  return renderIngested(await ingest(bytes, filename, maxXmlBytes === undefined ? {} : { maxXmlBytes }), options);
 }
 
 /** Size of the metadata for the inline/pool choice: the JSON text, or (already parsed) a rough count. */
@@ -229,9 +255,9 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
         const pipelineModule = await loadPipeline();
         return withPdfa(await batch.runStages(() => pipelineModule.validationStages(bytes, filename, options)), bytes, pdfa);
       },
-      buildXml(metadata) {
+      buildXml(metadata, draw) {
         counts.inline++;
-        return batch.run(() => buildXmlInline(metadata));
+        return batch.run(() => buildXmlInline(metadata, draw));
       },
       extract(bytes, filename) {
         counts.inline++;
@@ -241,6 +267,10 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
         counts.inline++;
         return batch.run(() => serializeInline(bytes, filename));
       },
+      render(bytes, filename, options) {
+        counts.inline++;
+        return batch.run(() => renderInline(bytes, filename, options));
+      },
       transform(bytes, filename, options) {
         counts.inline++;
         return batch.run(() => transformInline(bytes, filename, options));
@@ -249,7 +279,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     };
   }
   const inlineMaxBytes = opts.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
-  const threads = Math.min(opts.workers, Math.max(1, availableParallelism()));
+  const threads = Math.min(opts.workers, availableCpus());
   /**
    * Small jobs stay inline unless the main thread is saturated and workers can take more. Only with two or
    * more workers: one worker (the default) is kept for large invoices, because a worker thread costs ~100 MB
@@ -295,6 +325,7 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
     }
     if ('ingestError' in answer) throw new IngestError(answer.ingestError.code, answer.ingestError.message);
     if ('metadataError' in answer) throw metadataError(answer.metadataError);
+    if ('renderError' in answer) throw new NothingToRenderError(answer.renderError.code, answer.renderError.message);
     if ('transformError' in answer) throw new TransformInputError(answer.transformError.code, answer.transformError.message);
     return answer;
   }
@@ -337,12 +368,13 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
       return validateInWorker(bytes, filename, runnerOptions, timeoutMs);
     },
     validateInWorker,
-    async buildXml(metadata) {
+    async buildXml(metadata, draw) {
       if (preferInline() && metadataSize(metadata) <= inlineMaxBytes) {
         counts.inline++;
-        return batch.run(() => buildXmlInline(metadata));
+        return batch.run(() => buildXmlInline(metadata, draw));
       }
-      return ((await inPool({ kind: 'xml', metadata }, opts.timeoutMs, 'XML generation')) as { xml: BuiltXml }).xml;
+      const task: WorkerTask = draw ? { kind: 'xml', metadata, draw } : { kind: 'xml', metadata };
+      return ((await inPool(task, opts.timeoutMs, draw ? 'Drawing the invoice' : 'XML generation')) as { xml: BuiltXml }).xml;
     },
     async extract(bytes, filename) {
       if (preferInline() && inlineSized(bytes)) {
@@ -360,6 +392,15 @@ export function createValidationRunner(opts: RunnerOptions): ValidationRunner {
       }
       const task: WorkerTask = { kind: 'serialize', bytes, ...(filename ? { filename } : {}) };
       return ((await inPool(task, opts.timeoutMs, 'Serialization')) as { serialized: SerializedUpload }).serialized;
+    },
+    async render(bytes, filename, options) {
+      // Like extract: the size of the invoice XML decides (a PDF's embedded XML is taken out inline first).
+      if (preferInline() && inlineSized(bytes)) {
+        const result = await boundedInline(() => batch.run(() => renderInline(bytes, filename, options, inlineMaxBytes)));
+        if (result) return result;
+      }
+      const task: WorkerTask = { kind: 'render', bytes, options, ...(filename ? { filename } : {}) };
+      return ((await inPool(task, opts.timeoutMs, 'Rendering')) as { rendered: RenderedPage }).rendered;
     },
     async transform(bytes, filename, options) {
       // Like extract: the size of the invoice XML decides (a PDF's embedded XML is taken out inline first).

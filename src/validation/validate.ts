@@ -24,10 +24,12 @@ import { DEFAULT_PEPPOL_RELEASE, PEPPOL_RELEASE_INFO, type PeppolRelease } from 
 import { en16931UblRegistryId } from '../rules/en16931/ubl-releases.js';
 import { ruleSetVersions } from '../rules/releases.js';
 import { DEFAULT_FACTURX_RELEASE, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
+import { DEFAULT_EXTENDED_CTC_FR_RELEASE, type ExtendedCtcFrRelease } from '../rules/extended-ctc-fr/releases.js';
 import { boundFindings, isSummary } from '../rules/report-bounds.js';
 import { overlongNumbers } from './number-limits.js';
 import { attachCompared } from './explanations/attach.js';
 import type { SkippedLayer, ValidationErrorDetail } from '../report/types.js';
+import { CDAR_FLAVOR, validateCdarDocument } from '../cdar/validate.js';
 
 export type { SkippedLayer, ValidationErrorDetail } from '../report/types.js';
 
@@ -79,6 +81,8 @@ export interface ValidateOptions {
   facturxVersion?: FacturxSchemaRelease;
   /** Peppol BIS Billing 3.0 release of the Peppol rule sets (default DEFAULT_PEPPOL_RELEASE, 2026.5). */
   peppolVersion?: PeppolRelease;
+  /** EXTENDED-CTC-FR release (`extended_ctc_fr_version`; default the newest bundled, 1.4.0.02). */
+  extendedCtcFrVersion?: ExtendedCtcFrRelease;
   /** Pro diagnostics: attach the values calculation rules compared to their findings (`compared`). */
   explain?: boolean;
 }
@@ -107,9 +111,11 @@ registerRuleSet(EN16931_UBL, [...ublSyntaxRules, ...en16931UblBusinessRules]);
 const XRECHNUNG_MODULE = '../rules/xrechnung/index.js';
 const FACTURX_MODULE = '../rules/facturx/index.js';
 const PEPPOL_MODULE = '../rules/peppol/index.js';
+const EXTENDED_CTC_FR_MODULE = '../rules/extended-ctc-fr/index.js';
 await optionalImport(XRECHNUNG_MODULE);
 await optionalImport(FACTURX_MODULE);
 await optionalImport(PEPPOL_MODULE);
+await optionalImport(EXTENDED_CTC_FR_MODULE);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -152,6 +158,8 @@ function registryId(id: RuleSetId, options: ValidateOptions, ruleSets: readonly 
   if (id.startsWith('fx-')) return fx !== DEFAULT_FACTURX_RELEASE ? `${id}@${fx}` : id;
   const peppol = options.peppolVersion ?? DEFAULT_PEPPOL_RELEASE;
   if (id.startsWith('peppol-')) return peppol !== DEFAULT_PEPPOL_RELEASE ? `${id}@${peppol}` : id;
+  const fr = options.extendedCtcFrVersion ?? DEFAULT_EXTENDED_CTC_FR_RELEASE;
+  if (id.startsWith('extended-ctc-fr-')) return fr !== DEFAULT_EXTENDED_CTC_FR_RELEASE ? `${id}@${fr}` : id;
   return id;
 }
 
@@ -277,8 +285,32 @@ export async function validateIngested(ing: IngestResult, options: ValidateOptio
   return finishStages(validateIngestedStages(ing, options));
 }
 
+/**
+ * A lifecycle status message (CDAR, src/cdar/validate.ts): the CDAR XSD and BR-FR-CDV, in the same result shape.
+ * `format` is null (no invoice syntax), `flavor` is "cdar"; the rules report under the French CTC layer.
+ */
+function cdarResult(doc: XmlDoc, options: ValidateOptions): ValidationResult {
+  const checked = validateCdarDocument(doc, options.brFrEdition ?? DEFAULT_BR_FR_EDITION);
+  const result = emptyResult(null, CDAR_FLAVOR);
+  const bounded = boundFindings(checked.findings);
+  result.errors = bounded.findings.map(toDetail);
+  result.valid = bounded.counts.error === 0;
+  if (bounded.omitted > 0) {
+    result.report_truncated = true;
+    result.findings_omitted = bounded.omitted;
+  }
+  result.layers_executed = checked.layersExecuted;
+  result.layers_skipped = checked.layersSkipped;
+  result.rule_sets = checked.ruleSets;
+  result.rule_set_versions = checked.ruleSetVersions;
+  if (checked.brFrEdition) result.br_fr_edition = checked.brFrEdition;
+  result.validation_completeness = result.layers_skipped.length === 0 ? 'full' : 'partial';
+  return result;
+}
+
 /** validateIngested as stages: the XSD layer, then each rule set (the French CTC layer with the last). */
 function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): Stages<ValidationResult> {
+  if (ing.document === 'cdar' && ing.doc) return cdarResult(ing.doc, options);
   const { doc, invoice, syntax } = ing;
   const flavor = syntax === 'cii' || syntax === 'ubl' ? flavorOf({ syntax, guideline: ing.guideline, fallback: ing.profile }) : ing.profile;
   const result = emptyResult(contractFormat(ing.format, syntax), flavor);
@@ -351,6 +383,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
     peppol: result.peppol_version,
     en16931: ran.includes(EN16931_UBL) ? peppolEn16931Release(ran, options) : undefined,
     brFrEdition: result.br_fr_edition,
+    extendedCtcFr: options.extendedCtcFrVersion,
     xsdSchema,
   });
   const blank = blankInvoiceNumber(doc, syntax);

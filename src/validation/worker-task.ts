@@ -11,6 +11,8 @@ import type { SerializedUpload } from '../serialize/upload.js';
 import type { TransformOptions } from '../transform/options.js';
 import type { TransformResult } from '../transform/transform.js';
 import type { ValidateOptions, ValidationResult } from './validate.js';
+import type { RenderedPage, RenderPageOptions } from '../render/render.js';
+import type { Lang } from '../render/labels.js';
 
 /** What /v1/xml answers: the XML and the metadata fields the profile could not carry. */
 export interface BuiltXml {
@@ -22,13 +24,31 @@ export interface BuiltXml {
   /** The syntax written (UBL for the UBL targets), and the profile asked for (Peppol included). */
   syntax?: OutputSyntax;
   target?: OutputProfile;
+  /** The invoice drawn as a PDF/A-3b (asked with `draw`: /v1/convert without a PDF); never for UBL. */
+  drawn?: DrawnInvoicePdf;
+}
+
+/** Asks buildXml to draw the invoice too (the PDF /v1/convert embeds the XML into when no PDF is sent). */
+export interface DrawOptions {
+  lang: Lang;
+}
+
+/** The drawn invoice: the PDF and what the PDF view reports about it. */
+export interface DrawnInvoicePdf {
+  pdf: Uint8Array;
+  pages: number;
+  /** Lines drawn and in the invoice (sub-lines included). */
+  lines: { shown: number; total: number };
+  /** Characters no shipped font has (drawn as □). */
+  missingGlyphs: number;
 }
 
 export type WorkerTask =
   | { kind?: 'validate'; bytes: Uint8Array; filename?: string; options?: ValidateOptions; pdfa?: boolean }
-  | { kind: 'xml'; metadata: unknown }
+  | { kind: 'xml'; metadata: unknown; draw?: DrawOptions }
   | { kind: 'extract'; bytes: Uint8Array; filename?: string }
   | { kind: 'serialize'; bytes: Uint8Array; filename?: string }
+  | { kind: 'render'; bytes: Uint8Array; filename?: string; options: RenderPageOptions }
   | { kind: 'transform'; bytes: Uint8Array; filename?: string; options: TransformOptions };
 
 /** A metadata error of buildInvoiceXml, as data. */
@@ -42,6 +62,8 @@ export type WorkerAnswer =
   | { xml: BuiltXml }
   | { extraction: ExtractionResult }
   | { serialized: SerializedUpload }
+  | { rendered: RenderedPage }
+  | { renderError: { code: string; message: string } }
   | { transformed: TransformResult }
   | { transformError: { code: string; message: string } }
   | { ingestError: { code: IngestError['code']; message: string } }

@@ -5,30 +5,31 @@
  */
 import { IngestError } from '../input/ingest.js';
 import type { TransformOptions } from '../transform/options.js';
-import type { WorkerAnswer, WorkerTask } from './worker-task.js';
+import type { BuiltXml, DrawOptions, WorkerAnswer, WorkerTask } from './worker-task.js';
+import { drawInvoice } from './draw-invoice.js';
 
 // Loaded on first use: a worker loads only what its tasks need (the rule sets are the largest part).
 let validateModule: Promise<typeof import('./validate.js')> | undefined;
 let metadataModules: Promise<[typeof import('../metadata/build.js'), typeof import('../metadata/errors.js')]> | undefined;
 let extractModules: Promise<[typeof import('../input/ingest.js'), typeof import('../extract/result.js')]> | undefined;
 
-async function buildXml(metadata: unknown): Promise<WorkerAnswer> {
+async function buildXml(metadata: unknown, draw: DrawOptions | undefined): Promise<WorkerAnswer> {
   const [{ buildInvoiceXml }, errors] = await (metadataModules ??= Promise.all([
     import('../metadata/build.js'),
     import('../metadata/errors.js'),
   ]));
   try {
     const built = buildInvoiceXml(metadata);
-    return {
-      xml: {
-        xml: built.xml,
-        droppedFields: built.droppedFields,
-        profile: built.profile,
-        invoiceNumber: built.invoice.number ?? undefined,
-        syntax: built.syntax,
-        target: built.target,
-      },
+    const xml: BuiltXml = {
+      xml: built.xml,
+      droppedFields: built.droppedFields,
+      profile: built.profile,
+      invoiceNumber: built.invoice.number ?? undefined,
+      syntax: built.syntax,
+      target: built.target,
     };
+    if (draw && built.syntax !== 'ubl') xml.drawn = await drawInvoice(built.invoice, draw);
+    return { xml };
   } catch (err) {
     if (err instanceof errors.MetadataNotJsonError) return { metadataError: { kind: 'notJson', message: err.message, code: err.code } };
     if (err instanceof errors.MetadataShapeError) return { metadataError: { kind: 'shape', items: err.items } };
@@ -55,6 +56,22 @@ async function extract(bytes: Uint8Array, filename?: string): Promise<WorkerAnsw
   return { extraction: toExtractionResult(await ingest(bytes, filename)) };
 }
 
+let renderModules: Promise<[typeof import('../input/ingest.js'), typeof import('../render/render.js')]> | undefined;
+
+async function render(
+  bytes: Uint8Array,
+  filename: string | undefined,
+  options: import('../render/render.js').RenderPageOptions,
+): Promise<WorkerAnswer> {
+  const [{ ingest }, renderModule] = await (renderModules ??= Promise.all([import('../input/ingest.js'), import('../render/render.js')]));
+  try {
+    return { rendered: await renderModule.renderIngested(await ingest(bytes, filename), options) };
+  } catch (err) {
+    if (err instanceof renderModule.NothingToRenderError) return { renderError: { code: err.code, message: err.message } };
+    throw err;
+  }
+}
+
 let transformModules: Promise<[typeof import('../input/ingest.js'), typeof import('../transform/transform.js')]> | undefined;
 
 async function transform(bytes: Uint8Array, filename: string | undefined, options: TransformOptions): Promise<WorkerAnswer> {
@@ -69,8 +86,9 @@ async function transform(bytes: Uint8Array, filename: string | undefined, option
 
 export default async function runInWorker(task: WorkerTask): Promise<WorkerAnswer> {
   try {
+    if (task.kind === 'render') return await render(task.bytes, task.filename, task.options);
     if (task.kind === 'transform') return await transform(task.bytes, task.filename, task.options);
-    if (task.kind === 'xml') return await buildXml(task.metadata);
+    if (task.kind === 'xml') return await buildXml(task.metadata, task.draw);
     if (task.kind === 'extract') return await extract(task.bytes, task.filename);
     if (task.kind === 'serialize') return await serialize(task.bytes, task.filename);
     const { validateBytes } = await (validateModule ??= import('./validate.js'));

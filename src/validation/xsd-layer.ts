@@ -79,7 +79,7 @@ function isProfileId(p: unknown): p is ProfileId {
 export interface CiiSchemaChoice {
   id: XsdSchemaId;
   /** The schema the reference validators use for this invoice. */
-  reference: 'facturx' | 'cii-d16b';
+  reference: 'facturx' | 'cii-d16b' | 'cii-d22b';
   /** Why the choice was made, for messages. */
   because: string;
 }
@@ -90,6 +90,10 @@ export function chooseCiiSchema(profile: ProfileId | string | null, guideline?: 
     if (/kosit:extension/i.test(g))
       return { id: 'EXTENDED', reference: 'cii-d16b', because: 'XRechnung is defined on the full CII D16B schema' };
     const flavor = flavorOf({ syntax: 'cii', guideline: g });
+    // FNFE-MPE checks EXTENDED-CTC-FR CII against the uncoupled UN/CEFACT CII D22B schema (not bundled); Factur-X
+    // EXTENDED, of which the profile is a subset (FNFE explanatory note 1.4.0), approximates it, its findings as warnings.
+    if (flavor === 'extended_ctc_fr')
+      return { id: 'EXTENDED', reference: 'cii-d22b', because: 'EXTENDED-CTC-FR is defined on the uncoupled UN/CEFACT CII D22B schema' };
     if (flavor === 'xrechnung' || flavor === 'xrechnung_extension')
       return { id: 'EXTENDED', reference: 'cii-d16b', because: 'XRechnung is defined on the full CII D16B schema' };
     if (flavor !== null && isProfileId(flavor)) return { id: XSD_FOR_PROFILE[flavor], reference: 'facturx', because: `guideline ${g}` };
@@ -142,7 +146,12 @@ export function runXsdLayer(
   const schemaId = choice.id;
   const facturx = `Factur-X ${release} ${schemaId}`;
   // rule_set_versions.xsd names the schema that ran, and what it stands for when it is not the reference one.
-  const label = choice.reference === 'cii-d16b' ? `UN/CEFACT CII D16B (approximated by ${facturx})` : facturx;
+  const label =
+    choice.reference === 'cii-d16b'
+      ? `UN/CEFACT CII D16B (approximated by ${facturx})`
+      : choice.reference === 'cii-d22b'
+        ? `UN/CEFACT CII D22B (approximated by ${facturx})`
+        : facturx;
   let result;
   try {
     // The pipeline's tree when it passes one (no second parse); bytes otherwise.
@@ -155,7 +164,7 @@ export function runXsdLayer(
   // See the header: the bundled schema is not authoritative for EXTENDED (older than 1.08) nor for
   // documents whose reference schema is the full CII D16B (XRechnung, non-Factur-X guidelines): warnings there.
   const caveat =
-    choice.reference === 'cii-d16b'
+    choice.reference !== 'facturx'
       ? ` (${choice.because}; ${facturx} is the widest subset bundled)`
       : schemaId === 'EXTENDED' && release === '1.07.3'
         ? ' (the 1.07.3 schema predates Factur-X 1.08, which added EXTENDED elements)'

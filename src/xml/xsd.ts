@@ -37,6 +37,7 @@ export const XSD_FOR_PROFILE: Record<ProfileId, XsdSchemaId> = {
   en16931: 'EN16931',
   extended: 'EXTENDED',
   xrechnung: 'EN16931',
+  extended_ctc_fr: 'EXTENDED',
 };
 
 const compiled = new Map<string, CompiledSchema>();

@@ -78,6 +78,8 @@ test('EN 16931 corpus agreement with the official verdicts', async () => {
   const firedByRule = new Map<string, number>();
   let unreadable = 0;
   const internal: string[] = [];
+  const countFiles = { 'en16931-cii': { files: 0, agree: 0 }, 'en16931-ubl': { files: 0, agree: 0 } };
+  const countDiffs: string[] = [];
 
   for (const v of verdicts) {
     const set = SETS.find((s) => v.rulesets.includes(s));
@@ -89,6 +91,21 @@ test('EN 16931 corpus agreement with the official verdicts', async () => {
     }
     const findings: Finding[] = runRules(set, getRuleSet(set)!, ctx);
     for (const f of findings) if (f.ruleId === INTERNAL_RULE_ERROR) internal.push(`${v.file}: ${f.message}`);
+    // Counts too: a rule fires once per context node, so a rule on the document fires once, one on each line per line.
+    const counted = (ids: string[]) => ids.sort().join(' ');
+    const sameCounts =
+      counted(
+        findings
+          .filter((f) => (f.severity === 'error' || f.severity === 'warning') && f.ruleId)
+          .map((f) => `${f.severity === 'error' ? 'E' : 'W'}:${f.ruleId}`),
+      ) ===
+      counted([
+        ...v.errors.filter((e) => e.ruleset === set).map((e) => `E:${e.id}`),
+        ...v.warnings.filter((e) => e.ruleset === set).map((e) => `W:${e.id}`),
+      ]);
+    countFiles[set].files++;
+    if (sameCounts) countFiles[set].agree++;
+    else countDiffs.push(v.file);
     for (const scope of ['business', 'all'] as const) {
       const keep = scope === 'business' ? isBusiness : () => true;
       const expErr = new Set(v.errors.filter((e) => e.ruleset === set && keep(e.id)).map((e) => e.id));
@@ -117,6 +134,7 @@ test('EN 16931 corpus agreement with the official verdicts', async () => {
       );
     }
   }
+  for (const set of SETS) lines.push(`${set} [all ids, with their counts]: files ${countFiles[set].agree}/${countFiles[set].files}`);
   lines.push(`files not readable as CII/UBL invoices (skipped): ${unreadable}`);
 
   // implemented/total per family, from the official catalogue.
@@ -138,7 +156,7 @@ test('EN 16931 corpus agreement with the official verdicts', async () => {
     lines.push(`${set} implemented/total: ` + [...fams].map(([f, [a, b]]) => `${f} ${a}/${b}`).join(', '));
   }
   console.log(lines.join('\n'));
-  if (process.env.CORPUS_DIFF) console.log(diffs.join('\n'));
+  if (process.env.CORPUS_DIFF) console.log([...diffs, ...countDiffs.map((f) => `${f}: counts differ`)].join('\n'));
   assert.deepEqual(internal.slice(0, 5), [], 'rules must not throw on corpus documents');
   // Leaves share one empty children/attrs array (src/xml/parser.ts): a rule that pushed into it would corrupt every tree.
   assert.equal(SHARED_EMPTY_ARRAY.length, 0, "something pushed into the parser's shared empty array");
@@ -150,6 +168,7 @@ test('EN 16931 corpus agreement with the official verdicts', async () => {
       t.filesAgree / t.files >= FLOOR[set].businessFiles,
       `${set}: business-rule file agreement ${pct(t.filesAgree, t.files)}% dropped below ${FLOOR[set].businessFiles * 100}%`,
     );
+    assert.equal(countFiles[set].agree, countFiles[set].files, `${set}: rule counts differ on ${countDiffs.slice(0, 5).join(', ')}`);
     const a = tallies.all[set];
     assert.ok(
       a.filesAgree / a.files >= FLOOR[set].allFiles,

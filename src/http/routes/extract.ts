@@ -19,6 +19,10 @@ the uploaded XML, and returns best-effort invoice JSON. Amounts are strings exac
 - \`PDF_ATTACHMENT_UNREADABLE\`: the invoice attachment's stream could not be decoded.
 - \`UNKNOWN_XML\`: the XML is well-formed but neither CII nor UBL (e.g. FatturaPA); \`invoice_json\` null.
 - \`ZUGFERD_1_LEGACY\`: ZUGFeRD 1.0, read best-effort (\`_meta.limitations\` has \`heuristic_mapping\`).
+- \`CDAR_MULTIPLE_REFERENCES\`: a lifecycle status message about several documents; \`status_json\` describes the first.
+
+A French lifecycle status message (CDV, UN/CEFACT CDAR D22B) is read into \`status_json\`, in the JSON POST /v1/status takes
+(posting it there builds the same XML); \`format_detected\` is \`cdar\`, \`invoice_json\` null.
 - \`MULTIPLE_XML_ATTACHMENTS\`: more than one XML attachment; the message names the one read.
 - \`PDF_ENCRYPTED_READ\`: the PDF was encrypted with an empty user password (permissions only; RC4 or AES, named in the
   message) and was read decrypted. Everything else is answered as for the unencrypted file.

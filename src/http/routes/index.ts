@@ -4,7 +4,9 @@ import convert from './convert.js';
 import extract from './extract.js';
 import merge from './merge.js';
 import operations from './operations.js';
+import render from './render.js';
 import serialize from './serialize.js';
+import status from './status.js';
 import transform from './transform.js';
 import validate from './validate.js';
 import xml from './xml.js';
@@ -17,5 +19,7 @@ export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [
   validate,
   convert,
   merge,
+  render,
   transform,
+  status,
 ];

@@ -19,7 +19,7 @@ import {
   SIGNATURE_INVALIDATED_HEADER_SCHEMA,
 } from '../signature.js';
 import { uploadErrorResponses } from '../schemas.js';
-import { PDFA_CHECK_HEADER } from '../../pdfa/layer.js';
+import { PDFA_HEADERS_SCHEMA, PDFA_STRICT_FIELD, PDFA_STRICT_SCHEMA, setPdfaHeaders } from '../pdfa-answer.js';
 
 const DESCRIPTION = `Embeds an existing invoice XML (Factur-X / ZUGFeRD CII, or XRechnung CII or UBL) into an existing PDF/A-3 PDF.
 No license is required. The checks run in this order; the first that fails answers:
@@ -34,18 +34,20 @@ No license is required. The checks run in this order; the first that fails answe
    error shape (\`rule_id\`, \`message\`, \`severity\`, \`location\`); both kinds are listed when both fail. The report size
    bounds of \`/v1/validate\` apply (first 100 findings per rule, 1,000 entries in all; summary entries carry \`omitted\`, and
    \`report_truncated\` / \`findings_omitted\` say so).
-4. **422** ProblemDetails \`PDFA_NONCONFORMANT\`: the written PDF, checked with the native PDF/A checker, fails PDF/A-3b because
-   of the input's content (fonts not embedded, device colour without output intent, ...); \`errors\` lists each failed ISO 19005-3 clause.
+4. **422** ProblemDetails \`PDFA_NONCONFORMANT\`, only with \`pdfa_strict=true\`: the written PDF still fails PDF/A-3b after the
+   repairs (see 6); \`errors\` lists each finding once, at most 50 (\`report_truncated\` / \`findings_omitted\` count the rest).
 5. **422** ProblemDetails \`PDF_SIGNED\`: the PDF is digitally signed; embedding rewrites it and would invalidate the signature.
    Send \`allow_signature_invalidation=true\` to embed anyway: the answer then carries \`X-Signature-Invalidated: true\`.
-6. **200** \`application/pdf\`, \`Content-Disposition: attachment; filename="<invoice number>.pdf"\`, \`X-PDFA-Check: passed\` (or
-   \`unverified\` when the check's time budget ran out).
+6. **200** \`application/pdf\`, \`Content-Disposition: attachment; filename="<invoice number>.pdf"\`. A declared PDF/A-3b whose
+   content fails the checker is repaired as \`/v1/convert\` repairs (docs/pdfa.md); \`X-PDFA-Check\` says \`passed\`, \`failed\`
+   (\`X-PDFA-Unmet\` lists the clauses still unmet) or \`unverified\` (time budget), \`X-PDFA-Repairs\` names the repairs that
+   changed something (both at most 512 characters).
 
 The attachment name and XMP follow the XML's profile (BT-24): XRechnung (and any UBL) → \`xrechnung.xml\`, level XRECHNUNG;
 otherwise \`factur-x.xml\` with the profile's level (/AFRelationship Data for MINIMUM and BASIC WL, else Alternative).
 \`format\` overrides the container: \`factur-x\` and \`zugferd\` (ZUGFeRD 2.4 uses the Factur-X container) → \`factur-x.xml\`,
 \`xrechnung\` → \`xrechnung.xml\`. The PDF's PDF/A-3 declaration (3B, or 3U) is kept and its OutputIntent is kept; the result is checked against PDF/A-3b
-(step 4) before it is answered. A \`format\` value outside the three, a missing \`pdf\` or \`xml\` part, or one given twice is 422
+before it is answered. A \`format\` value outside the three, a missing \`pdf\` or \`xml\` part, or one given twice is 422
 ProblemDetails \`REQUEST_INVALID\` (\`errors\` names each field). **413** past MAX_UPLOAD_SIZE_MB.`;
 
 /**
@@ -95,6 +97,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
             headers: {
               'Content-Disposition': { type: 'string', description: 'attachment; filename="<invoice number>.pdf"' },
               [SIGNATURE_INVALIDATED_HEADER]: SIGNATURE_INVALIDATED_HEADER_SCHEMA,
+              ...PDFA_HEADERS_SCHEMA,
             },
             content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
           },
@@ -102,7 +105,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
           // Merge's 422 is always ProblemDetails (the contract's section 7), a malformed request too.
           422: {
             description:
-              'NOT_PDFA3 / EN16931_INVALID / PDFA_NONCONFORMANT / PDF_SIGNED / REQUEST_INVALID (ProblemDetails, the failures under `errors`)',
+              'NOT_PDFA3 / EN16931_INVALID / PDFA_NONCONFORMANT (pdfa_strict only) / PDF_SIGNED / REQUEST_INVALID (ProblemDetails, the failures under `errors`)',
             content: { 'application/problem+json': { schema: { $ref: 'ProblemDetails#' } } },
           },
         },
@@ -117,6 +120,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
             description: 'Container override: factur-x, zugferd or xrechnung. Default: from the XML profile.',
           },
           [ALLOW_SIGNATURE_FIELD]: ALLOW_SIGNATURE_SCHEMA,
+          [PDFA_STRICT_FIELD]: PDFA_STRICT_SCHEMA,
         },
         formRequired: ['pdf', 'xml'],
       },
@@ -125,10 +129,11 @@ export default async function merge(app: FastifyInstance): Promise<void> {
       const form = await asMergeProblem(() =>
         readForm(req, {
           files: { pdf: { required: true }, xml: { required: true } },
-          fields: { format: { required: false }, [ALLOW_SIGNATURE_FIELD]: { required: false } },
+          fields: { format: { required: false }, [ALLOW_SIGNATURE_FIELD]: { required: false }, [PDFA_STRICT_FIELD]: { required: false } },
         }),
       );
       const allowSignatureInvalidation = await asMergeProblem(async () => formBoolean(form, ALLOW_SIGNATURE_FIELD, false));
+      const pdfaStrict = await asMergeProblem(async () => formBoolean(form, PDFA_STRICT_FIELD, false));
       const format = await asMergeProblem(async () => parseMergeFormat(form.fields.format, ['body']));
       // One implementation with the library and the CLI (src/lib/operations.ts); the XML is validated by the
       // shared validation runner: off the event loop and time-bounded, like /v1/validate.
@@ -138,6 +143,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
           pdfFilename: form.files.pdf.filename,
           xmlFilename: form.files.xml.filename,
           allowSignatureInvalidation,
+          pdfaStrict,
           validateFirst: app.validation.mode === 'pool' && form.files.xml.data.length > app.config.validationInlineMaxKb * 1024,
           validateXml: async (xml, filename) => {
             try {
@@ -151,7 +157,7 @@ export default async function merge(app: FastifyInstance): Promise<void> {
           },
         }),
       );
-      reply.header(PDFA_CHECK_HEADER, result.pdfaCheck);
+      setPdfaHeaders(reply, result);
       if (result.signatureInvalidated) reply.header(SIGNATURE_INVALIDATED_HEADER, 'true');
       reply.header('content-disposition', attachmentDisposition(result.filename));
       return reply.type('application/pdf').send(Buffer.from(result.pdf.buffer, result.pdf.byteOffset, result.pdf.length));

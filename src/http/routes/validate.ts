@@ -3,6 +3,7 @@
  * syntax binding rules, business rules), natively and off the event loop (see validation/runner.ts).
  * Community: the raw report with official rule ids. Pro: smart diagnostics and the PDF/A switch.
  */
+import { DEFAULT_EXTENDED_CTC_FR_RELEASE, EXTENDED_CTC_FR_RELEASES } from '../../rules/extended-ctc-fr/releases.js';
 import type { FastifyInstance } from 'fastify';
 import { IngestError } from '../../input/ingest.js';
 import { toDiagnostic } from '../../validation/diagnostics.js';
@@ -90,6 +91,7 @@ function readLayerOptions(fields: Record<string, string>) {
         xrechnungVersion: fields.xrechnung_version,
         facturxVersion: fields.facturx_version,
         peppolVersion: fields.peppol_version,
+        extendedCtcFrVersion: fields.extended_ctc_fr_version,
       },
       ['body'],
     );
@@ -134,13 +136,20 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           'VAT-registered in France; only the caller knows that), or automatically when the invoice declares the EXTENDED-CTC-FR profile; ' +
           `never on Factur-X MINIMUM. \`br_fr_edition\` chooses the edition: 1.2.0 (all warnings), 1.4 (standard edition, all errors; the default, mandatory from 1 September 2026) ` +
           'or 1.4-warning (transition edition); the result echoes the edition that ran in `br_fr_edition`. ' +
+          'A French lifecycle status message (CDV, UN/CEFACT CDAR D22B, see POST /v1/status) is validated against the CDAR D22B XSD ' +
+          '(layer `xsd`) and the BR-FR-CDV rules (layer `br_fr_ctc`, rule set `br-fr-cdv`, in the edition `br_fr_edition` names; 1.2.0 had ' +
+          'none: skipped): `format` null, `flavor` "cdar". ' +
           `\`xrechnung_version\` chooses the KoSIT XRechnung schematron release for XRechnung invoices: ${XR_RELEASES.join(', ')} (default ${DEFAULT_XR_RELEASE}); ` +
           'the result echoes the release that ran in `xrechnung_version`. ' +
           `\`facturx_version\` chooses the Factur-X/ZUGFeRD release of the CII schema layer: ${FACTURX_SCHEMA_RELEASES.join(', ')} (default ${DEFAULT_FACTURX_RELEASE}); ` +
           'echoed in `facturx_version`. ' +
           'Peppol BIS Billing 3.0 (rule sets `peppol-bis-3` / `peppol-bis-3-selfbilling`, on top of EN 16931 UBL) runs for UBL invoices whose ' +
           `CustomizationID starts with the Peppol billing or self-billing identifier; \`peppol_version\` chooses the release: ${PEPPOL_RELEASES.join(', ')} (default ${DEFAULT_PEPPOL_RELEASE}), ` +
-          'echoed in `peppol_version`. `rule_set_versions` names the release of every rule set and schema that ran.',
+          'echoed in `peppol_version`. ' +
+          'An invoice declaring the French EXTENDED-CTC-FR profile (`urn.cpro.gouv.fr:1p0:extended-ctc-fr`, CII or UBL) is checked by the ' +
+          'FNFE-MPE EXTENDED-CTC-FR rules instead of the plain EN 16931 ones (they carry EN 16931 adapted to sub-lines and multi-vendor ' +
+          `invoices), then by BR-FR; \`extended_ctc_fr_version\` chooses their release: ${EXTENDED_CTC_FR_RELEASES.join(', ')} (default ${DEFAULT_EXTENDED_CTC_FR_RELEASE}). ` +
+          '`rule_set_versions` names the release of every rule set and schema that ran.',
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
         response: {
@@ -187,6 +196,12 @@ export default async function validate(app: FastifyInstance): Promise<void> {
             description:
               'Release of the Peppol BIS Billing 3.0 rules (Peppol UBL invoices only): 2026.5 = BIS 3.0.21, 2025.11 = 3.0.20, 2025.5 = 3.0.19',
           },
+          extended_ctc_fr_version: {
+            type: 'string',
+            enum: [...EXTENDED_CTC_FR_RELEASES],
+            default: DEFAULT_EXTENDED_CTC_FR_RELEASE,
+            description: 'Release of the FNFE-MPE EXTENDED-CTC-FR profile rules (invoices declaring that profile only)',
+          },
         },
         formRequired: ['file'],
       },
@@ -201,6 +216,7 @@ export default async function validate(app: FastifyInstance): Promise<void> {
           xrechnung_version: { required: false },
           facturx_version: { required: false },
           peppol_version: { required: false },
+          extended_ctc_fr_version: { required: false },
         },
       });
       const options = readLayerOptions(form.fields);

@@ -15,6 +15,7 @@ import {
   nonVatScope,
   descendants,
   kid,
+  kids,
   rootChildren,
   present,
   exists,
@@ -146,6 +147,13 @@ function takenByCategoryRule(ctx: RuleContext, b: Located): boolean {
   return category && vat;
 }
 
+/** UBL `cac:InvoicePeriod` elements: a line's (BR-CO-20's context, which takes them first) or the others (BR-CO-19's). */
+function ublPeriods(ctx: RuleContext, ofLines: boolean) {
+  return descendants(ctx, 'InvoicePeriod').filter(
+    (p) => (p.parent?.local === 'InvoiceLine' || p.parent?.local === 'CreditNoteLine') === ofLines,
+  );
+}
+
 export const conditionRules: RuleDef[] = [
   {
     id: 'BR-CO-03',
@@ -255,8 +263,7 @@ export const conditionRules: RuleDef[] = [
     id: 'BR-CO-14',
     message: 'The invoice total VAT amount (BT-110) must equal the sum of the VAT category tax amounts (BT-117).',
     check: (ctx) => {
-      const { invoice: i, syntax } = ctx;
-      if (syntax === 'ubl') {
+      if (ctx.syntax === 'ubl') {
         // Each TaxTotal with subtotals must add up on its own.
         return rootChildren(ctx, 'TaxTotal')
           .filter((tt) => tt.children.some((c) => c.local === 'TaxSubtotal'))
@@ -267,10 +274,27 @@ export const conditionRules: RuleDef[] = [
           })
           .map(locatedAt(pathOf));
       }
-      const total = i.totals.taxTotal;
-      if (total === undefined) return NO_VIOLATIONS;
-      const d = dec(total);
-      return unless(d !== undefined && d.eq(round2(sum(i.vatBreakdown.map((b) => b.taxAmount)))), i.totals, 'taxTotal');
+      // CII: on each VAT total element in the invoice currency, of any totals element (the model keeps one).
+      const settlements = kids(ctx.doc.root, 'SupplyChainTradeTransaction').flatMap((tx) => kids(tx, 'ApplicableHeaderTradeSettlement'));
+      const currencies = settlements.flatMap((s) => kids(s, 'InvoiceCurrencyCode')).map((c) => c.text);
+      const totals = descendants(ctx, 'SpecifiedTradeSettlementHeaderMonetarySummation')
+        .flatMap((s) => kids(s, 'TaxTotalAmount'))
+        .filter((t) => currencies.includes(attr(t, 'currencyID') ?? '\u0000'));
+      if (totals.length === 0) return NO_VIOLATIONS;
+      const expected = round2(
+        sum(
+          settlements
+            .flatMap((s) => kids(s, 'ApplicableTradeTax'))
+            .flatMap((t) => kids(t, 'CalculatedAmount'))
+            .map((c) => c.text),
+        ),
+      );
+      return totals
+        .filter((t) => {
+          const d = dec(t.text);
+          return d === undefined || !d.eq(expected);
+        })
+        .map(locatedAt(pathOf));
     },
   },
   {
@@ -338,21 +362,30 @@ export const conditionRules: RuleDef[] = [
   {
     id: 'BR-CO-19',
     message: 'An invoicing period (BG-14) must have a start date (BT-73) or an end date (BT-74).',
-    check: ({ invoice: i, syntax }) => {
-      const p = i.invoicingPeriod;
+    check: (ctx) => {
+      // UBL: every period element other than a line's (the model keeps one).
+      if (ctx.syntax === 'ubl')
+        return ublPeriods(ctx, false)
+          .filter((p) => !['StartDate', 'EndDate', 'DescriptionCode'].some((c) => kid(p, c)))
+          .map(locatedAt(pathOf));
+      const p = ctx.invoice.invoicingPeriod;
       if (!p) return NO_VIOLATIONS;
-      return unless(present(p.start) || present(p.end) || (syntax === 'ubl' && present(i.taxPointDateCode)), p);
+      return unless(present(p.start) || present(p.end), p);
     },
   },
   {
     id: 'BR-CO-20',
     message: 'An invoice line period (BG-26) must have a start date (BT-134) or an end date (BT-135).',
-    check: ({ invoice: i }) =>
-      each(
-        i.lines,
-        (l) => !l.period || present(l.period.start) || present(l.period.end),
-        (l) => loc(l.period),
-      ),
+    check: (ctx) =>
+      ctx.syntax === 'ubl'
+        ? ublPeriods(ctx, true)
+            .filter((p) => !kid(p, 'StartDate') && !kid(p, 'EndDate'))
+            .map(locatedAt(pathOf))
+        : each(
+            ctx.invoice.lines,
+            (l) => !l.period || present(l.period.start) || present(l.period.end),
+            (l) => loc(l.period),
+          ),
   },
   {
     id: 'BR-CO-21',

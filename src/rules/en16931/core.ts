@@ -2,9 +2,9 @@
  * EN 16931 core business rules BR-01 … BR-65, written once against the model.
  * Where the CII and UBL artefacts test a rule differently, the rule looks at ctx.syntax.
  */
-import type { Invoice, Party } from '../../model/invoice.js';
-import type { Violation } from '../types.js';
-import { pathOf } from '../../xml/dom.js';
+import type { Invoice } from '../../model/invoice.js';
+import type { RuleContext, Violation } from '../types.js';
+import { pathOf, type XmlElement } from '../../xml/dom.js';
 import {
   NO_VIOLATIONS,
   type RuleDef,
@@ -13,6 +13,7 @@ import {
   nonVatScope,
   descendants,
   kid,
+  kids,
   rootChildren,
   filled,
   present,
@@ -39,23 +40,86 @@ function identifierValues(p: { identifiers: { value: string }[] } | undefined): 
   return new Set((p?.identifiers ?? []).map((i) => i.value));
 }
 
-function payeeDistinct(inv: Invoice, syntax: 'cii' | 'ubl'): boolean {
+/** UBL BR-17 (the CII rule reads the elements, see ciiPayeeFails). */
+function payeeDistinct(inv: Invoice): boolean {
   const payee = inv.payee!;
   if (!present(payee.name)) return false;
-  const seller: Party = inv.seller;
-  // UBL compares with the seller's PartyName (its trading name), CII with the seller's name.
-  const sellerName = syntax === 'ubl' ? seller.tradingName : seller.name;
+  // UBL compares with the seller's PartyName (its trading name).
+  const sellerName = inv.seller.tradingName;
   if (sellerName !== undefined && payee.name === sellerName) return false;
-  const sellerIds = identifierValues(seller);
-  if (payee.identifiers.some((i) => sellerIds.has(i.value))) return false;
-  if (
-    syntax === 'cii' &&
-    payee.legalRegistrationId &&
-    seller.legalRegistrationId &&
-    payee.legalRegistrationId.value === seller.legalRegistrationId.value
-  )
-    return false;
-  return true;
+  const sellerIds = identifierValues(inv.seller);
+  return !payee.identifiers.some((i) => sellerIds.has(i.value));
+}
+
+/** BR-12…15: the totals element lacks an amount. UBL asks on every `cac:LegalMonetaryTotal` (the model keeps one). */
+function totalsLack(ctx: RuleContext, field: 'lineNetTotal' | 'taxExclusiveAmount' | 'taxInclusiveAmount' | 'amountDue', child: string) {
+  if (ctx.syntax === 'ubl')
+    return descendants(ctx, 'LegalMonetaryTotal')
+      .filter((t) => kid(t, child) === undefined)
+      .map(locatedAt(pathOf));
+  const i = ctx.invoice;
+  return totalsPresent(i) ? unless(present(i.totals[field]), i.totals) : NO_VIOLATIONS;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CII rules whose official test reads elements the model step collapses (a second party, product or
+// communication element; a payee element outside the settlement): they look at the elements, as the artefact does.
+
+const attrOf = (el: XmlElement, name: string) => el.attrs.find((a) => a.local === name && a.ns === '')?.value;
+/** XPath `a = b` on leaf elements: some pair with the same string value. */
+const someEqual = (a: XmlElement[], b: XmlElement[]) => a.some((x) => b.some((y) => x.text === y.text));
+
+/**
+ * CII BR-62/63: `normalize-space(…/ram:<party>/ram:URIUniversalCommunication[1]/ram:URIID/@schemeID) != '' or
+ * not(…/ram:<party>/ram:URIUniversalCommunication)`, from the root: an electronic address element without a URIID
+ * (which the model cannot record) has no scheme either.
+ */
+function ciiAddressSchemed(ctx: RuleContext, party: 'SellerTradeParty' | 'BuyerTradeParty'): boolean {
+  let any = false;
+  const schemes: string[] = [];
+  for (const tx of kids(ctx.doc.root, 'SupplyChainTradeTransaction'))
+    for (const agreement of kids(tx, 'ApplicableHeaderTradeAgreement'))
+      for (const p of kids(agreement, party)) {
+        const comms = kids(p, 'URIUniversalCommunication');
+        if (comms.length === 0) continue;
+        any = true;
+        for (const id of kids(comms[0], 'URIID')) {
+          const scheme = attrOf(id, 'schemeID');
+          if (scheme !== undefined) schemes.push(scheme);
+        }
+      }
+  // Two scheme attributes stop the official stylesheet (normalize-space of a sequence): no verdict; the first counts here.
+  return !any || filled(schemes[0]);
+}
+
+/** CII BR-64 on a line: `normalize-space(ram:SpecifiedTradeProduct/ram:GlobalID/@schemeID) != '' or not(…/ram:GlobalID)`. */
+function ciiItemIdUnschemed(line: XmlElement): boolean {
+  const ids = kids(line, 'SpecifiedTradeProduct').flatMap((p) => kids(p, 'GlobalID'));
+  if (ids.length === 0) return false;
+  return !filled(ids.map((id) => attrOf(id, 'schemeID')).find((s) => s !== undefined));
+}
+
+/** UBL BR-61 on a payment means element: code 30 or 58 without `cac:PayeeFinancialAccount/cbc:ID`. */
+function ublTransferWithoutAccount(means: XmlElement): boolean {
+  const meansCode = kids(means, 'PaymentMeansCode')[0]?.text.trim();
+  if (meansCode !== '30' && meansCode !== '58') return false;
+  return !kids(means, 'PayeeFinancialAccount').some((a) => kids(a, 'ID').length > 0);
+}
+
+/**
+ * CII BR-17 on a payee element: it has a name, and neither its name, its ids nor its legal registration id equals the
+ * seller's of `../../ram:ApplicableHeaderTradeAgreement` (for a payee in the payment terms that path is empty: only
+ * the name counts).
+ */
+function ciiPayeeFails(payee: XmlElement): boolean {
+  const names = kids(payee, 'Name');
+  if (names.length === 0) return true;
+  const all = (els: XmlElement[], local: string) => els.flatMap((e) => kids(e, local));
+  const sellers = all(kids(payee.parent?.parent ?? undefined, 'ApplicableHeaderTradeAgreement'), 'SellerTradeParty');
+  const legal = (els: XmlElement[]) => all(all(els, 'SpecifiedLegalOrganization'), 'ID');
+  return (
+    someEqual(names, all(sellers, 'Name')) || someEqual(kids(payee, 'ID'), all(sellers, 'ID')) || someEqual(legal([payee]), legal(sellers))
+  );
 }
 
 export const coreRules: RuleDef[] = [
@@ -93,22 +157,22 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-12',
     message: 'The sum of invoice line net amounts (BT-106) is missing.',
-    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.lineNetTotal), i.totals) : NO_VIOLATIONS),
+    check: (ctx) => totalsLack(ctx, 'lineNetTotal', 'LineExtensionAmount'),
   },
   {
     id: 'BR-13',
     message: 'The invoice total without VAT (BT-109) is missing.',
-    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxExclusiveAmount), i.totals) : NO_VIOLATIONS),
+    check: (ctx) => totalsLack(ctx, 'taxExclusiveAmount', 'TaxExclusiveAmount'),
   },
   {
     id: 'BR-14',
     message: 'The invoice total with VAT (BT-112) is missing.',
-    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.taxInclusiveAmount), i.totals) : NO_VIOLATIONS),
+    check: (ctx) => totalsLack(ctx, 'taxInclusiveAmount', 'TaxInclusiveAmount'),
   },
   {
     id: 'BR-15',
     message: 'The amount due for payment (BT-115) is missing.',
-    check: ({ invoice: i }) => (totalsPresent(i) ? unless(present(i.totals.amountDue), i.totals) : NO_VIOLATIONS),
+    check: (ctx) => totalsLack(ctx, 'amountDue', 'PayableAmount'),
   },
   {
     id: 'BR-16',
@@ -118,7 +182,12 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-17',
     message: 'A payee (BG-10) must have a name (BT-59) and be a party other than the seller.',
-    check: ({ invoice: i, syntax }) => (i.payee ? unless(payeeDistinct(i, syntax), i.payee) : NO_VIOLATIONS),
+    check: (ctx) => {
+      // CII: every payee element anywhere (the model reads only the settlement's), compared with its own transaction's seller.
+      if (ctx.syntax === 'cii') return descendants(ctx, 'PayeeTradeParty').filter(ciiPayeeFails).map(locatedAt(pathOf));
+      const i = ctx.invoice;
+      return i.payee ? unless(payeeDistinct(i), i.payee) : NO_VIOLATIONS;
+    },
   },
   {
     id: 'BR-18',
@@ -382,9 +451,9 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-49',
     message: 'Payment instructions must have a payment means type code (BT-81).',
-    // Context: each payment means element of the document (the model merges them).
+    // Context: each payment means element of the document (the model merges them; UBL: also one in an allowance).
     check: (ctx) =>
-      (ctx.syntax === 'ubl' ? rootChildren(ctx, 'PaymentMeans') : descendants(ctx, 'SpecifiedTradeSettlementPaymentMeans'))
+      (ctx.syntax === 'ubl' ? descendants(ctx, 'PaymentMeans') : descendants(ctx, 'SpecifiedTradeSettlementPaymentMeans'))
         .filter((pm) => kid(pm, ctx.syntax === 'ubl' ? 'PaymentMeansCode' : 'TypeCode') === undefined)
         .map(locatedAt(pathOf)),
   },
@@ -415,8 +484,9 @@ export const coreRules: RuleDef[] = [
     id: 'BR-52',
     message: 'Each additional supporting document must have a reference (BT-122).',
     // Every document reference element counts, also the invoiced-object one (type 130) the model files elsewhere.
+    // UBL's context is every cac:AdditionalDocumentReference, wherever it sits (also inside a billing reference).
     check: (ctx) =>
-      (ctx.syntax === 'ubl' ? rootChildren(ctx, 'AdditionalDocumentReference') : descendants(ctx, 'AdditionalReferencedDocument'))
+      (ctx.syntax === 'ubl' ? descendants(ctx, 'AdditionalDocumentReference') : descendants(ctx, 'AdditionalReferencedDocument'))
         .filter((el) => !filled(kid(el, ctx.syntax === 'ubl' ? 'ID' : 'IssuerAssignedID')?.text))
         .map(locatedAt(pathOf)),
   },
@@ -490,46 +560,49 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-61',
     message: 'For payment by credit transfer (code 30 or 58) the payment account identifier (BT-84) is required.',
-    check: ({ invoice: i, syntax }) => {
-      const p = i.payment;
+    check: (ctx) => {
+      // UBL asks on each payment means element (the model merges them into one payment).
+      if (ctx.syntax === 'ubl') return descendants(ctx, 'PaymentMeans').filter(ublTransferWithoutAccount).map(locatedAt(pathOf));
+      const p = ctx.invoice.payment;
       if (!p || !['30', '58'].includes(code(p.meansCode) ?? '')) return NO_VIOLATIONS;
-      if (syntax === 'cii')
-        return each(
-          p.creditTransfers,
-          (c) => filled(c.accountId),
-          (c) => loc(c),
-        );
-      return unless(
-        p.creditTransfers.some((c) => present(c.accountId)),
-        p,
+      return each(
+        p.creditTransfers,
+        (c) => filled(c.accountId),
+        (c) => loc(c),
       );
     },
   },
   {
     id: 'BR-62',
     message: "The seller's electronic address (BT-34) must have a scheme identifier.",
-    check: ({ invoice: i, syntax }) => {
-      const e = i.seller.electronicAddress;
-      return e ? unless(hasScheme(syntax, e.schemeId), i.seller, 'electronicAddress') : NO_VIOLATIONS;
+    check: (ctx) => {
+      if (ctx.syntax === 'cii') return ciiAddressSchemed(ctx, 'SellerTradeParty') ? NO_VIOLATIONS : [{ location: pathOf(ctx.doc.root) }];
+      const e = ctx.invoice.seller.electronicAddress;
+      return e ? unless(hasScheme(ctx.syntax, e.schemeId), ctx.invoice.seller, 'electronicAddress') : NO_VIOLATIONS;
     },
   },
   {
     id: 'BR-63',
     message: "The buyer's electronic address (BT-49) must have a scheme identifier.",
-    check: ({ invoice: i, syntax }) => {
-      const e = i.buyer.electronicAddress;
-      return e ? unless(hasScheme(syntax, e.schemeId), i.buyer, 'electronicAddress') : NO_VIOLATIONS;
+    check: (ctx) => {
+      if (ctx.syntax === 'cii') return ciiAddressSchemed(ctx, 'BuyerTradeParty') ? NO_VIOLATIONS : [{ location: pathOf(ctx.doc.root) }];
+      const e = ctx.invoice.buyer.electronicAddress;
+      return e ? unless(hasScheme(ctx.syntax, e.schemeId), ctx.invoice.buyer, 'electronicAddress') : NO_VIOLATIONS;
     },
   },
   {
     id: 'BR-64',
     message: 'An item standard identifier (BT-157) must have a scheme identifier.',
-    check: ({ invoice: i, syntax }) =>
-      each(
-        i.lines,
-        (l) => !l.standardItemId || hasScheme(syntax, l.standardItemId.schemeId),
+    check: (ctx) => {
+      // CII: on every line element, over all its products' global ids (the model keeps the first product's first one).
+      if (ctx.syntax === 'cii')
+        return descendants(ctx, 'IncludedSupplyChainTradeLineItem').filter(ciiItemIdUnschemed).map(locatedAt(pathOf));
+      return each(
+        ctx.invoice.lines,
+        (l) => !l.standardItemId || hasScheme(ctx.syntax, l.standardItemId.schemeId),
         (l) => loc(l, 'standardItemId'),
-      ),
+      );
+    },
   },
   {
     id: 'BR-65',

@@ -322,6 +322,9 @@ export function descendants(ctx: RuleContext, local: string): XmlElement[] {
 
 export const kid = (el: XmlElement | undefined, local: string) => el?.children.find((c) => c.local === local);
 
+/** Every child with this local name (XPath `el/x`), none for no element. */
+export const kids = (el: XmlElement | undefined, local: string): XmlElement[] => (el ? el.children.filter((c) => c.local === local) : []);
+
 const indicatorExceptions = new PropertyMap<object, Map<string, boolean | undefined>>();
 
 /**

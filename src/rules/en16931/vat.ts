@@ -7,6 +7,7 @@
 import type { BigValue } from '../../model/decimal.js';
 import type { Invoice, InvoiceLine, DocumentAllowanceCharge, VatBreakdown, Dec, Located } from '../../model/invoice.js';
 import type { RuleContext, Violation } from '../types.js';
+import { pathOf, type XmlElement } from '../../xml/dom.js';
 import {
   type RuleDef,
   NO_VIOLATIONS,
@@ -307,6 +308,35 @@ function taxOk(c: Category, b: VatBreakdown, syntax: Syntax): boolean {
   return tax.abs().minus(ONE).lt(expected) && tax.abs().plus(ONE).gt(expected);
 }
 
+const NO_ELEMENTS: readonly XmlElement[] = [];
+
+/**
+ * CII: the allowance/charge VAT categories (`CategoryTradeTax`) the model does not read, i.e. of an allowance or charge
+ * outside the header settlement (a line's, which Factur-X EXTENDED allows with a category): the artefact's contexts
+ * (`//ram:SpecifiedTradeAllowanceCharge[indicator]/ram:CategoryTradeTax[category][VAT]`) take them too. Rare: found
+ * only when such an element exists.
+ */
+function unreadAllowanceTaxes(ctx: RuleContext, charge: boolean, category: string): readonly XmlElement[] {
+  const all = descendants(ctx, 'SpecifiedTradeAllowanceCharge');
+  if (all.length === 0) return NO_ELEMENTS;
+  const out: XmlElement[] = [];
+  for (const ac of all) {
+    if (ac.parent?.local === 'ApplicableHeaderTradeSettlement') continue;
+    const indicator = ac.children
+      .find((x) => x.local === 'ChargeIndicator')
+      ?.children.find((x) => x.local === 'Indicator')
+      ?.text.trim();
+    if ((charge ? ['true', '1'] : ['false', '0']).indexOf(indicator ?? '') < 0) continue;
+    for (const t of ac.children) {
+      if (t.local !== 'CategoryTradeTax') continue;
+      const types = t.children.filter((x) => x.local === 'TypeCode');
+      if (!t.children.some((x) => x.local === 'CategoryCode' && x.text === category)) continue;
+      if (types.length === 1 && types[0].text.toUpperCase() === 'VAT') out.push(t);
+    }
+  }
+  return out;
+}
+
 function firstRule(c: Category, { invoice: inv, syntax }: RuleContext): readonly Violation[] {
   const lines = linesOf(inv, c.code).length;
   const ac = acOf(inv.allowances, c.code, inv).length + acOf(inv.charges, c.code, inv).length;
@@ -352,13 +382,18 @@ function familyRules(c: Category): RuleDef[] {
         declared = items.length > 0;
         items = any;
       }
-      if (items.length === 0) return NO_VIOLATIONS;
+      const extra = which !== 'line' && syntax === 'cii' ? unreadAllowanceTaxes(ctx, which === 'charge', c.code) : NO_ELEMENTS;
+      if (items.length === 0 && extra.length === 0) return NO_VIOLATIONS;
       const ok = declared && (c.ids === 'none' ? outsideIdsOk(inv, syntax) : idsOk(inv, c.ids));
-      return ok ? NO_VIOLATIONS : items.map((it) => ({ location: loc(it) }));
+      if (ok) return NO_VIOLATIONS;
+      // CII asks on each line / allowance / charge of the category; UBL once, on the document.
+      if (syntax === 'ubl') return [{ location: loc(inv) }];
+      return [...items.map((it) => ({ location: loc(it) })), ...extra.map((t) => ({ location: pathOf(t) }))];
     };
   const rateRule =
     (which: 'line' | 'allowance' | 'charge') =>
-    ({ invoice: inv, syntax }: RuleContext): readonly Violation[] => {
+    (ctx: RuleContext): readonly Violation[] => {
+      const { invoice: inv, syntax } = ctx;
       const want = c.rate(syntax, which);
       if (which === 'line')
         return each(
@@ -366,11 +401,16 @@ function familyRules(c: Category): RuleDef[] {
           (l) => rateOk(l.vatRate, want),
           (l) => loc(l, 'vatRate'),
         );
-      return each(
+      const found = each(
         acOf(which === 'allowance' ? inv.allowances : inv.charges, c.code, inv),
         (a) => rateOk(a.vatRate, want),
         (a) => loc(a, 'vatRate'),
       );
+      if (syntax !== 'cii') return found;
+      const extra = unreadAllowanceTaxes(ctx, which === 'charge', c.code).filter(
+        (t) => !rateOk(t.children.find((x) => x.local === 'RateApplicablePercent')?.text, want),
+      );
+      return extra.length ? [...found, ...extra.map((t) => ({ location: pathOf(t) }))] : found;
     };
   const idsText =
     c.ids === 'none'

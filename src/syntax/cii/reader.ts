@@ -481,6 +481,12 @@ class CiiReader {
     if (idEl) locate(line, 'id', idEl);
     const noteEl = this.ram(doc, 'IncludedNote');
     put(line, 'note', this.ram(noteEl, 'Content'));
+    put(line, 'parentLineId', this.ram(doc, 'ParentLineID'));
+    // BT-X-8: the model holds the three codes Factur-X EXTENDED defines; another value is not a subtype (the
+    // profile rules report it from the XML).
+    const status = this.ram(doc, 'LineStatusReasonCode');
+    const subtype = status ? textOf(status).trim() : undefined;
+    if (subtype === 'DETAIL' || subtype === 'GROUP' || subtype === 'INFORMATION') put(line, 'subtype', status, subtype);
 
     const product = this.ram(el, 'SpecifiedTradeProduct');
     if (product) {
@@ -516,9 +522,19 @@ class CiiReader {
     }
     const net = this.ram(ag, 'NetPriceProductTradePrice');
     putDec(line, 'netPrice', this.ram(net, 'ChargeAmount'));
-    const baseQty = this.ram(net, 'BasisQuantity') ?? this.ram(gross, 'BasisQuantity');
+    const netBaseQty = this.ram(net, 'BasisQuantity');
+    const grossBaseQty = this.ram(gross, 'BasisQuantity');
+    const baseQty = netBaseQty ?? grossBaseQty;
     putDec(line, 'priceBaseQuantity', baseQty);
     putAttr(line, 'priceBaseQuantityUnitCode', baseQty, 'unitCode');
+    if (
+      netBaseQty &&
+      grossBaseQty &&
+      (decOf(netBaseQty) !== decOf(grossBaseQty) || attr(netBaseQty, 'unitCode') !== attr(grossBaseQty, 'unitCode'))
+    ) {
+      putDec(line, 'grossPriceBaseQuantity', grossBaseQty);
+      putAttr(line, 'grossPriceBaseQuantityUnitCode', grossBaseQty, 'unitCode');
+    }
 
     const dl = this.ram(el, this.d.lineDelivery);
     const qty = this.ram(dl, 'BilledQuantity');

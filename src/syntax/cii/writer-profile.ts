@@ -13,4 +13,5 @@ export const PROFILE_LEVEL: Record<ProfileId, number> = {
   en16931: LEVEL.EN16931,
   xrechnung: LEVEL.EN16931,
   extended: LEVEL.EXTENDED,
+  extended_ctc_fr: LEVEL.EXTENDED,
 };

@@ -14,6 +14,7 @@ import type {
   Invoice,
   InvoiceLine,
   LineAllowanceCharge,
+  LineSeller,
   Party,
   VatBreakdown,
 } from '../../model/invoice.js';
@@ -94,6 +95,11 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
 
   x.open('ram:AssociatedDocumentLineDocument');
   x.leaf('ram:LineID', l.id);
+  if (level >= LEVEL.EXTENDED) {
+    // Sub-lines (BT-X-304 parent line, BT-X-8 subtype): EXTENDED and the French EXTENDED-CTC-FR.
+    x.leaf('ram:ParentLineID', l.parentLineId);
+    x.leaf('ram:LineStatusReasonCode', l.subtype);
+  }
   x.wrapped('ram:IncludedNote', 'ram:Content', l.note);
   x.close('ram:AssociatedDocumentLineDocument');
 
@@ -138,6 +144,7 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   x.leaf('ram:ChargeAmount', l.netPrice);
   if (baseQty) x.leaf('ram:BasisQuantity', l.priceBaseQuantity, baseQty);
   x.close('ram:NetPriceProductTradePrice');
+  if (level >= LEVEL.EXTENDED && l.itemSeller) writeLineSeller(c, l.itemSeller);
   x.close('ram:SpecifiedLineTradeAgreement');
 
   x.open('ram:SpecifiedLineTradeDelivery');
@@ -148,7 +155,12 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   x.open('ram:ApplicableTradeTax');
   x.leaf('ram:TypeCode', 'VAT');
   // EXTENDED repeats the exemption reason on the line (its breakdown rules compare the two).
-  const exemption = level >= LEVEL.EXTENDED ? lineExemption(c, l) : undefined;
+  const exemption =
+    level < LEVEL.EXTENDED
+      ? undefined
+      : l.vatExemptionReason !== undefined || l.vatExemptionReasonCode !== undefined
+        ? { exemptionReason: l.vatExemptionReason, exemptionReasonCode: l.vatExemptionReasonCode }
+        : lineExemption(c, l);
   x.leaf('ram:ExemptionReason', exemption?.exemptionReason);
   x.leaf('ram:CategoryCode', l.vatCategoryCode);
   x.leaf('ram:ExemptionReasonCode', exemption?.exemptionReasonCode);
@@ -157,16 +169,27 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   writePeriod(c, l.period);
   for (const a of l.allowances) writeLineAllowanceCharge(c, a, false);
   for (const ch of l.charges) writeLineAllowanceCharge(c, ch, true);
-  x.open('ram:SpecifiedTradeSettlementLineMonetarySummation')
-    .leaf('ram:LineTotalAmount', l.netAmount)
-    .close('ram:SpecifiedTradeSettlementLineMonetarySummation');
+  x.open('ram:SpecifiedTradeSettlementLineMonetarySummation').leaf('ram:LineTotalAmount', l.netAmount);
+  if (level >= LEVEL.EXTENDED) {
+    // A multi-vendor sub-invoice's VAT total and total with VAT (EXT-FR-FE-181, EXT-FR-FE-184) on its GROUP line.
+    x.leaf('ram:TaxTotalAmount', l.taxTotal, { currencyID: c.inv.currency });
+    x.leaf('ram:GrandTotalAmount', l.grossTotal);
+  }
+  x.close('ram:SpecifiedTradeSettlementLineMonetarySummation');
   if (full) {
-    if (l.objectIdentifier) {
+    const reference = (id: string | undefined, referenceType: string | undefined) => {
+      if (id === undefined) return;
       x.open('ram:AdditionalReferencedDocument');
-      x.leaf('ram:IssuerAssignedID', l.objectIdentifier.value);
+      x.leaf('ram:IssuerAssignedID', id);
       x.leaf('ram:TypeCode', '130');
-      x.leaf('ram:ReferenceTypeCode', l.objectIdentifier.schemeId);
+      x.leaf('ram:ReferenceTypeCode', referenceType);
       x.close('ram:AdditionalReferencedDocument');
+    };
+    reference(l.objectIdentifier?.value, l.objectIdentifier?.schemeId);
+    if (level >= LEVEL.EXTENDED) {
+      // Multi-vendor invoices: the sub-invoice's framework (AVV) and number (AFL), as BT-128 with those reference types.
+      reference(l.subInvoiceFramework, 'AVV');
+      reference(l.subInvoiceNumber, 'AFL');
     }
     x.wrapped('ram:ReceivableSpecifiedTradeAccountingAccount', 'ram:ID', l.buyerAccountingReference);
   }
@@ -175,8 +198,27 @@ function writeLine(c: Ctx, l: InvoiceLine): void {
   x.close('ram:IncludedSupplyChainTradeLineItem');
 }
 
+/** The seller of a line of a multi-vendor invoice (ItemSellerTradeParty, EXTENDED / EXTENDED-CTC-FR). */
+function writeLineSeller(c: Ctx, s: LineSeller): void {
+  const { x } = c;
+  x.open('ram:ItemSellerTradeParty');
+  if (s.globalId) x.leaf('ram:GlobalID', s.globalId.value, { schemeID: s.globalId.schemeId });
+  x.leaf('ram:Name', s.name);
+  if (s.legalRegistrationId) {
+    x.open('ram:SpecifiedLegalOrganization');
+    x.leaf('ram:ID', s.legalRegistrationId.value, { schemeID: s.legalRegistrationId.schemeId });
+    x.close('ram:SpecifiedLegalOrganization');
+  }
+  x.wrapped('ram:PostalTradeAddress', 'ram:CountryID', s.countryCode);
+  x.wrapped('ram:SpecifiedTaxRegistration', 'ram:ID', s.vatId, { schemeID: 'VA' });
+  x.close('ram:ItemSellerTradeParty');
+}
+
 /** The breakdown entry of a line's VAT category (and rate) when it carries an exemption reason. */
 function lineExemption(c: Ctx, l: InvoiceLine): VatBreakdown | undefined {
+  // When lines state their own reasons, the breakdown is split by them (src/metadata/compute.ts): a line without one
+  // belongs to the breakdown without one.
+  if (c.inv.lines.some((x) => x.vatExemptionReason !== undefined || x.vatExemptionReasonCode !== undefined)) return undefined;
   const rate = decOrZero(l.vatRate);
   return c.inv.vatBreakdown.find(
     (b) => b.categoryCode === l.vatCategoryCode && (b.exemptionReason || b.exemptionReasonCode) && decOrZero(b.rate).eq(rate),

@@ -22,6 +22,7 @@ import {
   type Period,
   type SupportingDocument,
   type TaxRepresentative,
+  type ThirdPartyPayment,
   type VatBreakdown,
 } from '../../model/invoice.js';
 import { attr, child, childrenNamed, type XmlElement } from '../../xml/dom.js';
@@ -119,6 +120,7 @@ export function readUbl(root: XmlElement): Invoice {
   const terms = cac(root, 'PaymentTerms');
   put(inv, 'paymentTerms', cbc(terms, 'Note'));
 
+  readThirdPartyPayments(inv, root);
   for (const acEl of cacs(root, 'AllowanceCharge')) {
     const ac = located<DocumentAllowanceCharge>({}, acEl);
     readAllowanceChargeCommon(ac, acEl);
@@ -150,6 +152,17 @@ export function readUbl(root: XmlElement): Invoice {
   return inv;
 }
 
+/** XRechnung extension BG-DEX-09: cac:PrepaidPayment (type, amount, description), in document order. */
+function readThirdPartyPayments(inv: Invoice, root: XmlElement): void {
+  for (const el of cacs(root, 'PrepaidPayment')) {
+    const p = located<ThirdPartyPayment>({}, el);
+    put(p, 'type', cbc(el, 'ID'));
+    putDec(p, 'amount', cbc(el, 'PaidAmount'));
+    put(p, 'description', cbc(el, 'InstructionID'));
+    (inv.thirdPartyPayments ??= []).push(p);
+  }
+}
+
 /**
  * cac:TaxTotal appears once in the invoice currency (with subtotals: BT-110 and BG-23) and once more in
  * the VAT accounting currency (BT-111) when BT-6 is given; cbc:TaxAmount's currencyID tells them apart.
@@ -162,7 +175,8 @@ function readTaxTotals(inv: Invoice, root: XmlElement): void {
     const cur = attr(amount, 'currencyID')?.trim();
     const inInvoiceCurrency = cur === undefined || invoiceCurrency === undefined || cur === invoiceCurrency;
     if (amount && inInvoiceCurrency && inv.totals.taxTotal === undefined) putDec(inv.totals, 'taxTotal', amount);
-    else if (amount && cur !== undefined && cur === taxCurrency && inv.totals.taxTotalAccountingCurrency === undefined) {
+    // Not `else`: when BT-6 equals BT-5, one TaxAmount is both BT-110 and BT-111 (as the CII reader reads it).
+    if (amount && cur !== undefined && cur === taxCurrency && inv.totals.taxTotalAccountingCurrency === undefined) {
       putDec(inv.totals, 'taxTotalAccountingCurrency', amount);
     }
     for (const sub of cacs(total, 'TaxSubtotal')) inv.vatBreakdown.push(readVatBreakdown(sub));
@@ -402,6 +416,12 @@ function readLine(el: XmlElement, creditNote: boolean): InvoiceLine {
   if (priceAc) {
     putDec(line, 'priceDiscount', cbc(priceAc, 'Amount'));
     putDec(line, 'grossPrice', cbc(priceAc, 'BaseAmount'));
+  }
+  // XRechnung extension: sub-lines (BG-DEX-01), as deep as they nest (the parser bounds the depth).
+  for (const sub of el.children) {
+    if (sub.ns === UBL_NS.cac && (sub.local === 'SubInvoiceLine' || sub.local === 'SubCreditNoteLine')) {
+      (line.subLines ??= []).push(readLine(sub, creditNote));
+    }
   }
   return line;
 }

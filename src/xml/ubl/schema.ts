@@ -30,7 +30,7 @@ function builtin(name: string): SimpleTypeDef {
 
 let compiled: CompiledSchema | undefined;
 
-interface Item {
+export interface Item {
   decl: ElementDecl;
   min: number;
   max: number;
@@ -41,8 +41,9 @@ interface Item {
  * model is one. Built directly (state = the item reached and how often it occurred so far, counts beyond what
  * matters merged): the compiler's general construction (Thompson + subsets) took ~0.5 s for the UBL types.
  * Transitions and `expected` come in schema order, as the compiler's do, so the validator's messages are alike.
+ * The CDAR structure (src/xml/cdar/schema.ts) builds its sequences with it too.
  */
-function sequenceAutomaton(items: Item[]): ContentState {
+export function sequenceAutomaton(items: Item[]): ContentState {
   const states = new Map<string, ContentState>();
   /** Can the items from `from` on all be left out? */
   const restOptional = (from: number) => items.slice(from).every((it) => it.min === 0);

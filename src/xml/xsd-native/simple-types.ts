@@ -78,6 +78,12 @@ function isDate(value: string): boolean {
   return day <= days;
 }
 
+/** dateTime (XML Schema 1.0 §3.2.7): a date and a time joined by T, one optional time zone for both. */
+function isDateTime(value: string): boolean {
+  const m = /^[ \t\n\r]*(-?[0-9]{4,}-[0-9]{2}-[0-9]{2})T([^ \t\n\r]+?)(Z|[+-][0-9]{2}:[0-9]{2})?[ \t\n\r]*$/.exec(value);
+  return m !== null && isDate(m[1]) && TIME.test(m[2]) && (m[3] === undefined || DATE.test(`2000-01-01${m[3]}`));
+}
+
 /** The builtins by local name (namespace http://www.w3.org/2001/XMLSchema). */
 export const BUILTIN_SIMPLE_TYPES: ReadonlyMap<string, SimpleTypeDef> = new Map<string, SimpleTypeDef>([
   // Every character string is a string, a normalizedString or a token once its whitespace facet is applied.
@@ -104,6 +110,16 @@ export const BUILTIN_SIMPLE_TYPES: ReadonlyMap<string, SimpleTypeDef> = new Map<
       name: 'xs:time',
       expects: 'a time (hh:mm:ss, optionally with fractions and a time zone)',
       check: (v) => TIME.test(v),
+    },
+  ],
+  // The CDAR D22B schemas (src/xml/cdar/schema.ts) use dateTime (udt:DateTime).
+  [
+    'dateTime',
+    {
+      kind: 'simple',
+      name: 'xs:dateTime',
+      expects: 'a date and time (YYYY-MM-DDThh:mm:ss, optionally with fractions and a time zone)',
+      check: isDateTime,
     },
   ],
   // anyURI: XML Schema 1.0 processors accept nearly any string (libxml2 does); no check, as for string.
