@@ -32,6 +32,8 @@ test('npm pack → npm install in an empty folder → the CLI and the library wo
     assert.ok(files.includes('bin/einvoice.js'));
     assert.ok(files.includes('dist/src/lib/index.js') && files.includes('dist/src/lib/index.d.ts'));
     assert.ok(files.includes('dist/src/cli/worker.js'));
+    // The browser UI's static files (served at /, and the report view of validate --format html).
+    for (const f of ['index.html', 'app.js', 'report-view.js', 'ui.css', 'report.css']) assert.ok(files.includes(`assets/ui/${f}`), f);
     assert.deepEqual(
       files.filter((f) => /^(test|bench|scripts|src)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts'))),
       [],
@@ -67,6 +69,15 @@ test('npm pack → npm install in an empty folder → the CLI and the library wo
     assert.equal(bad.status, 1, bad.stderr);
     assert.match(bad.stdout, /✗ bad\.xml .*2 errors/); // BR-CO-15 and BR-CO-16, each once (not again for fx-en16931)
     assert.match(bad.stdout, /2 files, 1 valid, 1 invalid, 0 unreadable/);
+    // The HTML report loads the UI's view from the installed package's assets.
+    const html = spawnSync('npx', ['--no-install', 'einvoice', 'validate', '.', '--format', 'html', '-q'], {
+      cwd: app,
+      encoding: 'utf8',
+      ...SYNC_CHILD,
+    });
+    assert.equal(html.status, 1, html.stderr);
+    assert.equal((html.stdout.match(/<section class="file /g) ?? []).length, 2);
+    assert.match(html.stdout, /data-rule="BR-CO-15"/);
     const version = spawnSync('npx', ['--no-install', 'einvoice', '--version'], { cwd: app, encoding: 'utf8', ...SYNC_CHILD });
     assert.match(version.stdout, /^einvoice \d+\.\d+\.\d+/);
 

@@ -364,6 +364,27 @@ describe('repairs, more clauses', () => {
     const profiles = intents.asArray().map((r) => String((doc.context.lookup(r) as PDFDict).get(PDFName.of('DestOutputProfile'))));
     assert.deepEqual(profiles, ['5 0 R', '5 0 R']);
   });
+
+  test('past the report cap of 500 findings every clause is still named, and the repairs see every object', async () => {
+    // 600 links without /F (one 6.3.2-1 finding each) fill the cap before the catalog's JavaScript (6.5) is reached.
+    const links = Array.from({ length: 600 }, (_, i) => `<</Type/Annot/Subtype/Link/Rect[${i % 150} 10 ${(i % 150) + 1} 11]>>`);
+    const input = plainPdf({
+      page: `/Annots[${links.map((_, i) => `${i + 5} 0 R`).join(' ')}]`,
+      catalog: '/OpenAction<</S/JavaScript/JS(app.alert(1))>>',
+      extra: links,
+    });
+    const report = checkPdfa(input, { part: 3 });
+    const flags = report.findings.filter((f) => f.clause === '6.3.2-1').length;
+    assert.ok(flags >= 450 && flags < 600, `the cap holds for one clause: ${flags}`);
+    assert.ok(report.findings.length < 520, `${report.findings.length} findings`);
+    assert.ok(
+      clausesOf(input).some((c) => c.startsWith('6.5')),
+      'the JavaScript past the cap is named',
+    );
+    const { doc } = await repaired(input, ['forbidden-actions', 'annotation-flags'], ['6.3.2-1']);
+    assert.equal(annots(doc).length, 600);
+    assert.ok(annots(doc).every((a) => num(a, 'F') === 4));
+  });
 });
 
 describe('the registry', () => {

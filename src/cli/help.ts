@@ -38,7 +38,8 @@ Options:
   --extended-ctc-fr-version V  EXTENDED-CTC-FR rules release: 1.4.0.02, 1.4.0.01 or 1.4.0 (default: 1.4.0.02)
   --pdfa                   check PDFs against PDF/A (the part their XMP declares; the native pdfa3b layer);
                            pro: needs LICENSE_KEY, else exit 2 LICENSE_REQUIRED
-  -f, --format F           text (default), json (one line per file, in input order), junit, sarif
+  -f, --format F           text (default), json (one line per file, in input order), junit, sarif,
+                           html (one self-contained page: per file its verdict and findings)
   -o, --output FILE        write the report there instead of stdout
   --fail-on LEVEL          error (default): exit 1 when a file has errors; warning: also when it has warnings;
                            never: exit 0 whatever the verdicts (2 still for usage and I/O errors)

@@ -84,17 +84,13 @@ async function run(argv: string[]): Promise<number> {
 
   if (command === 'validate') return validateCommand(rest);
   // The engine is loaded once the command is known: `help` and a batch handed to a child process never need it.
-  const { convert, extract, merge, render, serialize, toXml, transform } = await import('../lib/operations.js');
+  const { convert, extract, extractXml, merge, render, serialize, toXml, transform } = await import('../lib/operations.js');
   switch (command) {
     case 'extract': {
       const { values, positionals } = args(rest, 'extract', 1, { xml: { type: 'boolean' } });
       const [file] = positionals;
       if (values.xml) {
-        const { ingest } = await import('../input/ingest.js');
-        const read = await extract(readInput(file), { filename: file }); // the typed errors first
-        if (!read.xml_extracted) throw new EInvoiceError('NO_XML', read.errors[0]?.message ?? 'no invoice XML found', 200);
-        const ing = await ingest(readInput(file), file);
-        writeOutput(values.output as string | undefined, ing.xmlBytes!);
+        writeOutput(values.output as string | undefined, (await extractXml(readInput(file), { filename: file })).xml);
         return EXIT.OK;
       }
       writeOutput(values.output as string | undefined, json(await extract(readInput(file), { filename: file })));

@@ -20,8 +20,11 @@ export interface FileOutcome {
   rendered?: { line: string; findings: string };
 }
 
-/** How a batch thread renders its outcomes for text or json output (junit and sarif need the results). */
-export type Rendering = { format: 'json' } | { format: 'text'; colour: boolean };
+/**
+ * How a batch thread renders its outcomes for text, json or html output (junit and sarif need the results); html
+ * links each file from `reportDir`, the folder the report is written to.
+ */
+export type Rendering = { format: 'json' } | { format: 'text'; colour: boolean } | { format: 'html'; reportDir: string };
 
 /** A file's outcome without its report (result or rendered text): what the summary and the exit code read. */
 export const withoutReport = ({ result: _result, rendered: _rendered, ...verdict }: FileOutcome): FileOutcome => verdict;

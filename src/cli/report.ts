@@ -6,8 +6,8 @@ import type { ValidationErrorDetail } from '../lib/operations.js';
 import type { FileOutcome } from './outcome.js';
 import { withContractSeverities } from '../validation/severities.js';
 
-export type Format = 'text' | 'json' | 'junit' | 'sarif';
-export const FORMATS: readonly Format[] = ['text', 'json', 'junit', 'sarif'];
+export type Format = 'text' | 'json' | 'junit' | 'sarif' | 'html';
+export const FORMATS: readonly Format[] = ['text', 'json', 'junit', 'sarif', 'html'];
 export type FailOn = 'error' | 'warning';
 
 /** Does this file fail the run (exit 1)? */

@@ -1,5 +1,6 @@
 /** `einvoice validate FILE|DIR|GLOB...`: the batch over worker threads, its reports and its exit code. */
 import { createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { availableCpus } from '../util/cgroup.js';
 import { parseArgs } from 'node:util';
 import { ShapeError } from '../lib/errors.js';
@@ -27,6 +28,7 @@ import {
   type Format,
 } from './report.js';
 import { EXIT, UsageError } from './usage.js';
+import { htmlFile, htmlHead, htmlTail, loadReportView } from './html-report.js';
 
 /**
  * From this many files on (with --shard i/n, n times as many in all), the batch runs in a child node process
@@ -180,8 +182,18 @@ export async function validateCommand(argv: string[]): Promise<number> {
   };
   // Text findings, by input index, made as each file's line goes out (printed after the lines).
   const findingsText: string[] = [];
+  // html: each file's section links the file from where the report goes (the -o file's folder, else here).
+  const reportDir = values.output === undefined ? process.cwd() : dirname(resolve(values.output));
   const render: Rendering | undefined =
-    format === 'json' ? { format } : format === 'text' && !values.quiet ? { format, colour } : undefined;
+    format === 'json'
+      ? { format }
+      : format === 'html'
+        ? { format, reportDir }
+        : format === 'text' && !values.quiet
+          ? { format, colour }
+          : undefined;
+  const view = format === 'html' ? await loadReportView() : undefined;
+  if (view) write(htmlHead(view, { version: SERVICE_VERSION, args: argv, files: files.length, started: new Date() }));
   const threads = threadsFor(jobs, files, sizeOrZero);
   const poolOptions = { jobs: threads, options, maxBytes: Math.floor(maxMb * 1024 * 1024), timeoutMs: timeoutS * 1000, render };
   await runPool(files, poolOptions, (index, outcome) => {
@@ -191,13 +203,14 @@ export async function validateCommand(argv: string[]): Promise<number> {
       const o = outcomes[flushed];
       // Rendered in its thread (see render), or here for an outcome the pool made (a thread that crashed or timed out).
       if (format === 'json') pendingText += o.rendered?.line ?? jsonLine(o);
+      else if (view) pendingText += o.rendered?.line ?? htmlFile(view, o, flushed, reportDir);
       else if (format === 'text' && !values.quiet) {
         pendingText += o.rendered?.line ?? textLine(o, st) + '\n';
         findingsText[flushed] = o.rendered?.findings ?? textFindings(o, st);
       }
       // Once written, text and json need only the verdict of a file: its result goes, so a batch's memory does not
       // grow with every report it has printed (junit and sarif are written from the results at the end).
-      if (format === 'json' || format === 'text') outcomes[flushed] = withoutReport(o);
+      if (format === 'json' || format === 'text' || format === 'html') outcomes[flushed] = withoutReport(o);
       flushed++;
     }
     if (pendingText !== '' && !writeScheduled) {
@@ -216,6 +229,7 @@ export async function validateCommand(argv: string[]): Promise<number> {
     write((findings.length > 0 && !values.quiet ? '\n' : '') + textSummary(summary, st));
   } else if (format === 'junit') write(junitReport(outcomes, failOn, seconds));
   else if (format === 'sarif') write(sarifReport(outcomes, SERVICE_VERSION));
+  else if (format === 'html') write(htmlTail(summary));
   if (format !== 'text' && !values.quiet) process.stderr.write(textSummary(summary, PLAIN));
 
   if (fileOut) await new Promise<void>((resolve, reject) => fileOut!.end((err?: Error | null) => (err ? reject(err) : resolve())));

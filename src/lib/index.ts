@@ -6,6 +6,9 @@
 export {
   validate,
   extract,
+  extractXml,
+  type ExtractedXml,
+  type ExtractXmlOptions,
   toXml,
   convert,
   merge,

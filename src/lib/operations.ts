@@ -109,6 +109,63 @@ export async function extract(input: Bytes, options: ExtractOptions = {}): Promi
   }
 }
 
+export interface ExtractXmlOptions extends ExtractOptions {
+  /**
+   * How the upload is read first (default: extract() here). The HTTP service passes its runner's, which takes a
+   * large invoice off the event loop and bounds its time.
+   */
+  extractor?: (bytes: Uint8Array, filename: string | undefined) => Promise<ExtractionResult>;
+}
+
+export interface ExtractedXml {
+  /** The invoice XML, byte for byte as uploaded or as embedded in the PDF. */
+  xml: Uint8Array;
+  /** Its name: the PDF attachment's (factur-x.xml, xrechnung.xml, ...), else the upload's file name, else invoice.xml. */
+  filename: string;
+}
+
+/** A safe file name: the last path segment, no quotes or control characters; `invoice.xml` when nothing is left. */
+function xmlFileName(name: string | undefined): string {
+  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f"]+/g, '_')
+    .trim()
+    .slice(0, 120);
+  return cleaned || 'invoice.xml';
+}
+
+/**
+ * The invoice XML of an upload, byte for byte (what `einvoice extract --xml` writes and `POST /v1/extract` answers
+ * to `Accept: application/xml`): an uploaded XML as it is, a PDF's invoice attachment as embedded, even when it is
+ * not well-formed (the JSON answer of extract() says what is wrong with it). The upload is read by extract() first,
+ * so unusable uploads reject as there (InvalidInputError: NOT_PDF_OR_XML, XML_MALFORMED of an uploaded XML, ...);
+ * a PDF without an invoice XML to give rejects with UnprocessableError NO_XML or PDF_ATTACHMENT_UNREADABLE.
+ */
+export async function extractXml(input: Bytes, options: ExtractXmlOptions = {}): Promise<ExtractedXml> {
+  const bytes = requireBytes(input, 'input');
+  let read: ExtractionResult;
+  try {
+    read = await (options.extractor ?? ((b, f) => extract(b, { filename: f })))(bytes, options.filename);
+  } catch (err) {
+    throw fromIngest(err);
+  }
+  if (!isPdf(bytes)) return { xml: bytes, filename: xmlFileName(options.filename) };
+  const missing = read.errors.find((e) => e.code === 'NO_XML' || e.code === 'PDF_ATTACHMENT_UNREADABLE');
+  if (!read.xml_extracted || missing) {
+    throw new UnprocessableError(missing?.code ?? 'NO_XML', missing?.message ?? 'The PDF carries no embedded invoice XML');
+  }
+  // extract() read the attachment already; its bytes are taken out again here (extraction results carry no bytes).
+  const { findInvoiceAttachmentAsync, loadContent, readPdf } = await import('../pdf/extract.js');
+  try {
+    const attachment = await findInvoiceAttachmentAsync((await readPdf(bytes)).attachments);
+    if (!attachment) throw new UnprocessableError('NO_XML', 'The PDF carries no embedded invoice XML');
+    return { xml: await loadContent(attachment), filename: xmlFileName(attachment.name) };
+  } catch (err) {
+    if (err instanceof EInvoiceError) throw err;
+    throw new UnprocessableError('PDF_ATTACHMENT_UNREADABLE', 'The embedded invoice could not be decoded');
+  }
+}
+
 // ------------------------------------------------------------------------------------------------
 // toXml / convert
 

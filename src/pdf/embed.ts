@@ -506,9 +506,11 @@ function associateAttachments(doc: PDFDocument, tree: PDFDict): void {
     const names = node.lookup(PDFName.of('Names'));
     if (names instanceof PDFArray)
       for (let i = 1; i < names.size(); i += 2) {
-        const ref = names.get(i);
+        let ref = names.get(i);
         const spec = names.lookup(i);
-        if (!(ref instanceof PDFRef) || !(spec instanceof PDFDict) || !spec.has(PDFName.of('EF'))) continue;
+        if (!(spec instanceof PDFDict) || !spec.has(PDFName.of('EF'))) continue;
+        // A direct file specification becomes indirect in its place, so that /AF can refer to it.
+        if (!(ref instanceof PDFRef)) names.set(i, (ref = doc.context.register(spec)));
         if (!spec.has(PDFName.of('AFRelationship'))) spec.set(PDFName.of('AFRelationship'), PDFName.of('Unspecified'));
         if (!listed.has(ref.toString())) {
           af.push(ref);

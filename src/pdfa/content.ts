@@ -252,18 +252,23 @@ function readInlineImage(lx: Lexer, use: ContentUse): void {
   }
   const dict: PdfDictValue = { kind: 'dict', map };
   use.inlineImages.push(dict);
-  // Skip the image data: to "EI" preceded by white space and followed by white space or the end.
-  const b = lx.b;
-  let p = lx.pos + 1;
   const len = map.get('Length');
-  if (typeof len === 'number' && len >= 0) p = Math.min(lx.end, p + len);
-  for (; p + 1 < lx.end; p++) {
-    if (b[p] === 0x45 && b[p + 1] === 0x49 && (p === 0 || isWs(b[p - 1])) && (p + 2 >= lx.end || isWs(b[p + 2]))) {
-      lx.pos = p + 2;
-      return;
-    }
+  lx.pos = inlineImageEnd(lx.b, lx.pos, lx.end, typeof len === 'number' ? len : undefined);
+}
+
+/**
+ * Where an inline image's data ends: `pos` is just after the ID operator; the answer is just after the "EI" that
+ * closes the data (preceded by white space and followed by white space or the end), or `end` when there is none.
+ * With a /Length (/L) the search starts after that many bytes. The repairs that edit content streams skip inline
+ * image data with this same function, so they and the checker agree on where an image ends.
+ */
+export function inlineImageEnd(b: Uint8Array, pos: number, end: number, length?: number): number {
+  let p = pos + 1;
+  if (length !== undefined && length >= 0) p = Math.min(end, p + length);
+  for (; p + 1 < end; p++) {
+    if (b[p] === 0x45 && b[p + 1] === 0x49 && (p === 0 || isWs(b[p - 1])) && (p + 2 >= end || isWs(b[p + 2]))) return p + 2;
   }
-  lx.pos = lx.end;
+  return end;
 }
 
 function isWs(c: number): boolean {

@@ -1,9 +1,11 @@
 /**
- * Bounded stream decoding for the PDF/A checker. A stream whose expansion passes the caps is never
+ * Bounded stream decoding for the PDF/A checker (Flate, LZW, ASCIIHex, ASCII85, RunLength). A stream whose expansion passes the caps is never
  * expanded further: the caller gets a DecodeLimit marker and turns it into a finding.
  */
 import { inflateSync, constants } from 'node:zlib';
+import { applyFilters } from '../pdf/filters.js';
 import { isDict, nameOf, type PdfStreamValue, type PdfValue } from '../pdf/lazy.js';
+import { PdfLimitError } from '../pdf/limits.js';
 
 /** Largest decoded size of one stream. */
 export const MAX_STREAM_DECODED = 32 * 1024 * 1024;
@@ -56,6 +58,24 @@ export function decodeStream(s: PdfStreamValue, budget: DecodeBudget): DecodeRes
           const bpp = num(parms.map.get('Colors'), 1) * num(parms.map.get('BitsPerComponent'), 8);
           out = unpredictPng(out, col, bpp);
         }
+      }
+    } else if (f === 'LZWDecode' || f === 'LZW') {
+      // PDF/A forbids LZW (6.1.7.2-1, reported by the checks), but what it encodes is still judged: a font used only
+      // in an LZW content stream is a font used. Decoded by the reader's capped LZW (src/pdf/filters.ts).
+      const p = isDict(parms) ? parms.map : undefined;
+      const pred = p?.get('Predictor');
+      const early = p?.get('EarlyChange');
+      try {
+        out = applyFilters(data, [{ name: 'LZWDecode', parms: { earlyChange: typeof early === 'number' ? early : undefined } }], cap);
+      } catch (err) {
+        if (err instanceof PdfLimitError) return { ok: false, reason: 'limit', detail: `decoded size exceeds ${cap} bytes` };
+        return { ok: false, reason: 'corrupt', detail: `LZW decoding failed: ${(err as Error).message}` };
+      }
+      if (out.length > MIN_RATIO_CHECK && out.length > data.length * MAX_RATIO) {
+        return { ok: false, reason: 'limit', detail: `expansion ratio above ${MAX_RATIO}:1` };
+      }
+      if (p && typeof pred === 'number' && pred >= 10) {
+        out = unpredictPng(out, num(p.get('Columns'), 1), num(p.get('Colors'), 1) * num(p.get('BitsPerComponent'), 8));
       }
     } else if (f === 'ASCIIHexDecode' || f === 'AHx') {
       out = asciiHex(data);

@@ -33,9 +33,14 @@ export interface PdfaOptions {
   part?: 2 | 3;
   /** Nesting depth of embedded PDF/A files (PDF/A-2 6.8). */
   depth?: number;
+  /**
+   * At most this many findings (default 500); past it, only the first finding of a clause not yet reported is added,
+   * so that every failing clause is named. The repairs ask for more: they act on the objects the findings name.
+   */
+  maxFindings?: number;
 }
 
-/** Findings with the same clause and object are reported once; a file yields at most this many. */
+/** Findings with the same clause and object are reported once; a file yields at most this many (see maxFindings). */
 const MAX_FINDINGS = 500;
 
 /** Clause-test ids of every registered check (the XMP clauses are registered by prefix 6.6). */
@@ -60,10 +65,13 @@ export function checkPdfa(bytes: Uint8Array, opts: PdfaOptions = {}): PdfaReport
   const deadline = Date.now() + budget;
   const findings: Finding[] = [];
   const keys = new Set<string>();
+  const clauses = new Set<string>();
+  const maxFindings = opts.maxFindings ?? MAX_FINDINGS;
   const add = (clause: string, message: string, object?: string): void => {
     const k = `${clause}|${object ?? ''}`;
-    if (keys.has(k) || findings.length >= MAX_FINDINGS) return;
+    if (keys.has(k) || (findings.length >= maxFindings && clauses.has(clause))) return;
     keys.add(k);
+    clauses.add(clause);
     findings.push(object ? { clause, message, object } : { clause, message });
   };
   const done = (part: 2 | 3 | null, conformance: string | null, complete = true, skippedReason?: string): PdfaReport => ({

@@ -7,7 +7,18 @@ import { readForm } from '../multipart.js';
 import { IngestError } from '../../input/ingest.js';
 import { ValidationTimeoutError } from '../../validation/runner.js';
 import { ProblemError } from '../errors.js';
-import { jsonResponse, uploadErrorResponses } from '../schemas.js';
+import { uploadErrorResponses } from '../schemas.js';
+import { extractXml } from '../../lib/operations.js';
+import { viaLib } from '../lib-errors.js';
+import { inlineDisposition } from '../download.js';
+
+/**
+ * `Accept: application/xml` (or text/xml) asks for the invoice XML itself instead of the JSON: the first media type
+ * the client lists decides, as on /v1/transform (the two answers are alternatives, not variants).
+ */
+export function wantsXml(accept: string | undefined): boolean {
+  return accept !== undefined && /^\s*(?:application|text)\/xml\b/i.test(accept);
+}
 
 const DESCRIPTION = `Extracts the embedded invoice XML from a PDF (the /EmbeddedFiles name tree and the catalog /AF;
 factur-x.xml, zugferd-invoice.xml, xrechnung.xml, ZUGFeRD-invoice.xml preferred, else any CII/UBL attachment), or reads
@@ -33,7 +44,12 @@ ever resolved), \`XML_TOO_DEEP\` (over 200 levels), \`XML_TOO_LARGE\`, \`XML_ENC
 byte-order mark contradicting the declaration), \`XML_ENCODING_UNSUPPORTED\` (a declared encoding other than UTF-8, UTF-16,
 US-ASCII, ISO-8859-1, ISO-8859-15, windows-1252); a multipart body that cannot be read is 400 without a code.
 **413** \`UPLOAD_TOO_LARGE\` past MAX_UPLOAD_SIZE_MB. **422** HTTPValidationError when the \`file\` part is missing, and
-ProblemDetails \`PROCESSING_TIMEOUT\` when reading takes longer than 30 s (only possible for very large invoices).`;
+ProblemDetails \`PROCESSING_TIMEOUT\` when reading takes longer than 30 s (only possible for very large invoices).
+
+**\`Accept: application/xml\`** (or \`text/xml\`) answers the invoice XML itself, byte for byte (\`application/xml\`, with
+\`Content-Disposition: inline; filename="<attachment name>"\`): an uploaded XML as sent, a PDF's invoice attachment as
+embedded (also when it is not well-formed). The same 400s as above; a PDF without invoice XML to give is **422**
+ProblemDetails \`NO_XML\` or \`PDF_ATTACHMENT_UNREADABLE\`.`;
 
 export default async function extract(app: FastifyInstance): Promise<void> {
   app.post(
@@ -46,10 +62,13 @@ export default async function extract(app: FastifyInstance): Promise<void> {
         tags: ['invoices'],
         consumes: ['multipart/form-data'],
         response: {
-          200: jsonResponse(
-            'ExtractionResult: detected format and profile, the invoice JSON, findings about the document',
-            'ExtractionResult',
-          ),
+          200: {
+            description: 'ExtractionResult: detected format and profile, the invoice JSON, findings about the document',
+            content: {
+              'application/json': { schema: { $ref: 'ExtractionResult#' } },
+              'application/xml': { schema: { type: 'string', description: 'With Accept: application/xml: the invoice XML itself' } },
+            },
+          },
           ...uploadErrorResponses(),
         },
       },
@@ -58,9 +77,23 @@ export default async function extract(app: FastifyInstance): Promise<void> {
         formRequired: ['file'],
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const form = await readForm(req, { files: { file: { required: true } } });
       const file = form.files.file;
+      if (wantsXml(req.headers.accept)) {
+        const read = (bytes: Uint8Array, filename: string | undefined) =>
+          app.validation.extract(bytes, filename).catch((err: unknown) => {
+            if (err instanceof ValidationTimeoutError) {
+              throw new ProblemError(422, 'Unprocessable Content', `${err.message}; the document is too large to read.`, {
+                code: 'PROCESSING_TIMEOUT',
+              });
+            }
+            throw err;
+          });
+        const { xml, filename } = await viaLib(() => extractXml(file.data, { filename: file.filename, extractor: read }));
+        reply.header('content-disposition', inlineDisposition(filename));
+        return reply.type('application/xml').send(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength));
+      }
       try {
         // Inline, or in a worker when the main thread is saturated or the invoice XML is large (validation/runner.ts).
         return await app.validation.extract(file.data, file.filename);

@@ -8,6 +8,7 @@ import render from './render.js';
 import serialize from './serialize.js';
 import status from './status.js';
 import transform from './transform.js';
+import ui from './ui.js';
 import validate from './validate.js';
 import xml from './xml.js';
 
@@ -21,5 +22,6 @@ export const routeModules: ((app: FastifyInstance) => Promise<void>)[] = [
   merge,
   render,
   transform,
+  ui,
   status,
 ];

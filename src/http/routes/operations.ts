@@ -1,5 +1,5 @@
 /**
- * Operations endpoints: /health (liveness), /healthz (readiness), /diagnostics, /metrics.
+ * Operations endpoints: /health (liveness), /healthz (readiness), /diagnostics, /metrics. (GET /, the browser UI, is ui.ts.)
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -58,32 +58,7 @@ function enabledFeatures(app: FastifyInstance): string[] {
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
-/** GET /: a short start page until a UI exists; its #license section is where LICENSE_REQUIRED answers point by default. */
-function startPage(edition: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>einvoice-service ${SERVICE_VERSION}</title></head>
-<body>
-<h1>einvoice-service ${SERVICE_VERSION}</h1>
-<p>Builds, validates and reads electronic invoices (Factur-X / ZUGFeRD, XRechnung) against EN 16931. Edition: <b>${edition}</b>.</p>
-<ul>
-<li><a href="/docs">/docs</a>: the API, interactive</li>
-<li><a href="/openapi.json">/openapi.json</a>: the OpenAPI 3.1 document</li>
-<li><a href="/health">/health</a>: liveness; <a href="/healthz">/healthz</a>: readiness of every subsystem</li>
-</ul>
-<h2 id="license">License</h2>
-<p>The community edition needs no license. The pro edition (<code>/v1/serialize</code>, smart diagnostics and the PDF/A layer in
-<code>/v1/validate</code>, <code>/metrics</code>) needs a license key from the vendor of this installation, set as
-<code>LICENSE_KEY</code> (verified with <code>LICENSE_PUBLIC_KEY</code>); the operator can point this link at the vendor's page with
-<code>LICENSE_URL</code>. Key format and the vendor tool (<code>npm run license</code>): README.md, section Editions, and docs/api.md,
-section Editions and licenses.</p>
-</body></html>
-`;
-}
-
 export default async function operations(app: FastifyInstance): Promise<void> {
-  const page = startPage(app.edition);
-  app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(page));
-
   app.get(
     '/health',
     {

@@ -51,6 +51,7 @@ import { parseToUnicode } from '../fonts/tounicode.js';
 import { FontProgramError, parseTrueType, subsetTrueType, withAdvances, type SubsetGlyph, type TrueTypeFont } from '../fonts/truetype.js';
 import { scanFontUsage, streamBytes, type FontUse } from './font-usage.js';
 import type { Repair, RepairContext, RepairOutcome } from './types.js';
+import { resourceDicts } from './walk.js';
 
 const N = (n: string) => PDFName.of(n);
 
@@ -774,11 +775,22 @@ export const trueTypeEncodings: Repair = {
     const where = objectNames(doc);
     const unrepaired: Finding[] = [];
     let changed = 0;
-    for (const [font, use] of usage.fonts) {
+    // Fonts in the resources that no content shows (a form's default-appearance font, a leftover) are judged too:
+    // with no code shown, any allowed encoding keeps what is drawn (nothing). Only when the scan saw everything.
+    const fonts = new Map(usage.fonts);
+    if (usage.complete)
+      for (const { res } of resourceDicts(doc)) {
+        const fd = dictAt(doc, res, 'Font');
+        for (const [, v] of fd?.entries() ?? []) {
+          const f = resolve(doc, v);
+          if (f instanceof PDFDict && !fonts.has(f)) fonts.set(f, { codes: new Set(), oddLength: false });
+        }
+      }
+    for (const [font, use] of fonts) {
       if (nameAt(doc, font, 'Subtype') !== 'TrueType') continue;
       const prog = programOf(doc, font);
       const fd = dictAt(doc, font, 'FontDescriptor');
-      if (!prog || prog.key !== 'FontFile2' || !fd) continue;
+      if (!fd) continue;
       const flags = numberAt(doc, fd, 'Flags') ?? 0;
       const enc = resolve(doc, font.get(N('Encoding')));
       const symbolic = (flags & FLAG_SYMBOLIC) !== 0;
@@ -786,6 +798,14 @@ export const trueTypeEncodings: Repair = {
         enc instanceof PDFName ? enc.decodeText() : enc instanceof PDFDict ? (nameAt(doc, enc, 'BaseEncoding') ?? '') : undefined;
       const okNonSymbolic = encName === 'WinAnsiEncoding' || encName === 'MacRomanEncoding';
       if (symbolic ? enc === undefined : okNonSymbolic) continue;
+      if (!prog && use.codes.size === 0 && symbolic && okNonSymbolic) {
+        // Not embedded and never shown, marked symbolic but with a text encoding: a text font (a reader could only
+        // draw it through that encoding and a substitute); non-symbolic says so.
+        fd.set(N('Flags'), PDFNumber.of((flags & ~FLAG_SYMBOLIC) | FLAG_NONSYMBOLIC));
+        changed++;
+        continue;
+      }
+      if (!prog || prog.key !== 'FontFile2') continue;
       const data = streamBytes(doc, prog.stream);
       let tt: TrueTypeFont | undefined;
       try {
@@ -815,10 +835,16 @@ export const trueTypeEncodings: Repair = {
             },
           ]
         : [
+            // Non-symbolic with /Differences but no base encoding: WinAnsi as the base, the differences kept.
+            ...(enc instanceof PDFDict && !enc.has(N('BaseEncoding')) ? [() => enc.set(N('BaseEncoding'), N('WinAnsiEncoding'))] : []),
             // Non-symbolic without an encoding (or a StandardEncoding base): WinAnsi where it selects the same glyphs.
             () => font.set(N('Encoding'), N('WinAnsiEncoding')),
           ];
-      const original = { enc: font.get(N('Encoding')), flags: fd.get(N('Flags')) };
+      const original = {
+        enc: font.get(N('Encoding')),
+        flags: fd.get(N('Flags')),
+        base: enc instanceof PDFDict && enc.has(N('BaseEncoding')),
+      };
       let fixed = false;
       for (const apply of candidates) {
         apply();
@@ -836,6 +862,7 @@ export const trueTypeEncodings: Repair = {
         }
         if (original.enc === undefined) font.delete(N('Encoding'));
         else font.set(N('Encoding'), original.enc);
+        if (enc instanceof PDFDict && !original.base) enc.delete(N('BaseEncoding'));
         if (original.flags !== undefined) fd.set(N('Flags'), original.flags);
       }
       if (fixed) changed++;

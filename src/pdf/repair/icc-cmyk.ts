@@ -46,7 +46,7 @@ const M = [
   [0.2225045, 0.7168786, 0.0606169],
   [0.0139322, 0.0971045, 0.7141733],
 ];
-const D50 = [0.9642, 1.0, 0.8249];
+export const D50 = [0.9642, 1.0, 0.8249];
 
 const srgbToLinear = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
 
@@ -78,13 +78,17 @@ let cached: Uint8Array | undefined;
 
 /** The profile bytes (built once). */
 export function cmykProfile(): Uint8Array {
-  if (cached) return cached;
-  const tags: [string, Buffer][] = [
+  cached ??= iccProfile({ cls: 'scnr', space: 'CMYK', pcs: 'Lab ' }, [
     ['desc', textDescription('einvoice-service CMYK (Neugebauer, process inks as PDF viewers draw them)')],
     ['cprt', text('No copyright, use freely')],
     ['wtpt', xyz(D50)],
     ['A2B0', lut16()],
-  ];
+  ]);
+  return cached;
+}
+
+/** An ICC version 2.1 profile: the 128-byte header, the tag table and the tags (each padded to 4 bytes). */
+export function iccProfile(head: { cls: string; space: string; pcs: string }, tags: [string, Buffer][]): Uint8Array {
   const tableSize = 4 + tags.length * 12;
   let offset = 128 + tableSize;
   const entries: Buffer[] = [];
@@ -102,33 +106,32 @@ export function cmykProfile(): Uint8Array {
   const header = Buffer.alloc(128);
   header.writeUInt32BE(offset, 0);
   header.writeUInt32BE(0x02100000, 8); // version 2.1
-  header.write('scnr', 12, 'latin1');
-  header.write('CMYK', 16, 'latin1');
-  header.write('Lab ', 20, 'latin1');
+  header.write(head.cls, 12, 'latin1');
+  header.write(head.space, 16, 'latin1');
+  header.write(head.pcs, 20, 'latin1');
   [2026, 1, 1, 0, 0, 0].forEach((v, i) => header.writeUInt16BE(v, 24 + i * 2));
   header.write('acsp', 36, 'latin1');
   header.writeUInt32BE(0, 64); // perceptual
   D50.forEach((v, i) => header.writeInt32BE(s15(v), 68 + i * 4));
   const count = Buffer.alloc(4);
   count.writeUInt32BE(tags.length, 0);
-  cached = new Uint8Array(Buffer.concat([header, count, ...entries, ...bodies]));
-  return cached;
+  return new Uint8Array(Buffer.concat([header, count, ...entries, ...bodies]));
 }
 
 const s15 = (v: number) => Math.round(v * 65536);
 
-function xyz(v: number[]): Buffer {
+export function xyz(v: number[]): Buffer {
   const b = Buffer.alloc(20);
   b.write('XYZ ', 0, 'latin1');
   v.forEach((x, i) => b.writeInt32BE(s15(x), 8 + i * 4));
   return b;
 }
 
-function text(s: string): Buffer {
+export function text(s: string): Buffer {
   return Buffer.concat([Buffer.from('text\0\0\0\0', 'latin1'), Buffer.from(`${s}\0`, 'latin1')]);
 }
 
-function textDescription(s: string): Buffer {
+export function textDescription(s: string): Buffer {
   const ascii = Buffer.from(`${s}\0`, 'latin1');
   const head = Buffer.alloc(12);
   head.write('desc', 0, 'latin1');

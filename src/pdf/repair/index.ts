@@ -16,11 +16,14 @@ import type { Finding } from '../../pdfa/model.js';
 import { ACTION_REPAIRS } from './actions.js';
 import { ANNOTATION_REPAIRS } from './annotations.js';
 import { COLOUR_REPAIRS } from './colour.js';
+import { COLOURANT_REPAIRS } from './colourants.js';
 import { FONT_REPAIRS } from './fonts.js';
 import { FORM_REPAIRS } from './forms.js';
 import { GRAPHICS_STATE_REPAIRS } from './graphics-state.js';
+import { ICC_REPAIRS } from './icc-profiles.js';
 import { NAME_REPAIRS } from './names.js';
 import { OPTIONAL_CONTENT_REPAIRS } from './optional-content.js';
+import { PRIVATE_DATA_REPAIRS } from './private-data.js';
 import { RESOURCE_REPAIRS } from './resources.js';
 import { STREAM_REPAIRS } from './streams.js';
 import { STRUCTURE_REPAIRS } from './structure.js';
@@ -32,6 +35,7 @@ export type { Repair, RepairContext, RepairOutcome } from './types.js';
 /** Every repair, in the order they run; the font repairs (./fonts.ts) last, after everything that adds or drops content. */
 export const REPAIRS: Repair[] = [
   ...STRUCTURE_REPAIRS,
+  ...PRIVATE_DATA_REPAIRS,
   ...ACTION_REPAIRS,
   ...FORM_REPAIRS,
   ...ANNOTATION_REPAIRS,
@@ -39,8 +43,10 @@ export const REPAIRS: Repair[] = [
   ...STREAM_REPAIRS,
   ...RESOURCE_REPAIRS,
   ...GRAPHICS_STATE_REPAIRS,
+  ...ICC_REPAIRS,
   ...COLOUR_REPAIRS,
   ...NAME_REPAIRS,
+  ...COLOURANT_REPAIRS,
   ...XMP_REPAIRS,
   ...FONT_REPAIRS,
 ];
@@ -71,10 +77,15 @@ export interface RepairOptions {
   repairs?: readonly Repair[];
 }
 
+/** Findings the input check hands the repairs at most (each names one object; past it, one per further clause). */
+export const MAX_REPAIR_FINDINGS = 20_000;
+
 /** Check the input once, run the repairs its findings call for on `doc`, and say what was done. */
 export async function repairForPdfa(doc: PDFDocument, input: Uint8Array, opts: RepairOptions = {}): Promise<RepairReport> {
   const budget = opts.timeBudgetMs ?? 2000;
-  const report = checkPdfa(input, { timeBudgetMs: budget, part: 3 });
+  // Every object a repair must mend, not the first 500 findings of a report: a clause past the report's cap (the
+  // annotations of a file whose 500 content streams each use DeviceCMYK) went unrepaired.
+  const report = checkPdfa(input, { timeBudgetMs: budget, part: 3, maxFindings: MAX_REPAIR_FINDINGS });
   const byClause = new Map<string, Finding[]>();
   for (const f of report.findings) {
     const list = byClause.get(f.clause);

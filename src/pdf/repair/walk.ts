@@ -265,3 +265,84 @@ export function decodedBytes(doc: PDFDocument, stream: PDFRawStream, cap: number
     return undefined;
   }
 }
+
+export interface OwnedStream {
+  stream: PDFStream;
+  /** What the stream draws, for messages: "page 2", "form object 12". */
+  owner: string;
+}
+
+/**
+ * Every content stream reachable from the pages, each once: the pages' contents, annotation appearances, and
+ * through their resources the form XObjects, tiling patterns, Type 3 glyph procedures and soft-mask groups (a form
+ * without /Resources uses those of what paints it). At most MAX_WALK_NODES streams and MAX_WALK_DEPTH levels;
+ * `complete` is false when a bound cut the walk short.
+ */
+export function contentStreams(doc: PDFDocument): { streams: OwnedStream[]; complete: boolean } {
+  const streams: OwnedStream[] = [];
+  const seen = new Set<PDFStream>();
+  const seenRes = new Set<PDFDict>();
+  let complete = true;
+  const stack: { stream: PDFStream; owner: string; res: PDFDict | undefined; depth: number }[] = [];
+  const push = (v: PDFObject | undefined, owner: string, inherited: PDFDict | undefined, depth: number): void => {
+    const s = streamOf(doc, v);
+    if (!s || seen.has(s)) return;
+    if (depth > MAX_WALK_DEPTH || seen.size >= MAX_WALK_NODES) {
+      complete = false;
+      return;
+    }
+    seen.add(s);
+    const own = v instanceof PDFRef ? `${owner} object ${v.objectNumber}` : owner;
+    stack.push({ stream: s, owner: own, res: dictOf(doc, s.dict.get(name('Resources'))) ?? inherited, depth });
+  };
+  const fromResources = (res: PDFDict | undefined, depth: number): void => {
+    if (!res || seenRes.has(res)) return;
+    seenRes.add(res);
+    const xobjects = dictOf(doc, res.get(name('XObject')));
+    if (xobjects)
+      for (const [, v] of xobjects.entries()) {
+        const s = streamOf(doc, v);
+        if (s && nameIn(doc, s.dict, 'Subtype') === 'Form') push(v, 'form', res, depth + 1);
+      }
+    const patterns = dictOf(doc, res.get(name('Pattern')));
+    if (patterns) for (const [, v] of patterns.entries()) push(v, 'tiling pattern', undefined, depth + 1);
+    const fonts = dictOf(doc, res.get(name('Font')));
+    if (fonts)
+      for (const [, v] of fonts.entries()) {
+        const f = dictOf(doc, v);
+        if (!f || nameIn(doc, f, 'Subtype') !== 'Type3') continue;
+        const procs = dictOf(doc, f.get(name('CharProcs')));
+        const fres = dictOf(doc, f.get(name('Resources'))) ?? res;
+        if (procs) for (const [, p] of procs.entries()) push(p, 'Type 3 glyph', fres, depth + 1);
+      }
+    const states = dictOf(doc, res.get(name('ExtGState')));
+    if (states)
+      for (const [, v] of states.entries()) {
+        const mask = dictOf(doc, dictOf(doc, v)?.get(name('SMask')));
+        if (mask) push(mask.get(name('G')), 'soft mask', res, depth + 1);
+      }
+  };
+  pageDicts(doc).forEach((page, i) => {
+    const res = pageResources(doc, page);
+    const contents = page.get(name('Contents'));
+    const list = arrayOf(doc, contents);
+    if (list) for (const c of list.asArray()) push(c, `page ${i + 1}`, res, 0);
+    else push(contents, `page ${i + 1}`, res, 0);
+    const annots = arrayOf(doc, page.get(name('Annots')));
+    for (let k = 0; annots && k < annots.size(); k++) {
+      const ap = dictOf(doc, dictOf(doc, annots.get(k))?.get(name('AP')));
+      if (!ap) continue;
+      for (const [, v] of ap.entries()) {
+        const states = dictOf(doc, v);
+        if (states) for (const [, s] of states.entries()) push(s, `annotation appearance on page ${i + 1}`, undefined, 1);
+        else push(v, `annotation appearance on page ${i + 1}`, undefined, 1);
+      }
+    }
+  });
+  while (stack.length > 0) {
+    const cur = stack.pop()!;
+    streams.push({ stream: cur.stream, owner: cur.owner });
+    fromResources(cur.res, cur.depth);
+  }
+  return { streams, complete };
+}
