@@ -757,7 +757,7 @@ c669 //Price/AllowanceCharge/b:AllowanceChargeReasonCode
 c670 //Price/AllowanceCharge/b:AllowanceChargeReason
 c671 //Price/AllowanceCharge/b:MultiplierFactorNumeric
 c672 b:CreditNoteTypeCode/@listID
-c674 //b:PrimaryAccountNumber/@schemeID
+c674 //b:PrimaryAccountNumberID/@schemeID
 c675 //CardAccount/b:NetworkID/@schemeID
 c676 //PaymentMandate/b:ID/@schemeID
 c677 //PaymentMandate/PayerFinancialAccount/b:ID/@schemeID
@@ -779,7 +779,7 @@ r06 <=1 InvoiceDocumentReference
 
 ctx TAXREP
 r22 <=1 PartyName/b:Name
-r23 <=1 Party/PartyTaxScheme/b:CompanyID
+r23 <=1 PartyTaxScheme/b:CompanyID
 
 ctx DELIV
 r25 <=1 DeliveryParty/PartyName/b:Name
