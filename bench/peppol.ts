@@ -1,47 +1,33 @@
 /**
- * Peppol BIS Billing 3.0 validation speed, in-process: a typical Peppol invoice (our Belgian test base: 2 lines, 7 KB)
- * and a 1,000-line one (its second line repeated, totals adjusted, so both are valid). For each, the whole validation
- * (parse, model, UBL schema, EN 16931 UBL and the Peppol rules) against the same invoice declared as plain EN 16931
- * (no Peppol rules), interleaved; the difference is what the Peppol layer adds (target ≤ 20%). Also the Peppol rule set
- * alone on a parsed document. Prints medians and p99.
+ * Peppol BIS Billing 3.0 validation cost, in-process: a typical Peppol invoice (our Belgian test base: 2 lines, 7 KB)
+ * and a 1,000-line one (its second line repeated, totals adjusted, so both are valid), bench/_peppol-invoices.ts. For
+ * each, the whole validation (parse, model, UBL schema, EN 16931 UBL and the Peppol rules) against the same invoice
+ * declared as plain EN 16931 (no Peppol rules); the difference is what the Peppol layer adds (target ≤ 20%). Also the
+ * Peppol rule set alone on a parsed document. Prints medians and p99 of wall time, and CPU time per validation.
  *
- * Run: node --import tsx bench/peppol.ts [runs, default 300 (small) / 20 (1,000 lines)]
+ * On a shared or loaded machine wall time mostly measures the others, and even CPU time moves with their cache
+ * traffic: `--instructions` counts instructions instead (valgrind's callgrind, the same whatever the load). Each
+ * figure is two runs of bench/_peppol-loop.ts, `warm` rounds then none, and `warm` rounds then `runs` more: their
+ * difference divided by `runs` is one warm round, start-up, compilation and warm-up cancelled out. Slow (callgrind
+ * runs ~50x slower): about 20 minutes on the 2-core machine.
+ *
+ * Run: node --import tsx bench/peppol.ts [runs, default 300 (small) / 20 (1,000 lines)] [--instructions]
  */
+import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { Big } from '../src/model/decimal.js';
 import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { validateBytes } from '../src/validation/validate.js';
 import { parseXml } from '../src/xml/dom.js';
-import { BASES, buildBase } from '../scripts/peppol-cases/bases.js';
+import { asPlainEn16931, peppolInvoice, type InvoiceSize } from './_peppol-invoices.js';
 import { stats } from './_timing.js';
 
-const RUNS = Number(process.argv[2] ?? 300);
-const PEPPOL_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
-
-/** The base with its second line repeated to `lines` lines in all, the totals recomputed (21% VAT). */
-function withLines(xml: string, lines: number): string {
-  const open = '<cac:InvoiceLine><cbc:ID>2</cbc:ID>';
-  const start = xml.indexOf(open);
-  const end = xml.indexOf('</cac:InvoiceLine>', start) + '</cac:InvoiceLine>'.length;
-  const line = xml.slice(start, end);
-  const copies = Array.from({ length: lines - 1 }, (_, i) => line.replace('<cbc:ID>2</cbc:ID>', `<cbc:ID>${i + 2}</cbc:ID>`));
-  const lineTotal = new Big('475').plus(new Big('200').times(new Big(String(lines - 1))));
-  const taxable = lineTotal.minus(new Big('50')).plus(new Big('20'));
-  const tax = taxable.times(new Big('0.21')).round(2, Big.roundHalfUp);
-  const f = (v: InstanceType<typeof Big>) => v.toFixed(2);
-  return (xml.slice(0, start) + copies.join('') + xml.slice(end))
-    .replace(/(<cbc:TaxAmount currencyID="EUR">)[^<]*/g, `$1${f(tax)}`)
-    .replace(/(<cbc:TaxableAmount currencyID="EUR">)[^<]*/, `$1${f(taxable)}`)
-    .replace(/(<cac:LegalMonetaryTotal><cbc:LineExtensionAmount currencyID="EUR">)[^<]*/, `$1${f(lineTotal)}`)
-    .replace(/(<cbc:TaxExclusiveAmount currencyID="EUR">)[^<]*/, `$1${f(taxable)}`)
-    .replace(/(<cbc:TaxInclusiveAmount currencyID="EUR">)[^<]*/, `$1${f(taxable.plus(tax))}`)
-    .replace(/(<cbc:PayableAmount currencyID="EUR">)[^<]*/, `$1${f(taxable.plus(tax))}`);
-}
+const args = process.argv.slice(2);
+const instructions = args.includes('--instructions');
+const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 300);
 
 async function compare(name: string, peppolXml: string, runs: number): Promise<void> {
-  const plainXml = peppolXml.replace(PEPPOL_ID, 'urn:cen.eu:en16931:2017');
   const peppol = Buffer.from(peppolXml);
-  const plain = Buffer.from(plainXml);
+  const plain = Buffer.from(asPlainEn16931(peppolXml));
   const check = await validateBytes(peppol, 'peppol.xml');
   if (!check.valid || !check.rule_sets.includes('peppol-bis-3'))
     throw new Error(`${name}: not a valid Peppol invoice: ${JSON.stringify(check.errors.slice(0, 3))}`);
@@ -95,8 +81,61 @@ async function compare(name: string, peppolXml: string, runs: number): Promise<v
   );
 }
 
+/** Instructions of one warm round of bench/_peppol-loop.ts (see the header), or why they could not be counted. */
+function instructionsPerRound(kind: string, size: InvoiceSize, warm: number, runs: number): number | string {
+  const count = (n: number): number | string => {
+    const r = spawnSync(
+      'valgrind',
+      [
+        '--tool=callgrind',
+        '--callgrind-out-file=/dev/null',
+        process.execPath,
+        '--import',
+        'tsx',
+        'bench/_peppol-loop.ts',
+        kind,
+        size,
+        String(warm),
+        String(n),
+      ],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
+    if (r.error) return `valgrind not runnable (${r.error.message}); scripts/install-bench-tools.sh installs it`;
+    const m = /Collected : (\d+)/.exec(r.stderr);
+    return m ? Number(m[1]) : `callgrind gave no count (exit ${r.status}): ${r.stderr.slice(-300)}`;
+  };
+  const base = count(0);
+  if (typeof base === 'string') return base;
+  const more = count(runs);
+  return typeof more === 'string' ? more : (more - base) / runs;
+}
+
+function countInstructions(): void {
+  const M = (n: number) => `${(n / 1e6).toFixed(2)} M`;
+  for (const [size, warm, runs] of [
+    ['typical', 200, 200],
+    ['1000', 10, 20],
+  ] as const) {
+    const peppol = instructionsPerRound('peppol', size, warm, runs);
+    const plain = instructionsPerRound('plain', size, warm, runs);
+    const rules = instructionsPerRound('rules', size, warm, runs);
+    const parse = instructionsPerRound('parse', size, warm, runs);
+    if ([peppol, plain, rules, parse].some((x) => typeof x === 'string')) {
+      console.log(`instructions, ${size}: ${[peppol, plain, rules, parse].find((x) => typeof x === 'string')}`);
+      return;
+    }
+    const [p, q, r, s] = [peppol, plain, rules, parse] as number[];
+    console.log(
+      `instructions per validation, ${size === 'typical' ? 'typical' : '1,000 lines'} (callgrind, ${warm} warm rounds, ${runs} counted): ` +
+        `Peppol ${M(p)}, as plain EN 16931 UBL ${M(q)}: Peppol adds ${((100 * (p - q)) / q).toFixed(1)}%; peppol-bis-3 alone ${M(r - s)}`,
+    );
+  }
+}
+
 console.log(`Peppol BIS Billing 3.0 (${cpus().length} cores, load ${loadavg()[0].toFixed(2)})`);
-const base = buildBase(BASES.be);
-await compare('typical (2 lines, 7 KB)', base, RUNS);
-const big = withLines(base, 1000);
+const typical = peppolInvoice('typical');
+await compare('typical (2 lines, 7 KB)', typical, RUNS);
+const big = peppolInvoice('1000');
 await compare(`1,000 lines (${Math.round(big.length / 1024)} KB)`, big, Math.max(10, Math.round(RUNS / 15)));
+if (instructions) countInstructions();
+else console.log('(instruction counts, the same whatever the load: --instructions)');

@@ -3,13 +3,15 @@
 # - wrk, a C HTTP load generator, which leaves more of a 2-core machine to the server than autocannon does
 #   (bench/_wrk.ts); without it the HTTP benchmarks print autocannon figures only;
 # - Saxon-HE (libsaxonhe-java), to run the official EN 16931 Schematron on a warm JVM beside the CLI's batch figures
-#   (bench/cli-batch.ts, with a JDK and EN16931_ARTEFACTS); without it that line says why it was not run.
+#   (bench/cli-batch.ts, with a JDK and EN16931_ARTEFACTS); without it that line says why it was not run;
+# - valgrind, whose callgrind counts instructions, the same whatever the machine's load (bench/peppol.ts --instructions).
 # Optional: a failed install warns and does not stop `npm run bench`. Idempotent; Debian/Ubuntu (apt-get), as root
 # or with sudo.
 set -uo pipefail
 wanted=()
 command -v wrk >/dev/null 2>&1 || wanted+=(wrk)
 [ -e /usr/share/java/Saxon-HE.jar ] || wanted+=(libsaxonhe-java)
+command -v valgrind >/dev/null 2>&1 || wanted+=(valgrind)
 [ ${#wanted[@]} -eq 0 ] && exit 0
 SUDO=""
 if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi

@@ -49,7 +49,17 @@ export const BUNDLED_RULE_SETS: BundledRuleSet[] = [
   {
     family: 'en16931',
     name: 'CEN/TC 434 EN 16931 validation artefacts (en16931-cii, en16931-ubl)',
-    releases: [{ version: EN16931_RELEASE, date: '2026-03-30', default: true, note: 'Schematron 1.3.16 with the CEN 1.3.16 code lists' }],
+    releases: [
+      { version: EN16931_RELEASE, date: '2026-03-30', default: true, note: 'Schematron 1.3.16 with the CEN 1.3.16 code lists' },
+      // The UBL artefacts of older Peppol releases: the EN 16931 layer of a Peppol invoice checked with that release.
+      ...PEPPOL_RELEASES.filter((r) => PEPPOL_RELEASE_INFO[r].cen !== EN16931_RELEASE).map((r) => ({
+        version: PEPPOL_RELEASE_INFO[r].cen,
+        date: PEPPOL_RELEASE_INFO[r].cenPublished,
+        default: false,
+        select: { field: 'peppol_version', value: r },
+        note: `UBL only, for Peppol invoices under peppol_version=${r}: the artefacts OpenPeppol ships with BIS Billing ${PEPPOL_RELEASE_INFO[r].bis}${PEPPOL_RELEASE_INFO[r].cenChanges ? ` (${PEPPOL_RELEASE_INFO[r].cenChanges})` : ''}`,
+      })),
+    ],
   },
   {
     family: 'xrechnung',
@@ -169,6 +179,8 @@ export interface RanRuleSets {
   facturx?: string;
   /** The BR-FR edition, when that layer ran. */
   brFrEdition?: string;
+  /** The EN 16931 release that ran when it is not EN16931_RELEASE (a Peppol invoice under an older Peppol release). */
+  en16931?: string;
   /** The Peppol BIS Billing release the request chose (`peppol_version`), when a Peppol set ran. */
   peppol?: string;
   /** The EXTENDED-CTC-FR release the request chose (`extended_ctc_fr_version`), when that profile's rules ran. */
@@ -181,7 +193,7 @@ export interface RanRuleSets {
 export function ruleSetVersions(ran: RanRuleSets): Record<string, string> {
   const out: Record<string, string> = {};
   if (ran.xsdSchema) out.xsd = ran.xsdSchema;
-  if (ran.ruleSets.some((s) => s.startsWith('en16931-'))) out.en16931 = EN16931_RELEASE;
+  if (ran.ruleSets.some((s) => s.startsWith('en16931-'))) out.en16931 = ran.en16931 ?? EN16931_RELEASE;
   if (ran.ruleSets.some((s) => s.startsWith('xrechnung-'))) out.xrechnung = ran.xrechnung ?? DEFAULT_XR_RELEASE;
   if (ran.ruleSets.some((s) => s.startsWith('fx-'))) out.facturx = ran.facturx ?? FACTURX_RULES_RELEASE;
   if (ran.ruleSets.some((s) => s.startsWith('extended-ctc-fr-')))

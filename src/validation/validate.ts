@@ -20,7 +20,8 @@ import { flavorOf, selectRuleSets } from './rulesets.js';
 import { BR_FR_LAYER, brFrNotApplicableReason, declaresFrenchCtc, runBrFr, type BrFrEdition, DEFAULT_BR_FR_EDITION } from './br-fr.js';
 import { runXsdLayer } from './xsd-layer.js';
 import { DEFAULT_XR_RELEASE, type XrRelease } from '../rules/xrechnung/common.js';
-import { DEFAULT_PEPPOL_RELEASE, type PeppolRelease } from '../rules/peppol/releases.js';
+import { DEFAULT_PEPPOL_RELEASE, PEPPOL_RELEASE_INFO, type PeppolRelease } from '../rules/peppol/releases.js';
+import { en16931UblRegistryId } from '../rules/en16931/ubl-releases.js';
 import { ruleSetVersions } from '../rules/releases.js';
 import { DEFAULT_FACTURX_RELEASE, type FacturxSchemaRelease } from '../xml/xsd-native/facturx-overlay.js';
 import { DEFAULT_EXTENDED_CTC_FR_RELEASE, type ExtendedCtcFrRelease } from '../rules/extended-ctc-fr/releases.js';
@@ -143,9 +144,14 @@ export function runBusinessValidation(
 /**
  * Where a rule set of the requested release is registered: an older XRechnung release under
  * `<id>@<release>` (src/rules/xrechnung/index.ts), an older Factur-X release (`facturx_version`, which
- * also picks the schemas) likewise (src/rules/facturx/index.ts), everything else under its id.
+ * also picks the schemas) likewise (src/rules/facturx/index.ts), everything else under its id. The EN 16931 UBL
+ * set of a Peppol invoice is the release OpenPeppol bundles with the requested Peppol release.
  */
-function registryId(id: RuleSetId, options: ValidateOptions): string {
+function registryId(id: RuleSetId, options: ValidateOptions, ruleSets: readonly RuleSetId[] = []): string {
+  if (id === EN16931_UBL) {
+    const cen = peppolEn16931Release(ruleSets, options);
+    return cen ? en16931UblRegistryId(cen) : id;
+  }
   const xr = options.xrechnungVersion ?? DEFAULT_XR_RELEASE;
   if (id.startsWith('xrechnung-')) return xr !== DEFAULT_XR_RELEASE ? `${id}@${xr}` : id;
   const fx = options.facturxVersion ?? DEFAULT_FACTURX_RELEASE;
@@ -155,6 +161,12 @@ function registryId(id: RuleSetId, options: ValidateOptions): string {
   const fr = options.extendedCtcFrVersion ?? DEFAULT_EXTENDED_CTC_FR_RELEASE;
   if (id.startsWith('extended-ctc-fr-')) return fr !== DEFAULT_EXTENDED_CTC_FR_RELEASE ? `${id}@${fr}` : id;
   return id;
+}
+
+/** The EN 16931 UBL release a Peppol invoice is checked with (the one its Peppol release bundles); undefined for others. */
+function peppolEn16931Release(ruleSets: readonly RuleSetId[], options: ValidateOptions) {
+  if (!ruleSets.some((s) => s.startsWith('peppol-'))) return undefined;
+  return PEPPOL_RELEASE_INFO[options.peppolVersion ?? DEFAULT_PEPPOL_RELEASE].cen;
 }
 
 /** runBusinessValidation as stages: one per rule set that runs. */
@@ -171,7 +183,7 @@ function* businessValidationStages(
   // One memo for this document's rule sets only: shared checks run once (see CheckMemo).
   const memo = newCheckMemo();
   for (const id of ruleSets) {
-    const rules = getRuleSet(registryId(id, options));
+    const rules = getRuleSet(registryId(id, options, ruleSets));
     if (!rules) {
       missing.push(id);
       continue;
@@ -369,6 +381,7 @@ function* validateIngestedStages(ing: IngestResult, options: ValidateOptions): S
     xrechnung: result.xrechnung_version,
     facturx: options.facturxVersion,
     peppol: result.peppol_version,
+    en16931: ran.includes(EN16931_UBL) ? peppolEn16931Release(ran, options) : undefined,
     brFrEdition: result.br_fr_edition,
     extendedCtcFr: options.extendedCtcFrVersion,
     xsdSchema,

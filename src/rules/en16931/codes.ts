@@ -56,6 +56,12 @@ const NORMALISE: Record<Normalisation, (v: string) => string> = {
 };
 const attribute = (name: string) => (el: XmlElement) => attr(el, name);
 
+/** The codes a rule accepts in one syntax: its list, and each of its alternative lists (BR-CL-01: invoice, credit note). */
+interface Accepting {
+  codes: ReadonlySet<string>;
+  lists: readonly ReadonlySet<string>[];
+}
+
 interface CodeRuleSpec {
   id: string;
   /** Local names of the elements the rule can match, per syntax (so only those are visited). */
@@ -64,15 +70,10 @@ interface CodeRuleSpec {
   cii?: Pick;
   ubl?: Pick;
   /** Accept the (normalised) value given the element (defaults to membership in the rule's list). */
-  ublAccept?: (el: XmlElement, value: string) => boolean;
+  ublAccept?: (el: XmlElement, value: string, accepting: Accepting) => boolean;
   /** How the value is normalised before the comparison (default `space`). */
   normalise?: Normalisation;
 }
-
-// Lists the UBL acceptance tests use per element, resolved once (codeSet builds a lookup key per call).
-const UBL_INVOICE_TYPES = codeSet('en16931-ubl', 'BR-CL-01', 0);
-const UBL_CREDIT_NOTE_TYPES = codeSet('en16931-ubl', 'BR-CL-01', 1);
-const UBL_PARTY_SCHEMES = codeSet('en16931-ubl', 'BR-CL-10', 0);
 
 const UBL_AMOUNTS = new Set([
   'Amount',
@@ -97,7 +98,7 @@ const specs: CodeRuleSpec[] = [
     message: 'The invoice type code (BT-3) must be a code of UNTDID 1001 accepted by EN 16931.',
     cii: (el) => (el.local === 'TypeCode' && parentIs(el, 'ExchangedDocument') ? text(el) : undefined),
     ubl: (el) => (el.local === 'InvoiceTypeCode' || el.local === 'CreditNoteTypeCode' ? text(el) : undefined),
-    ublAccept: (el, v) => (el.local === 'InvoiceTypeCode' ? UBL_INVOICE_TYPES : UBL_CREDIT_NOTE_TYPES).has(v),
+    ublAccept: (el, v, accepting) => accepting.lists[el.local === 'InvoiceTypeCode' ? 0 : 1].has(v),
   },
   {
     id: 'BR-CL-03',
@@ -178,8 +179,8 @@ const specs: CodeRuleSpec[] = [
         ? attr(el, 'schemeID')
         : undefined,
     ubl: (el) => (el.local === 'ID' && parentIs(el, 'PartyIdentification') ? attr(el, 'schemeID') : undefined),
-    ublAccept: (el, v) =>
-      UBL_PARTY_SCHEMES.has(v) || (v === 'SEPA' && (hasAncestor(el, 'AccountingSupplierParty') || hasAncestor(el, 'PayeeParty'))),
+    ublAccept: (el, v, accepting) =>
+      accepting.lists[0].has(v) || (v === 'SEPA' && (hasAncestor(el, 'AccountingSupplierParty') || hasAncestor(el, 'PayeeParty'))),
   },
   {
     id: 'BR-CL-11',
@@ -308,19 +309,44 @@ const specs: CodeRuleSpec[] = [
 ];
 
 /** A rule's accepted codes per syntax; undefined when that syntax's artefact has no list for the rule. */
-type Accepted = Record<Syntax, ReadonlySet<string> | undefined>;
+type Accepted = Record<Syntax, Accepting | undefined>;
 
-function acceptedCodes(id: string): Accepted {
-  const of = (ruleSet: string) => (CODELISTS[ruleSet]?.[id] ? codeSet(ruleSet, id) : undefined);
-  return { cii: of('en16931-cii'), ubl: of('en16931-ubl') };
+/**
+ * The codes a release's artefact accepts for a rule in a syntax: its list, or with `listIndex` one of its alternative
+ * lists; undefined when the artefact has no list for the rule.
+ */
+export type CodeListSource = (syntax: Syntax, id: string, listIndex?: number) => ReadonlySet<string> | undefined;
+
+/** The bundled artefacts' lists (1.3.16, src/rules/data/codelists.ts). */
+export const bundledCodeLists: CodeListSource = (syntax, id, listIndex) => {
+  const set = `en16931-${syntax}`;
+  const entry = CODELISTS[set]?.[id];
+  if (!entry || (listIndex !== undefined && !entry.lists?.[listIndex])) return undefined;
+  return codeSet(set, id, listIndex);
+};
+
+function acceptedCodes(id: string, source: CodeListSource): Accepted {
+  const of = (syntax: Syntax): Accepting | undefined => {
+    const codes = source(syntax, id);
+    if (!codes) return undefined;
+    const lists: ReadonlySet<string>[] = [];
+    for (let i = 0; ; i++) {
+      const list = source(syntax, id, i);
+      if (!list) break;
+      lists.push(list);
+    }
+    return { codes, lists };
+  };
+  return { cii: of('cii'), ubl: of('ubl') };
 }
 
 function checkCodes(spec: CodeRuleSpec, accepted: Accepted, ctx: RuleContext): readonly Violation[] {
   const { doc, syntax } = ctx;
   const pick = syntax === 'cii' ? spec.cii : spec.ubl;
   if (!pick || !doc) return NO_VIOLATIONS;
-  const set = accepted[syntax as Syntax];
-  if (!set) return NO_VIOLATIONS;
+  const accepting = accepted[syntax as Syntax];
+  if (!accepting) return NO_VIOLATIONS;
+  const set = accepting.codes;
   let out: Violation[] | undefined;
   const normalise = NORMALISE[spec.normalise ?? 'space'];
   const locals = spec.locals[syntax];
@@ -331,15 +357,20 @@ function checkCodes(spec: CodeRuleSpec, accepted: Accepted, ctx: RuleContext): r
       const value = pick(el);
       if (value === undefined) continue;
       const v = normalise(value);
-      const ok = syntax === 'ubl' && spec.ublAccept ? spec.ublAccept(el, v) : set.has(v);
+      const ok = syntax === 'ubl' && spec.ublAccept ? spec.ublAccept(el, v, accepting) : set.has(v);
       if (!ok) (out ??= []).push({ location: pathOf(el), message: `${spec.message} "${value}" is not one.` });
     }
   }
   return out ?? NO_VIOLATIONS;
 }
 
-export const codeListRules: RuleDef[] = specs.map((s) => {
-  // Resolved once, not per document: the lookup built a key string per call.
-  const accepted = acceptedCodes(s.id);
-  return { id: s.id, message: s.message, check: (ctx) => checkCodes(s, accepted, ctx) };
-});
+/** The BR-CL rules with the lists of a release's artefacts (src/rules/en16931/ubl-releases.ts builds the older ones). */
+export function buildCodeListRules(source: CodeListSource = bundledCodeLists): RuleDef[] {
+  return specs.map((s) => {
+    // Resolved once, not per document: the lookup built a key string per call.
+    const accepted = acceptedCodes(s.id, source);
+    return { id: s.id, message: s.message, check: (ctx) => checkCodes(s, accepted, ctx) };
+  });
+}
+
+export const codeListRules: RuleDef[] = buildCodeListRules();

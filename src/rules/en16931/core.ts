@@ -27,6 +27,12 @@ import {
 } from './helpers.js';
 import { locatedAt } from '../report-bounds.js';
 
+/**
+ * BR-62…BR-65's scheme identifier: the CII artefact wants it non-blank (`normalize-space(@schemeID) != ''`), the UBL
+ * artefact only present (`exists(@schemeID)`: an empty schemeID passes).
+ */
+const hasScheme = (syntax: 'cii' | 'ubl', scheme: string | undefined) => (syntax === 'ubl' ? present(scheme) : filled(scheme));
+
 // The totals rules hang on the monetary summation element (CII) / LegalMonetaryTotal (UBL).
 const totalsPresent = (inv: Invoice) => exists(inv.totals);
 
@@ -572,7 +578,7 @@ export const coreRules: RuleDef[] = [
     check: (ctx) => {
       if (ctx.syntax === 'cii') return ciiAddressSchemed(ctx, 'SellerTradeParty') ? NO_VIOLATIONS : [{ location: pathOf(ctx.doc.root) }];
       const e = ctx.invoice.seller.electronicAddress;
-      return e ? unless(filled(e.schemeId), ctx.invoice.seller, 'electronicAddress') : NO_VIOLATIONS;
+      return e ? unless(hasScheme(ctx.syntax, e.schemeId), ctx.invoice.seller, 'electronicAddress') : NO_VIOLATIONS;
     },
   },
   {
@@ -581,7 +587,7 @@ export const coreRules: RuleDef[] = [
     check: (ctx) => {
       if (ctx.syntax === 'cii') return ciiAddressSchemed(ctx, 'BuyerTradeParty') ? NO_VIOLATIONS : [{ location: pathOf(ctx.doc.root) }];
       const e = ctx.invoice.buyer.electronicAddress;
-      return e ? unless(filled(e.schemeId), ctx.invoice.buyer, 'electronicAddress') : NO_VIOLATIONS;
+      return e ? unless(hasScheme(ctx.syntax, e.schemeId), ctx.invoice.buyer, 'electronicAddress') : NO_VIOLATIONS;
     },
   },
   {
@@ -593,7 +599,7 @@ export const coreRules: RuleDef[] = [
         return descendants(ctx, 'IncludedSupplyChainTradeLineItem').filter(ciiItemIdUnschemed).map(locatedAt(pathOf));
       return each(
         ctx.invoice.lines,
-        (l) => !l.standardItemId || filled(l.standardItemId.schemeId),
+        (l) => !l.standardItemId || hasScheme(ctx.syntax, l.standardItemId.schemeId),
         (l) => loc(l, 'standardItemId'),
       );
     },
@@ -601,10 +607,10 @@ export const coreRules: RuleDef[] = [
   {
     id: 'BR-65',
     message: 'An item classification identifier (BT-158) must have a scheme identifier.',
-    check: ({ invoice: i }) => {
+    check: ({ invoice: i, syntax }) => {
       const out: Violation[] = [];
       for (const l of i.lines)
-        for (const c of l.classifications) if (!filled(c.schemeId)) out.push({ location: loc(l, 'classifications') });
+        for (const c of l.classifications) if (!hasScheme(syntax, c.schemeId)) out.push({ location: loc(l, 'classifications') });
       return out;
     },
   },

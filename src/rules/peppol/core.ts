@@ -29,10 +29,28 @@ import {
   taxTotalInAccountingCurrency,
 } from './ubl-shared.js';
 import type { RuleVariant } from './variant.js';
-import { castableDate, compareDates, dec, HUNDRED, len, ns, num, ONE, roundHalfUp, substr, withinSlack, ZERO } from './xpath.js';
+import {
+  castableDate,
+  compareDates,
+  dec,
+  decimalPlaces,
+  HUNDRED,
+  len,
+  ns,
+  num,
+  ONE,
+  roundHalfUp,
+  substr,
+  withinSlack,
+  ZERO,
+} from './xpath.js';
 import { Big } from '../../model/decimal.js';
 
 const SLACK = new Big('0.02');
+/** xs:decimal of an element's value, `otherwise` when the element is absent (undefined: not a decimal). */
+const decOr = (el: XmlElement | undefined, otherwise: Big.Big) => (el ? dec(text(el)) : otherwise);
+/** XPath `round(x * 10 * 10) div 100`, which leaves a value of two decimals or fewer as it is. */
+const rounded = (sum: Big.Big) => (decimalPlaces(sum) <= 2 ? sum : roundHalfUp(sum.times(HUNDRED)).div(HUNDRED));
 /** The first cbc: / cac: child of that name (undefined for an absent parent). */
 const cbc = (el: XmlElement | null | undefined, local: string) => child(el, NS.cbc, local);
 const cac = (el: XmlElement | null | undefined, local: string) => child(el, NS.cac, local);
@@ -58,6 +76,7 @@ const textOf = (el: XmlElement | undefined) => (el ? el.text : undefined);
 function identifierRule(scheme: string, asserts: Assert[], endpointOnly = false): ContextRule {
   return {
     names: endpointOnly ? ['EndpointID'] : ['EndpointID', 'ID', 'CompanyID'],
+    needsAttribute: true,
     match: (el) => {
       if (attr(el, 'schemeID') !== scheme || el.ns !== NS.cbc) return false;
       if (el.local === 'EndpointID') return true;
@@ -157,7 +176,6 @@ export function corePatterns(v: RuleVariant): Pattern[] {
     'The line net amount (BT-131) must equal quantity × (net price / base quantity) + line charges − line allowances (within 0.02).',
     (line, env) => {
       // Direct child navigation: this runs on every line, and path lookups that build value lists cost more than the test.
-      const decOr = (el: XmlElement | undefined, otherwise: Big.Big) => (el ? dec(text(el)) : otherwise);
       const price = cac(line, 'Price');
       const lineAmount = decOr(cbc(line, 'LineExtensionAmount'), ZERO);
       const quantity = decOr(cbc(line, env.isInvoiceDoc ? 'InvoicedQuantity' : 'CreditedQuantity'), ONE);
@@ -186,9 +204,12 @@ export function corePatterns(v: RuleVariant): Pattern[] {
         if (flag === 'true') charges = sum;
         else allowances = sum;
       }
-      const rounded = (sum: Big.Big | undefined) => (sum === undefined ? ZERO : roundHalfUp(sum.times(HUNDRED)).div(HUNDRED));
-      const unitPrice = base === ONE ? priceAmount : priceAmount.div(base);
-      const expected = quantity.times(unitPrice).plus(rounded(charges)).minus(rounded(allowances));
+      // Steps that cannot change the value are left out: rounding a sum of two decimals or fewer (rounded), adding no
+      // charges, dividing by a base quantity of 1 a price with no more decimals than a division keeps (Big.DP).
+      const byOne = base === ONE || (base.eq(ONE) && decimalPlaces(priceAmount) <= Big.DP);
+      let expected = quantity.times(byOne ? priceAmount : priceAmount.div(base));
+      if (charges) expected = expected.plus(rounded(charges));
+      if (allowances) expected = expected.minus(rounded(allowances));
       return withinSlack(lineAmount, expected, SLACK);
     },
   );
@@ -354,6 +375,7 @@ export function corePatterns(v: RuleVariant): Pattern[] {
     },
     {
       names: ['BaseQuantity'],
+      needsAttribute: true,
       match: (el) => isCbc(el, 'BaseQuantity') && isCac(el.parent, 'Price') && attr(el, 'unitCode') !== undefined,
       asserts: [
         A(
@@ -626,6 +648,7 @@ export function codeListPatterns(v: RuleVariant): Pattern[] {
   const rules: ContextRule[] = [
     {
       names: ['EmbeddedDocumentBinaryObject'],
+      needsAttribute: true,
       match: (el) => isCbc(el, 'EmbeddedDocumentBinaryObject') && attr(el, 'mimeCode') !== undefined,
       asserts: [
         A('PEPPOL-EN16931-CL001', 'fatal', 'The attachment MIME code must be one of the Peppol subset of IANA media types.', (el) =>
@@ -702,6 +725,7 @@ export function codeListPatterns(v: RuleVariant): Pattern[] {
     },
     {
       names: ['EndpointID'],
+      needsAttribute: true,
       match: (el) => isCbc(el, 'EndpointID') && attr(el, 'schemeID') !== undefined,
       asserts: [
         A('PEPPOL-EN16931-CL008', 'fatal', 'The electronic address scheme (schemeID) must be from the Peppol EAS code list.', (el) =>

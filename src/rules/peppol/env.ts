@@ -4,9 +4,9 @@
  * tables share. Each getter follows its variable's XPath: which elements it reads, whether it normalises or
  * upper-cases, what it answers when the element is absent.
  */
-import type { XmlDoc, XmlElement } from '../../xml/dom.js';
+import { child, childrenNamed, type XmlDoc, type XmlElement } from '../../xml/dom.js';
 import { NS } from '../../xml/namespaces.js';
-import { has, sel, value, values } from '../xrechnung/dom.js';
+import { has, sel, text, value, values } from '../xrechnung/dom.js';
 import { ns, substr } from './xpath.js';
 import type { RuleVariant } from './variant.js';
 
@@ -20,17 +20,37 @@ export const isDocRoot = (el: XmlElement | null | undefined): el is XmlElement =
 /** The element is the document element and an Invoice or CreditNote (contexts written `/ubl-invoice:Invoice`). */
 export const isTopRoot = (el: XmlElement | null | undefined): el is XmlElement => !!el && el.parent === null && isDocRoot(el);
 
+/*
+ * These run for every document (the country variables start here): written with direct child steps, which select
+ * what the paths in their comments select, in the same order.
+ */
+
 /** The PartyTaxScheme children of `party` whose TaxScheme/ID equals 'VAT' (exactly, or after normalize-space when asked). */
 export function vatSchemes(party: XmlElement | undefined, normalized: boolean): XmlElement[] {
   if (!party) return [];
-  return sel(party, 'cac:PartyTaxScheme').filter((pts) =>
-    normalized ? ns(value(pts, 'cac:TaxScheme/cbc:ID')) === 'VAT' : values(pts, 'cac:TaxScheme/cbc:ID').includes('VAT'),
-  );
+  return childrenNamed(party, NS.cac, 'PartyTaxScheme').filter((pts) => {
+    // cac:TaxScheme/cbc:ID: every TaxScheme's IDs, in document order.
+    const ids = childrenNamed(pts, NS.cac, 'TaxScheme').flatMap((ts) => childrenNamed(ts, NS.cbc, 'ID'));
+    return normalized ? ns(ids.length > 0 ? text(ids[0]) : undefined) === 'VAT' : ids.some((id) => text(id) === 'VAT');
+  });
 }
 
-/** `substring(cbc:CompanyID, from, n)` of each scheme (an absent CompanyID gives ''). */
+/** `substring(cbc:CompanyID, from, n)` of each scheme (its first CompanyID; an absent one gives ''). */
 export const companyIdParts = (schemes: XmlElement[], from: number, n?: number) =>
-  schemes.map((s) => substr(value(s, 'cbc:CompanyID') ?? '', from, n));
+  schemes.map((s) => {
+    const id = child(s, NS.cbc, 'CompanyID');
+    return substr(id ? text(id) : '', from, n);
+  });
+
+/** `cac:<role>/cac:Party` from the document element, the first (the first role element that has a Party). */
+function firstParty(root: XmlElement, role: string): XmlElement | null {
+  for (const r of root.children) {
+    if (r.local !== role || r.ns !== NS.cac) continue;
+    const party = child(r, NS.cac, 'Party');
+    if (party) return party;
+  }
+  return null;
+}
 
 export class DocEnv {
   readonly root: XmlElement;
@@ -57,12 +77,23 @@ export class DocEnv {
     return this._profile;
   }
 
+  private _supplierParty: XmlElement | null | undefined;
   get supplierParty(): XmlElement | undefined {
-    return sel(this.root, 'cac:AccountingSupplierParty/cac:Party')[0];
+    if (this._supplierParty === undefined) this._supplierParty = firstParty(this.root, 'AccountingSupplierParty');
+    return this._supplierParty ?? undefined;
   }
 
+  private _customerParty: XmlElement | null | undefined;
   get customerParty(): XmlElement | undefined {
-    return sel(this.root, 'cac:AccountingCustomerParty/cac:Party')[0];
+    if (this._customerParty === undefined) this._customerParty = firstParty(this.root, 'AccountingCustomerParty');
+    return this._customerParty ?? undefined;
+  }
+
+  /** `substring(CompanyID, 1, 2)` of the seller's VAT schemes (PartyTaxScheme with TaxScheme/ID 'VAT'): both country variables start there. */
+  private _supplierVatPrefixes: string[] | undefined;
+  private get supplierVatPrefixes(): string[] {
+    if (this._supplierVatPrefixes === undefined) this._supplierVatPrefixes = companyIdParts(vatSchemes(this.supplierParty, false), 1, 2);
+    return this._supplierVatPrefixes;
   }
 
   /** `$supplierCountry`: the seller's VAT prefix, else the tax representative's, else the seller's country code, else 'XX'. */
@@ -70,7 +101,7 @@ export class DocEnv {
   get supplierCountry(): string {
     if (this._supplierCountry === undefined)
       this._supplierCountry = (() => {
-        const own = companyIdParts(vatSchemes(this.supplierParty, false), 1, 2);
+        const own = this.supplierVatPrefixes;
         if (own.length > 0 && own[0] !== '') return ns(own[0]).toUpperCase();
         const rep = companyIdParts(vatSchemes(sel(this.root, 'cac:TaxRepresentativeParty')[0], false), 1, 2);
         if (rep.length > 0 && rep[0] !== '') return ns(rep[0]).toUpperCase();
@@ -96,7 +127,7 @@ export class DocEnv {
   get accountingSupplierCountry(): string {
     if (this._accountingSupplierCountry === undefined)
       this._accountingSupplierCountry = (() => {
-        const own = companyIdParts(vatSchemes(this.supplierParty, false), 1, 2);
+        const own = this.supplierVatPrefixes;
         if (own.length > 0 && own[0] !== '') return ns(own[0]).toUpperCase();
         return this.countryOr(this.supplierParty);
       })();

@@ -7,6 +7,12 @@
  *
  * One walk over the document's elements evaluates every pattern of a table (evaluatePatterns), and the result
  * is kept on the document, so the engine's single rules only look their id up.
+ *
+ * What a walk offers an element is narrowed before it starts, so that rules which cannot match are not called
+ * at all: the national rules' country tests are document-level (`when`, tested once per document), and a rule
+ * whose context needs an attribute (`cbc:EndpointID[@schemeID = '0088']`) is not offered to elements without any.
+ * Most elements of an invoice have no attributes (the line's IDs, the tax categories'), and a Belgian invoice has
+ * no national rule to run: offering them every identifier and national rule was most of the table's cost.
  */
 import type { XmlDoc, XmlElement } from '../../xml/dom.js';
 import type { Violation } from '../types.js';
@@ -28,6 +34,14 @@ export interface Assert {
 export interface ContextRule {
   /** The local names the context element can have; '*' for any element. */
   names: readonly string[] | '*';
+  /**
+   * A document-level condition `match` also tests (the document variables of the national rules: `$supplierCountry
+   * = 'NO'`): tested once per document, and while it is false the rule is not offered. An error in it counts as false,
+   * as it would in `match`.
+   */
+  when?: (env: DocEnv) => boolean;
+  /** The context element must carry an attribute for `match` to hold (`[@schemeID = ...]`): not offered to elements without any. */
+  needsAttribute?: boolean;
   /** The rest of the context: namespace, parents, predicates. */
   match(el: XmlElement, env: DocEnv): boolean;
   asserts: readonly Assert[];
@@ -35,33 +49,86 @@ export interface ContextRule {
 
 export type Pattern = readonly ContextRule[];
 
-/** A table compiled for evaluation: per local name, the candidate rules of each pattern in order. */
-export interface CompiledTable {
-  patterns: readonly Pattern[];
-  /** local name → for each pattern with candidates, its candidate rules (wildcard rules merged in order). */
-  byName: Map<string, (readonly ContextRule[])[]>;
-  /** Patterns with a wildcard rule: an element of any other name is offered these. */
-  wildcard: (readonly ContextRule[])[];
-  /** Every assert id, in table order. */
-  ids: readonly string[];
+/** Per pattern with candidates, its candidate rules in order. */
+type Offer = readonly (readonly ContextRule[])[];
+
+/** What a walk offers an element: by local name (wildcard rules merged in order), for elements with and without attributes. */
+interface Offers {
+  byName: Map<string, Offer>;
+  byNameBare: Map<string, Offer>;
+  /** For a name no rule names: the patterns with a wildcard rule. */
+  wildcard: Offer;
+  wildcardBare: Offer;
 }
 
+/** A table compiled for evaluation. */
+export interface CompiledTable {
+  patterns: readonly Pattern[];
+  /** Every assert id, in table order. */
+  ids: readonly string[];
+  /** The rules' document-level conditions (`when`), each once (rules of a country share theirs), in table order. */
+  conditions: readonly ((env: DocEnv) => boolean)[];
+  /** The offers for each combination of conditions that hold ('1' / '0' per condition), built on first use. */
+  offers: Map<string, Offers>;
+}
+
+/** Distinct combinations of document conditions kept (they follow the countries of the parties: a handful in practice). */
+const MAX_OFFER_SETS = 64;
+
 export function compileTable(patterns: readonly Pattern[]): CompiledTable {
-  const names = new Set<string>();
-  for (const p of patterns) for (const r of p) if (r.names !== '*') for (const n of r.names) names.add(n);
-  const byName = new Map<string, (readonly ContextRule[])[]>();
-  for (const n of names) {
-    const perPattern: (readonly ContextRule[])[] = [];
-    for (const p of patterns) {
-      const rules = p.filter((r) => r.names === '*' || r.names.includes(n));
-      if (rules.length > 0) perPattern.push(rules);
-    }
-    byName.set(n, perPattern);
-  }
-  const wildcard = patterns.map((p) => p.filter((r) => r.names === '*')).filter((rs) => rs.length > 0);
   const ids: string[] = [];
-  for (const p of patterns) for (const r of p) for (const a of r.asserts) if (!ids.includes(a.id)) ids.push(a.id);
-  return { patterns, byName, wildcard, ids };
+  const conditions: ((env: DocEnv) => boolean)[] = [];
+  for (const p of patterns)
+    for (const r of p) {
+      if (r.when && !conditions.includes(r.when)) conditions.push(r.when);
+      for (const a of r.asserts) if (!ids.includes(a.id)) ids.push(a.id);
+    }
+  return { patterns, ids, conditions, offers: new Map() };
+}
+
+function buildOffers(patterns: readonly Pattern[], offered: (r: ContextRule) => boolean): Offers {
+  const names = new Set<string>();
+  for (const p of patterns) for (const r of p) if (r.names !== '*' && offered(r)) for (const n of r.names) names.add(n);
+  const offerOf = (accept: (r: ContextRule) => boolean): Offer =>
+    patterns.map((p) => p.filter((r) => offered(r) && accept(r))).filter((rs) => rs.length > 0);
+  const byName = new Map<string, Offer>();
+  const byNameBare = new Map<string, Offer>();
+  for (const n of names) {
+    const named = (r: ContextRule) => r.names === '*' || r.names.includes(n);
+    byName.set(n, offerOf(named));
+    byNameBare.set(
+      n,
+      offerOf((r) => named(r) && !r.needsAttribute),
+    );
+  }
+  return {
+    byName,
+    byNameBare,
+    wildcard: offerOf((r) => r.names === '*'),
+    wildcardBare: offerOf((r) => r.names === '*' && !r.needsAttribute),
+  };
+}
+
+/** The offers for this document: which conditions hold is worked out once, here. */
+function offersFor(table: CompiledTable, env: DocEnv): Offers {
+  let key = '';
+  for (const when of table.conditions) {
+    let holds: boolean;
+    try {
+      holds = when(env);
+    } catch {
+      holds = false;
+    }
+    key += holds ? '1' : '0';
+  }
+  let offers = table.offers.get(key);
+  if (!offers) {
+    const off = new Set(table.conditions.filter((_, i) => key[i] === '0'));
+    offers = buildOffers(table.patterns, (r) => !(r.when && off.has(r.when)));
+    if (table.offers.size >= MAX_OFFER_SETS) table.offers.clear();
+    table.offers.set(key, offers);
+  }
+  return offers;
 }
 
 /** A violation the report will not list (beyond MAX_FINDINGS_PER_RULE): no location needed. */
@@ -73,10 +140,11 @@ const UNLISTED: Violation = Object.freeze({});
  */
 export function evaluatePatterns(doc: XmlDoc, table: CompiledTable, env: DocEnv): Map<string, Violation[]> {
   const fired = new Map<string, Violation[]>();
+  const { byName, byNameBare, wildcard, wildcardBare } = offersFor(table, env);
   const elements = allElements(doc);
   for (let i = 0; i < elements.length; i++) {
     const el = elements[i];
-    const candidates = table.byName.get(el.local) ?? table.wildcard;
+    const candidates = el.attrs.length === 0 ? (byNameBare.get(el.local) ?? wildcardBare) : (byName.get(el.local) ?? wildcard);
     for (let p = 0; p < candidates.length; p++) {
       const rules = candidates[p];
       for (let r = 0; r < rules.length; r++) {

@@ -43,12 +43,25 @@ const single = (el: XmlElement, path: string): string | undefined => {
 };
 const blank = (s: string | undefined) => ns(s) === '';
 
+/*
+ * The document-level conditions of the national contexts (ContextRule.when, tested once per document; each rule's
+ * match tests its own as well): which country the parties are of, decided as the official variables decide it.
+ */
+const supplierIs = (country: string) => (env: DocEnv) => env.supplierCountry === country;
+const supplierWrittenIs = (country: string) => (env: DocEnv) => env.supplierCountryAsWritten === country;
+const bothDE = (env: DocEnv) => env.bothDE;
+const swedishSupplier = (env: DocEnv) => env.supplierCountryIsSE;
+const greekSupplier = (env: DocEnv) => env.isGreekSender;
+const supplierNL = (env: DocEnv) => env.supplierIsNL;
+const bothNL = (env: DocEnv) => env.supplierIsNL && env.customerIsNL;
+
 // ---------------------------------------------------------------------------------------------
 // Norway
 
 const norway: Pattern = [
   {
     names: ['Party'],
+    when: supplierIs('NO'),
     match: (el, env) => supplierParty(el) && env.supplierCountry === 'NO',
     asserts: [
       A(
@@ -90,6 +103,7 @@ function denmark(v: RuleVariant): Pattern {
   const rules: ContextRule[] = [
     {
       names: ['Invoice', 'CreditNote'],
+      when: supplierWrittenIs('DK'),
       match: dkRoot,
       asserts: [
         A(
@@ -123,6 +137,7 @@ function denmark(v: RuleVariant): Pattern {
     },
     {
       names: ['PartyIdentification'],
+      when: bothDk,
       match: (el, env) =>
         isCac(el, 'PartyIdentification') &&
         bothDk(env) &&
@@ -140,6 +155,7 @@ function denmark(v: RuleVariant): Pattern {
     },
     {
       names: ['PaymentMeans'],
+      when: bothDk,
       match: (el, env) => isCac(el, 'PaymentMeans') && isInvoice(el.parent) && bothDk(env),
       asserts: [
         A(
@@ -219,6 +235,7 @@ function denmark(v: RuleVariant): Pattern {
   if (v.dk017)
     rules.push({
       names: ['Party'],
+      when: bothDk,
       match: (el, env) => customerParty(el) && isDocRoot(el.parent?.parent) && bothDk(env),
       asserts: [
         A(
@@ -233,6 +250,7 @@ function denmark(v: RuleVariant): Pattern {
   rules.push(
     {
       names: ['InvoiceLine', 'CreditNoteLine'],
+      when: bothDk,
       match: (el, env) =>
         ((isCac(el, 'CreditNoteLine') && isCreditNote(el.parent)) || (isCac(el, 'InvoiceLine') && isInvoice(el.parent))) && bothDk(env),
       asserts: [
@@ -251,6 +269,7 @@ function denmark(v: RuleVariant): Pattern {
     },
     {
       names: ['AllowanceCharge'],
+      when: bothDk,
       match: (el, env) => isCac(el, 'AllowanceCharge') && bothDk(env),
       asserts: [
         A(
@@ -286,6 +305,7 @@ function firstText(el: XmlElement, path: string): string | undefined {
 const italy: Pattern = [
   {
     names: ['PartyTaxScheme'],
+    when: supplierIs('IT'),
     match: (el, env) =>
       isCac(el, 'PartyTaxScheme') &&
       supplierParty(el.parent!) &&
@@ -302,6 +322,7 @@ const italy: Pattern = [
   },
   {
     names: ['Party'],
+    when: supplierIs('IT'),
     match: (el, env) => supplierParty(el) && env.supplierCountry === 'IT',
     asserts: [
       A('IT-R-002', 'fatal', 'Italian suppliers must give the street of their address (BT-35).', (p) =>
@@ -390,6 +411,7 @@ const sweden: Pattern = [
   },
   {
     names: ['TaxCategory', 'ClassifiedTaxCategory'],
+    when: (env) => env.swedishVatSupplier,
     match: (el, env) =>
       (isCac(el, 'TaxCategory') || isCac(el, 'ClassifiedTaxCategory')) && env.swedishVatSupplier && values(el, 'cbc:ID').includes('S'),
     asserts: [
@@ -415,6 +437,7 @@ const sweden: Pattern = [
   ]),
   {
     names: ['PaymentMeans'],
+    when: swedishSupplier,
     match: (el, env) => isCac(el, 'PaymentMeans') && env.supplierCountryIsSE && pmCodeIs(el, '50', '56'),
     asserts: [
       A(
@@ -427,6 +450,7 @@ const sweden: Pattern = [
   },
   {
     names: ['PaymentMeans'],
+    when: (env) => env.supplierCountryIsSE && env.customerCountryIsSE,
     match: (el, env) => isCac(el, 'PaymentMeans') && env.supplierCountryIsSE && env.customerCountryIsSE && pmCodeIs(el, '31'),
     asserts: [A('SE-R-012', 'warning', 'Between Swedish parties a credit transfer should be payment means 30, not 31.', () => false)],
   },
@@ -435,6 +459,7 @@ const sweden: Pattern = [
 function seGiro(branch: string, asserts: Assert[]): ContextRule {
   return {
     names: ['ID'],
+    when: swedishSupplier,
     match: (el, env) => {
       if (!isCbc(el, 'ID') || !isCac(el.parent, 'PayeeFinancialAccount')) return false;
       const pm = el.parent.parent;
@@ -474,6 +499,7 @@ function segmentsOf(id: XmlElement): string[] {
 const greekSender: Pattern = [
   {
     names: ['ID'],
+    when: greekSupplier,
     match: (el, env) => isCbc(el, 'ID') && isTopRoot(el.parent) && env.isGreekSender,
     asserts: [
       A(
@@ -530,6 +556,7 @@ const greekSender: Pattern = [
   },
   {
     names: ['Party'],
+    when: greekSupplier,
     match: (el, env) => supplierParty(el) && env.isGreekSender,
     asserts: [
       A(
@@ -546,6 +573,7 @@ const greekSender: Pattern = [
   },
   {
     names: ['CompanyID'],
+    when: greekSupplier,
     match: (el, env) =>
       isCbc(el, 'CompanyID') &&
       isCac(el.parent, 'PartyTaxScheme') &&
@@ -561,6 +589,7 @@ const greekSender: Pattern = [
   },
   {
     names: ['Invoice', 'CreditNote'],
+    when: greekSupplierInGR,
     match: (el, env) => isTopRoot(el) && greekSupplierInGR(env),
     asserts: [
       A(
@@ -585,6 +614,7 @@ const greekSender: Pattern = [
   },
   {
     names: ['ID'],
+    when: greekSupplierInGR,
     match: (el, env) =>
       isCbc(el, 'ID') &&
       isCac(el.parent, 'AdditionalDocumentReference') &&
@@ -594,6 +624,7 @@ const greekSender: Pattern = [
   },
   {
     names: ['AdditionalDocumentReference'],
+    when: greekSupplier,
     match: (el, env) =>
       isCac(el, 'AdditionalDocumentReference') && env.isGreekSender && values(el, 'cbc:DocumentDescription').includes('##INVOICE|URL##'),
     asserts: [
@@ -607,6 +638,7 @@ const greekSender: Pattern = [
   },
   {
     names: ['Party'],
+    when: greekSupplier,
     match: (el, env) => customerParty(el) && env.isGreekSender,
     asserts: [
       A(
@@ -619,6 +651,7 @@ const greekSender: Pattern = [
   },
   {
     names: ['EndpointID'],
+    when: (env) => env.accountingSupplierCountry === 'GR' || env.accountingSupplierCountry === 'EL',
     match: (el, env) =>
       isCbc(el, 'EndpointID') &&
       supplierParty(el.parent!) &&
@@ -641,6 +674,7 @@ function countDescribed(root: XmlElement, description: string): number {
 const greekSenderAndReceiver: Pattern = [
   {
     names: ['Party'],
+    when: (env) => env.isGreekSender && env.isGreekReceiver,
     match: (el, env) => customerParty(el) && env.isGreekSender && env.isGreekReceiver,
     asserts: [
       A('GR-R-006', 'fatal', 'Greek suppliers must give the VAT number of a Greek buyer, prefixed EL with a valid TIN.', (p) => {
@@ -651,6 +685,7 @@ const greekSenderAndReceiver: Pattern = [
   },
   {
     names: ['EndpointID'],
+    when: (env) => env.isGreekSender && env.isGreekReceiver,
     match: (el, env) => isCbc(el, 'EndpointID') && customerParty(el.parent!) && env.isGreekSender && env.isGreekReceiver,
     asserts: [
       A(
@@ -685,6 +720,7 @@ function icelandAccount(r: XmlElement, code: string): boolean {
 const iceland: Pattern = [
   {
     names: ['Invoice', 'CreditNote'],
+    when: supplierWrittenIs('IS'),
     match: (el, env) => isDocRoot(el) && env.supplierCountryAsWritten === 'IS',
     asserts: [
       A(
@@ -739,6 +775,7 @@ const iceland: Pattern = [
   },
   {
     names: ['AccountingCustomerParty'],
+    when: (env) => env.supplierCountryAsWritten === 'IS' && env.customerCountryAsWritten === 'IS',
     match: (el, env) =>
       isCac(el, 'AccountingCustomerParty') &&
       isDocRoot(el.parent) &&
@@ -775,6 +812,7 @@ const kvkOrOin = (el: XmlElement) => {
 const netherlands: Pattern = [
   {
     names: ['CreditNoteTypeCode'],
+    when: supplierNL,
     match: (el, env) => isCbc(el, 'CreditNoteTypeCode') && env.supplierIsNL,
     asserts: [
       A('NL-R-001', 'fatal', "A Dutch supplier's credit note must reference the invoice it corrects (BT-25).", (_el, env) =>
@@ -784,6 +822,7 @@ const netherlands: Pattern = [
   },
   {
     names: ['PostalAddress'],
+    when: supplierNL,
     match: (el, env) => isCac(el, 'PostalAddress') && under(el, 'AccountingSupplierParty', 'Party') && env.supplierIsNL,
     asserts: [
       A('NL-R-002', 'fatal', "A Dutch supplier's address must give street (BT-35), city (BT-37) and post code (BT-38).", streetCityZip),
@@ -791,6 +830,7 @@ const netherlands: Pattern = [
   },
   {
     names: ['CompanyID'],
+    when: supplierNL,
     match: (el, env) => isCbc(el, 'CompanyID') && under(el, 'AccountingSupplierParty', 'Party', 'PartyLegalEntity') && env.supplierIsNL,
     asserts: [
       A(
@@ -803,6 +843,7 @@ const netherlands: Pattern = [
   },
   {
     names: ['PostalAddress'],
+    when: bothNL,
     match: (el, env) => isCac(el, 'PostalAddress') && under(el, 'AccountingCustomerParty', 'Party') && env.supplierIsNL && env.customerIsNL,
     asserts: [
       A('NL-R-004', 'fatal', "A Dutch buyer's address must give street (BT-50), city (BT-52) and post code (BT-53).", streetCityZip),
@@ -810,6 +851,7 @@ const netherlands: Pattern = [
   },
   {
     names: ['CompanyID'],
+    when: bothNL,
     match: (el, env) =>
       isCbc(el, 'CompanyID') && under(el, 'AccountingCustomerParty', 'Party', 'PartyLegalEntity') && env.supplierIsNL && env.customerIsNL,
     asserts: [
@@ -818,6 +860,7 @@ const netherlands: Pattern = [
   },
   {
     names: ['PostalAddress'],
+    when: (env) => env.supplierIsNL && env.taxRepresentativeIsNL,
     match: (el, env) =>
       isCac(el, 'PostalAddress') && isCac(el.parent, 'TaxRepresentativeParty') && env.supplierIsNL && env.taxRepresentativeIsNL,
     asserts: [
@@ -831,6 +874,7 @@ const netherlands: Pattern = [
   },
   {
     names: ['LegalMonetaryTotal'],
+    when: supplierNL,
     match: (el, env) => isCac(el, 'LegalMonetaryTotal') && env.supplierIsNL,
     asserts: [
       A('NL-R-007', 'fatal', 'A Dutch supplier must give the payment instructions (BG-16) when the buyer has to pay.', (t, env) => {
@@ -846,6 +890,7 @@ const netherlands: Pattern = [
   },
   {
     names: ['PaymentMeans'],
+    when: bothNL,
     match: (el, env) => isCac(el, 'PaymentMeans') && env.supplierIsNL && env.customerIsNL,
     asserts: [
       A('NL-R-008', 'fatal', 'Between Dutch parties the payment means code (BT-81) must be 30, 48, 49, 57, 58 or 59.', (pm) =>
@@ -855,6 +900,7 @@ const netherlands: Pattern = [
   },
   {
     names: ['LineID'],
+    when: supplierNL,
     match: (el, env) => isCbc(el, 'LineID') && isCac(el.parent, 'OrderLineReference') && env.supplierIsNL,
     asserts: [
       A(
@@ -1142,7 +1188,8 @@ function germany(v: RuleVariant): Pattern {
       ],
     },
   );
-  return rules;
+  // Every German context is between German parties (deRoot, under2 and the others test env.bothDE).
+  return rules.map((r) => ({ ...r, when: bothDE }));
 }
 
 /** DE-R-019's own test of code 58: normalised text (2026.5) or the plain string comparison (before). */

@@ -4,7 +4,7 @@
  * error: the official artefact then gives no verdict, and we do not report), `castable as xs:date` /
  * `xs:integer`, normalize-space() and tokenize(). Small and pure: the rules read like their tests.
  */
-import { Big, parseDec, safeNumber, type BigValue } from '../../model/decimal.js';
+import { Big, MAX_DECIMAL_EXPONENT, MAX_DECIMAL_LENGTH, parseDec, type BigValue } from '../../model/decimal.js';
 
 /** XML whitespace (what XPath's normalize-space() and casts trim): space, tab, CR, LF. */
 const XML_WS = /^[ \t\r\n]+|[ \t\r\n]+$/g;
@@ -23,15 +23,41 @@ export function num(s: string | undefined): number {
   const t = trimXml(s);
   if (t === 'INF' || t === '+INF') return Number.POSITIVE_INFINITY;
   if (t === '-INF') return Number.NEGATIVE_INFINITY;
-  // A lexical double: big.js reads it (bounded), then JS turns it into a double, as number() does.
-  const d = safeNumber(t);
-  return d === undefined ? Number.NaN : Number(d.toString());
+  // A lexical double, bounded as safeNumber bounds decimals; Number() rounds its exact value to the nearest double, as
+  // number() does (and as big.js's exact reading turned into a double did, without the big.js object per call).
+  if (t.length > MAX_DECIMAL_LENGTH) return Number.NaN;
+  const m = LEXICAL_DOUBLE.exec(t);
+  if (m === null || (m[4] !== undefined && Math.abs(Number(m[4])) > MAX_DECIMAL_EXPONENT)) return Number.NaN;
+  return Number(t);
 }
+
+/** xs:double's lexical form without INF / NaN: sign, digits with an optional point, an optional exponent. */
+const LEXICAL_DOUBLE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE]([+-]?\d+))?$/;
+
+/**
+ * Decimals read so far, by their text: a parsed value is immutable, so equal texts share one (invoices repeat their
+ * quantities, base quantities and prices from line to line, and from invoice to invoice). Parsing was the larger part
+ * of the line rules' cost (R120, R046). Bounded: cleared when full; texts too long to be decimals are not kept.
+ */
+const parsedDecimals = new Map<string, BigValue | null>();
+const MAX_PARSED_DECIMALS = 50_000;
+const MAX_DECIMAL_TEXT = MAX_DECIMAL_LENGTH + 16;
 
 /** xs:decimal(s): undefined when the cast fails (or the value is absent). Whitespace around it is allowed. */
 export function dec(s: string | undefined): BigValue | undefined {
-  return s === undefined ? undefined : parseDec(trimXml(s));
+  if (s === undefined) return undefined;
+  if (s.length > MAX_DECIMAL_TEXT) return parseDec(trimXml(s));
+  let d = parsedDecimals.get(s);
+  if (d === undefined) {
+    d = parseDec(trimXml(s)) ?? null;
+    if (parsedDecimals.size >= MAX_PARSED_DECIMALS) parsedDecimals.clear();
+    parsedDecimals.set(s, d);
+  }
+  return d ?? undefined;
 }
+
+/** Digits after the decimal point of a value (0 for an integer): where an operation would have nothing to round. */
+export const decimalPlaces = (v: BigValue) => Math.max(0, v.c.length - v.e - 1);
 
 export const ZERO = new Big('0');
 export const ONE = new Big('1');
@@ -45,26 +71,29 @@ export function castableInteger(s: string): boolean {
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const DATE = /^(-?)([0-9]{4,})-([0-9]{2})-([0-9]{2})(Z|[+-]([0-9]{2}):([0-9]{2}))?$/;
 
-/** `castable as xs:date`: year-month-day (optional time zone), a day that exists (29 February only in leap years). */
-export function castableDate(s: string): boolean {
+/** The parts of a lexical xs:date (sign, year, month, day, zone, zone hours, zone minutes), or undefined when it is none. */
+function dateParts(s: string): RegExpExecArray | undefined {
   const m = DATE.exec(trimXml(s));
-  if (!m) return false;
-  if (m[2].length > 4 && m[2].startsWith('0')) return false;
+  if (!m) return undefined;
+  if (m[2].length > 4 && m[2].startsWith('0')) return undefined;
   const year = Number(m[2]);
   const month = Number(m[3]);
   const day = Number(m[4]);
   if (year === 0 && m[1] === '') {
     // Year 0000 is not allowed in XSD 1.0 (Saxon 9.9 follows XSD 1.0 here).
-    return false;
+    return undefined;
   }
-  if (month < 1 || month > 12 || day < 1 || day > DAYS[month - 1]) return false;
+  if (month < 1 || month > 12 || day < 1 || day > DAYS[month - 1]) return undefined;
   if (month === 2 && day === 29) {
     const y = m[1] === '-' ? 1 - year : year;
-    if (!(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return false;
+    if (!(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return undefined;
   }
-  if (m[6] !== undefined && (Number(m[6]) > 14 || Number(m[7]) > 59 || (Number(m[6]) === 14 && Number(m[7]) !== 0))) return false;
-  return true;
+  if (m[6] !== undefined && (Number(m[6]) > 14 || Number(m[7]) > 59 || (Number(m[6]) === 14 && Number(m[7]) !== 0))) return undefined;
+  return m;
 }
+
+/** `castable as xs:date`: year-month-day (optional time zone), a day that exists (29 February only in leap years). */
+export const castableDate = (s: string): boolean => dateParts(s) !== undefined;
 
 /** xs:date(a) compared with xs:date(b) on the timeline (time zones applied, local dates taken as UTC); undefined if either is no date. */
 export function compareDates(a: string, b: string): number | undefined {
@@ -75,8 +104,8 @@ export function compareDates(a: string, b: string): number | undefined {
 }
 
 function dateKey(s: string): number | undefined {
-  if (!castableDate(s)) return undefined;
-  const m = DATE.exec(trimXml(s))!;
+  const m = dateParts(s);
+  if (!m) return undefined;
   const year = (m[1] === '-' ? -1 : 1) * Number(m[2]);
   const d = new Date(0);
   d.setUTCFullYear(year, Number(m[3]) - 1, Number(m[4]));
@@ -98,15 +127,24 @@ export function roundHalfUp(v: BigValue): BigValue {
   return frac.lt(new Big('-0.5')) ? down.minus(ONE) : down;
 }
 
-/** u:slack(exp, val, slack): exp - slack <= val <= exp + slack. */
-export const withinSlack = (exp: BigValue, val: BigValue, slack: BigValue) => exp.plus(slack).gte(val) && exp.minus(slack).lte(val);
+/** u:slack(exp, val, slack): exp - slack <= val <= exp + slack, i.e. |val - exp| <= slack (decimal subtraction is exact). */
+export function withinSlack(exp: BigValue, val: BigValue, slack: BigValue): boolean {
+  // Equal values (a correct line, nearly always) hold for any tolerance ≥ 0: a comparison, no difference to build.
+  if (val.eq(exp) && slack.s === 1) return true;
+  const d = val.minus(exp);
+  return (d.s === 1 ? d : d.abs()).lte(slack);
+}
+
+/** Some UTF-16 surrogate: without any, a string's code units are its code points (nearly every value). */
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** string-length(): code points, as XPath counts them (not UTF-16 units). */
-export const len = (s: string) => [...s].length;
+export const len = (s: string) => (SURROGATE.test(s) ? [...s].length : s.length);
 
 /** substring(s, start, length) with XPath's 1-based, code-point positions (start ≥ 1 here). */
 export function substr(s: string | undefined, start: number, length?: number): string {
   if (s === undefined) return '';
+  if (!SURROGATE.test(s)) return s.slice(start - 1, length === undefined ? undefined : start - 1 + length);
   const cps = [...s];
   return cps.slice(start - 1, length === undefined ? undefined : start - 1 + length).join('');
 }

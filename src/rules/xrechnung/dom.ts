@@ -89,7 +89,19 @@ export function first(el: XmlElement | null | undefined, path: string): XmlEleme
 
 /** Does the path select anything (elements, or an attribute when it ends on `@name`)? */
 export function has(el: XmlElement | null | undefined, path: string): boolean {
-  return (el && el.parent === null ? cached(rootValues, el, path, () => valuesOf(el, path)) : valuesOf(el, path)).length > 0;
+  if (!el) return false;
+  if (el.parent === null) return cached(rootValues, el, path, () => valuesOf(el, path)).length > 0;
+  const steps = parse(path);
+  for (const s of steps) if (s.kind !== 'child') return valuesOf(el, path).length > 0;
+  // Child steps only (the usual case): stop at the first match, without building the lists and string values.
+  return selectsAny(el, steps, 0);
+}
+
+function selectsAny(el: XmlElement, steps: Step[], i: number): boolean {
+  if (i === steps.length) return true;
+  const s = steps[i] as { ns: string; local: string };
+  for (const c of el.children) if (c.local === s.local && c.ns === s.ns && selectsAny(c, steps, i + 1)) return true;
+  return false;
 }
 
 /** String values of what a path selects: element string values, or attribute values for `.../@x`. */

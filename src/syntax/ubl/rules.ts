@@ -334,12 +334,14 @@ function decimalsAfterPoint(s: string): number {
 
 // ---------------------------------------------------------------------------------------------
 
-export const UBL_TABLE: TableRule[] = parseRuleTable(UBL_RULE_TABLE, {
+const TABLE_NOTATION = {
   idPrefixes: { c: 'UBL-CR-', r: 'UBL-SR-', t: 'UBL-DT-' },
   namespaces: { cac: NS_CAC, b: NS_CBC, cbc: NS_CBC, ext: NS_EXT },
   defaultPrefix: 'cac',
   aliases: { LINE: ['InvoiceLine', 'CreditNoteLine'] },
-});
+};
+
+export const UBL_TABLE: TableRule[] = parseRuleTable(UBL_RULE_TABLE, TABLE_NOTATION);
 
 /** Severity as the official artefact flags it: UBL-SR all fatal, UBL-CR warnings but two, UBL-DT warnings but three. */
 const FATAL_UBL = new Set(['UBL-CR-666', 'UBL-CR-673', 'UBL-DT-01', 'UBL-DT-06', 'UBL-DT-07']);
@@ -400,6 +402,21 @@ export const ublSyntaxRules: Rule[] = toRules(
   (id) => MESSAGES.get(id) ?? id,
   (ctx) => ctx.syntax === 'ubl',
 );
+
+/**
+ * Rows of the table notation (./rules-table.ts) as rules of their own, evaluated in a walk of their own: the rows an
+ * older artefact release states differently (src/rules/en16931/ubl-releases.ts).
+ */
+export function ublTableRules(rows: string): Rule[] {
+  const table = parseRuleTable(rows, TABLE_NOTATION);
+  const messages = new Map(table.map((r) => [r.id, tableMessage(r, ublSyntaxSeverity(r.id))]));
+  return toRules(
+    compileSyntaxRules(classifyUbl, table, []),
+    ublSyntaxSeverity,
+    (id) => messages.get(id) ?? id,
+    (ctx) => ctx.syntax === 'ubl',
+  );
+}
 
 /** Evaluate all UBL syntax rules on a parsed document (violations per rule id). */
 export function evaluateUblSyntax(doc: XmlDoc): SyntaxResult {
