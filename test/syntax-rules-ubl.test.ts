@@ -174,6 +174,24 @@ test('every hand-written UBL rule fires on its mutation', () => {
   assert.deepEqual(failures, []);
 });
 
+test('table rules fire on the element as UBL writes it, not only as the table names it (official XSLT verdicts)', () => {
+  // Both were once read at a path no UBL invoice has (`TaxRepresentativeParty/Party/PartyTaxScheme`,
+  // `PrimaryAccountNumber`); FNFE-MPE's XSLT fires them on these shapes (extended-ctc-fr mutations UBL-SR-23#6575,
+  // UBL-CR-674#hand-ubl).
+  const rep = mutated((r) => {
+    const t = add(r, 'cac:TaxRepresentativeParty', '');
+    pts(t, 'VAT', 'FR1');
+    pts(t, 'VAT', 'FR2');
+  });
+  assert.ok(rep.has('UBL-SR-23'), [...rep].join(' '));
+  const card = mutated((r) => {
+    const c = add(means(r, '48'), 'cac:CardAccount', '');
+    setAttr(add(c, 'cbc:PrimaryAccountNumberID', '1234'), 'schemeID', 'X');
+    add(c, 'cbc:NetworkID', 'VISA');
+  });
+  assert.ok(card.has('UBL-CR-674'), [...card].join(' '));
+});
+
 test('conditional UBL rules hold where the artefact allows', () => {
   const ids = mutated((r) => {
     ensure(r, s('cbc:UBLVersionID')).text = '2.1';

@@ -252,3 +252,15 @@ test('lines and type code are read under either root, as the official rules read
     ],
   );
 });
+
+test('tax representative: BT-63 is the identifier of the VAT tax scheme, whatever comes before it', () => {
+  const xml = readFileSync(fixturePath('cen/examples/ubl/ubl-tc434-example5.xml'), 'utf8');
+  const rep = /<cac:TaxRepresentativeParty>[\s\S]*?<\/cac:TaxRepresentativeParty>/.exec(xml)![0];
+  const other =
+    '<cac:PartyTaxScheme><cbc:CompanyID>LOC-1</cbc:CompanyID><cac:TaxScheme><cbc:ID>LOC</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>';
+  const first = rep.replace(/<cac:PartyTaxScheme>/, `${other}<cac:PartyTaxScheme>`);
+  assert.equal(read(xml.replace(rep, first)).taxRepresentative?.vatId, 'DK16356609');
+  // Only a non-VAT scheme: no BT-63 (the official BR-56 and BR-S-02 then find none either).
+  const only = rep.replace(/<cac:PartyTaxScheme>[\s\S]*?<\/cac:PartyTaxScheme>/, other);
+  assert.equal(read(xml.replace(rep, only)).taxRepresentative?.vatId, undefined);
+});

@@ -64,8 +64,15 @@ function prefixes(doc: XmlDoc): Map<string, string> {
   return out;
 }
 
+/** Namespaces an edit may add although the base does not declare them (UBL's extension block, `ext:UBLExtensions`). */
+const EXTRA_NAMESPACES: Record<string, string> = {
+  ext: 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2',
+};
+
 function newElement(qname: string, parent: XmlElement, ns: Map<string, string>): XmlElement {
   const [prefix, local] = qname.includes(':') ? qname.split(':') : ['', qname];
+  // Declared on the root by the serializer, as every namespace of the map is.
+  if (!ns.has(prefix) && EXTRA_NAMESPACES[prefix]) ns.set(prefix, EXTRA_NAMESPACES[prefix]);
   const uri = ns.get(prefix);
   if (uri === undefined) throw new Error(`unknown prefix in ${qname}`);
   return { ns: uri, local, prefix, attrs: [], children: [], text: '', parent, line: 0 };

@@ -5,7 +5,7 @@
 import { fractionDigits } from '../../model/decimal.js';
 import type { Invoice, Dec, Located } from '../../model/invoice.js';
 import { codeSet, CODELISTS } from '../data/codelists.js';
-import { attr, pathOf } from '../../xml/dom.js';
+import { attr, pathOf, type XmlElement } from '../../xml/dom.js';
 import type { RuleContext, Violation } from '../types.js';
 import {
   NO_VIOLATIONS,
@@ -75,13 +75,23 @@ function dec2(
   };
 }
 
-/** UBL: tax total amounts written in the given currency may have at most two decimals. */
-function ublTaxAmountDecimals(ctx: RuleContext, currency: string | undefined): readonly Violation[] {
-  if (currency === undefined) return NO_VIOLATIONS;
-  return rootChildren(ctx, 'TaxTotal')
-    .flatMap((tt) => tt.children.filter((c) => c.local === 'TaxAmount' && attr(c, 'currencyID') === currency))
-    .filter((el) => fractionDigits(el.text.trim()) > 2)
-    .map(locatedAt(pathOf));
+/**
+ * UBL BR-DEC-13 / BR-DEC-15 as the artefacts write them: `//cac:TaxTotal/cbc:TaxAmount[@currencyID = cbc:DocumentCurrencyCode]`
+ * (resp. `cbc:TaxCurrencyCode`) reads the code as a child of the TaxAmount itself, so only a TaxAmount carrying such an
+ * element is checked, its decimals counted after the first '.' of its string value. A plain TaxAmount with three
+ * decimals is UBL-DT-01's finding, not these rules' (the official XSLT fires UBL-DT-01 alone on it).
+ */
+function ublTaxAmountDecimals(ctx: RuleContext, codeElement: 'DocumentCurrencyCode' | 'TaxCurrencyCode'): readonly Violation[] {
+  const stringValue = (el: XmlElement): string => el.text + el.children.map(stringValue).join('');
+  const hit = descendants(ctx, 'TaxAmount').find((el) => {
+    if (el.parent?.local !== 'TaxTotal') return false;
+    const code = el.children.find((c) => c.local === codeElement);
+    if (!code || stringValue(code) !== attr(el, 'currencyID')) return false;
+    const v = stringValue(el);
+    const dot = v.indexOf('.');
+    return dot >= 0 && v.length - dot - 1 > 2;
+  });
+  return hit ? [locatedAt(pathOf)(hit, 0)] : NO_VIOLATIONS;
 }
 
 const totalsField = (field: keyof Invoice['totals']) => (inv: Invoice) =>
@@ -463,7 +473,7 @@ export const decimalRules: RuleDef[] = [
     message: 'The invoice total VAT amount (BT-110) may have at most two decimals.',
     check: (ctx) => {
       const { invoice: i, syntax } = ctx;
-      if (syntax === 'ubl') return ublTaxAmountDecimals(ctx, i.currency);
+      if (syntax === 'ubl') return ublTaxAmountDecimals(ctx, 'DocumentCurrencyCode');
       const v = i.totals.taxTotal;
       if (v === undefined) return NO_VIOLATIONS;
       // CII compares the value with itself rounded (so "1.500" passes); UBL counts the written decimals.
@@ -478,9 +488,16 @@ export const decimalRules: RuleDef[] = [
     message: 'The invoice total VAT amount in accounting currency (BT-111) may have at most two decimals.',
     check: (ctx) => {
       const { invoice: i, syntax } = ctx;
-      if (syntax === 'ubl') return ublTaxAmountDecimals(ctx, i.vatAccountingCurrency);
+      if (syntax === 'ubl') return ublTaxAmountDecimals(ctx, 'TaxCurrencyCode');
       const v = i.totals.taxTotalAccountingCurrency;
-      if (v === undefined) return NO_VIOLATIONS;
+      // CII asks that one of the VAT totals be in the accounting currency (BT-6) when that is given: VAT totals present
+      // with BT-6 but none in it fail, as the official test's predicate then selects nothing.
+      if (v === undefined)
+        return unless(
+          !(syntax === 'cii' && i.vatAccountingCurrency !== undefined && i.totals.taxTotal !== undefined),
+          i.totals,
+          'taxTotal',
+        );
       const d = dec(v);
       const ok = syntax === 'cii' ? d === undefined || d.eq(round2(d)) : fractionDigits(v.trim()) <= 2;
       return unless(ok, i.totals, 'taxTotalAccountingCurrency');

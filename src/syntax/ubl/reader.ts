@@ -287,7 +287,10 @@ function readTaxRepresentative(el: XmlElement): TaxRepresentative {
   put(t, 'name', cbc(cac(el, 'PartyName'), 'Name'));
   const addr = cac(el, 'PostalAddress');
   if (addr) t.address = readAddress(addr);
-  put(t, 'vatId', cbc(cac(el, 'PartyTaxScheme'), 'CompanyID'));
+  // BT-63 is the identifier of a tax scheme VAT, as for the seller (the rules that ask for it, e.g. BR-56 and BR-S-02,
+  // look at those only).
+  const vat = cacs(el, 'PartyTaxScheme').find((s) => code(cbc(cac(s, 'TaxScheme'), 'ID')) === 'VAT');
+  put(t, 'vatId', cbc(vat, 'CompanyID'));
   return t;
 }
 
