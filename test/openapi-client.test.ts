@@ -263,7 +263,12 @@ test('a client generated with openapi-typescript type-checks a call of every ope
   const check = `import type { components, operations, paths } from './api.js';
 
 type Schemas = components['schemas'];
-type Content<R> = R extends { content: infer C } ? C[keyof C] : never;
+/** The JSON body where an answer has one (extract also answers its XML to Accept: application/xml), else the only one. */
+type Content<R> = R extends { content: infer C }
+  ? [keyof C & \`application/\${string}json\`] extends [never]
+    ? C[keyof C]
+    : C[keyof C & \`application/\${string}json\`]
+  : never;
 /** The JSON body of an operation's answer with that status. */
 type Body<K extends keyof operations, S extends number> = S extends keyof operations[K]['responses']
   ? Content<operations[K]['responses'][S]>
@@ -281,6 +286,7 @@ declare function call<P extends keyof paths, M extends keyof paths[P] & ('get' |
 
 // Each JSON answer is the component the contract names.
 expect<Equals<Body<'extractInvoice', 200>, Schemas['ExtractionResult']>>();
+expect<Equals<operations['extractInvoice']['responses'][200]['content']['application/xml'], string>>();
 expect<Equals<Body<'validateInvoice', 200>, Schemas['ValidationResult'] | Schemas['ProValidationResult']>>();
 expect<Equals<Body<'serializeInvoice', 200>, Schemas['SerializationResponse']>>();
 expect<Equals<Body<'getDiagnostics', 200>, Schemas['DiagnosticsResponse']>>();
