@@ -75,6 +75,7 @@ export async function killUnderLoad(server: ServerProcess, kills: number, client
   const loops = Array.from({ length: clients }, async () => {
     while (!stop) outcomes.push(await validate(server.url));
   });
+  const probes: Promise<void>[] = [];
   const dead = new Set<number>();
   const live = () => server.listening().filter((pid) => !dead.has(pid));
   try {
@@ -91,12 +92,29 @@ export async function killUnderLoad(server: ServerProcess, kills: number, client
         // has answered a few requests that began after the stop (so the scheduler has come round to the victim).
         process.kill(victim, 'SIGSTOP');
         const stoppedAt = Date.now();
-        await waitFor(
-          () => outcomes.filter((o) => o.start >= stoppedAt).length >= 3,
-          60_000 * loadFactor(),
-          'requests answered by the other process while one is stopped',
-          10,
+        // The stopped process also keeps the requests it had accepted before the stop, unanswered until the kill
+        // resets them. Right after a replacement listens the victim was the only server, so it may hold every
+        // client loop (one run: three requests it had taken, and the fourth loop's next connection handed to it);
+        // then no loop can reach the other process, the wait below lasts until the clients' own timeout, and the
+        // requests held count as hangs although their process was stopped, not dead. Two more loops, only while
+        // it is stopped, keep requests going to the other process (the stopped one takes no more hand-overs);
+        // their outcomes are held to the same rules.
+        let probing = true;
+        probes.push(
+          ...Array.from({ length: 2 }, async () => {
+            while (probing && !stop) outcomes.push(await validate(server.url));
+          }),
         );
+        try {
+          await waitFor(
+            () => outcomes.filter((o) => o.start >= stoppedAt).length >= 3,
+            60_000 * loadFactor(),
+            'requests answered by the other process while one is stopped',
+            10,
+          );
+        } finally {
+          probing = false;
+        }
       }
       process.kill(victim, 'SIGKILL');
       killedAt.push(Date.now());
@@ -109,7 +127,7 @@ export async function killUnderLoad(server: ServerProcess, kills: number, client
     await waitFor(() => outcomes.length >= after + 4 * clients, 60_000 * loadFactor(), 'requests after the last replacement', 10);
   } finally {
     stop = true;
-    await Promise.all(loops);
+    await Promise.all([...loops, ...probes]);
   }
 
   const lastKillBefore = (t: number) => killedAt.filter((k) => k <= t).pop();
