@@ -4,6 +4,7 @@
  * model does not carry), so these rules read the parsed document, per syntax, with the code lists
  * generated from the artefacts (src/rules/data/codelists.ts).
  */
+import { UBL_AMOUNT_ELEMENTS } from '../../syntax/ubl/amounts.js';
 import { attr, pathOf, type XmlElement } from '../../xml/dom.js';
 import { codeSet, CODELISTS } from '../data/codelists.js';
 import type { RuleContext, Violation } from '../types.js';
@@ -75,21 +76,7 @@ interface CodeRuleSpec {
   normalise?: Normalisation;
 }
 
-const UBL_AMOUNTS = new Set([
-  'Amount',
-  'BaseAmount',
-  'PriceAmount',
-  'TaxAmount',
-  'TaxableAmount',
-  'LineExtensionAmount',
-  'TaxExclusiveAmount',
-  'TaxInclusiveAmount',
-  'AllowanceTotalAmount',
-  'ChargeTotalAmount',
-  'PrepaidAmount',
-  'PayableRoundingAmount',
-  'PayableAmount',
-]);
+const UBL_AMOUNTS = new Set(UBL_AMOUNT_ELEMENTS);
 
 const specs: CodeRuleSpec[] = [
   {

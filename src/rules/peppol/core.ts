@@ -45,6 +45,7 @@ import {
   ZERO,
 } from './xpath.js';
 import { Big } from '../../model/decimal.js';
+import { UBL_AMOUNT_ELEMENTS } from '../../syntax/ubl/amounts.js';
 
 const SLACK = new Big('0.02');
 /** xs:decimal of an element's value, `otherwise` when the element is absent (undefined: not a decimal). */
@@ -95,21 +96,6 @@ const digitsOnly = (s: string, n: number) => s.length === n && /^[0-9]*$/.test(s
 const onlyDigits = (s: string) => /^[0-9]*$/.test(s);
 
 export function corePatterns(v: RuleVariant): Pattern[] {
-  const amountNames = [
-    'Amount',
-    'BaseAmount',
-    'PriceAmount',
-    'TaxAmount',
-    'TaxableAmount',
-    'LineExtensionAmount',
-    'TaxExclusiveAmount',
-    'TaxInclusiveAmount',
-    'AllowanceTotalAmount',
-    'ChargeTotalAmount',
-    'PrepaidAmount',
-    'PayableRoundingAmount',
-    'PayableAmount',
-  ];
   /** R051's context: every amount except a TaxAmount outside the VAT breakdown total and (self-billing) its subtotals. */
   const r051Context = (el: XmlElement) => {
     if (el.ns !== NS.cbc) return false;
@@ -282,7 +268,7 @@ export function corePatterns(v: RuleVariant): Pattern[] {
       ],
     },
     {
-      names: amountNames,
+      names: UBL_AMOUNT_ELEMENTS,
       match: r051Context,
       asserts: [
         A(
@@ -596,21 +582,6 @@ const DUTCH_VAT = /^NL[0-9]{9}B[0-9]{2}$/;
 
 /** The restricted code lists and formats (last pattern of the schematron). */
 export function codeListPatterns(v: RuleVariant): Pattern[] {
-  const amountNames = [
-    'Amount',
-    'BaseAmount',
-    'PriceAmount',
-    'TaxAmount',
-    'TaxableAmount',
-    'LineExtensionAmount',
-    'TaxExclusiveAmount',
-    'TaxInclusiveAmount',
-    'AllowanceTotalAmount',
-    'ChargeTotalAmount',
-    'PrepaidAmount',
-    'PayableRoundingAmount',
-    'PayableAmount',
-  ];
   const exemption = (code: string, category: string, id: string): ContextRule => ({
     names: ['TaxCategory'],
     match: (el) => {
@@ -682,7 +653,7 @@ export function codeListPatterns(v: RuleVariant): Pattern[] {
       ],
     },
     {
-      names: amountNames,
+      names: UBL_AMOUNT_ELEMENTS,
       match: (el) => el.ns === NS.cbc,
       asserts: [
         A('PEPPOL-EN16931-CL007', 'fatal', 'The currency code (currencyID) must be from ISO 4217.', (el) => {
