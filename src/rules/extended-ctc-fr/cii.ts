@@ -21,15 +21,7 @@ import { PropertyMap } from '../../util/property-map.js';
 import { CII_CUSTOM_RULES, CII_TABLE, CII_TOP_DOWN, NS_RAM, ciiSyntaxRules, ciiSyntaxSeverity } from '../../syntax/cii/rules.js';
 import { compileSyntaxRules, hasAttr, toRules, type CustomRule, type TableRule } from '../../syntax/syntax-table.js';
 import { decimal, HUNDRED, inList, ns, onEach, round2, withinCents, roundedSum, ZERO } from './xpath.js';
-import {
-  CHARGE_REASONS_5153,
-  CHARGE_REASONS_7161,
-  GROSS_PRICE_ALLOWANCE_REASONS,
-  ICD_PLUS,
-  INCOTERMS,
-  ITEM_ATTRIBUTE_CODES,
-  MIME_CODES,
-} from './codes.data.js';
+import { attrOf, codeListRules, GP_REASONS, ICD, ITEM_CODES, itemAttributeRules, type Binding } from './shared.js';
 import { CATEGORIES, type Category } from './categories.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -627,18 +619,6 @@ const subLineRules: Rule[] = [
 
 // Item attributes, payment accounts, code lists.
 
-const set = (codes: readonly string[]) => new Set(codes);
-const ITEM_CODES = set(ITEM_ATTRIBUTE_CODES);
-const ICD = set(ICD_PLUS);
-const GP_REASONS = set(GROSS_PRICE_ALLOWANCE_REASONS);
-const REASONS_7161 = set(CHARGE_REASONS_7161);
-const REASONS_5153 = set(CHARGE_REASONS_5153);
-const LIST_IDS = set(['7161', '5153']);
-const INCOTERM_CODES = set(INCOTERMS);
-const MIMES = set(MIME_CODES);
-
-const attrOf = (el: XmlElement, name: string) => el.attrs.find((a) => a.local === name && a.ns === '')?.value;
-
 /** XPath `ram:ChargeIndicator/udt:Indicator = true()|false()`: some indicator whose text casts to that boolean. */
 function indicatorIs(ac: XmlElement, wanted: boolean): boolean {
   return values(ac, 'ram:ChargeIndicator/udt:Indicator').some((v) => {
@@ -647,34 +627,20 @@ function indicatorIs(ac: XmlElement, wanted: boolean): boolean {
   });
 }
 
-/** Charge reason codes by the rule that takes them (first matching context of the codes pattern). */
-function chargeReasonCodes(doc: XmlDoc, which: '7161' | '5153' | 'other'): XmlElement[] {
-  return contextNodes(doc, '//ram:SpecifiedTradeAllowanceCharge/ram:ReasonCode').filter((rc) => {
-    if (!rc.parent || !indicatorIs(rc.parent, true)) return false;
-    const listId = attrOf(rc, 'listID');
-    if (listId === undefined || listId === '7161') return which === '7161';
-    if (listId === '5153') return which === '5153';
-    return which === 'other';
-  });
-}
+/** Where the shared rules look in CII. */
+const CII_BINDING: Binding = {
+  chargeReasonCodes: (doc) =>
+    contextNodes(doc, '//ram:SpecifiedTradeAllowanceCharge/ram:ReasonCode').filter(
+      (rc) => rc.parent !== null && indicatorIs(rc.parent, true),
+    ),
+  attachmentsWithMime: (doc) => contextNodes(doc, '//ram:AttachmentBinaryObject').filter((b) => hasAttr(b, 'mimeCode')),
+  deliveryTermsCodes: (doc) => contextNodes(doc, '//ram:ApplicableTradeDeliveryTerms/ram:DeliveryTypeCode'),
+  itemAttributes: (doc) => contextNodes(doc, '//ram:ApplicableProductCharacteristic'),
+  attribute: { name: 'ram:Description', code: 'ram:TypeCode', value: 'ram:Value', quantity: 'ram:ValueMeasure' },
+};
 
 const miscRules: Rule[] = [
-  onEach(
-    'BR-FREXT-54-1',
-    'error',
-    'Each item attribute (BG-32) must have a name (BT-160) or a code.',
-    (doc) => contextNodes(doc, '//ram:ApplicableProductCharacteristic'),
-    (c) => has(c, 'ram:Description') || has(c, 'ram:TypeCode'),
-  ),
-  onEach(
-    'BR-FREXT-54-2',
-    'error',
-    'Each item attribute (BG-32) must have either a value (BT-161) or a value with a unit of measure, not both.',
-    (doc) => contextNodes(doc, '//ram:ApplicableProductCharacteristic'),
-    (c) =>
-      (has(c, 'ram:Value') && !has(c, 'ram:ValueMeasure')) ||
-      (!has(c, 'ram:Value') && sel(c, 'ram:ValueMeasure').some((m) => hasAttr(m, 'unitCode') && attrOf(m, 'unitCode') !== '')),
-  ),
+  ...itemAttributeRules(CII_BINDING),
   onEach(
     'BR-FXEXT-04',
     'warning',
@@ -719,41 +685,7 @@ const miscRules: Rule[] = [
       ),
     (rc) => inList(GP_REASONS, text(rc)),
   ),
-  onEach(
-    'BR-FREXT-CL-20',
-    'error',
-    'A coded charge reason (list 7161 or no list) must come from UNTDID 7161.',
-    (doc) => chargeReasonCodes(doc, '7161'),
-    (rc) => inList(REASONS_7161, text(rc)),
-  ),
-  onEach(
-    'BR-FREXT-CL-20-TAX',
-    'error',
-    'A coded non-VAT tax reason (list 5153) must come from UNTDID 5153 (VAT excepted).',
-    (doc) => chargeReasonCodes(doc, '5153'),
-    (rc) => inList(REASONS_5153, text(rc)),
-  ),
-  onEach(
-    'BR-FREXT-CL-20-LISTID',
-    'error',
-    'A charge reason code with another list identifier is refused (the list must be 7161 or 5153).',
-    (doc) => chargeReasonCodes(doc, 'other'),
-    (rc) => inList(LIST_IDS, text(rc)),
-  ),
-  onEach(
-    'BR-FREXT-CL-24',
-    'error',
-    'An attachment MIME code must be one of application/pdf, image/png, image/jpeg, text/csv, the spreadsheet types, application/xml or text/xml.',
-    (doc) => contextNodes(doc, '//ram:AttachmentBinaryObject').filter((b) => hasAttr(b, 'mimeCode')),
-    (b) => MIMES.has(attrOf(b, 'mimeCode') ?? ''),
-  ),
-  onEach(
-    'BR-FREXT-CL-27',
-    'error',
-    'The delivery terms code must be an Incoterms code of the restricted list (or 1, 2).',
-    (doc) => contextNodes(doc, '//ram:ApplicableTradeDeliveryTerms/ram:DeliveryTypeCode'),
-    (c) => inList(INCOTERM_CODES, text(c)),
-  ),
+  ...codeListRules(CII_BINDING),
 ];
 
 function ancestorNamed(el: XmlElement, local: string): boolean {

@@ -24,7 +24,7 @@ import {
 } from '../../syntax/ubl/rules.js';
 import { compileSyntaxRules, toRules, type Classifier, type CustomRule } from '../../syntax/syntax-table.js';
 import { decimal, HUNDRED, inList, ns, onEach, round2, roundedSum, withinCents, ZERO } from './xpath.js';
-import { CHARGE_REASONS_5153, CHARGE_REASONS_7161, ICD_PLUS, INCOTERMS, ITEM_ATTRIBUTE_CODES, MIME_CODES } from './codes.data.js';
+import { attrOf, codeListRules, ICD, ITEM_CODES, itemAttributeRules, type Binding } from './shared.js';
 import { CATEGORIES, type Category } from './categories.js';
 import type { UblRelease } from './releases.js';
 
@@ -503,20 +503,10 @@ function breakdownRules(c: Category): Rule[] {
 // ---------------------------------------------------------------------------------------------
 // BR-CO-25, item attributes, code lists.
 
-const ITEM_CODES = new Set(ITEM_ATTRIBUTE_CODES);
-const ICD = new Set(ICD_PLUS);
-const REASONS_7161 = new Set(CHARGE_REASONS_7161);
-const REASONS_5153 = new Set(CHARGE_REASONS_5153);
-const LIST_IDS = new Set(['7161', '5153']);
-const INCOTERM_CODES = new Set(INCOTERMS);
-const MIMES = new Set(MIME_CODES);
-
 function ancestorIs(el: XmlElement, test: (a: XmlElement) => boolean): boolean {
   for (let p = el.parent; p; p = p.parent) if (test(p)) return true;
   return false;
 }
-
-const attrOf = (el: XmlElement, name: string) => el.attrs.find((a) => a.local === name && a.ns === '')?.value;
 
 /** All descendants named (cbc or cac) local, in document order. */
 function anywhere(doc: XmlDoc, test: (el: XmlElement) => boolean): XmlElement[] {
@@ -531,18 +521,15 @@ function anywhere(doc: XmlDoc, test: (el: XmlElement) => boolean): XmlElement[] 
   return out;
 }
 
-/** Charge reason codes by the codes-pattern rule that takes them (listID 7161 or none, 5153, anything else). */
-function chargeReasonCodes(doc: XmlDoc, which: '7161' | '5153' | 'other'): XmlElement[] {
-  return anywhere(
-    doc,
-    (el) => isCbc(el, 'AllowanceChargeReasonCode') && isCac(el.parent, 'AllowanceCharge') && indicatorIs(el.parent!, true),
-  ).filter((rc) => {
-    const listId = attrOf(rc, 'listID');
-    if (listId === undefined || listId === '7161') return which === '7161';
-    if (listId === '5153') return which === '5153';
-    return which === 'other';
-  });
-}
+/** Where the shared rules look in UBL. */
+const UBL_BINDING: Binding = {
+  chargeReasonCodes: (doc) =>
+    anywhere(doc, (el) => isCbc(el, 'AllowanceChargeReasonCode') && isCac(el.parent, 'AllowanceCharge') && indicatorIs(el.parent!, true)),
+  attachmentsWithMime: (doc) => anywhere(doc, (el) => isCbc(el, 'EmbeddedDocumentBinaryObject') && attrOf(el, 'mimeCode') !== undefined),
+  deliveryTermsCodes: (doc) => anywhere(doc, (el) => isCbc(el, 'ID') && isCac(el.parent, 'DeliveryTerms')),
+  itemAttributes: (doc) => anywhere(doc, (el) => isCac(el, 'AdditionalItemProperty')),
+  attribute: { name: 'cbc:Name', code: 'cbc:NameCode', value: 'cbc:Value', quantity: 'cbc:ValueQuantity' },
+};
 
 const otherRules: Rule[] = [
   onEach(
@@ -559,23 +546,7 @@ const otherRules: Rule[] = [
       );
     },
   ),
-  onEach(
-    'BR-FREXT-54-1',
-    'error',
-    'Each item attribute (BG-32) must have a name (BT-160) or a code.',
-    (doc) => anywhere(doc, (el) => isCac(el, 'AdditionalItemProperty')),
-    (p) => has(p, 'cbc:Name') || has(p, 'cbc:NameCode'),
-  ),
-  onEach(
-    'BR-FREXT-54-2',
-    'error',
-    'Each item attribute (BG-32) must have either a value (BT-161) or a value quantity with a unit, not both.',
-    (doc) => anywhere(doc, (el) => isCac(el, 'AdditionalItemProperty')),
-    (p) =>
-      (has(p, 'cbc:Value') && !has(p, 'cbc:ValueQuantity')) ||
-      (!has(p, 'cbc:Value') &&
-        sel(p, 'cbc:ValueQuantity').some((q) => (attrOf(q, 'unitCode') ?? '') !== '' && attrOf(q, 'unitCode') !== undefined)),
-  ),
+  ...itemAttributeRules(UBL_BINDING),
   onEach(
     'BR-FREXT-CL-10',
     'error',
@@ -588,41 +559,7 @@ const otherRules: Rule[] = [
       return ns(scheme) === 'SEPA' && ancestorIs(id, (a) => isCac(a, 'AccountingSupplierParty') || isCac(a, 'PayeeParty'));
     },
   ),
-  onEach(
-    'BR-FREXT-CL-20',
-    'error',
-    'A coded charge reason (list 7161 or no list) must come from UNTDID 7161.',
-    (doc) => chargeReasonCodes(doc, '7161'),
-    (rc) => inList(REASONS_7161, text(rc)),
-  ),
-  onEach(
-    'BR-FREXT-CL-20-TAX',
-    'error',
-    'A coded non-VAT tax reason (list 5153) must come from UNTDID 5153 (VAT excepted).',
-    (doc) => chargeReasonCodes(doc, '5153'),
-    (rc) => inList(REASONS_5153, text(rc)),
-  ),
-  onEach(
-    'BR-FREXT-CL-20-LISTID',
-    'error',
-    'A charge reason code with another list identifier is refused (the list must be 7161 or 5153).',
-    (doc) => chargeReasonCodes(doc, 'other'),
-    (rc) => inList(LIST_IDS, text(rc)),
-  ),
-  onEach(
-    'BR-FREXT-CL-24',
-    'error',
-    'An attachment MIME code must be one of application/pdf, image/png, image/jpeg, text/csv, the spreadsheet types, application/xml or text/xml.',
-    (doc) => anywhere(doc, (el) => isCbc(el, 'EmbeddedDocumentBinaryObject') && attrOf(el, 'mimeCode') !== undefined),
-    (b) => MIMES.has(attrOf(b, 'mimeCode') ?? ''),
-  ),
-  onEach(
-    'BR-FREXT-CL-27',
-    'error',
-    'The delivery terms code must be an Incoterms code of the restricted list (or 1, 2).',
-    (doc) => anywhere(doc, (el) => isCbc(el, 'ID') && isCac(el.parent, 'DeliveryTerms')),
-    (c) => inList(INCOTERM_CODES, text(c)),
-  ),
+  ...codeListRules(UBL_BINDING),
 ];
 
 /** BR-CO-26 on each seller element (cac:AccountingSupplierParty), as the artefact counts it. */
