@@ -24,7 +24,7 @@ import { cpus, loadavg } from 'node:os';
 import { getRuleSet, runRules } from '../src/rules/engine.js';
 import { InlineBatch } from '../src/validation/inline-batch.js';
 import { validateBytes, validationStages } from '../src/validation/validate.js';
-import { parseXml } from '../src/xml/dom.js';
+import { elementsNamedAnywhere, parseXml } from '../src/xml/dom.js';
 import { asPlainEn16931, peppolInvoice, type InvoiceSize } from './_peppol-invoices.js';
 import { stats } from './_timing.js';
 
@@ -112,6 +112,7 @@ async function compare(name: string, peppolXml: string, runs: number): Promise<v
   const alone: number[] = [];
   for (let i = 0; i < runs + 5; i++) {
     const doc = parseXml(peppol); // fresh per run: the rules keep their evaluation on the document
+    elementsNamedAnywhere(doc, 'Invoice'); // the name index, which a validation's syntax walk fills before the rules run
     const t = performance.now();
     runRules('peppol-bis-3', rules, { doc, invoice: {} as never, syntax: 'ubl' });
     if (i >= 5) alone.push(performance.now() - t);

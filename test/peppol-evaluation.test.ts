@@ -4,6 +4,9 @@
  *   offered where its match cannot hold: on every generated invoice (test/fixtures/peppol/invoices: every national
  *   base and a one-edit case per rule), for every element and every rule of every bundled variant, a match implies
  *   both, and the narrowed walk finds exactly what offering every rule to every element finds;
+ * - visiting the elements name by name (from the document's name index) finds what one walk over every element in
+ *   document order finds, each assert's violations in document order (an assert whose rules name several elements,
+ *   PEPPOL-EN16931-R051 on every amount, included);
  * - R120's arithmetic leaves out only steps that cannot change the value: checked against the formula with every step
  *   taken (the division by a given base quantity at Big.DP decimals, the rounding of the charge and allowance sums), on
  *   lines made to sit on the edges (base quantity 1 with a price of more decimals than a division keeps, sums of more
@@ -20,7 +23,9 @@ import { compileTable, evaluatePatterns, type Pattern } from '../src/rules/peppo
 import { PEPPOL_RELEASES } from '../src/rules/peppol/releases.js';
 import { billingVariant, selfBillingVariant, type RuleVariant } from '../src/rules/peppol/variant.js';
 import { getRuleSet, runRules } from '../src/rules/engine.js';
-import { allElements } from '../src/rules/xrechnung/dom.js';
+import { allElements, where } from '../src/rules/xrechnung/dom.js';
+import { MAX_FINDINGS_PER_RULE } from '../src/rules/report-bounds.js';
+import type { Violation } from '../src/rules/types.js';
 import { parseXml, type XmlDoc } from '../src/xml/dom.js';
 import { fixturePath } from './fixtures.js';
 
@@ -87,6 +92,66 @@ describe('Peppol tables: narrowing the offers changes nothing', () => {
         );
       }
       if (v.kind === 'billing') assert.ok(conditionalMatches > 100, `national rules matched ${conditionalMatches} times`);
+    });
+  }
+});
+
+/** The official evaluation order, written plainly: every element in document order, every pattern's first matching rule. */
+function documentOrderWalk(doc: XmlDoc, patterns: Pattern[], env: DocEnv): Map<string, Violation[]> {
+  const fired = new Map<string, Violation[]>();
+  for (const el of allElements(doc))
+    for (const p of patterns) {
+      const rule = p.find((r) => (r.names === '*' || r.names.includes(el.local)) && holds(() => r.match(el, env)));
+      if (!rule) continue;
+      for (const a of rule.asserts) {
+        let ok: boolean;
+        try {
+          ok = a.test(el, env);
+        } catch {
+          ok = true;
+        }
+        if (ok) continue;
+        const list = fired.get(a.id) ?? [];
+        list.push(list.length < MAX_FINDINGS_PER_RULE ? { location: where(el) } : {});
+        fired.set(a.id, list);
+      }
+    }
+  return fired;
+}
+
+/** Maps compared as sorted entries: which ids fired, and each id's violations in their order. */
+const entries = (m: Map<string, Violation[]>) => [...m].sort(([a], [b]) => (a < b ? -1 : 1));
+
+describe('Peppol tables: visiting the elements name by name finds what a walk in document order finds', () => {
+  const [, base] = docs.find(([f]) => f === 'base-be.xml')!;
+  const allUsd = parseXml(
+    Buffer.from(readFileSync(path.join(dir, 'base-be.xml'), 'utf8').replaceAll('currencyID="EUR"', 'currencyID="USD"')),
+  );
+  for (const v of [billingVariant(PEPPOL_RELEASES[0]), selfBillingVariant(PEPPOL_RELEASES[0])]) {
+    test(`${v.kind}: every generated invoice, and an invoice whose amounts all have another currency`, () => {
+      const patterns = patternsOf(v);
+      const table = compileTable(patterns);
+      let mixed = 0;
+      for (const [file, doc] of [...docs, ['all amounts in USD', allUsd] as [string, XmlDoc]]) {
+        const found = evaluatePatterns(doc, table, new DocEnv(doc, v));
+        assert.deepEqual(entries(found), entries(documentOrderWalk(doc, patterns, new DocEnv(doc, v))), file);
+        for (const list of found.values()) {
+          const names = new Set(
+            list.map((x) =>
+              x.location
+                ?.replace(/\[\d+\]$/, '')
+                .split('/')
+                .pop(),
+            ),
+          );
+          if (names.size > 1) mixed++;
+        }
+      }
+      // Not vacuous: R051 fires on amounts of several names, interleaved in the document.
+      const r051 = evaluatePatterns(allUsd, table, new DocEnv(allUsd, v)).get('PEPPOL-EN16931-R051') ?? [];
+      assert.ok(r051.length >= 10, `R051 fired ${r051.length} times`);
+      assert.ok(mixed > 0, 'some assert fired on elements of different names');
+      assert.ok(base, 'the Belgian base is among the generated invoices');
     });
   }
 });

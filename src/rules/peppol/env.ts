@@ -52,6 +52,10 @@ function firstParty(root: XmlElement, role: string): XmlElement | null {
   return null;
 }
 
+const SUPPLIER_COUNTRY = 'cac:AccountingSupplierParty/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode';
+const CUSTOMER_COUNTRY = 'cac:AccountingCustomerParty/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode';
+const TAX_REPRESENTATIVE_COUNTRY = 'cac:TaxRepresentativeParty/cac:PostalAddress/cac:Country/cbc:IdentificationCode';
+
 export class DocEnv {
   readonly root: XmlElement;
 
@@ -140,60 +144,56 @@ export class DocEnv {
     return 'XX';
   }
 
-  /** upper-case(normalize-space(<party>/cac:PostalAddress/cac:Country/cbc:IdentificationCode)). */
-  private countryCode(path: string): string {
-    return ns(value(this.root, `${path}/cac:PostalAddress/cac:Country/cbc:IdentificationCode`)).toUpperCase();
+  /** upper-case(normalize-space(<party>/cac:PostalAddress/cac:Country/cbc:IdentificationCode)) of the seller, buyer, tax representative. */
+  get supplierCountryCode(): string {
+    return (this._supplierCountryCode ??= ns(this.supplierCountryAsWritten).toUpperCase());
   }
+  private _supplierCountryCode: string | undefined;
 
-  private _supplierIsDE: boolean | undefined;
+  get customerCountryCode(): string {
+    return (this._customerCountryCode ??= ns(this.customerCountryAsWritten).toUpperCase());
+  }
+  private _customerCountryCode: string | undefined;
+
+  get taxRepresentativeCountryCode(): string {
+    return (this._taxRepresentativeCountryCode ??= ns(value(this.root, TAX_REPRESENTATIVE_COUNTRY)).toUpperCase());
+  }
+  private _taxRepresentativeCountryCode: string | undefined;
+
   get supplierIsDE(): boolean {
-    if (this._supplierIsDE === undefined) this._supplierIsDE = (() => this.countryCode('cac:AccountingSupplierParty/cac:Party') === 'DE')();
-    return this._supplierIsDE;
+    return this.supplierCountryCode === 'DE';
   }
 
-  private _customerIsDE: boolean | undefined;
   get customerIsDE(): boolean {
-    if (this._customerIsDE === undefined) this._customerIsDE = (() => this.countryCode('cac:AccountingCustomerParty/cac:Party') === 'DE')();
-    return this._customerIsDE;
+    return this.customerCountryCode === 'DE';
   }
 
   get bothDE(): boolean {
     return this.supplierIsDE && this.customerIsDE;
   }
 
-  private _supplierIsNL: boolean | undefined;
   get supplierIsNL(): boolean {
-    if (this._supplierIsNL === undefined) this._supplierIsNL = (() => this.countryCode('cac:AccountingSupplierParty/cac:Party') === 'NL')();
-    return this._supplierIsNL;
+    return this.supplierCountryCode === 'NL';
   }
 
-  private _customerIsNL: boolean | undefined;
   get customerIsNL(): boolean {
-    if (this._customerIsNL === undefined) this._customerIsNL = (() => this.countryCode('cac:AccountingCustomerParty/cac:Party') === 'NL')();
-    return this._customerIsNL;
+    return this.customerCountryCode === 'NL';
   }
 
-  private _taxRepresentativeIsNL: boolean | undefined;
   get taxRepresentativeIsNL(): boolean {
-    if (this._taxRepresentativeIsNL === undefined)
-      this._taxRepresentativeIsNL = (() => this.countryCode('cac:TaxRepresentativeParty') === 'NL')();
-    return this._taxRepresentativeIsNL;
+    return this.taxRepresentativeCountryCode === 'NL';
   }
 
   /** The Danish and Icelandic rules' country: the supplier's country code as written (concat(), no normalisation). */
   private _supplierCountryAsWritten: string | undefined;
   get supplierCountryAsWritten(): string {
-    if (this._supplierCountryAsWritten === undefined)
-      this._supplierCountryAsWritten = (() =>
-        value(this.root, 'cac:AccountingSupplierParty/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode') ?? '')();
+    if (this._supplierCountryAsWritten === undefined) this._supplierCountryAsWritten = (() => value(this.root, SUPPLIER_COUNTRY) ?? '')();
     return this._supplierCountryAsWritten;
   }
 
   private _customerCountryAsWritten: string | undefined;
   get customerCountryAsWritten(): string {
-    if (this._customerCountryAsWritten === undefined)
-      this._customerCountryAsWritten = (() =>
-        value(this.root, 'cac:AccountingCustomerParty/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode') ?? '')();
+    if (this._customerCountryAsWritten === undefined) this._customerCountryAsWritten = (() => value(this.root, CUSTOMER_COUNTRY) ?? '')();
     return this._customerCountryAsWritten;
   }
 

@@ -5,7 +5,7 @@
  * ordered list of ContextRule: the local names its context can have (for dispatch), a match function (the rest
  * of the context: parents, namespaces, predicates) and its asserts, each a small pure test under its official id.
  *
- * One walk over the document's elements evaluates every pattern of a table (evaluatePatterns), and the result
+ * One pass over the elements the rules name evaluates every pattern of a table (evaluatePatterns), and the result
  * is kept on the document, so the engine's single rules only look their id up.
  *
  * What a walk offers an element is narrowed before it starts, so that rules which cannot match are not called
@@ -14,7 +14,7 @@
  * Most elements of an invoice have no attributes (the line's IDs, the tax categories'), and a Belgian invoice has
  * no national rule to run: offering them every identifier and national rule was most of the table's cost.
  */
-import type { XmlDoc, XmlElement } from '../../xml/dom.js';
+import { elementsNamedAnywhere, type XmlDoc, type XmlElement } from '../../xml/dom.js';
 import type { Violation } from '../types.js';
 import { allElements, where } from '../xrechnung/dom.js';
 import { MAX_FINDINGS_PER_RULE } from '../report-bounds.js';
@@ -134,43 +134,77 @@ function offersFor(table: CompiledTable, env: DocEnv): Offers {
 /** A violation the report will not list (beyond MAX_FINDINGS_PER_RULE): no location needed. */
 const UNLISTED: Violation = Object.freeze({});
 
+/** Every pattern's first matching rule on one element; its failing asserts added to `failed` (element per assert id). */
+function offer(candidates: Offer, el: XmlElement, env: DocEnv, failed: Map<string, XmlElement[]>): void {
+  for (let p = 0; p < candidates.length; p++) {
+    const rules = candidates[p];
+    for (let r = 0; r < rules.length; r++) {
+      const rule = rules[r];
+      let matches: boolean;
+      try {
+        matches = rule.match(el, env);
+      } catch {
+        matches = false; // an error in a match pattern's predicate: XSLT takes the pattern as not matching
+      }
+      if (!matches) continue;
+      for (const a of rule.asserts) {
+        let holds: boolean;
+        try {
+          holds = a.test(el, env);
+        } catch {
+          holds = true;
+        }
+        if (holds) continue;
+        const list = failed.get(a.id);
+        if (list) list.push(el);
+        else failed.set(a.id, [el]);
+      }
+      break; // first matching rule of the pattern only
+    }
+  }
+}
+
 /**
  * Evaluate a compiled table on a document: the violations of each assert id that fired, in document order.
  * An assert whose test throws (a value the official test could not evaluate either) is taken as holding.
+ *
+ * Only elements some rule names are visited, read name by name from the document's index of local names
+ * (xml/dom.ts; in a whole validation the syntax rules' walk has filled it): a typical invoice has rules for a third
+ * of its elements (in whole validations of our 7 KB Belgian test invoice, 8% less time in this function than a walk
+ * over every element, same-process A/B). An assert whose rules name several elements then collects its failures name by name; such lists
+ * are put back in document order. A table with wildcard rules (none today) is evaluated over every element.
  */
 export function evaluatePatterns(doc: XmlDoc, table: CompiledTable, env: DocEnv): Map<string, Violation[]> {
-  const fired = new Map<string, Violation[]>();
+  const failed = new Map<string, XmlElement[]>();
   const { byName, byNameBare, wildcard, wildcardBare } = offersFor(table, env);
-  const elements = allElements(doc);
-  for (let i = 0; i < elements.length; i++) {
-    const el = elements[i];
-    const candidates = el.attrs.length === 0 ? (byNameBare.get(el.local) ?? wildcardBare) : (byName.get(el.local) ?? wildcard);
-    for (let p = 0; p < candidates.length; p++) {
-      const rules = candidates[p];
-      for (let r = 0; r < rules.length; r++) {
-        const rule = rules[r];
-        let matches: boolean;
-        try {
-          matches = rule.match(el, env);
-        } catch {
-          matches = false; // an error in a match pattern's predicate: XSLT takes the pattern as not matching
-        }
-        if (!matches) continue;
-        for (const a of rule.asserts) {
-          let holds: boolean;
-          try {
-            holds = a.test(el, env);
-          } catch {
-            holds = true;
-          }
-          if (holds) continue;
-          let list = fired.get(a.id);
-          if (!list) fired.set(a.id, (list = []));
-          list.push(list.length < MAX_FINDINGS_PER_RULE ? { location: where(el) } : UNLISTED);
-        }
-        break; // first matching rule of the pattern only
+  if (wildcard.length > 0 || wildcardBare.length > 0) {
+    const elements = allElements(doc);
+    for (let i = 0; i < elements.length; i++) {
+      const el = elements[i];
+      offer(el.attrs.length === 0 ? (byNameBare.get(el.local) ?? wildcardBare) : (byName.get(el.local) ?? wildcard), el, env, failed);
+    }
+  } else {
+    for (const [name, withAttrs] of byName) {
+      const named = elementsNamedAnywhere(doc, name);
+      if (named.length === 0) continue;
+      const bare = byNameBare.get(name)!;
+      for (let i = 0; i < named.length; i++) {
+        const el = named[i];
+        offer(el.attrs.length === 0 ? bare : withAttrs, el, env, failed);
       }
     }
+  }
+  const fired = new Map<string, Violation[]>();
+  let position: Map<XmlElement, number> | undefined;
+  for (const [id, elements] of failed) {
+    if (elements.some((el) => el.local !== elements[0].local)) {
+      position ??= new Map(allElements(doc).map((el, i) => [el, i]));
+      elements.sort((x, y) => position!.get(x)! - position!.get(y)!);
+    }
+    fired.set(
+      id,
+      elements.map((el, i) => (i < MAX_FINDINGS_PER_RULE ? { location: where(el) } : UNLISTED)),
+    );
   }
   return fired;
 }

@@ -14,8 +14,30 @@ const trimXml = (s: string) => (s.length > 0 && (isWs(s.charCodeAt(0)) || isWs(s
 
 /** normalize-space(): undefined (an empty sequence) is ''. */
 export function ns(s: string | undefined): string {
-  return s === undefined ? '' : s.replace(/[ \t\r\n]+/g, ' ').trim();
+  if (s === undefined) return '';
+  return isNormalized(s) ? s : s.replace(/[ \t\r\n]+/g, ' ').trim();
 }
+
+/**
+ * No tab, CR or LF, no space next to another, and at either end nothing String.trim() would remove (it trims more
+ * than XML whitespace): the replace and trim above would give the same string, so most values skip them.
+ */
+function isNormalized(s: string): boolean {
+  if (s.length > 0 && (isTrimmable(s.charCodeAt(0)) || isTrimmable(s.charCodeAt(s.length - 1)))) return false;
+  let previousSpace = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x20) {
+      if (previousSpace) return false;
+      previousSpace = true;
+    } else if (c === 0x09 || c === 0x0a || c === 0x0d) return false;
+    else previousSpace = false;
+  }
+  return !previousSpace || s.length === 0;
+}
+
+/** A character String.trim() might remove: controls, space, and anything beyond ASCII (no-break and other spaces). */
+const isTrimmable = (c: number) => c <= 0x20 || c >= 0x7f;
 
 /** XPath number(): NaN for an empty sequence or a string that is no xs:double ("INF" and "-INF" are numbers). */
 export function num(s: string | undefined): number {
@@ -93,7 +115,7 @@ function dateParts(s: string): RegExpExecArray | undefined {
 }
 
 /** `castable as xs:date`: year-month-day (optional time zone), a day that exists (29 February only in leap years). */
-export const castableDate = (s: string): boolean => dateParts(s) !== undefined;
+export const castableDate = (s: string): boolean => dateKey(s) !== undefined;
 
 /** xs:date(a) compared with xs:date(b) on the timeline (time zones applied, local dates taken as UTC); undefined if either is no date. */
 export function compareDates(a: string, b: string): number | undefined {
@@ -103,7 +125,26 @@ export function compareDates(a: string, b: string): number | undefined {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/**
+ * Date keys read so far, by their text (null: no date): an invoice repeats its dates (issue date, line periods), and
+ * each was a regular expression and a Date object. Bounded: cleared when full; long texts are not kept.
+ */
+const dateKeys = new Map<string, number | null>();
+const MAX_DATE_KEYS = 10_000;
+const MAX_DATE_TEXT = 40;
+
 function dateKey(s: string): number | undefined {
+  if (s.length > MAX_DATE_TEXT) return readDateKey(s);
+  let key = dateKeys.get(s);
+  if (key === undefined) {
+    key = readDateKey(s) ?? null;
+    if (dateKeys.size >= MAX_DATE_KEYS) dateKeys.clear();
+    dateKeys.set(s, key);
+  }
+  return key ?? undefined;
+}
+
+function readDateKey(s: string): number | undefined {
   const m = dateParts(s);
   if (!m) return undefined;
   const year = (m[1] === '-' ? -1 : 1) * Number(m[2]);
