@@ -572,6 +572,78 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
     await screenshot(page, 'form-checked');
   });
 
+  await t.test('the form: a credit note for a preceding invoice, with an allowance and a charge on the whole invoice', async () => {
+    await page.selectOption('#m-type', '381');
+    await page.fill('#m-number', 'UI-2026-002');
+    await page.fill('#m-preceding', 'UI-2026-001');
+    await page.fill('#m-preceding-date', '2026-11-20');
+    await page.fill('#m-allowance-amount', '50');
+    await page.fill('#m-allowance-reason', 'Loyalty discount');
+    await page.fill('#m-allowance-rate', '19');
+    // The lines use two categories: which one an allowance or charge is under must be said (the service asks for it).
+    await page.fill('#m-charge-amount', '20.00');
+    await page.fill('#m-charge-reason', 'Freight');
+    await page.fill('#m-charge-rate', '19');
+    await page.selectOption('#m-profile', 'en16931');
+    await page.click('button[value="xml"]');
+    await page.waitForSelector('#make-status .errors-list');
+    assert.equal(await page.getAttribute('#m-allowance-category', 'aria-invalid'), 'true', 'the category is asked for');
+    assert.match((await page.textContent('#make-status')) ?? '', /several VAT categories/);
+    await page.selectOption('#m-allowance-category', 'S');
+    await page.selectOption('#m-charge-category', 'S');
+    const download = async (name: string) => {
+      const [d] = await Promise.all([page.waitForEvent('download'), page.click('button[value="xml"]')]);
+      const path = join(OUT, name);
+      await d.saveAs(path);
+      return { path, text: readFileSync(path, 'utf8'), result: await validate(readFileSync(path)) };
+    };
+    const cii = await download('credit-note-by-form.xml');
+    assert.deepEqual(
+      cii.result.errors.filter((e) => e.severity === 'error'),
+      [],
+      'the credit note is a valid invoice',
+    );
+    assert.match(cii.text, /<rsm:ExchangedDocument>.*?<ram:TypeCode>381<\/ram:TypeCode>/s, 'a credit note');
+    assert.match(cii.text, /<ram:InvoiceReferencedDocument>\s*<ram:IssuerAssignedID>UI-2026-001<\/ram:IssuerAssignedID>/, 'BT-25');
+    assert.match(cii.text, /<ram:AllowanceTotalAmount>50\.00<\/ram:AllowanceTotalAmount>/, 'BT-107');
+    assert.match(cii.text, /<ram:ChargeTotalAmount>20\.00<\/ram:ChargeTotalAmount>/, 'BT-108');
+    for (const v of ['Loyalty discount', 'Freight']) assert.ok(cii.text.includes(v), v);
+    // The same as Peppol BIS (UBL): a CreditNote document, valid under the Peppol rules too. Peppol does not take an
+    // e-mail as electronic address (EAS has no EM): the parties' Peppol IDs are.
+    await page.fill('#m-seller-endpoint', '0088:5790000435968');
+    await page.fill('#m-buyer-endpoint', '0088:4000001123452');
+    await page.selectOption('#m-profile', 'peppol');
+    const ubl = await download('credit-note-by-form-peppol.xml');
+    assert.deepEqual(
+      ubl.result.errors.filter((e) => e.severity === 'error'),
+      [],
+      'the Peppol credit note is valid',
+    );
+    assert.ok(ubl.result.rule_sets.includes('peppol-bis-3'), ubl.result.rule_sets.join(' '));
+    assert.match(ubl.text, /<CreditNote\b/, 'a UBL CreditNote');
+    assert.match(ubl.text, /<cbc:CreditNoteTypeCode>381<\/cbc:CreditNoteTypeCode>/);
+    assert.match(ubl.text, /<cbc:EndpointID schemeID="0088">5790000435968<\/cbc:EndpointID>/, 'the seller’s Peppol ID');
+    assert.match(ubl.text, /<cbc:ElectronicMail>billing@muster\.example<\/cbc:ElectronicMail>/, 'the e-mail stays the contact’s');
+    await screenshot(page, 'form-credit-note');
+    assertNoViolations(await axe(page, 'form with a credit note'), 'with a credit note');
+    // Back to an invoice for what follows.
+    await page.selectOption('#m-type', '380');
+    await page.selectOption('#m-allowance-category', '');
+    await page.selectOption('#m-charge-category', '');
+    for (const id of [
+      '#m-preceding',
+      '#m-preceding-date',
+      '#m-allowance-amount',
+      '#m-allowance-reason',
+      '#m-allowance-rate',
+      '#m-charge-amount',
+      '#m-charge-reason',
+      '#m-charge-rate',
+    ])
+      await page.fill(id, '');
+    await page.selectOption('#m-profile', 'en16931');
+  });
+
   await t.test('pro edition: the smart diagnostics, and their terms pick the value inside a group', async () => {
     const proPage = await open(proBase);
     assert.equal(await proPage.getAttribute('body', 'data-edition'), 'pro');

@@ -524,12 +524,18 @@ function metadataOf() {
     const value = input.value.trim();
     if (value) setPath(meta, input.dataset.path ?? '', value);
   }
-  // An e-mail is the party's electronic address (scheme EM, as XRechnung and Peppol need one) and the contact's.
+  // A Peppol ID ("0088:5790000435968") is the party's electronic address; else its e-mail is (scheme EM, which
+  // XRechnung accepts and Peppol does not). The e-mail is the contact's either way.
   for (const party of [meta.seller, meta.buyer]) {
-    if (party?.electronic_address?.id) {
-      party.electronic_address.scheme = 'EM';
-      party.contact = { ...party.contact, email: party.electronic_address.id };
-    }
+    if (!party) continue;
+    const email = party.electronic_address?.id;
+    if (email) party.contact = { ...party.contact, email };
+    if (party.peppol_id) {
+      const colon = party.peppol_id.indexOf(':');
+      party.electronic_address =
+        colon > 0 ? { scheme: party.peppol_id.slice(0, colon), id: party.peppol_id.slice(colon + 1) } : { id: party.peppol_id };
+    } else if (email) party.electronic_address.scheme = 'EM';
+    delete party.peppol_id;
   }
   if (meta.payment) meta.payment.means_code = '58';
   meta.line_items = [...ui.lines.querySelectorAll('tr')].map((tr) => {
@@ -600,6 +606,11 @@ function inputFor(loc) {
       return input;
     }
     return undefined;
+  }
+  // The electronic address comes from the Peppol ID when one is given, else from the e-mail.
+  if (loc[1] === 'electronic_address' && (loc[0] === 'seller' || loc[0] === 'buyer')) {
+    const endpoint = ui.make.querySelector(`[data-path="${loc[0]}.peppol_id"]`);
+    if (endpoint instanceof HTMLInputElement && endpoint.value.trim()) return endpoint;
   }
   for (let n = loc.length; n > 0; n--) {
     const path = loc.slice(0, n).join('.');
