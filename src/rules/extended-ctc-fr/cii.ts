@@ -15,13 +15,13 @@ import { NO_VIOLATIONS } from '../engine.js';
 import { EN16931_RULE_DEFS } from '../en16931/index.js';
 import { forSyntax } from '../en16931/helpers.js';
 import { extendedLineRules, extendedTotalsRules } from '../facturx/adapted.js';
-import { has, sel, text, value, values } from '../xrechnung/dom.js';
+import { attr, has, sel, text, value, values } from '../xrechnung/dom.js';
 import { contextNodes } from '../facturx/codelists.js';
 import { PropertyMap } from '../../util/property-map.js';
 import { CII_CUSTOM_RULES, CII_TABLE, CII_TOP_DOWN, NS_RAM, ciiSyntaxRules, ciiSyntaxSeverity } from '../../syntax/cii/rules.js';
 import { compileSyntaxRules, hasAttr, toRules, type CustomRule, type TableRule } from '../../syntax/syntax-table.js';
 import { decimal, HUNDRED, inList, ns, onEach, round2, withinCents, roundedSum, ZERO } from './xpath.js';
-import { attrOf, codeListRules, GP_REASONS, ICD, ITEM_CODES, itemAttributeRules, type Binding } from './shared.js';
+import { codeListRules, GP_REASONS, ICD, ITEM_CODES, itemAttributeRules, type Binding } from './shared.js';
 import { CATEGORIES, type Category } from './categories.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -673,7 +673,7 @@ const miscRules: Rule[] = [
       contextNodes(doc, '//ram:GlobalID').filter(
         (g) => hasAttr(g, 'schemeID') && !ancestorNamed(g, 'SpecifiedTradeProduct') && !ancestorNamed(g, 'ShipToTradeParty'),
       ),
-    (g) => inList(ICD, attrOf(g, 'schemeID') ?? ''),
+    (g) => inList(ICD, attr(g, 'schemeID') ?? ''),
   ),
   onEach(
     'BR-FREXT-CL-19-GP',

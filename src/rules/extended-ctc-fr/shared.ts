@@ -5,7 +5,7 @@
  */
 import type { XmlDoc, XmlElement } from '../../xml/dom.js';
 import type { Rule } from '../types.js';
-import { has, sel, text } from '../xrechnung/dom.js';
+import { attr, has, sel, text } from '../xrechnung/dom.js';
 import { inList, onEach } from './xpath.js';
 import {
   CHARGE_REASONS_5153,
@@ -26,9 +26,6 @@ const LIST_IDS: ReadonlySet<string> = new Set(['7161', '5153']);
 const INCOTERM_CODES: ReadonlySet<string> = new Set(INCOTERMS);
 const MIMES: ReadonlySet<string> = new Set(MIME_CODES);
 
-/** An attribute without a namespace. */
-export const attrOf = (el: XmlElement, name: string) => el.attrs.find((a) => a.local === name && a.ns === '')?.value;
-
 /** Where a syntax keeps what the shared rules check. */
 export interface Binding {
   /** The reason codes of document and line charges (charge indicator true), in document order. */
@@ -45,7 +42,7 @@ export interface Binding {
 
 /** Which rule of the codes pattern takes a charge reason code: listID 7161 or none, 5153, or another. */
 function listOf(code: XmlElement): '7161' | '5153' | 'other' {
-  const listId = attrOf(code, 'listID');
+  const listId = attr(code, 'listID');
   if (listId === undefined || listId === '7161') return '7161';
   return listId === '5153' ? '5153' : 'other';
 }
@@ -69,7 +66,7 @@ export function itemAttributeRules(b: Binding): Rule[] {
       'error',
       'Each item attribute (BG-32) must have either a value (BT-161) or a value with a unit of measure, not both.',
       b.itemAttributes,
-      (a) => (has(a, value) ? !has(a, quantity) : sel(a, quantity).some((q) => (attrOf(q, 'unitCode') ?? '') !== '')),
+      (a) => (has(a, value) ? !has(a, quantity) : sel(a, quantity).some((q) => (attr(q, 'unitCode') ?? '') !== '')),
     ),
   ];
 }
@@ -103,7 +100,7 @@ export function codeListRules(b: Binding): Rule[] {
       'error',
       'An attachment MIME code must be one of application/pdf, image/png, image/jpeg, text/csv, the spreadsheet types, application/xml or text/xml.',
       b.attachmentsWithMime,
-      (obj) => MIMES.has(attrOf(obj, 'mimeCode') ?? ''),
+      (obj) => MIMES.has(attr(obj, 'mimeCode') ?? ''),
     ),
     onEach(
       'BR-FREXT-CL-27',

@@ -10,7 +10,7 @@ import type { XmlDoc, XmlElement } from '../../xml/dom.js';
 import type { Rule, Severity } from '../types.js';
 import { EN16931_RULE_DEFS } from '../en16931/index.js';
 import { forSyntax } from '../en16931/helpers.js';
-import { has, sel, text, value, values } from '../xrechnung/dom.js';
+import { attr, has, sel, text, value, values } from '../xrechnung/dom.js';
 import {
   NS_CAC,
   NS_CBC,
@@ -24,7 +24,7 @@ import {
 } from '../../syntax/ubl/rules.js';
 import { compileSyntaxRules, toRules, type Classifier, type CustomRule } from '../../syntax/syntax-table.js';
 import { decimal, HUNDRED, inList, ns, onEach, round2, roundedSum, withinCents, ZERO } from './xpath.js';
-import { attrOf, codeListRules, ICD, ITEM_CODES, itemAttributeRules, type Binding } from './shared.js';
+import { codeListRules, ICD, ITEM_CODES, itemAttributeRules, type Binding } from './shared.js';
 import { CATEGORIES, type Category } from './categories.js';
 import type { UblRelease } from './releases.js';
 
@@ -525,7 +525,7 @@ function anywhere(doc: XmlDoc, test: (el: XmlElement) => boolean): XmlElement[] 
 const UBL_BINDING: Binding = {
   chargeReasonCodes: (doc) =>
     anywhere(doc, (el) => isCbc(el, 'AllowanceChargeReasonCode') && isCac(el.parent, 'AllowanceCharge') && indicatorIs(el.parent!, true)),
-  attachmentsWithMime: (doc) => anywhere(doc, (el) => isCbc(el, 'EmbeddedDocumentBinaryObject') && attrOf(el, 'mimeCode') !== undefined),
+  attachmentsWithMime: (doc) => anywhere(doc, (el) => isCbc(el, 'EmbeddedDocumentBinaryObject') && attr(el, 'mimeCode') !== undefined),
   deliveryTermsCodes: (doc) => anywhere(doc, (el) => isCbc(el, 'ID') && isCac(el.parent, 'DeliveryTerms')),
   itemAttributes: (doc) => anywhere(doc, (el) => isCac(el, 'AdditionalItemProperty')),
   attribute: { name: 'cbc:Name', code: 'cbc:NameCode', value: 'cbc:Value', quantity: 'cbc:ValueQuantity' },
@@ -551,9 +551,9 @@ const otherRules: Rule[] = [
     'BR-FREXT-CL-10',
     'error',
     'A party identifier scheme (@schemeID) must come from the ISO 6523 ICD list, or be BY or SE.',
-    (doc) => anywhere(doc, (el) => isCbc(el, 'ID') && isCac(el.parent, 'PartyIdentification') && attrOf(el, 'schemeID') !== undefined),
+    (doc) => anywhere(doc, (el) => isCbc(el, 'ID') && isCac(el.parent, 'PartyIdentification') && attr(el, 'schemeID') !== undefined),
     (id) => {
-      const scheme = attrOf(id, 'schemeID') ?? '';
+      const scheme = attr(id, 'schemeID') ?? '';
       if (inList(ICD, scheme)) return true;
       // SEPA (a creditor identifier) is accepted for the seller and the payee.
       return ns(scheme) === 'SEPA' && ancestorIs(id, (a) => isCac(a, 'AccountingSupplierParty') || isCac(a, 'PayeeParty'));
@@ -573,7 +573,7 @@ const brCo26: Rule = onEach(
       (pts) =>
         has(pts, 'cbc:CompanyID') && sel(pts, 'cac:TaxScheme').some((ts) => ns(values(ts, 'cbc:ID').join(' ')).toUpperCase() === 'VAT'),
     ) ||
-    sel(asp, 'cac:Party/cac:PartyIdentification/cbc:ID').some((id) => attrOf(id, 'schemeID') !== 'SEPA') ||
+    sel(asp, 'cac:Party/cac:PartyIdentification/cbc:ID').some((id) => attr(id, 'schemeID') !== 'SEPA') ||
     has(asp, 'cac:Party/cac:PartyLegalEntity/cbc:CompanyID'),
 );
 
@@ -609,7 +609,7 @@ const PER_NODE: Record<string, Rule> = {
     '',
     (doc) =>
       anywhere(doc, (el) => isCbc(el, 'EndpointID') && isCac(el.parent, 'Party') && isCac(el.parent?.parent, 'AccountingSupplierParty')),
-    (e) => attrOf(e, 'schemeID') !== undefined,
+    (e) => attr(e, 'schemeID') !== undefined,
   ),
   'BR-63': onEach(
     'BR-63',
@@ -617,7 +617,7 @@ const PER_NODE: Record<string, Rule> = {
     '',
     (doc) =>
       anywhere(doc, (el) => isCbc(el, 'EndpointID') && isCac(el.parent, 'Party') && isCac(el.parent?.parent, 'AccountingCustomerParty')),
-    (e) => attrOf(e, 'schemeID') !== undefined,
+    (e) => attr(e, 'schemeID') !== undefined,
   ),
 };
 
