@@ -94,13 +94,40 @@ export function has(el: XmlElement | null | undefined, path: string): boolean {
   const steps = parse(path);
   for (const s of steps) if (s.kind !== 'child') return valuesOf(el, path).length > 0;
   // Child steps only (the usual case): stop at the first match, without building the lists and string values.
-  return selectsAny(el, steps, 0);
+  return firstAt(el, steps as ChildPath) !== undefined;
 }
 
-function selectsAny(el: XmlElement, steps: Step[], i: number): boolean {
-  if (i === steps.length) return true;
-  const s = steps[i] as { ns: string; local: string };
-  for (const c of el.children) if (c.local === s.local && c.ns === s.ns && selectsAny(c, steps, i + 1)) return true;
+type ChildStep = Extract<Step, { kind: 'child' }>;
+/** A path of child steps only, parsed once (childPath), for lookups that run for every document. */
+export type ChildPath = readonly ChildStep[];
+
+/** `path` (child steps only, e.g. `cac:PostalAddress/cbc:CityName`) parsed for firstAt and someValueAt. */
+export function childPath(path: string): ChildPath {
+  const steps = parse(path);
+  if (steps.some((st) => st.kind !== 'child')) throw new Error(`not a path of child steps: ${path}`);
+  return steps as ChildPath;
+}
+
+/**
+ * The first element a child path selects from `el`, in document order (XPath `(el/a/b)[1]`): a walk that stops at the
+ * first match, with no lists built and no cache (for the root, `sel` and `values` cache per document and path).
+ */
+export function firstAt(el: XmlElement, path: ChildPath, i = 0): XmlElement | undefined {
+  if (i === path.length) return el;
+  const step = path[i];
+  for (const c of el.children) {
+    if (c.local !== step.local || c.ns !== step.ns) continue;
+    const found = firstAt(c, path, i + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Some element a child path selects from `el` has the string value `wanted` (XPath `el/a/b = 'wanted'`). */
+export function someValueAt(el: XmlElement, path: ChildPath, wanted: string, i = 0): boolean {
+  if (i === path.length) return text(el) === wanted;
+  const step = path[i];
+  for (const c of el.children) if (c.local === step.local && c.ns === step.ns && someValueAt(c, path, wanted, i + 1)) return true;
   return false;
 }
 
