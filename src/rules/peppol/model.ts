@@ -171,8 +171,9 @@ function offer(candidates: Offer, el: XmlElement, env: DocEnv, failed: Map<strin
  * Only elements some rule names are visited, read name by name from the document's index of local names
  * (xml/dom.ts; in a whole validation the syntax rules' walk has filled it): a typical invoice has rules for a third
  * of its elements (in whole validations of our 7 KB Belgian test invoice, 8% less time in this function than a walk
- * over every element, same-process A/B). An assert whose rules name several elements then collects its failures name by name; such lists
- * are put back in document order. A table with wildcard rules (none today) is evaluated over every element.
+ * over every element, same-process A/B). An assert whose rules name several elements then collects its failures
+ * name by name; such lists are put back in document order. A table with wildcard rules (none today) is evaluated
+ * over every element.
  */
 export function evaluatePatterns(doc: XmlDoc, table: CompiledTable, env: DocEnv): Map<string, Violation[]> {
   const failed = new Map<string, XmlElement[]>();
