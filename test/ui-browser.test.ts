@@ -573,6 +573,11 @@ test('the UI: check a valid and an invalid invoice, point at findings, make an i
   });
 
   await t.test('the form: a credit note for a preceding invoice, with an allowance and a charge on the whole invoice', async () => {
+    // The allowance's and the charge's VAT categories are the lines' (one list, in the line template), after "as the lines".
+    const categories = (select: string) => page.$$eval(`${select} option`, (os) => os.map((o) => (o as HTMLOptionElement).value));
+    const lineCategories = await categories('#m-lines tr:nth-child(1) select[data-line="vat_category"]');
+    assert.ok(lineCategories.includes('S') && lineCategories.includes('M'), lineCategories.join(' '));
+    for (const kind of ['allowance', 'charge']) assert.deepEqual(await categories(`#m-${kind}-category`), ['', ...lineCategories], kind);
     await page.selectOption('#m-type', '381');
     await page.fill('#m-number', 'UI-2026-002');
     await page.fill('#m-preceding', 'UI-2026-001');

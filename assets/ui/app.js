@@ -464,6 +464,15 @@ window.addEventListener('drop', (ev) => ev.preventDefault());
 // ------------------------------------------------------------------------------------------------
 // making an invoice
 
+// The VAT categories are listed once, in the line template; the allowance's and the charge's selects get the same.
+const lineCategories = ui.lineTemplate.content.querySelector('select[data-line="vat_category"]');
+for (const select of ui.make.querySelectorAll('select[data-vat-categories]'))
+  for (const option of lineCategories?.querySelectorAll('option') ?? []) {
+    const copy = /** @type {HTMLOptionElement} */ (option.cloneNode(true));
+    copy.removeAttribute('selected');
+    select.append(copy);
+  }
+
 function addLine() {
   const row = /** @type {DocumentFragment} */ (ui.lineTemplate.content.cloneNode(true));
   const tr = row.querySelector('tr');
