@@ -35,6 +35,32 @@ const args = process.argv.slice(2);
 const instructions = args.includes('--instructions');
 const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 300);
 
+/**
+ * Median CPU time per validation of `peppol` and of `plain`, each run in `batches` batches of `calls` calls alternating
+ * between the two (process.cpuUsage: on a busy machine wall time mostly measures the others); a call validates
+ * `perCall` invoices.
+ */
+async function cpuPerValidation(
+  peppol: () => Promise<unknown>,
+  plain: () => Promise<unknown>,
+  batches: number,
+  calls: number,
+  perCall = 1,
+): Promise<[number, number]> {
+  const cpu: [number[], number[]] = [[], []];
+  for (let k = 0; k < batches; k++)
+    for (const [work, out] of [
+      [peppol, cpu[0]],
+      [plain, cpu[1]],
+    ] as const) {
+      const c0 = process.cpuUsage();
+      for (let i = 0; i < calls; i++) await work();
+      const c = process.cpuUsage(c0);
+      out.push((c.user + c.system) / 1000 / (calls * perCall));
+    }
+  return [stats(cpu[0]).median, stats(cpu[1]).median];
+}
+
 /** CPU per validation of both invoices when `n` validations of one run in rounds, as the service runs concurrent requests. */
 async function batched(peppolXml: string, sizes: readonly number[]): Promise<void> {
   const peppol = Buffer.from(peppolXml);
@@ -46,19 +72,13 @@ async function batched(peppolXml: string, sizes: readonly number[]): Promise<voi
   for (const n of sizes) {
     const rounds = Math.ceil(400 / n);
     for (let i = 0; i < 50; i++) await Promise.all([round(peppol, n), round(plain, n)]);
-    const cpu: [number[], number[]] = [[], []];
-    for (let k = 0; k < 20; k++)
-      for (const [bytes, out] of [
-        [peppol, cpu[0]],
-        [plain, cpu[1]],
-      ] as const) {
-        const c0 = process.cpuUsage();
-        for (let i = 0; i < rounds; i++) await round(bytes, n);
-        const c = process.cpuUsage(c0);
-        out.push((c.user + c.system) / 1000 / (rounds * n));
-      }
-    const a = stats(cpu[0]).median;
-    const b = stats(cpu[1]).median;
+    const [a, b] = await cpuPerValidation(
+      () => round(peppol, n),
+      () => round(plain, n),
+      20,
+      rounds,
+      n,
+    );
     parts.push(`${n} at a time ${a.toFixed(3)} / ${b.toFixed(3)} ms (+${((100 * (a - b)) / b).toFixed(1)}%)`);
   }
   console.log(
@@ -97,20 +117,12 @@ async function compare(name: string, peppolXml: string, runs: number): Promise<v
   // CPU time per validation in batches of one invoice (a stream of Peppol invoices, a stream of plain ones; process.cpuUsage):
   // on a busy machine wall time mostly measures the others.
   const batch = Math.max(5, Math.round(runs / 10));
-  const cpuA: number[] = [];
-  const cpuB: number[] = [];
-  for (let k = 0; k < 10; k++)
-    for (const [buf, out] of [
-      [peppol, cpuA],
-      [plain, cpuB],
-    ] as const) {
-      const c0 = process.cpuUsage();
-      for (let i = 0; i < batch; i++) await validateBytes(buf, 'x.xml');
-      const c = process.cpuUsage(c0);
-      out.push((c.user + c.system) / 1000 / batch);
-    }
-  const ca = stats(cpuA).median;
-  const cb = stats(cpuB).median;
+  const [ca, cb] = await cpuPerValidation(
+    () => validateBytes(peppol, 'x.xml'),
+    () => validateBytes(plain, 'x.xml'),
+    10,
+    batch,
+  );
   const rules = getRuleSet('peppol-bis-3')!;
   const alone: number[] = [];
   for (let i = 0; i < runs + 5; i++) {
